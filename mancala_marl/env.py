@@ -1,0 +1,189 @@
+"""One PettingZoo AEC environment for every variant; the rules come from a :class:`Game`.
+
+Turn order is the game's: after a move ``agent_selection`` is whoever the rules say moves next,
+which is the same agent after an extra turn, and skips an agent that must pass (Sungka).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from . import observations, render
+from .games.base import GAME_OVER, Game
+
+REWARDS = ("result", "score_diff")
+AGENTS = ("player_0", "player_1")
+
+
+class MancalaEnv(AECEnv):
+    """AEC environment over any Mancala :class:`Game`.
+
+    Args:
+        game: the rules and their parameters (e.g. ``Kalah(pits=6, seeds=4)``).
+        obs_type: ``"counts"``, ``"paper"`` or ``"tesauro"``; see :mod:`mancala_marl.observations`.
+        reward: ``"result"``: +1/-1/0 at the end only. ``"score_diff"``: after every move the
+            mover gets (its store gain - the opponent's store gain) and the opponent the
+            negative, the end-of-game sweep included, so an agent's rewards sum to its final
+            margin.
+        max_moves: moves (sowings) after which the game is truncated.
+        render_mode: ``"human"`` (prints the text board), ``"ansi"`` or ``"rgb_array"``.
+    """
+
+    metadata = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": "mancala_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, game: Game, obs_type: str = "counts", reward: str = "result",
+                 max_moves: int = 1000, render_mode: str | None = None):
+        super().__init__()
+        observations.check_obs_type(game, obs_type)
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
+        if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 1:
+            raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.game = game
+        self.obs_type = obs_type
+        self.reward_type = reward
+        self.max_moves = int(max_moves)
+        self.render_mode = render_mode
+
+        self.possible_agents = list(AGENTS)
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": observations.observation_space(game, obs_type),
+                "action_mask": spaces.Box(0, 1, shape=(game.pits,), dtype=np.int8),
+            })
+            for agent in AGENTS
+        }
+        self.action_spaces = {agent: spaces.Discrete(game.pits) for agent in AGENTS}
+        self.state_space = spaces.Box(-1, max(game.total_seeds, game.pits), shape=(game.state_size,), dtype=np.int32)
+        self._state = game.init()
+        self.num_moves = 0
+
+    # -- spaces -------------------------------------------------------------------------------
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # -- state access for search agents and tests --------------------------------------------
+    @property
+    def board(self) -> np.ndarray:
+        """A copy of the canonical board (see :mod:`mancala_marl.games.base` for the layout)."""
+        return self.game.board(self._state)
+
+    def state(self) -> np.ndarray:
+        """A copy of the full engine state: board, player to move (-1 at the end), tuzduk slots."""
+        return self._state.copy()
+
+    def set_state(self, state: np.ndarray, num_moves: int = 0) -> None:
+        """Put the game in ``state`` (e.g. one taken with :meth:`state`); resets the episode flags."""
+        state = np.asarray(state, dtype=np.int32)
+        if state.shape != self._state.shape:
+            raise ValueError(f"state must have shape {self._state.shape} for {self.game!r}, got {state.shape}")
+        self.reset()
+        self._state = state.copy()
+        self.num_moves = int(num_moves)
+        self._after_move(mover=None)
+
+    # -- AEC API ------------------------------------------------------------------------------
+    def reset(self, seed=None, options=None):
+        # The rules have no chance element; ``seed`` is accepted for API compatibility.
+        self._state = self.game.init()
+        self.num_moves = 0
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {agent: self._info() for agent in AGENTS}
+        self.agent_selection = AGENTS[0]
+
+    def observe(self, agent):
+        player = AGENTS.index(agent)
+        mask = np.zeros(self.game.pits, dtype=np.int8)
+        if self._state[self.game.to_move_index] == player:
+            mask[:] = self.game.legal_mask(self._state)
+        return {"observation": observations.encode(self.game, self._state, player, self.obs_type),
+                "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        mover = AGENTS.index(agent)
+        before = self.game.scores(self._state)
+        self.game.apply(self._state, action)  # raises IllegalMoveError with the reason
+        self.num_moves += 1
+        self._cumulative_rewards[agent] = 0.0
+        after = self.game.scores(self._state)
+        if self.reward_type == "score_diff":
+            gain = (after[mover] - before[mover]) - (after[1 - mover] - before[1 - mover])
+            self.rewards = {agent: float(gain), AGENTS[1 - mover]: float(-gain)}
+        elif self.game.is_terminal(self._state):
+            result = self.game.returns(self._state)
+            self.rewards = {AGENTS[0]: float(result[0]), AGENTS[1]: float(result[1])}
+        else:
+            self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._after_move(mover)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _after_move(self, mover):
+        to_move = int(self._state[self.game.to_move_index])
+        over = to_move == GAME_OVER
+        if over:
+            self.terminations = dict.fromkeys(AGENTS, True)
+        elif self.num_moves >= self.max_moves:
+            self.truncations = dict.fromkeys(AGENTS, True)
+        self.infos = {agent: self._info() for agent in AGENTS}
+        if over:
+            # Every agent still gets its last observation and reward through agent_iter().
+            to_move = 1 - mover if mover is not None else 0
+        self.agent_selection = AGENTS[to_move]
+
+    def _info(self) -> dict:
+        s0, s1 = self.game.scores(self._state)
+        info = {"scores": {AGENTS[0]: s0, AGENTS[1]: s1}, "num_moves": self.num_moves}
+        if self.game.is_terminal(self._state):
+            info["final_scores"] = dict(info["scores"])
+            info["winner"] = AGENTS[0] if s0 > s1 else AGENTS[1] if s1 > s0 else None
+        return info
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=... to the env.")
+            return None
+        if self.render_mode == "rgb_array":
+            return render.rgb_array(self.game, self._state)
+        text = render.ansi(self.game, self._state, self.num_moves)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self):
+        pass
+
+    def __str__(self):
+        return self.metadata["name"]
+
+
+def wrap(raw: MancalaEnv) -> AECEnv:
+    """The standard PettingZoo classic wrappers: an illegal move ends the game with -1 for the
+    culprit, an out-of-range action is an assertion error, and the API order is enforced."""
+    env = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)

@@ -1,0 +1,21 @@
+"""Pure rules of each variant: no gymnasium or pettingzoo here, so the environments, the agents
+and the batch engine all share one implementation of every rule."""
+
+from .base import GAME_OVER, Game, IllegalMoveError
+from .kalah import Kalah
+from .sungka import Sungka
+from .togyz_kumalak import TogyzKumalak
+
+GAMES = {"kalah": Kalah, "sungka": Sungka, "togyz_kumalak": TogyzKumalak}
+
+
+def make_game(name: str, **params) -> Game:
+    """Build a game by name (``"kalah"``, ``"sungka"``, ``"togyz_kumalak"``) with its rule parameters."""
+    try:
+        cls = GAMES[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}") from None
+    return cls(**params)
+
+
+__all__ = ["GAME_OVER", "GAMES", "Game", "IllegalMoveError", "Kalah", "Sungka", "TogyzKumalak", "make_game"]

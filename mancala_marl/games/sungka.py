@@ -1,0 +1,93 @@
+"""Sungka, single round, as in "Mastering the Game of Sungka from Random Play" (Dionido & Bautista).
+
+- Take all stones of a non-empty own house and sow them one per cell, skipping the opponent's
+  head. On laps nothing else is skipped: the emptied house receives stones too.
+- Last stone in the own head: extra turn.
+- Last stone in a house that held stones before (either side): pick them all up, the one just
+  dropped included, and keep sowing from the next cell (relay sowing).
+- Last stone in an empty house: the move ends. On the mover's own side that is *sunog*: the stone
+  and the opposite house go to the mover's head (``sunog_needs_opposite=True``: only if the
+  opposite house holds stones).
+- A player with empty houses passes; the game ends when all houses are empty.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .base import (
+    GAME_OVER,
+    SPEC_FLAG_A,
+    SPEC_PITS,
+    SPEC_SEEDS,
+    SUNGKA,
+    Game,
+    check_bool,
+    side_is_empty,
+    store_of,
+)
+
+
+@njit(cache=True)
+def apply_move(state, house, spec):
+    houses = spec[SPEC_PITS]
+    sunog_needs_opposite = spec[SPEC_FLAG_A] != 0
+    cells = 2 * houses + 2
+    mover = state[cells]
+    own_head = store_of(houses, mover)
+    opponent_head = store_of(houses, 1 - mover)
+    # Each lap of the board drops a stone into the mover's head, so a move makes fewer than
+    # (stones + 1) laps; a longer move means the kernel itself is broken.
+    max_drops = (2 * houses * spec[SPEC_SEEDS] + 1) * cells
+
+    pos = mover * (houses + 1) + house
+    stones = state[pos]
+    state[pos] = 0
+    drops = 0
+    extra_turn = False
+    while True:
+        while stones > 0:  # sow
+            pos += 1
+            if pos == cells:
+                pos = 0
+            if pos == opponent_head:
+                continue
+            state[pos] += 1
+            stones -= 1
+            drops += 1
+        if drops > max_drops:
+            raise RuntimeError("sungka: a move exceeded its bound on drops")
+        if pos == own_head:
+            extra_turn = True
+            break
+        if state[pos] > 1:  # relay sowing from a house that was not empty
+            stones = state[pos]
+            state[pos] = 0
+            continue
+        if mover * (houses + 1) <= pos < own_head:  # sunog
+            opposite = 2 * houses - pos
+            if state[opposite] > 0 or not sunog_needs_opposite:
+                state[own_head] += state[opposite] + 1
+                state[opposite] = 0
+                state[pos] = 0
+        break
+
+    preferred = mover if extra_turn else 1 - mover
+    if not side_is_empty(state, houses, preferred):
+        state[cells] = preferred
+    elif not side_is_empty(state, houses, 1 - preferred):
+        state[cells] = 1 - preferred  # the preferred player has no stones: it passes
+    else:
+        state[cells] = GAME_OVER
+
+
+class Sungka(Game):
+    name = "sungka"
+    game_id = SUNGKA
+    kernel = staticmethod(apply_move)
+    pit_word, seed_word = "houses", "stones"
+
+    def __init__(self, houses: int = 7, stones: int = 7, sunog_needs_opposite: bool = False):
+        check_bool("sunog_needs_opposite", sunog_needs_opposite)
+        params = dict(houses=houses, stones=stones, sunog_needs_opposite=bool(sunog_needs_opposite))
+        super().__init__(houses, stones, params, flag_a=int(sunog_needs_opposite))

@@ -1,0 +1,261 @@
+"""Every registered environment against PettingZoo's own test suite, plus the env contract:
+turn order, rewards, infos, observations, rendering and errors."""
+
+import numpy as np
+import pettingzoo
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+from mancala_marl import ENV_MODULES, IllegalMoveError, kalah_v0, sungka_v0, togyz_kumalak_v0
+
+MODULES = list(ENV_MODULES.values())
+IDS = list(ENV_MODULES)
+
+
+def obs_types(module):
+    return ["counts", "paper", "tesauro"] if module is togyz_kumalak_v0 else ["counts", "paper"]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=IDS)
+def test_pettingzoo_api_test(module):
+    for obs_type in obs_types(module):
+        for reward in ("result", "score_diff"):
+            api_test(module.env(obs_type=obs_type, reward=reward), num_cycles=300)
+    api_test(module.raw_env(), num_cycles=300)
+
+
+@pytest.mark.parametrize("module", MODULES, ids=IDS)
+def test_pettingzoo_seed_and_render_tests(module):
+    seed_test(module.env, num_cycles=300)
+    render_test(module.raw_env)
+
+
+@pytest.mark.parametrize("name", [m.__name__.rsplit(".", 1)[1] for m in MODULES])
+def test_pettingzoo_registry(name):
+    env = pettingzoo.make("aec", f"mancala_marl/{name}")
+    env.reset()
+    assert str(env.unwrapped) == name
+
+
+def play_random(env, rng):
+    """Random legal play through agent_iter(); returns the per-agent reward totals and the
+    sequence of agents that acted."""
+    env.reset()
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    actors = []
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        mask = obs["action_mask"]
+        assert mask.dtype == np.int8 and mask.any(), "the agent to act must have a legal move"
+        other = [a for a in env.agents if a != agent][0]
+        assert not env.observe(other)["action_mask"].any(), "the waiting agent's mask must be empty"
+        actors.append(agent)
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    return totals, actors
+
+
+@pytest.mark.parametrize("module", MODULES, ids=IDS)
+def test_score_diff_rewards_sum_to_final_margin(module):
+    rng = np.random.default_rng(0)
+    env = module.raw_env(reward="score_diff")
+    for _ in range(30):
+        totals, _ = play_random(env, rng)
+        s0, s1 = env.game.scores(env.state())
+        assert totals == {"player_0": s0 - s1, "player_1": s1 - s0}
+        assert s0 + s1 == env.game.total_seeds
+
+
+@pytest.mark.parametrize("module", MODULES, ids=IDS)
+def test_result_rewards_and_final_infos(module):
+    rng = np.random.default_rng(1)
+    env = module.raw_env()
+    for _ in range(30):
+        env.reset()
+        totals, _ = play_random(env, rng)
+        info = env.infos if env.agents else None
+        s0, s1 = env.game.scores(env.state())
+        expected = float(np.sign(s0 - s1))
+        assert totals == {"player_0": expected, "player_1": -expected}
+        assert info is None  # every agent has taken its final dead step
+
+
+def test_final_info_holds_scores_and_winner():
+    env = kalah_v0.raw_env()
+    env.reset()
+    env.set_state(env.game.from_board([0, 0, 0, 0, 0, 1, 20, 0, 0, 0, 0, 0, 3, 24]))
+    env.step(5)
+    for agent in env.possible_agents:
+        assert env.terminations[agent]
+        assert env.infos[agent]["final_scores"] == {"player_0": 21, "player_1": 27}
+        assert env.infos[agent]["winner"] == "player_1"
+    assert env.rewards == {"player_0": -1.0, "player_1": 1.0}
+
+
+def test_extra_turn_keeps_agent_selection():
+    env = kalah_v0.env()
+    env.reset()
+    env.step(2)  # K1: the last seed lands in the store
+    assert env.agent_selection == "player_0"
+    env.step(5)  # K2
+    assert env.agent_selection == "player_1"
+    assert list(env.unwrapped.board) == [4, 4, 0, 5, 5, 0, 2, 5, 5, 5, 5, 4, 4, 0]
+
+
+def test_sungka_pass_skips_the_agent_without_stones():
+    env = sungka_v0.env()
+    env.reset()
+    env.unwrapped.set_state(env.unwrapped.game.from_board([1, 0, 0, 0, 0, 0, 3, 50, 0, 0, 0, 0, 0, 0, 0, 44]))
+    env.step(0)  # sunog; player_1 has no stones and passes
+    assert env.agent_selection == "player_0"
+    assert not env.observe("player_1")["action_mask"].any()
+
+
+def test_counts_observation_is_from_the_observer_side():
+    env = kalah_v0.raw_env()
+    env.reset()
+    env.step(2)
+    env.step(5)  # K2: [4,4,0,5,5,0,2, 5,5,5,5,4,4,0], player_1 to move
+    obs0 = env.observe("player_0")
+    obs1 = env.observe("player_1")
+    assert list(obs0["observation"]) == [4, 4, 0, 5, 5, 0, 2, 5, 5, 5, 5, 4, 4, 0]
+    assert list(obs1["observation"]) == [5, 5, 5, 5, 4, 4, 0, 4, 4, 0, 5, 5, 0, 2]
+    assert list(obs1["action_mask"]) == [1, 1, 1, 1, 1, 1] and not obs0["action_mask"].any()
+    assert obs0["observation"].dtype == np.float32
+
+
+def test_paper_observation_drops_the_stores():
+    env = sungka_v0.raw_env(obs_type="paper")
+    env.reset()
+    env.step(0)  # S1
+    assert list(env.observe("player_0")["observation"]) == [0, 8, 8, 8, 8, 8, 8, 7, 7, 7, 7, 7, 7, 7]
+    assert list(env.observe("player_1")["observation"]) == [7, 7, 7, 7, 7, 7, 7, 0, 8, 8, 8, 8, 8, 8]
+
+
+def test_togyz_counts_observation_has_tuzduk_flags():
+    env = togyz_kumalak_v0.raw_env()
+    env.reset()
+    for move in (2, 8, 7, 2):  # T4: W3 becomes player_1's tuzduk
+        env.step(move)
+    obs0 = env.observe("player_0")["observation"]
+    obs1 = env.observe("player_1")["observation"]
+    assert obs0.shape == (38,)
+    assert list(obs0[20:29]) == [0, 0, 1, 0, 0, 0, 0, 0, 0] and not obs0[29:].any()
+    assert not obs1[20:29].any() and list(obs1[29:]) == [0, 0, 1, 0, 0, 0, 0, 0, 0]
+
+
+def test_togyz_tesauro_observation_at_the_start():
+    env = togyz_kumalak_v0.raw_env(obs_type="tesauro")
+    env.reset()
+    obs = env.observe("player_0")["observation"]
+    nine = [1, 1, 1, 0, 9 / 17, 1, 0]
+    side = nine * 8 + [1, 1, 0, 9 / 17, 1] + [0, 0]
+    assert obs.shape == (128,)
+    np.testing.assert_allclose(obs, np.array(side * 2 + [1, 0], dtype=np.float32))
+    np.testing.assert_allclose(env.observe("player_1")["observation"][-2:], [0, 1])
+    assert env.observation_space("player_0")["observation"].contains(obs)
+
+
+def test_tesauro_is_togyz_only():
+    with pytest.raises(ValueError, match="tesauro"):
+        kalah_v0.raw_env(obs_type="tesauro")
+
+
+@pytest.mark.parametrize("module", MODULES, ids=IDS)
+def test_render_modes(module):
+    env = module.raw_env(render_mode="ansi")
+    env.reset()
+    text = env.render()
+    assert "player_0 to move" in text and text.count("\n") >= 5
+    env = module.raw_env(render_mode="rgb_array")
+    env.reset()
+    img = env.render()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+    assert img.shape[1] > img.shape[0] and len(np.unique(img.reshape(-1, 3), axis=0)) >= 4
+
+
+def test_truncation_at_max_moves():
+    env = kalah_v0.raw_env(max_moves=3)
+    env.reset()
+    moves = [0, 0, 0]
+    for move in moves:
+        agent = env.agent_selection
+        env.step(move if env.observe(agent)["action_mask"][move] else int(np.argmax(env.observe(agent)["action_mask"])))
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+
+
+def test_state_round_trip():
+    env = togyz_kumalak_v0.raw_env()
+    env.reset()
+    env.step(2)
+    saved = env.state()
+    env.step(8)
+    env.set_state(saved)
+    assert np.array_equal(env.state(), saved) and env.agent_selection == "player_1"
+    assert env.state_space.contains(saved)
+
+
+# -- bad input ----------------------------------------------------------------------------------
+
+def test_raw_env_illegal_move_raises_with_reason():
+    env = kalah_v0.raw_env()
+    env.reset()
+    env.step(2)
+    with pytest.raises(IllegalMoveError, match="pit 2 is empty"):
+        env.step(2)
+    with pytest.raises(IllegalMoveError, match="out of range"):
+        env.step(6)
+    with pytest.raises(IllegalMoveError, match="out of range"):
+        env.step(-1)
+
+
+def test_wrapped_env_illegal_move_loses():
+    env = kalah_v0.env()
+    env.reset()
+    env.step(2)
+    env.step(2)  # player_0 again, but pit 2 is empty now
+    assert env.terminations["player_0"] and env.rewards["player_0"] == -1
+
+
+def test_wrapped_env_out_of_range_asserts():
+    env = sungka_v0.env()
+    env.reset()
+    with pytest.raises(AssertionError):
+        env.step(7)
+
+
+def test_step_after_the_end():
+    env = kalah_v0.raw_env()
+    env.reset()
+    env.set_state(env.game.from_board([0, 0, 0, 0, 0, 1, 20, 0, 0, 0, 0, 0, 3, 24]))
+    env.step(5)
+    with pytest.raises(ValueError, match="dead"):
+        env.step(0)  # a terminated agent may only step None
+    env.step(None)
+    env.step(None)
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        env.game.apply(env.state(), 0)
+
+
+@pytest.mark.parametrize("factory, kwargs, word", [
+    (kalah_v0.raw_env, {"pits": 0}, "pits"),
+    (kalah_v0.raw_env, {"seeds": -1}, "seeds"),
+    (kalah_v0.raw_env, {"seeds": 0}, "seeds"),
+    (kalah_v0.raw_env, {"pits": 2.5}, "pits"),
+    (kalah_v0.raw_env, {"end_rule": "both"}, "end_rule"),
+    (kalah_v0.raw_env, {"empty_capture": "yes"}, "empty_capture"),
+    (sungka_v0.raw_env, {"houses": 0}, "houses"),
+    (sungka_v0.raw_env, {"stones": -3}, "stones"),
+    (togyz_kumalak_v0.raw_env, {"holes": 1}, "holes"),
+    (togyz_kumalak_v0.raw_env, {"balls": -1}, "balls"),
+    (kalah_v0.raw_env, {"obs_type": "pixels"}, "obs_type"),
+    (kalah_v0.raw_env, {"reward": "score"}, "reward"),
+    (kalah_v0.raw_env, {"max_moves": 0}, "max_moves"),
+    (kalah_v0.raw_env, {"render_mode": "video"}, "render_mode"),
+])
+def test_bad_parameters_name_the_parameter(factory, kwargs, word):
+    with pytest.raises(ValueError, match=word):
+        factory(**kwargs)

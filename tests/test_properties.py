@@ -1,0 +1,83 @@
+"""Invariants over many random games of every variant and rule parameter set: seeds are
+conserved, counts never go negative, every game ends, the mask is never empty while the game is
+on, and the final scores add up to all the seeds."""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mancala_marl.games import GAME_OVER, Kalah, Sungka, TogyzKumalak
+
+from .helpers import random_game
+
+kalahs = st.builds(Kalah, pits=st.integers(1, 8), seeds=st.integers(1, 6), empty_capture=st.booleans(),
+                   end_rule=st.sampled_from(["either", "mover"]))
+sungkas = st.builds(Sungka, houses=st.integers(1, 8), stones=st.integers(1, 8),
+                    sunog_needs_opposite=st.booleans())
+togyzes = st.builds(TogyzKumalak, holes=st.integers(2, 9), balls=st.integers(1, 9),
+                    stop_at_majority=st.booleans())
+games = st.one_of(kalahs, sungkas, togyzes)
+
+
+def check_invariants(game, state):
+    board = state[: game.board_size]
+    assert (board >= 0).all(), f"negative count in {state}"
+    assert board.sum() == game.total_seeds, f"seeds not conserved in {state}"
+    to_move = game.to_move(state)
+    if to_move == GAME_OVER:
+        assert not game.legal_mask(state).any()
+        first, second = game.scores(state)
+        if game.name != "togyz_kumalak" or not game.params["stop_at_majority"]:
+            assert first + second == game.total_seeds
+    else:
+        assert to_move in (0, 1)
+        assert game.legal_mask(state).any(), f"empty mask in a live state {state}"
+
+
+def play_and_check(game, choices):
+    state = game.init()
+    moves = 0
+    while not game.is_terminal(state):
+        legal = np.flatnonzero(game.legal_mask(state))
+        game.apply(state, int(legal[choices(len(legal))]))
+        check_invariants(game, state)
+        moves += 1
+        assert moves < 50_000, "game did not end"
+    check_invariants(game, state)
+    assert game.scores(state)[0] + game.scores(state)[1] == game.total_seeds  # after the sweep
+    returns = game.returns(state)
+    assert returns.sum() == 0 and set(returns) <= {-1.0, 0.0, 1.0}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=games, data=st.data())
+def test_invariants_hold_for_any_parameters_and_moves(game, data):
+    play_and_check(game, lambda n: data.draw(st.integers(0, n - 1), label="move"))
+
+
+@pytest.mark.parametrize("game", [Kalah(), Kalah(end_rule="mover", empty_capture=True), Sungka(),
+                                  Sungka(sunog_needs_opposite=True), TogyzKumalak(),
+                                  TogyzKumalak(stop_at_majority=False)], ids=repr)
+def test_thousands_of_random_games(game):
+    rng = np.random.default_rng(12345)
+    for _ in range(2000):
+        play_and_check(game, lambda n: rng.integers(n))
+
+
+def test_apply_does_not_touch_other_states():
+    game = Sungka()
+    start = game.init()
+    copy = game.copy(start)
+    game.apply(copy, 3)
+    assert np.array_equal(start, game.init())
+
+
+@pytest.mark.parametrize("game", [Kalah(), Sungka(), TogyzKumalak()], ids=repr)
+def test_random_games_end_with_a_winner_or_draw(game):
+    rng = np.random.default_rng(7)
+    outcomes = set()
+    for _ in range(300):
+        _, state = random_game(game, rng)
+        outcomes.add(tuple(game.returns(state)))
+    assert outcomes <= {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)} and len(outcomes) >= 2
