@@ -68,6 +68,31 @@ def sweep_to_stores(state, pits):
             state[i] = 0
 
 
+@njit(cache=True, inline="always")
+def sow(state, pos, seeds, skip, cells):
+    """Drop ``seeds`` one per cell after ``pos`` by increasing index, wrapping around and passing
+    over cell ``skip`` (the opponent's store); returns the cell of the last drop."""
+    while seeds > 0:
+        pos += 1
+        if pos == cells:
+            pos = 0
+        if pos == skip:
+            continue
+        state[pos] += 1
+        seeds -= 1
+    return pos
+
+
+@njit(cache=True, inline="always")
+def end_move(state, pits, next_player, over):
+    """Hand the turn to ``next_player``, or end the game: seeds left go to their side's store."""
+    if over:
+        sweep_to_stores(state, pits)
+        state[2 * pits + 2] = GAME_OVER
+    else:
+        state[2 * pits + 2] = next_player
+
+
 class IllegalMoveError(ValueError):
     """Raised when a move is not legal in the current state (empty pit, out of range, game over)."""
 

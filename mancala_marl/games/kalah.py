@@ -13,7 +13,6 @@ from __future__ import annotations
 from numba import njit
 
 from .base import (
-    GAME_OVER,
     KALAH,
     SPEC_FLAG_A,
     SPEC_FLAG_B,
@@ -21,9 +20,10 @@ from .base import (
     Game,
     check_bool,
     check_choice,
+    end_move,
     side_is_empty,
+    sow,
     store_of,
-    sweep_to_stores,
 )
 
 END_RULES = {"either": 0, "mover": 1}
@@ -42,14 +42,7 @@ def apply_move(state, pit, spec):
     pos = mover * (pits + 1) + pit
     seeds = state[pos]
     state[pos] = 0
-    while seeds > 0:  # sow
-        pos += 1
-        if pos == cells:
-            pos = 0
-        if pos == opponent_store:
-            continue
-        state[pos] += 1
-        seeds -= 1
+    pos = sow(state, pos, seeds, opponent_store, cells)
 
     extra_turn = pos == own_store
     on_own_side = mover * (pits + 1) <= pos < own_store
@@ -65,11 +58,7 @@ def apply_move(state, pit, spec):
         over = side_is_empty(state, pits, next_player)
     else:
         over = side_is_empty(state, pits, 0) or side_is_empty(state, pits, 1)
-    if over:
-        sweep_to_stores(state, pits)
-        state[cells] = GAME_OVER
-    else:
-        state[cells] = next_player
+    end_move(state, pits, next_player, over)
 
 
 class Kalah(Game):

@@ -24,6 +24,7 @@ from .base import (
     Game,
     check_bool,
     side_is_empty,
+    sow,
     store_of,
 )
 
@@ -46,15 +47,8 @@ def apply_move(state, house, spec):
     drops = 0
     extra_turn = False
     while True:
-        while stones > 0:  # sow
-            pos += 1
-            if pos == cells:
-                pos = 0
-            if pos == opponent_head:
-                continue
-            state[pos] += 1
-            stones -= 1
-            drops += 1
+        drops += stones
+        pos = sow(state, pos, stones, opponent_head, cells)
         if drops > max_drops:
             raise RuntimeError("sungka: a move exceeded its bound on drops")
         if pos == own_head:

@@ -17,7 +17,6 @@ from __future__ import annotations
 from numba import njit
 
 from .base import (
-    GAME_OVER,
     NO_TUZDUK,
     SPEC_FLAG_A,
     SPEC_PITS,
@@ -25,9 +24,9 @@ from .base import (
     TOGYZ,
     Game,
     check_bool,
+    end_move,
     side_is_empty,
     store_of,
-    sweep_to_stores,
 )
 
 
@@ -83,11 +82,7 @@ def apply_move(state, hole, spec):
     over = side_is_empty(state, holes, next_player)
     if stop_at_majority and (state[holes] >= majority or state[cells - 1] >= majority):
         over = True
-    if over:
-        sweep_to_stores(state, holes)
-        state[cells] = GAME_OVER
-    else:
-        state[cells] = next_player
+    end_move(state, holes, next_player, over)
 
 
 class TogyzKumalak(Game):
