@@ -1,0 +1,21 @@
+"""The Python examples in README.md run as written (those marked ``# needs: train`` need the
+training extra and a few minutes, so only the AEC examples run here)."""
+
+import pathlib
+import re
+
+import pytest
+
+README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+QUICK = [block for block in BLOCKS if "# needs: train" not in block]
+
+
+def test_readme_has_an_aec_example():
+    assert any("agent_iter()" in block for block in QUICK)
+
+
+@pytest.mark.parametrize("block", QUICK, ids=[f"block{i}" for i in range(len(QUICK))])
+def test_readme_example_runs(block, capsys):
+    exec(compile(block, str(README), "exec"), {})
+    assert capsys.readouterr().out  # every example prints what it shows
