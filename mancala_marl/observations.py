@@ -16,6 +16,8 @@ All encodings are float32 so the same network input works for every obs_type.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from gymnasium import spaces
 
@@ -51,21 +53,35 @@ def observation_space(game: Game, obs_type: str = "counts") -> spaces.Box:
 
 def encode(game: Game, state: np.ndarray, player: int, obs_type: str = "counts") -> np.ndarray:
     """The observation of ``player`` (0 or 1) in ``state`` as a float32 vector."""
+    if obs_type == "tesauro":
+        return _tesauro(game, state, player)
+    # One gather with a cached index array: several times faster than np.roll + concatenate,
+    # which profiling showed as the largest cost of an AEC step.
+    index = _gather_index(game.pits, player, obs_type)
+    if obs_type == "paper" or not _has_tuzduk(game):
+        return state[index].astype(np.float32)
     pits, cells = game.pits, game.board_size
-    own_first = np.roll(state[:cells], -player * (pits + 1)).astype(np.float32)
+    out = np.zeros(cells + 2 * pits, dtype=np.float32)
+    out[:cells] = state[index]
+    theirs, mine = state[cells + 2 - player], state[cells + 1 + player]
+    if theirs >= 0:
+        out[cells + theirs] = 1.0
+    if mine >= 0:
+        out[cells + pits + mine] = 1.0
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _gather_index(pits: int, player: int, obs_type: str) -> np.ndarray:
+    """Board indices in observation order: own pits, own store, the opponent's pits and store
+    (``"paper"``: pits only)."""
+    cells = 2 * pits + 2
+    own_first = np.roll(np.arange(cells), -player * (pits + 1))
     if obs_type == "paper":
-        return np.concatenate((own_first[:pits], own_first[pits + 1:-1]))
-    if obs_type == "counts":
-        if not _has_tuzduk(game):
-            return own_first
-        flags = np.zeros(2 * pits, dtype=np.float32)
-        theirs, mine = state[cells + 2 - player], state[cells + 1 + player]
-        if theirs >= 0:
-            flags[theirs] = 1.0
-        if mine >= 0:
-            flags[pits + mine] = 1.0
-        return np.concatenate((own_first, flags))
-    return _tesauro(game, state, player)
+        index = np.concatenate((own_first[:pits], own_first[pits + 1:-1]))
+    else:
+        index = own_first
+    return index
 
 
 def _tesauro(game: Game, state: np.ndarray, player: int) -> np.ndarray:

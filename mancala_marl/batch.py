@@ -1,0 +1,346 @@
+"""Batch engine: many games of one variant at once, compiled with numba.
+
+A batch is a 2-D ``int32`` array of shape ``(n, game.state_size)``, one engine state per row
+(layout in :mod:`mancala_marl.games.base`); ``game.state_size * 4`` bytes per game (68 bytes for
+Kalah(6, 4)). Every move goes through the *same* kernels the single-game engines use
+(``kalah.apply_move``, ``sungka.apply_move``, ``togyz_kumalak.apply_move``), picked by
+``spec[SPEC_GAME]``, so the rules have one source of truth.
+
+Each public function has a single-thread and a ``parallel=True`` variant (``numba.prange`` over
+rows, as many threads as ``numba.get_num_threads()``); the serial one is faster for small
+batches, where starting threads costs more than the work.
+
+Also here: the rule-based opponents (random, max, exact, greedy) as compiled functions, used by
+the vectorized env (:mod:`mancala_marl.vector`); ``tests/test_batch.py`` checks that they pick
+exactly the moves of their ``agents`` counterparts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+
+from .games import kalah, sungka, togyz_kumalak
+from .games.base import GAME_OVER, KALAH, SPEC_GAME, SPEC_PITS, SUNGKA, TOGYZ, Game
+
+# Numba's cache only notices edits to the file that defines a function, not to the kernels it
+# calls, so a changed rules file would leave stale compiled code here: wipe this module's cache
+# files when the rules sources change.
+_HERE = Path(__file__).resolve().parent
+
+
+def _drop_stale_cache() -> None:
+    sources = sorted((_HERE / "games").glob("*.py"))
+    digest = hashlib.sha1(b"".join(p.read_bytes() for p in sources)).hexdigest()
+    cache = _HERE / "__pycache__"
+    stamp = cache / "batch_rules.sha1"
+    try:
+        if stamp.exists() and stamp.read_text() == digest:
+            return
+        for stale in list(cache.glob("batch.*.nb[ic]")) + list(cache.glob("vector.*.nb[ic]")):
+            stale.unlink()
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:  # read-only install: the package's files cannot change under us anyway
+        pass
+
+
+_drop_stale_cache()
+
+POLICY_IDS = {"random": 0, "max": 1, "exact": 2, "greedy": 3}
+# obs_type ids for the compiled encoder
+OBS_IDS = {"counts": 0, "paper": 1, "tesauro": 2}
+
+
+# -- single rows -----------------------------------------------------------------------------
+@njit(cache=True)
+def apply_row(state, pit, spec):
+    """Play ``pit`` on one state in place through the game's own kernel (no legality check)."""
+    game = spec[SPEC_GAME]
+    if game == KALAH:
+        kalah.apply_move(state, pit, spec)
+    elif game == SUNGKA:
+        sungka.apply_move(state, pit, spec)
+    else:
+        togyz_kumalak.apply_move(state, pit, spec)
+
+
+@njit(cache=True, inline="always")
+def _is_legal(state, pit, pits):
+    mover = state[2 * pits + 2]
+    return mover != GAME_OVER and 0 <= pit < pits and state[mover * (pits + 1) + pit] > 0
+
+
+@njit(cache=True)
+def _step_row(states, i, actions, spec, status):
+    pits = spec[SPEC_PITS]
+    if states[i, 2 * pits + 2] == GAME_OVER:
+        status[i] = 2
+    elif not _is_legal(states[i], actions[i], pits):
+        status[i] = 1
+    else:
+        apply_row(states[i], actions[i], spec)
+        status[i] = 0
+
+
+@njit(cache=True)
+def _splitmix(seed):
+    """One step of splitmix64 on a uint64: (new seed, 64 random bits)."""
+    seed = seed + np.uint64(0x9E3779B97F4A7C15)
+    z = seed
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return seed, z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _playout_row(state, spec, seed, max_moves):
+    """Uniformly random legal moves until the game ends; returns the number of moves."""
+    pits = spec[SPEC_PITS]
+    to_move = 2 * pits + 2
+    rng = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(1)
+    moves = 0
+    while state[to_move] != GAME_OVER and moves < max_moves:
+        first = state[to_move] * (pits + 1)
+        legal = 0
+        for p in range(pits):
+            if state[first + p] > 0:
+                legal += 1
+        rng, bits = _splitmix(rng)
+        # Lemire's multiply-shift: bias below legal / 2**32, irrelevant for playouts
+        k = ((bits >> np.uint64(32)) * np.uint64(legal)) >> np.uint64(32)
+        for p in range(pits):
+            if state[first + p] > 0:
+                if k == 0:
+                    apply_row(state, p, spec)
+                    break
+                k -= 1
+        moves += 1
+    return moves
+
+
+# -- batches ---------------------------------------------------------------------------------
+@njit(cache=True)
+def _step_serial(states, actions, spec, status):
+    for i in range(states.shape[0]):
+        _step_row(states, i, actions, spec, status)
+
+
+@njit(cache=True, parallel=True)
+def _step_parallel(states, actions, spec, status):
+    for i in prange(states.shape[0]):
+        _step_row(states, i, actions, spec, status)
+
+
+@njit(cache=True)
+def _masks_serial(states, pits, out):
+    for i in range(states.shape[0]):
+        mover = states[i, 2 * pits + 2]
+        for p in range(pits):
+            out[i, p] = mover != GAME_OVER and states[i, mover * (pits + 1) + p] > 0
+
+
+@njit(cache=True)
+def _playouts_serial(states, spec, seed, max_moves, moves):
+    for i in range(states.shape[0]):
+        moves[i] = _playout_row(states[i], spec, seed + i, max_moves)
+
+
+@njit(cache=True, parallel=True)
+def _playouts_parallel(states, spec, seed, max_moves, moves):
+    for i in prange(states.shape[0]):
+        moves[i] = _playout_row(states[i], spec, seed + i, max_moves)
+
+
+def init_states(game: Game, n: int) -> np.ndarray:
+    """``n`` starting states of ``game``: an ``(n, game.state_size)`` int32 array."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    return np.tile(game.init(), (int(n), 1))
+
+
+def _check_states(game: Game, states) -> np.ndarray:
+    if not isinstance(states, np.ndarray) or states.dtype != np.int32 or states.ndim != 2 \
+            or states.shape[1] != game.state_size or not states.flags.c_contiguous:
+        raise ValueError(f"states must be a C-contiguous int32 array of shape (n, {game.state_size}) for "
+                         f"{game!r}, got {getattr(states, 'dtype', type(states))} {np.shape(states)}")
+    return states
+
+
+def apply_moves(game: Game, states: np.ndarray, actions, parallel: bool = False) -> np.ndarray:
+    """Play ``actions[i]`` (a pit of the mover) in row ``i`` of ``states``, in place.
+
+    Returns an ``(n,)`` int8 status: 0 played, 1 illegal (row left unchanged), 2 game already over
+    (row left unchanged). Unlike :meth:`Game.apply` nothing is raised, so one bad row does not
+    stop the batch.
+    """
+    _check_states(game, states)
+    actions = np.ascontiguousarray(actions, dtype=np.int64)
+    if actions.shape != (states.shape[0],):
+        raise ValueError(f"actions must have shape ({states.shape[0]},), got {actions.shape}")
+    status = np.empty(states.shape[0], dtype=np.int8)
+    (_step_parallel if parallel else _step_serial)(states, actions, game.spec, status)
+    return status
+
+
+def legal_masks(game: Game, states: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """``(n, pits)`` bool: the legal moves of the player to move in each row (all False when over)."""
+    _check_states(game, states)
+    if out is None:
+        out = np.empty((states.shape[0], game.pits), dtype=np.bool_)
+    _masks_serial(states, game.pits, out)
+    return out
+
+
+def random_playouts(game: Game, states: np.ndarray, seed: int = 0, parallel: bool = False,
+                    max_moves: int = 100_000) -> np.ndarray:
+    """Finish every game in ``states`` (in place) with uniformly random legal moves.
+
+    Row ``i`` draws from its own splitmix64 stream seeded with ``seed + i``, so results do not
+    depend on the number of threads. Returns the ``(n,)`` int64 number of moves played per row.
+    """
+    _check_states(game, states)
+    moves = np.empty(states.shape[0], dtype=np.int64)
+    (_playouts_parallel if parallel else _playouts_serial)(states, game.spec, int(seed), int(max_moves), moves)
+    return moves
+
+
+# -- observations ----------------------------------------------------------------------------
+@njit(cache=True)
+def encode_row(state, player, pits, total, obs_id, has_tuzduk, out):
+    """Write ``player``'s observation of ``state`` into ``out`` (float32), exactly as
+    :func:`mancala_marl.observations.encode` does."""
+    cells = 2 * pits + 2
+    if obs_id == 2:
+        _tesauro_row(state, player, pits, total, out)
+        return
+    shift = player * (pits + 1)
+    if obs_id == 1:  # paper: own pits, then the opponent's pits
+        for k in range(pits):
+            out[k] = state[(shift + k) % cells]
+            out[pits + k] = state[(shift + pits + 1 + k) % cells]
+        return
+    for k in range(cells):
+        out[k] = state[(shift + k) % cells]
+    if has_tuzduk:
+        for k in range(cells, cells + 2 * pits):
+            out[k] = 0.0
+        theirs, mine = state[cells + 2 - player], state[cells + 1 + player]
+        if theirs >= 0:
+            out[cells + theirs] = 1.0
+        if mine >= 0:
+            out[cells + pits + mine] = 1.0
+
+
+@njit(cache=True)
+def _tesauro_row(state, player, pits, total, out):
+    cells = 2 * pits + 2
+    majority = total // 2 + 1
+    k = 0
+    for s in range(2):
+        side = player if s == 0 else 1 - player
+        tuzduk_here = state[cells + 2 - side]
+        for number in range(pits):
+            n = np.float32(state[side * (pits + 1) + number])
+            last = number == pits - 1
+            out[k] = n >= 1
+            k += 1
+            if not last:
+                out[k] = n >= 2
+                k += 1
+            out[k] = n % np.float32(2)
+            out[k + 1] = (n % np.float32(9)) / np.float32(8)
+            out[k + 2] = (n % np.float32(18)) / np.float32(17)
+            out[k + 3] = n / np.float32(9)
+            k += 4
+            if not last:
+                out[k] = number == tuzduk_here
+                k += 1
+        mine, other = state[side * (pits + 1) + pits], state[(1 - side) * (pits + 1) + pits]
+        out[k] = np.float32(min(mine, majority) / majority)  # float64 division, as in Python
+        out[k + 1] = mine > other
+        k += 2
+    out[k] = player == 0
+    out[k + 1] = player == 1
+
+
+@njit(cache=True)
+def _encode_serial(states, players, pits, total, obs_id, has_tuzduk, out):
+    for i in range(states.shape[0]):
+        encode_row(states[i], players[i], pits, total, obs_id, has_tuzduk, out[i])
+
+
+def encode(game: Game, states: np.ndarray, players, obs_type: str = "counts",
+           out: np.ndarray | None = None) -> np.ndarray:
+    """``(n, obs_dim)`` float32: row ``i`` seen by ``players[i]`` (0 or 1), same values as
+    :func:`mancala_marl.observations.encode`."""
+    from . import observations  # the space (and its checks) live there; the import is cheap
+
+    _check_states(game, states)
+    dim = observations.observation_space(game, obs_type).shape[0]
+    players = np.broadcast_to(np.asarray(players, dtype=np.int64), (states.shape[0],))
+    if out is None:
+        out = np.empty((states.shape[0], dim), dtype=np.float32)
+    _encode_serial(states, np.ascontiguousarray(players), game.pits, game.total_seeds, OBS_IDS[obs_type],
+                   game.name == "togyz_kumalak", out)
+    return out
+
+
+# -- rule-based policies ---------------------------------------------------------------------
+@njit(cache=True)
+def _max_pit(state, first, pits):
+    """The fullest pit; ties go to the pit nearest the store (the highest index)."""
+    best, best_count = -1, 0
+    for p in range(pits):
+        if state[first + p] > 0 and state[first + p] >= best_count:
+            best, best_count = p, state[first + p]
+    return best
+
+
+@njit(cache=True)
+def _exact_pit(state, first, pits, spec):
+    """The pit nearest the store whose count equals its distance to the store (the last seed
+    lands in the store: an extra turn), else the max pit. In Togyz Kumalak, where the kazan is
+    not on the sowing path, no pit qualifies and this is the max policy."""
+    if spec[SPEC_GAME] != TOGYZ:
+        for p in range(pits - 1, -1, -1):
+            if state[first + p] == pits - p:
+                return p
+    return _max_pit(state, first, pits)
+
+
+@njit(cache=True)
+def _greedy_pit(state, first, pits, spec, scratch):
+    """The move with the largest immediate (own store - opponent store) change; ties to the pit
+    nearest the store."""
+    mover = state[2 * pits + 2]
+    own, opp = mover * (pits + 1) + pits, (1 - mover) * (pits + 1) + pits
+    best, best_gain = -1, 0
+    for p in range(pits):
+        if state[first + p] == 0:
+            continue
+        scratch[:] = state
+        apply_row(scratch, p, spec)
+        gain = (scratch[own] - state[own]) - (scratch[opp] - state[opp])
+        if best < 0 or gain >= best_gain:
+            best, best_gain = p, gain
+    return best
+
+
+@njit(cache=True)
+def policy_pit(policy_id, state, spec, scratch):
+    """The pit the deterministic policy ``policy_id`` (``POLICY_IDS``: max, exact, greedy) plays
+    in ``state``; ``scratch`` is a spare row of the state's shape. -1 for random, whose random
+    stream the caller owns (see :mod:`mancala_marl.vector`)."""
+    pits = spec[SPEC_PITS]
+    first = state[2 * pits + 2] * (pits + 1)
+    if policy_id == 1:
+        return _max_pit(state, first, pits)
+    if policy_id == 2:
+        return _exact_pit(state, first, pits, spec)
+    if policy_id == 3:
+        return _greedy_pit(state, first, pits, spec, scratch)
+    return -1
