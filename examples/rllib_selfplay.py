@@ -1,0 +1,204 @@
+"""Self-play of masked PPO on any game with Ray RLlib (new API stack), locally or on a cluster.
+
+Both seats map to one shared policy (module ``"shared"``), so every move of either player
+trains the same network. The env is the game's PettingZoo AEC env through RLlib's
+``PettingZooEnv``, which reports an observation only for the agent to move next: after an
+extra turn that is the same agent again, and RLlib records two consecutive steps of that agent.
+Masking follows RLlib's action-masking RLModule example (``ActionMaskingTorchRLModule``): the
+illegal moves' logits get ``FLOAT_MIN`` before the action distribution is built.
+
+One small adapter (:class:`RLlibObservations`) is needed because that module reads the
+observation dict keys ``"observations"`` and ``"action_mask"`` (float), while PettingZoo's
+classic convention, which our envs follow, is ``"observation"`` and an int8 ``"action_mask"``.
+
+After training, the learned policy plays the arena's baselines (``agents.make_policy``) from
+both seats, greedily (arg-max of the masked logits).
+
+    python examples/rllib_selfplay.py --game kalah --iterations 20
+    python examples/rllib_selfplay.py --address auto        # an already started Ray cluster
+
+``ray.init(address=None)`` starts Ray on this machine, unless ``RAY_ADDRESS`` is set (as
+``ray job submit`` does), in which case it joins that cluster: the same code runs both ways.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import numpy as np
+import ray
+import torch
+from gymnasium import spaces
+from pettingzoo.utils import BaseWrapper
+from ray import cloudpickle
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+from ray.tune.registry import register_env
+
+from agents import Policy, make_policy
+from mancala_marl import ENV_MODULES, observations
+
+SHARED = "shared"
+
+
+class RLlibObservations(BaseWrapper):
+    """Renames the observation dict for RLlib's action-masking module:
+    ``{"observation", "action_mask" (int8)}`` -> ``{"observations", "action_mask" (float32)}``."""
+
+    def __init__(self, env):
+        super().__init__(env)
+        pits = env.action_space(env.possible_agents[0]).n
+        self._spaces = {agent: spaces.Dict({
+            "observations": env.observation_space(agent)["observation"],
+            "action_mask": spaces.Box(0.0, 1.0, shape=(pits,), dtype=np.float32),
+        }) for agent in env.possible_agents}
+
+    def observation_space(self, agent):
+        return self._spaces[agent]
+
+    def observe(self, agent):
+        obs = self.env.observe(agent)
+        return {"observations": obs["observation"], "action_mask": obs["action_mask"].astype(np.float32)}
+
+
+def make_env(config: dict) -> PettingZooEnv:
+    """RLlib env creator: ``config`` = {"game": name, **env kwargs of that game's ``env()``}."""
+    config = dict(config)
+    game = config.pop("game", "kalah")
+    if game not in ENV_MODULES:
+        raise ValueError(f"unknown game {game!r}; known games: {', '.join(ENV_MODULES)}")
+    return PettingZooEnv(RLlibObservations(ENV_MODULES[game].env(**config)))
+
+
+def map_to_shared(agent_id, episode=None, **kwargs) -> str:
+    """Both seats play with, and train, the same policy."""
+    return SHARED
+
+
+def build_config(game: str, env_kwargs: dict, num_env_runners: int, batch: int, seed: int) -> PPOConfig:
+    # The env creator and adapter travel to the remote env runners inside the pickled config,
+    # so this file need not be importable there (only mancala_marl must be installed).
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    register_env("mancala_marl", make_env)
+    return (
+        PPOConfig()
+        .environment("mancala_marl", env_config={"game": game, **env_kwargs})
+        .multi_agent(policies={SHARED}, policy_mapping_fn=map_to_shared)
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={
+            SHARED: RLModuleSpec(module_class=ActionMaskingTorchRLModule,
+                                 model_config={"fcnet_hiddens": [128, 128], "vf_share_layers": False}),
+        }))
+        .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=1)
+        .training(train_batch_size_per_learner=batch, minibatch_size=min(128, batch), num_epochs=4,
+                  lr=3e-4, entropy_coeff=0.01)
+        .debugging(seed=seed)
+    )
+
+
+class RLModulePolicy(Policy):
+    """An RLlib RLModule as an arena :class:`agents.Policy`: greedy over the masked logits."""
+
+    name = "rllib"
+
+    def __init__(self, module, obs_type: str = "counts"):
+        super().__init__()
+        self.module = module
+        self.obs_type = obs_type
+
+    def act(self, game, state):
+        player = game.to_move(state)
+        obs = observations.encode(game, state, player, self.obs_type)
+        mask = game.legal_mask(state).astype(np.float32)
+        with torch.no_grad():
+            out = self.module.forward_inference({"obs": {
+                "observations": torch.from_numpy(obs)[None], "action_mask": torch.from_numpy(mask)[None]}})
+        logits = out["action_dist_inputs"][0].numpy()
+        return int(np.argmax(np.where(mask > 0, logits, -np.inf)))
+
+
+def evaluate(policy: Policy, game, opponents: list[str], games: int, seed: int = 0) -> dict:
+    """Score of ``policy`` against each named baseline over ``games`` games, half from each seat:
+    (wins + draws / 2) / games."""
+    results = {}
+    for name in opponents:
+        opponent = make_policy(name, seed=seed) if name == "random" else make_policy(name)
+        points = 0.0
+        for number in range(games):
+            seat = number % 2  # the learned policy's seat
+            opponent.reset(seed + number)
+            state = game.init()
+            while not game.is_terminal(state):
+                mover = policy if game.to_move(state) == seat else opponent
+                game.apply(state, mover.act(game, state.copy()))
+            points += (1.0 + float(game.returns(state)[seat])) / 2
+        results[name] = points / games
+    return results
+
+
+def train(game: str = "kalah", iterations: int = 10, env_kwargs: dict | None = None, num_env_runners: int = 1,
+          batch: int = 2000, eval_games: int = 20, opponents=("random", "greedy"), address: str | None = None,
+          seed: int = 0, verbose: bool = True) -> dict:
+    """Train for ``iterations`` PPO iterations and evaluate; returns a summary dict.
+
+    ``address=None`` runs on this machine unless ``RAY_ADDRESS`` is set; ``"auto"`` or
+    ``"HOST:6379"`` joins a running cluster.
+    """
+    env_kwargs = dict(env_kwargs or {})
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=verbose)
+    algo = build_config(game, env_kwargs, num_env_runners, batch, seed).build_algo()
+    history = []
+    start = time.perf_counter()
+    try:
+        for iteration in range(1, iterations + 1):
+            result = algo.train()
+            runners = result.get("env_runners", {})
+            row = {
+                "iteration": iteration,
+                "env_steps": int(result.get("num_env_steps_sampled_lifetime", runners.get("num_env_steps_sampled_lifetime", 0))),
+                "episodes": int(runners.get("num_episodes_lifetime", 0)),
+                "episode_len_mean": float(runners.get("episode_len_mean", float("nan"))),
+                "seconds": round(time.perf_counter() - start, 1),
+            }
+            history.append(row)
+            if verbose:
+                print(json.dumps(row))
+        module = algo.get_module(SHARED)
+        rules = ENV_MODULES[game].raw_env(**env_kwargs).game
+        obs_type = env_kwargs.get("obs_type", "counts")
+        scores = evaluate(RLModulePolicy(module, obs_type), rules, list(opponents), eval_games, seed)
+    finally:
+        algo.stop()
+    summary = {"game": game, "iterations": iterations, "history": history,
+               "score_vs": scores, "cluster_resources": ray.cluster_resources()}
+    if verbose:
+        print("score against baselines (1 = always wins):", json.dumps(scores))
+    return summary
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="kalah", choices=list(ENV_MODULES))
+    parser.add_argument("--env-kwargs", type=json.loads, default={},
+                        help='JSON keyword arguments of the game\'s env(), e.g. \'{"pits": 4, "seeds": 3}\'')
+    parser.add_argument("--iterations", type=int, default=10)
+    parser.add_argument("--num-env-runners", type=int, default=1, help="sampling actors (spread over the cluster)")
+    parser.add_argument("--batch", type=int, default=2000, help="env steps per training iteration")
+    parser.add_argument("--eval-games", type=int, default=20)
+    parser.add_argument("--opponents", nargs="+", default=["random", "greedy"], help="names for agents.make_policy")
+    parser.add_argument("--address", default=None,
+                        help="Ray cluster to join ('auto', 'HOST:6379'); default: RAY_ADDRESS, else this machine")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    train(args.game, args.iterations, args.env_kwargs, args.num_env_runners, args.batch, args.eval_games,
+          args.opponents, args.address, args.seed)
+
+
+if __name__ == "__main__":
+    main()
