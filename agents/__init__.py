@@ -1,5 +1,15 @@
-"""Policies behind one small interface (:class:`Policy`), looked up by name with :func:`make_policy`."""
+"""Policies behind one small interface (:class:`Policy`), looked up by name with :func:`make_policy`.
 
-from .base import POLICIES, Policy, RandomPolicy, make_policy, register_policy
+Built in: ``random``, ``max``, ``exact``, ``simple`` (:mod:`agents.rules`), ``greedy``,
+``alphabeta``, ``solver`` (:mod:`agents.search`). Other modules of this package, and packages
+declaring a ``mancala_marl.policies`` entry point, register more (e.g. loaded learned models);
+:func:`make_policy` imports them the first time it meets a name it does not know.
+"""
 
-__all__ = ["POLICIES", "Policy", "RandomPolicy", "make_policy", "register_policy"]
+from . import rules, search  # noqa: F401  (registers the built-in policies)
+from .base import POLICIES, Policy, RandomPolicy, make_policy, parse_policy_spec, register_policy
+from .rules import ExactPolicy, MaxPolicy, SimplePolicy
+from .search import AlphaBetaPolicy, GreedyPolicy, SolverPolicy
+
+__all__ = ["POLICIES", "AlphaBetaPolicy", "ExactPolicy", "GreedyPolicy", "MaxPolicy", "Policy", "RandomPolicy",
+           "SimplePolicy", "SolverPolicy", "make_policy", "parse_policy_spec", "register_policy"]

@@ -8,6 +8,9 @@ it, so every policy works on every game and seat through the same call.
 
 from __future__ import annotations
 
+import ast
+import importlib
+import pkgutil
 from typing import Callable
 
 import numpy as np
@@ -51,14 +54,72 @@ def register_policy(name: str):
     return decorate
 
 
-def make_policy(name: str, **params) -> Policy:
-    """A policy by registered name with its parameters, e.g. ``make_policy("random", seed=0)``."""
+def parse_policy_spec(spec: str) -> tuple[str, list, dict]:
+    """Split a command-line policy spec into (name, positional args, keyword params).
+
+    ``"alphabeta:depth=4,time_limit=0.5"`` -> ``("alphabeta", [], {"depth": 4, "time_limit": 0.5})``;
+    ``"model:runs/ppo.zip"`` -> ``("model", ["runs/ppo.zip"], {})``. Values are read as Python
+    literals (numbers, True/False/None) where they parse, else kept as strings.
+    """
+    name, _, rest = spec.partition(":")
+    args, params = [], {}
+    for part in filter(None, (p.strip() for p in rest.split(",")) if rest else []):
+        key, eq, value = part.partition("=")
+        if eq and key.isidentifier():
+            params[key] = _literal(value)
+        else:
+            args.append(_literal(part))
+    return name.strip(), args, params
+
+
+def _literal(text: str):
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+_discovered = False
+
+
+def _discover() -> None:
+    """Import every module of the ``agents`` package (and ``mancala_marl.policies`` entry points)
+    once, so that policies registered there (e.g. loaded learned models) become known by name."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    package = importlib.import_module(__package__)
+    for info in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{__package__}.{info.name}")
+    try:
+        from importlib.metadata import entry_points
+        for entry in entry_points(group="mancala_marl.policies"):
+            entry.load()
+    except Exception:  # a broken third-party plugin must not break the built-in policies
+        pass
+
+
+def make_policy(name: str, *args, **params) -> Policy:
+    """A policy by registered name or command-line spec, e.g. ``make_policy("alphabeta", depth=4)``,
+    ``make_policy("alphabeta:depth=4")`` or ``make_policy("model:path/to.zip")``.
+
+    Raises ValueError naming the unknown policy or the bad parameter.
+    """
+    if not isinstance(name, str):
+        raise ValueError(f"policy name must be a string, got {name!r}")
+    if ":" in name:
+        name, more_args, more_params = parse_policy_spec(name)
+        args = (*more_args, *args)
+        params = {**more_params, **params}
+    if name not in POLICIES:
+        _discover()
     try:
         factory = POLICIES[name]
     except KeyError:
         raise ValueError(f"unknown policy {name!r}; known policies: {', '.join(sorted(POLICIES))}") from None
     try:
-        return factory(**params)
+        return factory(*args, **params)
     except TypeError as error:
         raise ValueError(f"bad parameters for policy {name!r}: {error}") from None
 

@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ["train.demo"]
+COMMANDS = ["train.demo", "train.arena", "train.tournament", "train.play"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,391 @@
+"""Alpha-beta search over the compiled rules kernels: the ``greedy``, ``alphabeta`` and ``solver`` policies.
+
+The search is negamax with alpha-beta pruning, written with numba over the plain int32 state
+(see :mod:`mancala_marl.games.base`). Choices:
+
+- **Depth counts turns.** A move that keeps the same player to move (an extra turn, or the
+  opponent passing in Sungka) stays on the same side of the tree and does not use depth, so
+  ``depth=1`` looks at every sequence of moves that makes up the mover's turn.
+- **Values are store margins** (mover's store - opponent's store, in seeds). At the horizon that
+  is the evaluation; at the end of the game it is the final margin, so a search that reaches the
+  end is exact.
+- **Transposition table** of ``2**tt_bits`` entries (always-replace, 64-bit keys). In Kalah and
+  Sungka the rest of a game does not depend on the stores, so the key leaves them out and the
+  table holds values *relative* to the current store margin: positions that differ only in
+  their stores share an entry. Togyz Kumalak's majority rule depends on the kazans, so there the
+  key covers the whole state.
+- **Move ordering**: the table's best move first, then moves that earn an extra turn, then by
+  the store margin right after the move. At the root the order is fixed (pit nearest the own
+  store first) and only a strictly better move replaces the best, so ties go to the pit nearest
+  the own store and the choice does not depend on the table's history.
+- **Time limit**: iterative deepening; each iteration gets a node budget from the time left and
+  the measured node rate, and an interrupted iteration is thrown away.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from mancala_marl.games.base import KALAH, SPEC_GAME, SPEC_PITS, SUNGKA, TOGYZ
+from mancala_marl.games.kalah import apply_move as _kalah_apply
+from mancala_marl.games.sungka import apply_move as _sungka_apply
+from mancala_marl.games.togyz_kumalak import apply_move as _togyz_apply
+
+from .base import Policy, register_policy
+
+GREEDY_MAX_CHAIN = 12
+MAX_PLY = 512  # deeper than any line the tests and benchmarks reach; hitting it is reported
+UNBOUNDED = 1 << 30
+EXACT, LOWER, UPPER = 0, 1, 2
+# counters[]: nodes searched, node budget, aborted (budget spent), ply limit hit, best root move
+NODES, BUDGET, ABORTED, PLY_LIMIT, BEST = range(5)
+
+
+@njit(cache=True)
+def _apply(state, pit, spec):
+    game = spec[SPEC_GAME]
+    if game == KALAH:
+        _kalah_apply(state, pit, spec)
+    elif game == SUNGKA:
+        _sungka_apply(state, pit, spec)
+    else:
+        _togyz_apply(state, pit, spec)
+
+
+@njit(cache=True)
+def _key(state, pits, store_free):
+    """FNV-1a over the state's cells, leaving out the two stores when ``store_free``."""
+    h = np.uint64(14695981039346656037)
+    prime = np.uint64(1099511628211)
+    for i in range(state.shape[0]):
+        if store_free and (i == pits or i == 2 * pits + 1):
+            continue
+        h = (h ^ np.uint64(state[i] + 7)) * prime
+    return h | np.uint64(1)  # 0 marks an empty slot
+
+
+@njit(cache=True)
+def _margin(state, pits, player):
+    return state[player * (pits + 1) + pits] - state[(1 - player) * (pits + 1) + pits]
+
+
+@njit(cache=True, inline="always")
+def _combine(p, v, f_best, f_move, f_alpha, f_beta, f_i, f_n, order):
+    """A child's value ``v`` (for the mover at ply p) into the node at ply p; beta cut-off ends it."""
+    if v > f_best[p]:
+        f_best[p] = v
+        f_move[p] = order[p, f_i[p]]
+        if v > f_alpha[p]:
+            f_alpha[p] = v
+    f_i[p] += 1
+    if f_alpha[p] >= f_beta[p]:
+        f_i[p] = f_n[p]
+
+
+@njit(cache=True)
+def search(root, depth, max_chain, spec, store_free, keys, values, depths, flags, moves, stack, counters):
+    """Negamax value of the non-terminal ``root`` for its mover, searched ``depth`` turns deep.
+
+    An explicit stack instead of recursion, so that numba can cache the compiled code. Past
+    ``max_chain`` moves of one turn, a further move of that turn uses depth like a new turn, which
+    bounds Sungka's long turns (a search with unbounded depth is not affected). ``stack`` is
+    (MAX_PLY, pits, state size) scratch for the children; the table arrays may have length 0 (no
+    table); ``counters`` is int64[5]: nodes, node budget, aborted, ply limit hit, best root move.
+    """
+    pits = spec[SPEC_PITS]
+    cells = 2 * pits + 2
+    use_tt = keys.shape[0] > 0
+    mask = np.uint64(max(keys.shape[0] - 1, 0))
+    nodes = np.empty((MAX_PLY, root.shape[0]), dtype=np.int32)
+    f_depth = np.empty(MAX_PLY, dtype=np.int64)
+    f_chain = np.empty(MAX_PLY, dtype=np.int64)
+    f_effort = np.empty(MAX_PLY, dtype=np.int64)
+    f_alpha = np.empty(MAX_PLY, dtype=np.int64)
+    f_beta = np.empty(MAX_PLY, dtype=np.int64)
+    f_alpha0 = np.empty(MAX_PLY, dtype=np.int64)
+    f_best = np.empty(MAX_PLY, dtype=np.int64)
+    f_move = np.empty(MAX_PLY, dtype=np.int64)
+    f_n = np.empty(MAX_PLY, dtype=np.int64)
+    f_i = np.empty(MAX_PLY, dtype=np.int64)
+    f_neg = np.empty(MAX_PLY, dtype=np.bool_)
+    f_key = np.empty(MAX_PLY, dtype=np.uint64)
+    order = np.empty((MAX_PLY, pits), dtype=np.int64)
+    score = np.empty(pits, dtype=np.int64)
+
+    nodes[0, :] = root
+    f_depth[0], f_chain[0], f_alpha[0], f_beta[0] = depth, 0, -(1 << 29), 1 << 29
+    p = 0
+    phase = 0  # 0: enter the node at ply p, 1: its next child, 2: return ``ret`` to ply p-1
+    ret = 0
+    while True:
+        if phase == 0:
+            counters[NODES] += 1
+            if counters[NODES] > counters[BUDGET]:
+                counters[ABORTED] = 1
+                return 0
+            state = nodes[p]
+            mover = state[cells]
+            margin = _margin(state, pits, mover)
+            phase = 1
+            if p >= MAX_PLY - 1:
+                counters[PLY_LIMIT] = 1
+                ret, phase = margin, 2
+                continue
+            d, c = f_depth[p], f_chain[p]
+            # How much search an entry stands for: more turns, then fewer moves made this turn.
+            f_effort[p] = d if d >= UNBOUNDED or max_chain >= UNBOUNDED else d * (max_chain + 1) + max_chain - c
+            tt_move = -1
+            if use_tt:
+                key = _key(state, pits, store_free)
+                f_key[p] = key
+                slot = key & mask
+                if keys[slot] == key:
+                    tt_move = moves[slot]
+                    if p > 0 and depths[slot] >= f_effort[p]:
+                        v = values[slot] + margin
+                        if flags[slot] == EXACT:
+                            ret, phase = v, 2
+                        elif flags[slot] == LOWER and v > f_alpha[p]:
+                            f_alpha[p] = v
+                        elif flags[slot] == UPPER and v < f_beta[p]:
+                            f_beta[p] = v
+                        if f_alpha[p] >= f_beta[p]:
+                            ret, phase = v, 2
+                        if phase == 2:
+                            continue
+            n = 0
+            first = mover * (pits + 1)
+            for k in range(pits):
+                pit = pits - 1 - k  # nearest the own store first
+                if state[first + pit] == 0:
+                    continue
+                child = stack[p, pit]
+                child[:] = state
+                _apply(child, pit, spec)
+                s = 0
+                if p > 0:  # the root keeps the fixed order, so ties go to the pit nearest the store
+                    s = _margin(child, pits, mover) - margin
+                    if child[cells] == mover:
+                        s += 1000
+                    if pit == tt_move:
+                        s += 100000
+                j = n  # stable insertion sort, best score first
+                while j > 0 and score[j - 1] < s:
+                    order[p, j] = order[p, j - 1]
+                    score[j] = score[j - 1]
+                    j -= 1
+                order[p, j] = pit
+                score[j] = s
+                n += 1
+            f_n[p], f_i[p] = n, 0
+            f_best[p], f_move[p] = -(1 << 30), order[p, 0]
+            f_alpha0[p] = f_alpha[p]
+        elif phase == 2:
+            if p == 0:
+                return ret
+            p -= 1
+            _combine(p, -ret if f_neg[p] else ret, f_best, f_move, f_alpha, f_beta, f_i, f_n, order)
+            phase = 1
+        else:
+            if f_i[p] >= f_n[p]:  # all children done (or cut off)
+                best = f_best[p]
+                if use_tt:
+                    slot = f_key[p] & mask
+                    keys[slot] = f_key[p]
+                    values[slot] = best - _margin(nodes[p], pits, nodes[p, cells])
+                    depths[slot] = f_effort[p]
+                    moves[slot] = f_move[p]
+                    if best <= f_alpha0[p]:
+                        flags[slot] = UPPER
+                    elif best >= f_beta[p]:
+                        flags[slot] = LOWER
+                    else:
+                        flags[slot] = EXACT
+                if p == 0:
+                    counters[BEST] = f_move[0]
+                ret, phase = best, 2
+                continue
+            mover = nodes[p, cells]
+            child = stack[p, order[p, f_i[p]]]
+            nxt = child[cells]
+            d, c = f_depth[p], f_chain[p]
+            free = nxt == mover and c < max_chain  # the same turn goes on without using depth
+            if nxt < 0 or (d <= 1 and not free):
+                # game over: the exact final margin; horizon: the store margin
+                _combine(p, _margin(child, pits, mover), f_best, f_move, f_alpha, f_beta, f_i, f_n, order)
+                continue
+            nodes[p + 1, :] = child
+            if nxt == mover:
+                f_depth[p + 1] = d if free else d - 1
+                f_chain[p + 1] = c + 1
+                f_alpha[p + 1], f_beta[p + 1] = f_alpha[p], f_beta[p]
+                f_neg[p] = False
+            else:
+                f_depth[p + 1], f_chain[p + 1] = d - 1, 0
+                f_alpha[p + 1], f_beta[p + 1] = -f_beta[p], -f_alpha[p]
+                f_neg[p] = True
+            p += 1
+            phase = 0
+
+
+@njit(cache=True)
+def _negamax(state, depth, alpha, beta, ply, spec, store_free, keys, values, depths, flags, moves, stack,
+             counters):
+    """Deprecated entry kept for :mod:`mancala_marl.vector`: :func:`search` with greedy's chain bound
+    (the window and ply arguments are ignored: it always searches the root with a full window)."""
+    return search(state, depth, GREEDY_MAX_CHAIN, spec, store_free, keys, values, depths, flags, moves, stack,
+                  counters)
+
+
+class SearchTable:
+    """The search's working memory: transposition table, child stack and counters for one game."""
+
+    def __init__(self, game, tt_bits: int):
+        size = 0 if tt_bits is None or tt_bits <= 0 else 1 << int(tt_bits)
+        self.spec = game.spec.copy()
+        self.store_free = game.spec[SPEC_GAME] != TOGYZ
+        self.keys = np.zeros(size, dtype=np.uint64)
+        self.values = np.zeros(size, dtype=np.int32)
+        self.depths = np.zeros(size, dtype=np.int32)
+        self.flags = np.zeros(size, dtype=np.int8)
+        self.moves = np.zeros(size, dtype=np.int8)
+        self.stack = np.zeros((MAX_PLY, game.pits, game.state_size), dtype=np.int32)
+        self.counters = np.zeros(5, dtype=np.int64)
+
+    def matches(self, game) -> bool:
+        return self.spec.shape == game.spec.shape and bool((self.spec == game.spec).all())
+
+    def clear(self) -> None:
+        self.keys[:] = 0
+
+    def search(self, state: np.ndarray, depth: int, max_chain: int = UNBOUNDED,
+               budget: int = 1 << 62) -> tuple[int, int, bool]:
+        """(best pit, value for the mover in seeds, completed) of a ``depth``-turn search of ``state``."""
+        self.counters[:] = 0
+        self.counters[BUDGET] = budget
+        value = search(state.astype(np.int32, copy=True), int(depth), int(max_chain), self.spec,
+                       self.store_free, self.keys, self.values, self.depths, self.flags, self.moves,
+                       self.stack, self.counters)
+        if self.counters[PLY_LIMIT]:
+            raise RuntimeError(f"search went deeper than {MAX_PLY} plies; its value is not exact")
+        return int(self.counters[BEST]), int(value), not self.counters[ABORTED]
+
+
+class _SearchPolicy(Policy):
+    tt_bits = 20
+
+    def __init__(self, depth: int = 4, time_limit: float | None = None, max_chain: int = 4,
+                 tt_bits: int | None = None, seed: int | None = None):
+        super().__init__(seed)
+        if isinstance(max_chain, bool) or not isinstance(max_chain, (int, np.integer)) or max_chain < 0:
+            raise ValueError(f"max_chain must be an integer >= 0 (free moves per turn), got {max_chain!r}")
+        self.max_chain = min(int(max_chain), UNBOUNDED)
+        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
+            raise ValueError(f"depth must be an integer >= 1 (turns), got {depth!r}")
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        self.depth = int(depth)
+        self.time_limit = None if time_limit is None else float(time_limit)
+        if tt_bits is not None:
+            if not 0 <= int(tt_bits) <= 30:
+                raise ValueError(f"tt_bits must be in 0..30 (0 turns the table off), got {tt_bits!r}")
+            self.tt_bits = int(tt_bits)
+        self._table = None
+        self.last_value = None  # value of the last move chosen, in seeds, for the mover
+        self.last_depth = None  # depth of the last completed iteration
+        self.nodes = 0
+
+    def reset(self, seed=None):
+        super().reset(seed)
+        if self._table is not None:
+            self._table.clear()
+
+    def table(self, game) -> SearchTable:
+        if self._table is None or not self._table.matches(game):
+            self._table = SearchTable(game, self.tt_bits)
+        return self._table
+
+    def act(self, game, state):
+        if game.is_terminal(state):
+            raise ValueError("the game is over: there is no move to choose")
+        table = self.table(game)
+        if self.time_limit is None:
+            move = None
+            for depth in range(1, self.depth + 1) if self.depth < UNBOUNDED else [self.depth]:
+                move, value, _ = table.search(state, depth, self.max_chain)  # shallower passes fill the table's move order
+                self.nodes += int(table.counters[NODES])
+            self.last_value, self.last_depth = value, self.depth
+            return move
+        deadline = time.perf_counter() + self.time_limit
+        move = None
+        rate = 2e5  # nodes per second, a cautious first guess; measured from then on
+        for depth in range(1, self.depth + 1):
+            start = time.perf_counter()
+            left = deadline - start
+            if left <= 0 and move is not None:
+                break
+            found, value, done = table.search(state, depth, self.max_chain, budget=max(int(left * rate), 200))
+            spent = max(time.perf_counter() - start, 1e-6)
+            self.nodes += int(table.counters[NODES])
+            rate = max(rate, table.counters[NODES] / spent)
+            if not done:
+                if move is None:  # not even depth 1 fitted: finish it, a move is needed
+                    found, value, _ = table.search(state, 1, self.max_chain)
+                    move, self.last_value, self.last_depth = found, value, 1
+                break
+            move, self.last_value, self.last_depth = found, value, depth
+        return move
+
+
+@register_policy("alphabeta")
+class AlphaBetaPolicy(_SearchPolicy):
+    """Depth-limited alpha-beta (``depth`` turns, default 4; ``time_limit`` seconds per move, optional).
+
+    Store-margin evaluation, exact at the end of the game; ties go to the pit nearest the own store.
+    ``max_chain`` (default 4) moves of one turn are free; later ones use depth (see module doc).
+    """
+
+
+@register_policy("greedy")
+class GreedyPolicy(_SearchPolicy):
+    """One turn of look-ahead: the move whose whole turn (extra turns followed) maximises the store margin.
+
+    Ties go to the pit nearest the own store. The same search as ``alphabeta`` with ``depth=1``;
+    a turn is followed for up to ``max_chain`` (default 12) moves, then scored as it stands
+    (Sungka's opening turn can otherwise run to millions of move sequences).
+    """
+
+    def __init__(self, max_chain: int = GREEDY_MAX_CHAIN, seed: int | None = None):
+        super().__init__(depth=1, max_chain=max_chain, tt_bits=0, seed=seed)
+
+
+@register_policy("solver")
+class SolverPolicy(_SearchPolicy):
+    """Perfect play on small boards: alpha-beta to the end of the game with a transposition table.
+
+    ``value(game, state)`` is the exact final margin (mover's store - opponent's) under perfect
+    play. Refuses boards with more than ``max_seeds`` seeds (default 48), where it would not
+    finish in reasonable time.
+    """
+
+    tt_bits = 22
+
+    def __init__(self, max_seeds: int = 48, tt_bits: int | None = None, seed: int | None = None):
+        super().__init__(depth=UNBOUNDED, max_chain=UNBOUNDED, tt_bits=tt_bits, seed=seed)
+        self.max_seeds = int(max_seeds)
+
+    def table(self, game):
+        if game.total_seeds > self.max_seeds:
+            raise ValueError(f"solver: {game!r} has {game.total_seeds} seeds, more than max_seeds="
+                             f"{self.max_seeds}; use alphabeta, or raise max_seeds and wait")
+        return super().table(game)
+
+    def value(self, game, state) -> int:
+        """The exact final margin, in seeds, for the player to move (0 for a finished game's mover: n/a)."""
+        if game.is_terminal(state):
+            raise ValueError("the game is over: its margin is game.scores(state), not a search value")
+        _, value, _ = self.table(game).search(state, UNBOUNDED)
+        return value

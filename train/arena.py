@@ -1,0 +1,224 @@
+"""Matches between two policies, in both seats: ``mancala-marl arena`` and :func:`arena`.
+
+Convention: ``n`` games **in each seat**, so ``2 n`` games in all; ``seats.first`` are the games
+where A moves first. Game ``i`` of either seat starts from the same opening (``opening`` random
+moves, then the policies play), so the two seats are compared on the same positions; with
+deterministic policies and no opening every game of a seat would be the same game.
+
+Every game is seeded from ``(seed, i, seat)``, so results do not depend on ``workers``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from mancala_marl.games import Game, make_game
+
+SEATS = ("first", "second")
+RECORD_FIELDS = ("index", "seat", "score_a", "score_b", "length")
+
+
+def parse_game(spec) -> Game:
+    """A game from a :class:`Game` or a spec like ``"kalah"`` or ``"kalah:pits=4,seeds=3"``."""
+    if isinstance(spec, Game):
+        return spec
+    from agents import parse_policy_spec
+
+    name, args, params = parse_policy_spec(str(spec))
+    if args:
+        raise ValueError(f"game spec {spec!r}: parameters must be name=value, e.g. kalah:pits=4,seeds=3")
+    return make_game(name, **params)
+
+
+def game_spec(game: Game) -> str:
+    return game.name + ":" + ",".join(f"{k}={v!r}" for k, v in game.params.items())
+
+
+def _policy(spec):
+    from agents import Policy, make_policy
+
+    return spec if isinstance(spec, Policy) else make_policy(spec)
+
+
+def play_game(game: Game, first, second, seeds=(None, None), opening_rng=None, opening: int = 0):
+    """Play one game; returns (store of player_0, store of player_1, number of moves).
+
+    ``first``/``second`` are policies for player_0/player_1, reset with ``seeds`` before the game;
+    the first ``opening`` moves are uniformly random from ``opening_rng`` and count in the length.
+    """
+    first.reset(seeds[0])
+    second.reset(seeds[1])
+    players = (first, second)
+    state = game.init()
+    moves = 0
+    while not game.is_terminal(state):
+        if moves < opening:
+            move = int(opening_rng.choice(np.flatnonzero(game.legal_mask(state))))
+        else:
+            move = players[game.to_move(state)].act(game, state.copy())
+        game.apply(state, move)  # raises IllegalMoveError if a policy misbehaves
+        moves += 1
+    s0, s1 = game.scores(state)
+    return s0, s1, moves
+
+
+def _game_seeds(seed: int, index: int, seat: int):
+    """(opening rng, seed of A, seed of B) for game ``index`` of ``seat``; the opening ignores the seat."""
+    opening = np.random.default_rng([seed, index])
+    a, b = np.random.SeedSequence([seed, index, seat]).generate_state(2)
+    return opening, int(a), int(b)
+
+
+def _play_jobs(game, a, b, jobs, seed, opening):
+    game, a, b = parse_game(game), _policy(a), _policy(b)
+    records = []
+    for index, seat in jobs:
+        rng, seed_a, seed_b = _game_seeds(seed, index, seat)
+        if seat == 0:
+            s_a, s_b, length = play_game(game, a, b, (seed_a, seed_b), rng, opening)
+        else:
+            s_b, s_a, length = play_game(game, b, a, (seed_b, seed_a), rng, opening)
+        records.append({"index": index, "seat": SEATS[seat], "score_a": s_a, "score_b": s_b, "length": length})
+    return records
+
+
+def play_match(game, a, b, n: int, seed: int = 0, workers: int = 1, opening: int = 0) -> list[dict]:
+    """The ``2 n`` game records of A against B (``n`` per seat), sorted by seat then index.
+
+    ``a``/``b`` are policy specs (``"alphabeta:depth=4"``) or, with ``workers=1``, Policy objects.
+    Each record: index, seat ("first" = A moved first), score_a, score_b, length (moves).
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n (games per seat) must be an integer >= 1, got {n!r}")
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers!r}")
+    game = parse_game(game)
+    jobs = [(i, seat) for seat in (0, 1) for i in range(n)]
+    if workers == 1 or len(jobs) < 2:
+        return _play_jobs(game, a, b, jobs, seed, opening)
+    if not all(isinstance(p, str) for p in (a, b)):
+        raise ValueError("with workers > 1, give the policies as spec strings (they are rebuilt in each process)")
+    # Compile the policies' kernels once here: forked workers inherit them.
+    _play_jobs(game, a, b, [(0, 0)], seed, opening)
+    chunks = [jobs[k::workers * 4] for k in range(workers * 4)]
+    records = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for part in pool.map(_play_jobs, [game_spec(game)] * len(chunks), [a] * len(chunks),
+                             [b] * len(chunks), chunks, [seed] * len(chunks), [opening] * len(chunks)):
+            records.extend(part)
+    records.sort(key=lambda r: (SEATS.index(r["seat"]), r["index"]))
+    return records
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (draws count as non-wins)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def seat_summary(records: list[dict]) -> dict:
+    """wins/draws/losses (A's), win_rate with ci95, mean_score (A's store), mean_margin (A - B), mean_length."""
+    n = len(records)
+    margins = [r["score_a"] - r["score_b"] for r in records]
+    wins = sum(m > 0 for m in margins)
+    draws = sum(m == 0 for m in margins)
+    low, high = wilson(wins, n)
+    mean = (lambda xs: float(np.mean(xs)) if n else 0.0)
+    return {"games": n, "wins": wins, "draws": draws, "losses": n - wins - draws,
+            "win_rate": wins / n if n else 0.0, "ci95": [round(low, 4), round(high, 4)],
+            "mean_score": mean([r["score_a"] for r in records]), "mean_margin": mean(margins),
+            "mean_length": mean([r["length"] for r in records])}
+
+
+def arena(game, a, b, n: int = 100, seed: int = 0, workers: int = 1, opening: int = 0,
+          records: list | None = None) -> dict:
+    """Play A against B, ``n`` games in each seat; returns the JSON-ready summary.
+
+    ``{"game", "a", "b", "games" (per seat), "total_games", "seed", "opening",
+    "seats": {"first": {...}, "second": {...}}, "overall": {...}}``; each seat as in
+    :func:`seat_summary`. Pass a list as ``records`` to receive the per-game records too.
+    """
+    game = parse_game(game)
+    played = play_match(game, a, b, n, seed, workers, opening)
+    if records is not None:
+        records.extend(played)
+    return {"game": game.name, "params": game.params, "a": str(a), "b": str(b), "games": n, "total_games": 2 * n,
+            "seed": seed, "opening": opening,
+            "seats": {seat: seat_summary([r for r in played if r["seat"] == seat]) for seat in SEATS},
+            "overall": seat_summary(played)}
+
+
+def print_summary(result: dict, file=None) -> None:
+    """The summary as a rich table (A's results per seat)."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{result['a']} (A) vs {result['b']} (B) on {result['game']}, "
+                        f"{result['games']} games per seat, seed {result['seed']}",
+                  caption="A's wins, draws, losses; score, margin (A - B) and length (moves): means per game",
+                  box=box.SIMPLE_HEAD)
+    for column in ("A moves", "W", "D", "L", "win rate", "95% CI", "score", "margin", "length"):
+        table.add_column(column, justify="right", no_wrap=True)
+    rows = [(seat, result["seats"][seat]) for seat in SEATS] + [("both", result["overall"])]
+    for label, s in rows:
+        table.add_row(label, str(s["wins"]), str(s["draws"]), str(s["losses"]), f"{s['win_rate']:.3f}",
+                      f"[{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}]", f"{s['mean_score']:.2f}",
+                      f"{s['mean_margin']:+.2f}", f"{s['mean_length']:.1f}")
+    Console(file=file).print(table)
+
+
+def write_csv(path: str, records: list[dict]) -> None:
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=RECORD_FIELDS)
+        writer.writeheader()
+        writer.writerows(records)
+
+
+def add_common_arguments(parser) -> None:
+    parser.add_argument("-n", "--games", type=int, default=100, help="games in EACH seat (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of every game's policies and opening")
+    parser.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
+    parser.add_argument("--opening", type=int, default=0, metavar="K",
+                        help="play the first K moves of every game at random (same opening in both seats)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object on stdout and nothing else")
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "arena", help="play two policies against each other in both seats",
+        description="Play POLICY_A against POLICY_B, N games with A first and N with A second. "
+                    "Policies and games take parameters: 'alphabeta:depth=4', 'kalah:pits=4,seeds=3'.")
+    parser.add_argument("game", help="kalah, sungka, togyz_kumalak (with parameters: kalah:pits=4)")
+    parser.add_argument("policy_a")
+    parser.add_argument("policy_b")
+    add_common_arguments(parser)
+    parser.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    records = []
+    try:
+        result = arena(args.game, args.policy_a, args.policy_b, args.games, args.seed, args.workers,
+                       args.opening, records)
+    except ValueError as error:
+        print(f"mancala-marl arena: error: {error}", file=sys.stderr)
+        return 2
+    if args.csv:
+        write_csv(args.csv, records)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print_summary(result)
+    return 0

@@ -1,0 +1,97 @@
+"""``mancala-marl play``: a person plays against a policy in the terminal.
+
+The board is printed before every move of the person (pits numbered as on the board); the
+person types a pit number, or ``q`` to resign. Bad input (not a number, a pit out of range, an
+empty pit) is refused with the reason and asked again; the end of input (Ctrl-D) or Ctrl-C ends
+the game with a message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from mancala_marl.render import ansi
+
+from .arena import parse_game
+
+ENDED_EARLY = 1
+
+
+def ask_move(game, state, read, write) -> int | None:
+    """The person's pit, asked until it is legal; None when they quit or input ends."""
+    legal = [int(p) for p in game.legal_mask(state).nonzero()[0]]
+    while True:
+        write(f"your move, legal pits {legal} (q to quit): ")
+        line = read()
+        if line == "":  # end of input: readline returns "" only then
+            write("\nend of input: game abandoned\n")
+            return None
+        text = line.strip()
+        if text.lower() in ("q", "quit", "exit"):
+            write("you resigned\n")
+            return None
+        try:
+            pit = int(text)
+        except ValueError:
+            write(f"{text!r} is not a pit number; type one of {legal}\n")
+            continue
+        if not 0 <= pit < game.pits:
+            write(f"pit {pit} is out of range: pits are 0..{game.pits - 1}\n")
+        elif pit not in legal:
+            write(f"pit {pit} is empty (or a tuzduk); legal pits are {legal}\n")
+        else:
+            return pit
+
+
+def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=None) -> int:
+    """Play one game on the given streams; returns 0 when the game was played out, 1 if it ended early."""
+    from agents import make_policy
+
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    write = (lambda text: (stdout.write(text), stdout.flush()))
+    game = parse_game(game)
+    policy = make_policy(opponent) if isinstance(opponent, str) else opponent
+    policy.reset(seed)
+    state = game.init()
+    write(f"{game.name}: you are player_{human_seat} ({'first' if human_seat == 0 else 'second'}), "
+          f"against {policy.name}. Your pits are numbered on the "
+          f"{'bottom' if human_seat == 0 else 'top'} row.\n")
+    try:
+        while not game.is_terminal(state):
+            if game.to_move(state) == human_seat:
+                write("\n" + ansi(game, state))
+                move = ask_move(game, state, stdin.readline, write)
+                if move is None:
+                    return ENDED_EARLY
+                game.apply(state, move)
+            else:
+                move = policy.act(game, state.copy())
+                game.apply(state, move)
+                write(f"{policy.name} (player_{1 - human_seat}) sows pit {move}\n")
+    except KeyboardInterrupt:
+        write("\ninterrupted: game abandoned\n")
+        return ENDED_EARLY
+    write("\n" + ansi(game, state))
+    mine, theirs = game.scores(state)[human_seat], game.scores(state)[1 - human_seat]
+    verdict = "a draw" if mine == theirs else ("you win" if mine > theirs else "you lose")
+    write(f"final score: you {mine}, {policy.name} {theirs}: {verdict}\n")
+    return 0
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("play", help="play against a policy in the terminal",
+                                   description="Play GAME against a policy: type a pit number each turn.")
+    parser.add_argument("game", help="kalah, sungka, togyz_kumalak (with parameters: kalah:pits=4)")
+    parser.add_argument("--opponent", default="alphabeta:depth=4", help="policy spec (default alphabeta:depth=4)")
+    parser.add_argument("--seat", choices=("first", "second"), default="first", help="your seat (default first)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    try:
+        return play(args.game, args.opponent, 0 if args.seat == "first" else 1, args.seed)
+    except ValueError as error:
+        print(f"mancala-marl play: error: {error}", file=sys.stderr)
+        return 2

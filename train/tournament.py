@@ -1,0 +1,158 @@
+"""Round robins with Elo-style ratings (``mancala-marl tournament``) and the Sungka paper's Table II
+(``mancala-marl paper-table``).
+
+Ratings: the Bradley-Terry maximum-likelihood fit on every game (a draw counts half a win each
+way), on the Elo scale (a 400-point gap = 10:1 odds), with one virtual draw per pair so that a
+policy that wins every game still gets a finite rating; shifted so that the mean is 1500.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+
+import numpy as np
+
+from .arena import add_common_arguments, arena, parse_game
+
+PAPER_OPPONENTS = (("Random", "random"), ("Max", "max"), ("Exact", "exact"))
+
+
+def elo_ratings(names: list[str], results: list[dict], iterations: int = 2000) -> dict[str, float]:
+    """Ratings from pairwise arena results (each with "a", "b" and "overall" wins/draws/losses)."""
+    k = len(names)
+    index = {name: i for i, name in enumerate(names)}
+    wins = np.zeros((k, k))  # wins[i, j]: points of i against j
+    for r in results:
+        i, j = index[r["a"]], index[r["b"]]
+        o = r["overall"]
+        wins[i, j] += o["wins"] + 0.5 * o["draws"] + 0.5  # + half of one virtual draw
+        wins[j, i] += o["losses"] + 0.5 * o["draws"] + 0.5
+    games = wins + wins.T
+    gamma = np.ones(k)
+    for _ in range(iterations):  # Hunter's MM algorithm for Bradley-Terry
+        denominator = (games / (gamma[:, None] + gamma[None, :])).sum(axis=1)
+        new = wins.sum(axis=1) / np.where(denominator > 0, denominator, 1)
+        new /= np.exp(np.log(new).mean())
+        if np.allclose(new, gamma, rtol=1e-10):
+            break
+        gamma = new
+    ratings = 400 * np.log10(gamma)
+    ratings += 1500 - ratings.mean()
+    return {name: float(r) for name, r in zip(names, ratings)}
+
+
+def round_robin(game, names: list[str], n: int, seed: int = 0, workers: int = 1, opening: int = 0,
+                progress=None) -> dict:
+    """Every pair of ``names`` plays :func:`arena` (``n`` games per seat); returns results and ratings."""
+    if len(set(names)) != len(names) or len(names) < 2:
+        raise ValueError(f"a tournament needs at least two different policies, got {names!r}")
+    results = []
+    for a, b in itertools.combinations(names, 2):
+        results.append(arena(game, a, b, n, seed, workers, opening))
+        if progress:
+            progress(results[-1])
+    return {"game": parse_game(game).name, "policies": names, "games_per_seat": n, "seed": seed,
+            "opening": opening, "pairs": results, "ratings": elo_ratings(names, results)}
+
+
+def score_matrix(result: dict) -> dict:
+    """{a: {b: a's points per game against b}} (win 1, draw 0.5), both seats together."""
+    table = {a: {} for a in result["policies"]}
+    for r in result["pairs"]:
+        o = r["overall"]
+        table[r["a"]][r["b"]] = (o["wins"] + 0.5 * o["draws"]) / o["games"]
+        table[r["b"]][r["a"]] = (o["losses"] + 0.5 * o["draws"]) / o["games"]
+    return table
+
+
+def tournament_markdown(result: dict) -> str:
+    names = sorted(result["policies"], key=lambda p: -result["ratings"][p])
+    matrix = score_matrix(result)
+    lines = ["| policy | rating | " + " | ".join(names) + " |", "|---|---:|" + "---:|" * len(names)]
+    for a in names:
+        cells = ["-" if a == b else f"{matrix[a][b]:.2f}" for b in names]
+        lines.append(f"| {a} | {result['ratings'][a]:.0f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def paper_table(game, policy: str, n: int = 1000, seed: int = 0, workers: int = 1, opening: int = 0) -> dict:
+    """The Sungka paper's Table II for ``policy``: rows Random, Max, Exact, Self; per seat the
+    average reward (the policy's own final store, in seeds, as in the paper where the two
+    rewards of a game add up to the 98 stones) and the win percentage. Self = against a copy."""
+    rows = []
+    for label, opponent in PAPER_OPPONENTS + (("Self", policy),):
+        r = arena(game, policy, opponent, n, seed, workers, opening)
+        rows.append({"row": f"vs. {label}" + (" Policy" if label != "Self" else ""), "opponent": opponent,
+                     **{seat: {"average_reward": r["seats"][seat]["mean_score"],
+                               "win_percentage": 100 * r["seats"][seat]["win_rate"]} for seat in ("first", "second")}})
+    return {"game": parse_game(game).name, "policy": policy, "games_per_seat": n, "seed": seed, "rows": rows}
+
+
+def print_paper_table(result: dict, file=None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=file)
+    for seat, caption in (("first", "(a) As First Turn"), ("second", "(b) As Second Turn")):
+        table = Table(title=f"{result['policy']} on {result['game']}, {result['games_per_seat']} games",
+                      caption=caption)
+        table.add_column("Policy")
+        table.add_column("Average Reward", justify="right")
+        table.add_column("Win Percentage", justify="right")
+        for row in result["rows"]:
+            table.add_row(row["row"], f"{row[seat]['average_reward']:.3f}", f"{row[seat]['win_percentage']:.1f}%")
+        console.print(table)
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("tournament", help="round robin of policies with Elo-style ratings",
+                                   description="Every pair of POLICIES plays N games in each seat.")
+    parser.add_argument("game")
+    parser.add_argument("policies", nargs="+", metavar="POLICY")
+    add_common_arguments(parser)
+    parser.add_argument("--markdown", metavar="FILE", help="also write the table as markdown to FILE")
+    parser.set_defaults(func=run_tournament)
+
+    parser = subparsers.add_parser("paper-table", help="results laid out as the Sungka paper's Table II",
+                                   description="POLICY against Random, Max, Exact and itself, N games as first "
+                                               "turn and N as second; average reward = POLICY's final store.")
+    parser.add_argument("game")
+    parser.add_argument("policy")
+    add_common_arguments(parser)
+    parser.set_defaults(func=run_paper_table, games=1000)
+
+
+def run_tournament(args) -> int:
+    try:
+        result = round_robin(args.game, args.policies, args.games, args.seed, args.workers, args.opening,
+                             progress=None if args.json else lambda r: print(
+                                 f"{r['a']} vs {r['b']}: {r['overall']['wins']}-{r['overall']['draws']}-"
+                                 f"{r['overall']['losses']}", file=sys.stderr))
+    except ValueError as error:
+        print(f"mancala-marl tournament: error: {error}", file=sys.stderr)
+        return 2
+    text = tournament_markdown(result)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(text + "\n")
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{result['game']}: row's points per game against column (win 1, draw 0.5), "
+              f"{args.games} games per seat\n{text}")
+    return 0
+
+
+def run_paper_table(args) -> int:
+    try:
+        result = paper_table(args.game, args.policy, args.games, args.seed, args.workers, args.opening)
+    except ValueError as error:
+        print(f"mancala-marl paper-table: error: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print_paper_table(result)
+    return 0
