@@ -41,7 +41,8 @@ from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 from ray.tune.registry import register_env
 
-from agents import Policy, make_policy
+from agents import Policy
+from baselines import evaluate
 from mancala_marl import ENV_MODULES, observations
 
 SHARED = "shared"
@@ -120,25 +121,6 @@ class RLModulePolicy(Policy):
                 "observations": torch.from_numpy(obs)[None], "action_mask": torch.from_numpy(mask)[None]}})
         logits = out["action_dist_inputs"][0].numpy()
         return int(np.argmax(np.where(mask > 0, logits, -np.inf)))
-
-
-def evaluate(policy: Policy, game, opponents: list[str], games: int, seed: int = 0) -> dict:
-    """Score of ``policy`` against each named baseline over ``games`` games, half from each seat:
-    (wins + draws / 2) / games."""
-    results = {}
-    for name in opponents:
-        opponent = make_policy(name, seed=seed) if name == "random" else make_policy(name)
-        points = 0.0
-        for number in range(games):
-            seat = number % 2  # the learned policy's seat
-            opponent.reset(seed + number)
-            state = game.init()
-            while not game.is_terminal(state):
-                mover = policy if game.to_move(state) == seat else opponent
-                game.apply(state, mover.act(game, state.copy()))
-            points += (1.0 + float(game.returns(state)[seat])) / 2
-        results[name] = points / games
-    return results
 
 
 def train(game: str = "kalah", iterations: int = 10, env_kwargs: dict | None = None, num_env_runners: int = 1,

@@ -4,6 +4,7 @@ TorchRL wraps a PettingZoo AEC environment with one group per agent (``"player_0
 ``"player_1"``); at each step ``(group, "mask")`` says which agent acts, and the action spec's
 mask follows the env's ``action_mask``, so ``env.rand_step()`` and ``env.rollout()`` without a
 policy play legal moves only. After an extra turn (Kalah, Sungka) the same group stays masked in.
+TorchRL needs infos with fixed numeric keys, hence :class:`adapters.FixedInfos`.
 
     python examples/torchrl_check.py            # all games
     python examples/torchrl_check.py --games kalah --episodes 20
@@ -14,38 +15,21 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
 import torch
-from pettingzoo.utils import BaseWrapper
 from torchrl.envs.libs.pettingzoo import PettingZooWrapper
 from torchrl.envs.utils import check_env_specs
 
+from adapters import FixedInfos
 from mancala_marl import ENV_MODULES
 
 AGENTS = ("player_0", "player_1")
-
-
-class TensorInfos(BaseWrapper):
-    """The env's infos as fixed-shape numbers, which TorchRL needs.
-
-    TorchRL builds its info spec from the infos at reset and turns every value into a tensor at
-    each step, so it rejects the env's ``{"scores": {agent: n}}`` dict and the ``final_scores`` /
-    ``winner`` keys added at the end. This keeps ``scores`` as a length-2 int array in seat
-    order (player_0's store, player_1's) and ``num_moves``.
-    """
-
-    @property
-    def infos(self):
-        scores = np.array(self.env.unwrapped.game.scores(self.env.unwrapped.state()), dtype=np.int64)
-        num_moves = self.env.unwrapped.num_moves
-        return {agent: {"scores": scores.copy(), "num_moves": num_moves} for agent in self.possible_agents}
 
 
 def make_env(game: str, **env_kwargs) -> PettingZooWrapper:
     """``game``'s PettingZoo env (with the standard wrappers) as a TorchRL env."""
     if game not in ENV_MODULES:
         raise ValueError(f"unknown game {game!r}; known games: {', '.join(ENV_MODULES)}")
-    return PettingZooWrapper(env=TensorInfos(ENV_MODULES[game].env(**env_kwargs)), use_mask=True)
+    return PettingZooWrapper(env=FixedInfos(ENV_MODULES[game].env(**env_kwargs)), use_mask=True)
 
 
 def acting_agent(td) -> str:

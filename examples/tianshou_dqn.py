@@ -1,0 +1,130 @@
+"""Masked DQN for two agents with Tianshou (2.x API) through its PettingZoo wrapper.
+
+``tianshou.env.PettingZooEnv`` turns the AEC env into single-step observations
+``{"agent_id", "obs", "mask"}`` for the agent to move; Tianshou's
+``MultiAgentOffPolicyAlgorithm`` sends each transition to the DQN of ``obs.agent_id``, and each
+DQN masks illegal moves out of its Q-values (``DiscreteQLearningPolicy`` reads ``obs.mask``).
+After an extra turn the next observation carries the same ``agent_id``, so the same DQN acts
+again. The one adapter, :class:`adapters.FixedInfos`, gives the infos fixed numeric keys,
+which Tianshou's replay buffer needs.
+
+Rewards: Tianshou credits each transition with the reward of the agent that moved, taken at
+that step. With ``reward="result"`` only the agent making the last move would ever see the
+outcome, so this example uses ``reward="score_diff"`` (each move's own store gain minus the
+opponent's), which every agent sees on its own moves.
+
+    python examples/tianshou_dqn.py --game kalah --epochs 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+import torch
+from tianshou.algorithm import DQN
+from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
+from tianshou.algorithm.multiagent.marl import MultiAgentOffPolicyAlgorithm
+from tianshou.algorithm.optim import AdamOptimizerFactory
+from tianshou.data import Batch, Collector, VectorReplayBuffer
+from tianshou.env import DummyVectorEnv, PettingZooEnv
+from tianshou.trainer import OffPolicyTrainerParams
+from tianshou.utils.net.common import Net
+
+from adapters import FixedInfos
+from agents import Policy
+from baselines import evaluate
+from mancala_marl import ENV_MODULES, observations
+
+
+def make_env(game: str = "kalah", **env_kwargs) -> PettingZooEnv:
+    if game not in ENV_MODULES:
+        raise ValueError(f"unknown game {game!r}; known games: {', '.join(ENV_MODULES)}")
+    env_kwargs.setdefault("reward", "score_diff")
+    return PettingZooEnv(FixedInfos(ENV_MODULES[game].env(**env_kwargs)))
+
+
+def make_dqn(env: PettingZooEnv, hidden=(128, 128), lr: float = 1e-3, eps: float = 0.1) -> DQN:
+    obs_shape = env.observation_space["observation"].shape
+    net = Net(state_shape=obs_shape, action_shape=env.action_space.n, hidden_sizes=list(hidden))
+    policy = DiscreteQLearningPolicy(model=net, action_space=env.action_space, eps_training=eps,
+                                     eps_inference=0.0)
+    return DQN(policy=policy, optim=AdamOptimizerFactory(lr=lr), gamma=0.99, n_step_return_horizon=1,
+               target_update_freq=200)
+
+
+class TianshouPolicy(Policy):
+    """One trained Tianshou DQN policy as an arena :class:`agents.Policy` (greedy, masked)."""
+
+    name = "tianshou_dqn"
+
+    def __init__(self, policy: DiscreteQLearningPolicy, obs_type: str = "counts"):
+        super().__init__()
+        self.policy = policy
+        self.obs_type = obs_type
+
+    def act(self, game, state):
+        obs = observations.encode(game, state, game.to_move(state), self.obs_type)
+        batch = Batch(obs=Batch(obs=obs[None], mask=game.legal_mask(state)[None]), info=Batch())
+        self.policy.eval()
+        with torch.no_grad():
+            return int(self.policy(batch).act[0])
+
+
+def train(game: str = "kalah", epochs: int = 5, steps_per_epoch: int = 2000, env_kwargs: dict | None = None,
+          num_envs: int = 2, eval_games: int = 20, opponents=("random", "max"), seed: int = 0,
+          verbose: bool = True) -> dict:
+    """Train one masked DQN per seat; returns the training stats and each seat's score against
+    the baselines."""
+    env_kwargs = dict(env_kwargs or {})
+    torch.manual_seed(seed)
+    np.random.seed(seed)
+    probe = make_env(game, **env_kwargs)
+    algorithm = MultiAgentOffPolicyAlgorithm(algorithms=[make_dqn(probe), make_dqn(probe)], env=probe)
+    train_envs = DummyVectorEnv([lambda: make_env(game, **env_kwargs) for _ in range(num_envs)])
+    test_envs = DummyVectorEnv([lambda: make_env(game, **env_kwargs) for _ in range(num_envs)])
+    train_envs.seed(seed)
+    test_envs.seed(seed + 1)
+    train_collector = Collector(algorithm, train_envs, VectorReplayBuffer(20_000, num_envs), exploration_noise=True)
+    test_collector = Collector(algorithm, test_envs, exploration_noise=False)
+    train_collector.reset()
+    train_collector.collect(n_step=256, random=True)  # warm-up transitions for the first updates
+    start = time.perf_counter()
+    stats = algorithm.run_training(OffPolicyTrainerParams(
+        training_collector=train_collector, test_collector=test_collector, max_epochs=epochs,
+        epoch_num_steps=steps_per_epoch, collection_step_num_env_steps=64, test_step_num_episodes=num_envs,
+        batch_size=64, update_step_num_gradient_steps_per_sample=0.25,
+        multi_agent_return_reduction=lambda returns: returns[:, 0],  # player_0's return
+        verbose=verbose, show_progress=verbose))
+    rules = ENV_MODULES[game].raw_env(**env_kwargs).game
+    obs_type = env_kwargs.get("obs_type", "counts")
+    scores = {agent: evaluate(TianshouPolicy(algorithm.get_algorithm(agent).policy, obs_type), rules,
+                              list(opponents), eval_games, seed)
+              for agent in probe.agents}
+    summary = {"game": game, "epochs": epochs, "env_steps": int(stats.train_step), "episodes": int(stats.train_episode),
+               "gradient_steps": int(stats.update_step),
+               "seconds": round(time.perf_counter() - start, 1), "score_vs": scores}
+    if verbose:
+        print(json.dumps(summary))
+    return summary
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="kalah", choices=list(ENV_MODULES))
+    parser.add_argument("--env-kwargs", type=json.loads, default={},
+                        help='JSON keyword arguments of the game\'s env(), e.g. \'{"pits": 4, "seeds": 3}\' for kalah')
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--steps-per-epoch", type=int, default=2000)
+    parser.add_argument("--eval-games", type=int, default=20)
+    parser.add_argument("--opponents", nargs="+", default=["random", "max"], help="names for agents.make_policy")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    train(args.game, args.epochs, args.steps_per_epoch, args.env_kwargs, eval_games=args.eval_games,
+          opponents=args.opponents, seed=args.seed)
+
+
+if __name__ == "__main__":
+    main()
