@@ -24,5 +24,9 @@ def _register_with_pettingzoo() -> None:
 
 _register_with_pettingzoo()
 
+from .single_agent import register_envs as _register_gymnasium_envs  # noqa: E402
+
+_register_gymnasium_envs()  # gymnasium.make("mancala_marl/Sungka-v0", opponent="max", seat="second")
+
 __all__ = ["ENV_MODULES", "GAMES", "Game", "IllegalMoveError", "kalah_v0", "make_game", "sungka_v0",
            "togyz_kumalak_v0", "__version__"]

@@ -1,0 +1,104 @@
+"""Our best recipe, per game: MaskablePPO, random seats, an opponent pool of baselines plus
+self-play snapshots, reward score_diff scaled to [-1, 1]. Then the final agent (greedy moves)
+plays every baseline in both seats.
+
+The training is exactly the command line (so the pretrained agents are reproducible with it):
+
+    mancala-marl train GAME --algo maskable-ppo --opponent selfplay --pool random,max,exact,greedy \\
+        --seat random --timesteps N --run-dir benchmarks/runs/best_GAME
+
+    .venv/bin/python benchmarks/best_recipe.py sungka --timesteps 500000 [--install]
+
+``--install`` copies the final model to agents/pretrained/GAME.zip. Writes
+benchmarks/results/best_recipe_GAME.{json,md} and the learning curves PNG.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agents import make_policy  # noqa: E402
+from agents.learned import PRETRAINED_DIR, ModelPolicy, read_metadata  # noqa: E402
+from mancala_marl.games import make_game  # noqa: E402
+from train.evaluation import play  # noqa: E402
+from train.plot import plot_curves  # noqa: E402
+from train.training import TrainConfig, train  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent
+OPPONENTS = ("random", "max", "exact", "greedy", "alphabeta:depth=2", "alphabeta:depth=4")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="best recipe: MaskablePPO + self-play pool, both seats")
+    parser.add_argument("game", choices=["sungka", "kalah", "togyz_kumalak"])
+    parser.add_argument("--timesteps", type=int, default=500_000)
+    parser.add_argument("--games", type=int, default=1000, help="test games per seat vs random")
+    parser.add_argument("--games-other", type=int, default=50, help="test games per seat vs the other baselines")
+    parser.add_argument("--eval-only", action="store_true", help="skip training, evaluate the run's final.zip")
+    parser.add_argument("--install", action="store_true", help="copy the final model to agents/pretrained/")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+
+    run_dir = ROOT / "runs" / f"best_{args.game}"
+    config = TrainConfig(game=args.game, algo="maskable-ppo", opponent="selfplay", seat="random",
+                         reward="score_diff", timesteps=args.timesteps, n_envs=8, seed=args.seed,
+                         pool_baselines=["random", "max", "exact", "greedy"], snapshot_prob=0.3,
+                         eval_freq=50_000, eval_games=10, eval_opponents=["random", "max", "exact", "greedy"],
+                         checkpoint_freq=50_000, snapshot_freq=50_000, progress_bar=False)
+    final = run_dir / "final.zip"
+    if not args.eval_only:
+        train(config, run_dir)
+    train_seconds = read_metadata(final).get("train_seconds")
+    game = make_game(args.game)
+    agent = ModelPolicy(path=str(final))
+    rows = []
+    start = time.time()
+    for name in OPPONENTS:
+        n = args.games if name == "random" else args.games_other
+        for seat, seat_name in enumerate(("first", "second")):
+            r = play(game, agent, make_policy(name), seat, n, seed=10**6)
+            rows.append({"opponent": name, "seat": seat_name, **r})
+            print(f"{args.game} vs {name:>18} as {seat_name:>6}: {100 * r['win_rate']:5.1f}% wins, "
+                  f"{r['draws']} draws, margin {r['mean_margin']:+.1f} ({n} games)", flush=True)
+    report = render(args.game, rows, config, train_seconds, time.time() - start)
+    print(report)
+    (ROOT / "results").mkdir(exist_ok=True)
+    (ROOT / "results" / f"best_recipe_{args.game}.md").write_text(report)
+    (ROOT / "results" / f"best_recipe_{args.game}.json").write_text(json.dumps(
+        {"game": args.game, "timesteps": args.timesteps, "train_seconds": train_seconds, "rows": rows}, indent=2))
+    if (run_dir / "evaluations.csv").is_file():
+        plot_curves(run_dir / "evaluations.csv", ROOT / "results" / f"best_recipe_{args.game}.png",
+                    title=f"{args.game}: MaskablePPO + self-play pool")
+    if args.install:
+        PRETRAINED_DIR.mkdir(exist_ok=True)
+        shutil.copyfile(final, PRETRAINED_DIR / f"{args.game}.zip")
+        print(f"installed {PRETRAINED_DIR / (args.game + '.zip')}")
+    return 0
+
+
+def render(game, rows, config, train_seconds, eval_seconds) -> str:
+    minutes = "?" if train_seconds is None else f"{train_seconds / 60:.1f}"
+    lines = [f"### {game}: MaskablePPO, self-play pool (random, max, exact, greedy + snapshots), random seats",
+             "", f"{config.timesteps} learner moves, {minutes} min training wall clock on 2 cores shared with "
+             f"other jobs; agent plays greedily (argmax).", "",
+             "opponent | as first: win % (W/D/L) | margin | as second: win % (W/D/L) | margin", "---|---|---|---|---"]
+    by = {(r["opponent"], r["seat"]): r for r in rows}
+    for name in OPPONENTS:
+        cells = []
+        for seat in ("first", "second"):
+            r = by[(name, seat)]
+            cells += [f"{100 * r['win_rate']:.1f} ({r['wins']}/{r['draws']}/{r['losses']})", f"{r['mean_margin']:+.1f}"]
+        lines.append(f"{name} | " + " | ".join(cells))
+    lines.append(f"\n(evaluation took {eval_seconds:.0f} s)")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,207 @@
+"""A Gymnasium view of one seat of a game, the other seat played by a fixed opponent policy.
+
+``SingleAgentEnv(game, opponent, seat, reward, obs_type)``; also ``gymnasium.make(
+"mancala_marl/Sungka-v0", opponent="max", seat="second")`` (and ``Kalah-v0``, ``TogyzKumalak-v0``).
+
+One step is the learner's move followed by every opponent move until the learner is to move
+again or the game ends: the opponent's extra turns are played out, and a player with nothing to
+sow passes (Sungka), so the learner may move twice in a row when the opponent must pass.
+
+Observation: a float32 vector from the learner's side (:mod:`mancala_marl.observations`).
+Action: ``Discrete(P)``, a pit of the learner's row. :meth:`SingleAgentEnv.action_masks` gives the
+legal moves (for sb3-contrib's MaskablePPO) and every ``info`` carries the same mask as
+``info["action_mask"]`` (int8), which the masked DQN stores for its bootstrap target.
+
+Illegal action (an empty pit, e.g. from an env checker's random actions): not an exception but a
+forfeit. The episode terminates as a loss, ``info["illegal_action"] = True``, and the reward is -1
+(``reward="result"``) or ``-total_seeds`` (``reward="score_diff"``, the worst possible margin),
+times ``reward_scale``.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import observations, render
+from .games import Game, make_game
+
+SEATS = ("first", "second", "random")
+REWARDS = ("result", "score_diff")
+
+
+def resolve_policy(spec):
+    """A :class:`agents.Policy` from a policy object, a ``.zip`` model path, or a policy spec
+    (``"max"``, ``"alphabeta:depth=2"``, ``"model:run/final.zip"``; see :func:`agents.make_policy`)."""
+    if not isinstance(spec, str):
+        if not callable(getattr(spec, "act", None)):
+            raise ValueError(f"opponent must be a policy name, a model path or a Policy, got {spec!r}")
+        return spec
+    import agents  # late: agents imports mancala_marl
+
+    if spec.endswith(".zip") and ":" not in spec:
+        return agents.make_policy("model", path=spec)
+    return agents.make_policy(spec)
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """One seat of ``game`` against ``opponent``.
+
+    Args:
+        game: a :class:`Game` or a game name; ``**rule_params`` build it by name
+            (e.g. ``game="kalah", pits=4, seeds=3``).
+        opponent: a policy (name, ``"name:key=value"``, model ``.zip`` path, or Policy object),
+            a list of those (one sampled uniformly per episode), or a pool object with
+            ``sample(rng) -> Policy`` (see :class:`train.selfplay.OpponentPool`).
+        seat: ``"first"`` (player_0), ``"second"`` (player_1) or ``"random"`` (drawn per episode).
+        reward: ``"result"``: +1/0/-1 at the end. ``"score_diff"``: the Sungka paper's eq. 1,
+            per step (own store gain - opponent's store gain) over the learner's move and the
+            opponent's replies; the opponent's opening moves before the learner's first move count
+            in the first step, so an episode's rewards sum to the final margin (seeds).
+        reward_scale: multiplies every reward (e.g. ``1/total_seeds`` for score_diff with PPO).
+        obs_type: see :mod:`mancala_marl.observations`.
+        max_moves: moves of both players after which the episode is truncated.
+    """
+
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(self, game: Game | str = "sungka", opponent="random", seat: str = "first",
+                 reward: str = "result", obs_type: str = "counts", reward_scale: float = 1.0,
+                 max_moves: int = 1000, render_mode: str | None = None, **rule_params):
+        self.game = make_game(game, **rule_params) if isinstance(game, str) else game
+        if rule_params and not isinstance(game, str):
+            raise ValueError(f"rule parameters {sorted(rule_params)} given with a Game object; pass them to the game")
+        observations.check_obs_type(self.game, obs_type)
+        if seat not in SEATS:
+            raise ValueError(f"seat must be one of {list(SEATS)}, got {seat!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if isinstance(opponent, (list, tuple)):
+            if not opponent:
+                raise ValueError("opponent list is empty")
+            self._opponents = [resolve_policy(o) for o in opponent]
+        elif callable(getattr(opponent, "sample", None)):
+            self._opponents = opponent
+        else:
+            self._opponents = [resolve_policy(opponent)]
+        self.seat_mode, self.reward_type, self.obs_type = seat, reward, obs_type
+        self.reward_scale, self.max_moves, self.render_mode = float(reward_scale), int(max_moves), render_mode
+        self.observation_space = observations.observation_space(self.game, obs_type)
+        self.action_space = spaces.Discrete(self.game.pits)
+        self._state = self.game.init()
+        self.player = 0
+        self.opponent = None
+        self.num_moves = 0
+        self._pending = 0  # opening margin owed to the first step (score_diff)
+        self._forfeit = False
+
+    # -- Gymnasium API ------------------------------------------------------------------------
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        rng = self.np_random
+        if self.seat_mode == "random":
+            self.player = int(rng.integers(2))
+        else:
+            self.player = SEATS.index(self.seat_mode)
+        if isinstance(self._opponents, list):
+            self.opponent = self._opponents[int(rng.integers(len(self._opponents)))]
+        else:
+            self.opponent = self._opponents.sample(rng)
+        self.opponent.reset(seed=int(rng.integers(2**31)))
+        self._state = self.game.init()
+        self.num_moves = 0
+        self._forfeit = False
+        before = self._margin()
+        self._play_opponent()
+        if self.game.is_terminal(self._state):
+            raise ValueError(f"{self.game!r}: the opponent's opening moves ended the game; the rules are degenerate")
+        self._pending = self._margin() - before
+        return self._obs(), self._info()
+
+    def step(self, action):
+        if self._forfeit or self.game.is_terminal(self._state):
+            raise RuntimeError("step() called after the episode ended; call reset()")
+        if not self.action_space.contains(action):
+            raise ValueError(f"action must be a pit index 0..{self.game.pits - 1}, got {action!r}")
+        if not self.game.legal_mask(self._state)[int(action)]:
+            forfeit = -1.0 if self.reward_type == "result" else -float(self.game.total_seeds)
+            self._forfeit = True
+            info = self._info(illegal_action=True)
+            return self._obs(), forfeit * self.reward_scale, True, False, info
+        before = self._margin() - self._pending
+        self._pending = 0
+        self.game.apply(self._state, int(action))
+        self.num_moves += 1
+        self._play_opponent()
+        terminated = bool(self.game.is_terminal(self._state))
+        truncated = not terminated and self.num_moves >= self.max_moves
+        if self.reward_type == "score_diff":
+            reward = float(self._margin() - before)
+        else:
+            reward = float(np.sign(self._margin())) if terminated else 0.0
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), reward * self.reward_scale, terminated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask (P,) of the learner's legal pits; all False once the game is over."""
+        if self._forfeit or self.game.to_move(self._state) != self.player:
+            return np.zeros(self.game.pits, dtype=bool)
+        return self.game.legal_mask(self._state)
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=... to the env.")
+            return None
+        if self.render_mode == "rgb_array":
+            return render.rgb_array(self.game, self._state)
+        text = render.ansi(self.game, self._state, self.num_moves)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # -- state access for tests and search ---------------------------------------------------
+    def state(self) -> np.ndarray:
+        """A copy of the engine state (see :mod:`mancala_marl.games.base`)."""
+        return self._state.copy()
+
+    # -- internals ----------------------------------------------------------------------------
+    def _play_opponent(self) -> None:
+        """Opponent moves (extra turns included) until the learner is to move or the game ends."""
+        game, state = self.game, self._state
+        while game.to_move(state) == 1 - self.player and self.num_moves < self.max_moves:
+            game.apply(state, self.opponent.act(game, state.copy()))
+            self.num_moves += 1
+
+    def _margin(self) -> int:
+        scores = self.game.scores(self._state)
+        return scores[self.player] - scores[1 - self.player]
+
+    def _obs(self) -> np.ndarray:
+        return observations.encode(self.game, self._state, self.player, self.obs_type)
+
+    def _info(self, illegal_action: bool = False) -> dict:
+        scores = self.game.scores(self._state)
+        info = {"action_mask": self.action_masks().astype(np.int8), "seat": self.player,
+                "score": scores[self.player], "opponent_score": scores[1 - self.player],
+                "opponent": getattr(self.opponent, "name", repr(self.opponent)),
+                "illegal_action": illegal_action}
+        if illegal_action:
+            info["result"], info["margin"] = -1, self._margin()
+        elif self.game.is_terminal(self._state):
+            info["result"] = int(np.sign(self._margin()))
+            info["margin"] = self._margin()
+        return info
+
+
+def register_envs() -> None:
+    """Register ``mancala_marl/{Kalah,Sungka,TogyzKumalak}-v0`` with Gymnasium (idempotent)."""
+    for env_id, game in (("Kalah-v0", "kalah"), ("Sungka-v0", "sungka"), ("TogyzKumalak-v0", "togyz_kumalak")):
+        full_id = f"mancala_marl/{env_id}"
+        if full_id not in gymnasium.registry:
+            gymnasium.register(id=full_id, entry_point="mancala_marl.single_agent:SingleAgentEnv",
+                               kwargs={"game": game})

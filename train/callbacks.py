@@ -1,0 +1,62 @@
+"""Training callbacks: atomic checkpoints (with the DQN replay buffer) and the Sungka paper's
+target-network update every N episodes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.utils import polyak_update
+
+
+class AtomicCheckpointCallback(BaseCallback):
+    """Every ``every`` steps, write the model to ``path`` (and the replay buffer to
+    ``buffer_path``) through a temporary file and ``os.replace``, so that an interrupted write
+    never destroys the previous checkpoint. The buffer is replaced before the model: a model never
+    points at an older buffer than its own."""
+
+    def __init__(self, path, every: int, metadata: dict, buffer_path=None, verbose: int = 0):
+        super().__init__(verbose)
+        self.path, self.every, self.metadata = Path(path), int(every), metadata
+        self.buffer_path = Path(buffer_path) if buffer_path is not None else None
+        self._next = None
+
+    def _on_training_start(self) -> None:
+        self._next = (self.num_timesteps // self.every + 1) * self.every
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self._next:
+            self._next += self.every
+            self.save()
+        return True
+
+    def save(self) -> None:
+        from agents.learned import save_model
+
+        if self.model is None:
+            return
+        if self.buffer_path is not None:
+            tmp = self.buffer_path.with_name(f".{self.buffer_path.name}.tmp")
+            self.buffer_path.parent.mkdir(parents=True, exist_ok=True)
+            self.model.save_replay_buffer(tmp)
+            os.replace(tmp, self.buffer_path)
+        save_model(self.model, self.path, {**self.metadata, "timesteps": self.model.num_timesteps})
+
+
+class TargetUpdateEveryEpisodes(BaseCallback):
+    """Copy the online Q-network into the target network every ``episodes`` finished episodes
+    (summed over all environments), as the Sungka paper's Algorithm 1 does."""
+
+    def __init__(self, episodes: int):
+        super().__init__()
+        self.episodes = int(episodes)
+        self._done = 0
+
+    def _on_step(self) -> bool:
+        before = self._done
+        self._done += int(np.sum(self.locals["dones"]))
+        if self._done // self.episodes > before // self.episodes:
+            polyak_update(self.model.q_net.parameters(), self.model.q_net_target.parameters(), 1.0)
+        return True

@@ -1,0 +1,101 @@
+"""Games between a policy and baselines in both seats, and the SB3 callback that logs them.
+
+:func:`play` is a minimal match loop (the full arena with intervals and Elo lives in
+:mod:`train.arena`); :class:`BaselineEvalCallback` runs it every ``eval_freq`` steps during
+training, logs ``eval/win_rate/<opponent>/<seat>`` to TensorBoard, prints one line per evaluation
+and appends rows to ``RUN_DIR/evaluations.csv`` (what ``mancala-marl plot`` draws).
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+from pathlib import Path
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+
+from agents import make_policy
+
+CSV_FIELDS = ("timesteps", "opponent", "seat", "games", "wins", "draws", "losses", "win_rate",
+              "mean_score", "mean_margin", "wall_seconds")
+
+
+def play(game, policy, opponent, seat: int, games: int, seed: int = 0) -> dict:
+    """``games`` games of ``policy`` in seat ``seat`` (0 first, 1 second) against ``opponent``.
+
+    Returns counts and means from ``policy``'s side: wins, draws, losses, win_rate,
+    mean_score (its final store, seeds), mean_margin (its store minus the opponent's).
+    """
+    wins = draws = 0
+    scores, margins = [], []
+    for g in range(games):
+        policy.reset(seed=seed + 2 * g)
+        opponent.reset(seed=seed + 2 * g + 1)
+        state = game.init()
+        while not game.is_terminal(state):
+            mover = policy if game.to_move(state) == seat else opponent
+            game.apply(state, mover.act(game, state.copy()))
+        own, other = game.scores(state)[seat], game.scores(state)[1 - seat]
+        wins += own > other
+        draws += own == other
+        scores.append(own)
+        margins.append(own - other)
+    return {"games": games, "wins": int(wins), "draws": int(draws), "losses": int(games - wins - draws),
+            "win_rate": wins / games, "mean_score": float(np.mean(scores)), "mean_margin": float(np.mean(margins))}
+
+
+def evaluate(game, policy, opponents, games: int, seed: int = 0) -> list[dict]:
+    """:func:`play` against each opponent spec in both seats; one row per (opponent, seat)."""
+    rows = []
+    for name in opponents:
+        opponent = make_policy(name) if isinstance(name, str) else name
+        for seat, seat_name in enumerate(("first", "second")):
+            rows.append({"opponent": str(name), "seat": seat_name,
+                         **play(game, policy, opponent, seat, games, seed)})
+    return rows
+
+
+class BaselineEvalCallback(BaseCallback):
+    """Every ``eval_freq`` environment steps, play ``games`` games per seat against each baseline
+    with the current model (greedy), log and print the win rates and append them to the CSV."""
+
+    def __init__(self, game, obs_type: str, opponents, eval_freq: int, games: int, csv_path, verbose: int = 1):
+        super().__init__(verbose)
+        self.game, self.obs_type, self.opponents = game, obs_type, list(opponents)
+        self.eval_freq, self.games, self.csv_path = int(eval_freq), int(games), Path(csv_path)
+        self._next = None
+        self._start = time.time()
+
+    def _on_training_start(self) -> None:
+        self._next = (self.num_timesteps // self.eval_freq + 1) * self.eval_freq
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self._next:
+            self._next += self.eval_freq
+            self.run_evaluation()
+        return True
+
+    def run_evaluation(self) -> list[dict]:
+        from agents.learned import ModelPolicy
+
+        policy = ModelPolicy(model=self.model, metadata={"obs_type": self.obs_type, **_identity(self.game)})
+        rows = evaluate(self.game, policy, self.opponents, self.games, seed=self.num_timesteps)
+        new_file = not self.csv_path.exists()
+        with self.csv_path.open("a", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS, extrasaction="ignore")
+            if new_file:
+                writer.writeheader()
+            for row in rows:
+                row.update(timesteps=self.num_timesteps, wall_seconds=round(time.time() - self._start, 1))
+                writer.writerow(row)
+                self.logger.record(f"eval/win_rate/{row['opponent']}/{row['seat']}", row["win_rate"])
+                self.logger.record(f"eval/mean_margin/{row['opponent']}/{row['seat']}", row["mean_margin"])
+        if self.verbose:
+            cells = "  ".join(f"{r['opponent']}/{r['seat'][0]} {100 * r['win_rate']:.0f}%" for r in rows)
+            print(f"[eval @ {self.num_timesteps} steps] win rate: {cells}", flush=True)
+        return rows
+
+
+def _identity(game) -> dict:
+    return {"game": game.name, "rule_params": dict(game.params)}

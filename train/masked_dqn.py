@@ -1,0 +1,132 @@
+"""DQN that only ever considers legal moves: the smallest change to Stable-Baselines3's DQN.
+
+Three places of DQN look at "all actions"; here each looks at the legal ones only:
+
+1. exploration: the epsilon-random move is uniform over the legal moves;
+2. the greedy move: argmax of Q over the legal moves;
+3. the bootstrap target: ``max_a' Q_target(s', a')`` over the legal moves of ``s'`` only.
+
+Where the masks come from: the current state's mask from the env's ``action_masks()`` (as
+sb3-contrib's MaskablePPO does, so the same :class:`mancala_marl.single_agent.SingleAgentEnv`
+serves both algorithms, in DummyVecEnv and SubprocVecEnv alike), and the next state's mask from
+``info["action_mask"]``, which :class:`MaskedReplayBuffer` stores beside each transition. We chose
+this over a Dict observation holding the mask because it keeps the observation (and so the network
+input and saved models) identical for DQN and PPO, and the mask is not a feature to learn from.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import torch as th
+from sb3_contrib.common.maskable.utils import get_action_masks
+from stable_baselines3 import DQN
+from stable_baselines3.common.buffers import ReplayBuffer
+from torch.nn import functional as F
+
+
+class MaskedReplayBufferSamples(NamedTuple):
+    observations: th.Tensor
+    actions: th.Tensor
+    next_observations: th.Tensor
+    dones: th.Tensor
+    rewards: th.Tensor
+    next_action_masks: th.Tensor  # (batch, n_actions) bool: legal moves in next_observations
+    discounts: th.Tensor | None = None
+
+
+class MaskedReplayBuffer(ReplayBuffer):
+    """A replay buffer that also keeps the legal-move mask of each transition's next state,
+    read from ``info["action_mask"]`` (a missing mask means "all legal")."""
+
+    def __init__(self, buffer_size, observation_space, action_space, device="auto", n_envs=1,
+                 optimize_memory_usage=False, handle_timeout_termination=True):
+        if optimize_memory_usage:
+            raise ValueError("MaskedReplayBuffer does not support optimize_memory_usage=True")
+        super().__init__(buffer_size, observation_space, action_space, device, n_envs=n_envs,
+                         handle_timeout_termination=handle_timeout_termination)
+        self.next_action_masks = np.ones((self.buffer_size, self.n_envs, int(action_space.n)), dtype=bool)
+
+    def add(self, obs, next_obs, action, reward, done, infos) -> None:
+        for env, info in enumerate(infos):
+            mask = info.get("action_mask")
+            self.next_action_masks[self.pos, env] = True if mask is None else np.asarray(mask, dtype=bool)
+        super().add(obs, next_obs, action, reward, done, infos)
+
+    def _get_samples(self, batch_inds, env=None) -> MaskedReplayBufferSamples:
+        env_inds = np.random.randint(0, high=self.n_envs, size=(len(batch_inds),))
+        dones = self.dones[batch_inds, env_inds] * (1 - self.timeouts[batch_inds, env_inds])
+        data = (self._normalize_obs(self.observations[batch_inds, env_inds, :], env),
+                self.actions[batch_inds, env_inds, :],
+                self._normalize_obs(self.next_observations[batch_inds, env_inds, :], env),
+                dones.reshape(-1, 1),
+                self._normalize_reward(self.rewards[batch_inds, env_inds].reshape(-1, 1), env))
+        masks = th.as_tensor(self.next_action_masks[batch_inds, env_inds], device=self.device)
+        return MaskedReplayBufferSamples(*map(self.to_torch, data), next_action_masks=masks)
+
+
+def masked_max(q_values: th.Tensor, masks: th.Tensor) -> th.Tensor:
+    """Row-wise max of ``q_values`` (batch, n) over ``masks`` (batch, n) bool; 0 for rows with no
+    legal move (terminal states, whose value the done flag discards anyway: this avoids -inf * 0)."""
+    masked = q_values.masked_fill(~masks, -th.inf).max(dim=1).values
+    return th.where(masks.any(dim=1), masked, th.zeros_like(masked))
+
+
+class MaskedDQN(DQN):
+    """:class:`stable_baselines3.DQN` restricted to legal moves (see the module docstring).
+
+    ``predict(obs, action_masks=...)`` takes the masks like MaskablePPO's, so the two algorithms
+    are interchangeable wherever a trained model is asked for a move.
+    """
+
+    def __init__(self, policy, env, *args, **kwargs):
+        kwargs.setdefault("replay_buffer_class", MaskedReplayBuffer)
+        super().__init__(policy, env, *args, **kwargs)
+
+    def predict(self, observation, state=None, episode_start=None, deterministic=False, action_masks=None):
+        obs = np.asarray(observation, dtype=np.float32)
+        single = obs.ndim == len(self.observation_space.shape)
+        obs = obs.reshape((-1, *self.observation_space.shape))
+        n_actions = int(self.action_space.n)
+        masks = np.ones((len(obs), n_actions), dtype=bool) if action_masks is None else \
+            np.asarray(action_masks, dtype=bool).reshape(len(obs), n_actions)
+        with th.no_grad():
+            q_values = self.q_net(self.policy.obs_to_tensor(obs)[0])
+        q_values = q_values.masked_fill(~th.as_tensor(masks, device=q_values.device), -th.inf)
+        actions = q_values.argmax(dim=1).cpu().numpy()
+        if not deterministic:
+            for i in np.flatnonzero(np.random.rand(len(obs)) < self.exploration_rate):
+                legal = np.flatnonzero(masks[i])
+                actions[i] = np.random.choice(legal) if len(legal) else actions[i]
+        return (actions[0] if single else actions), state
+
+    def _sample_action(self, learning_starts, action_noise=None, n_envs=1):
+        masks = get_action_masks(self.env)
+        if self.num_timesteps < learning_starts:  # warm-up: uniform over legal moves
+            actions = np.array([np.random.choice(np.flatnonzero(m)) for m in masks])
+        else:
+            actions, _ = self.predict(self._last_obs, deterministic=False, action_masks=masks)
+        return actions, actions
+
+    def train(self, gradient_steps: int, batch_size: int = 100) -> None:
+        """SB3's DQN update with the next-state max taken over legal moves only."""
+        self.policy.set_training_mode(True)
+        self._update_learning_rate(self.policy.optimizer)
+        losses = []
+        for _ in range(gradient_steps):
+            data = self.replay_buffer.sample(batch_size, env=self._vec_normalize_env)
+            discounts = data.discounts if data.discounts is not None else self.gamma
+            with th.no_grad():
+                next_q = masked_max(self.q_net_target(data.next_observations), data.next_action_masks)
+                target = data.rewards + (1 - data.dones) * discounts * next_q.reshape(-1, 1)
+            current = th.gather(self.q_net(data.observations), dim=1, index=data.actions.long())
+            loss = F.smooth_l1_loss(current, target)
+            losses.append(loss.item())
+            self.policy.optimizer.zero_grad()
+            loss.backward()
+            th.nn.utils.clip_grad_norm_(self.policy.parameters(), self.max_grad_norm)
+            self.policy.optimizer.step()
+        self._n_updates += gradient_steps
+        self.logger.record("train/n_updates", self._n_updates, exclude="tensorboard")
+        self.logger.record("train/loss", np.mean(losses))

@@ -1,0 +1,61 @@
+"""``mancala-marl plot RUN_DIR``: learning curves (win rate against each baseline, per seat, vs
+training steps) from ``RUN_DIR/evaluations.csv`` to ``RUN_DIR/learning_curves.png``."""
+
+from __future__ import annotations
+
+import csv
+from collections import defaultdict
+from pathlib import Path
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("plot", help="draw a training run's learning curves to PNG")
+    p.add_argument("run_dir", help="a run directory written by `mancala-marl train`")
+    p.add_argument("--out", default=None, help="PNG path (default RUN_DIR/learning_curves.png)")
+    p.set_defaults(func=run)
+
+
+def plot_curves(csv_path, out_path, title: str | None = None) -> Path:
+    """Plot win rate (%) vs timesteps, one line per (opponent, seat); returns the PNG path."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    curves = defaultdict(list)
+    with open(csv_path, newline="") as handle:
+        for row in csv.DictReader(handle):
+            curves[(row["opponent"], row["seat"])].append((int(row["timesteps"]), 100 * float(row["win_rate"])))
+    if not curves:
+        raise ValueError(f"{csv_path} holds no evaluations yet")
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    for ax, seat in zip(axes, ("first", "second")):
+        for (opponent, s), points in sorted(curves.items()):
+            if s == seat:
+                points.sort()
+                ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", ms=3, label=f"vs {opponent}")
+        ax.set_title(f"learner moves {seat}")
+        ax.set_xlabel("training steps (learner moves)")
+        ax.set_ylim(-3, 103)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    axes[0].set_ylabel("win rate (%)")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    out_path = Path(out_path)
+    fig.savefig(out_path, dpi=100)
+    plt.close(fig)
+    return out_path
+
+
+def run(args) -> int:
+    run_dir = Path(args.run_dir)
+    csv_path = run_dir / "evaluations.csv"
+    if not csv_path.is_file():
+        raise SystemExit(f"mancala-marl plot: no evaluations.csv in {run_dir} (is it a training run directory?)")
+    try:
+        out = plot_curves(csv_path, args.out or run_dir / "learning_curves.png", title=run_dir.name)
+    except ValueError as error:
+        raise SystemExit(f"mancala-marl plot: {error}") from None
+    print(out)
+    return 0

@@ -1,0 +1,179 @@
+"""Train MaskablePPO or masked DQN on one seat of a game: the engine behind ``mancala-marl train``.
+
+A run directory holds everything, so a run can be resumed, plotted and played:
+
+====================================  ==================================================
+``config.json``                       the arguments of the run (what ``--resume`` reuses)
+``checkpoints/last.zip``              latest model (written atomically), with
+``checkpoints/last_replay_buffer.pkl``  the DQN replay buffer
+``snapshots/snapshot_<steps>.zip``    self-play opponents
+``evaluations.csv``                   win rates vs baselines, both seats, over training
+``tb/``                               TensorBoard logs
+``final.zip``                         the final model with its metadata
+====================================  ==================================================
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from mancala_marl.games import make_game
+
+ALGOS = ("maskable-ppo", "dqn")
+
+
+@dataclass
+class TrainConfig:
+    game: str = "sungka"
+    rule_params: dict = field(default_factory=dict)
+    algo: str = "maskable-ppo"
+    opponent: str = "random"          # a policy spec, "selfplay", or comma-separated specs (a pool)
+    seat: str = "random"
+    reward: str = "score_diff"
+    reward_scale: float | None = None  # None: 1/total_seeds for PPO score_diff, else 1
+    obs_type: str = "counts"
+    timesteps: int = 100_000
+    n_envs: int = 8
+    vec: str = "dummy"                 # "dummy" or "subproc"
+    seed: int = 0
+    eval_freq: int = 20_000
+    eval_games: int = 20
+    eval_opponents: list = field(default_factory=lambda: ["random", "max", "exact"])
+    checkpoint_freq: int = 20_000
+    pool_baselines: list = field(default_factory=lambda: ["random", "max", "exact", "greedy"])
+    snapshot_freq: int = 20_000
+    snapshot_prob: float = 0.5
+    max_snapshots: int = 10
+    hyperparams: dict = field(default_factory=dict)  # passed to the algorithm's constructor
+    target_update_episodes: int | None = None       # DQN: sync the target net every N episodes
+    progress_bar: bool = True
+    torch_threads: int = 1             # one thread per process: on a small shared CPU more is slower
+    verbose: int = 1
+
+    def check(self) -> None:
+        if self.algo not in ALGOS:
+            raise ValueError(f"algo must be one of {list(ALGOS)}, got {self.algo!r}")
+        if self.vec not in ("dummy", "subproc"):
+            raise ValueError(f"vec must be 'dummy' or 'subproc', got {self.vec!r}")
+        for name in ("timesteps", "n_envs", "eval_freq", "checkpoint_freq", "snapshot_freq"):
+            if int(getattr(self, name)) < 1:
+                raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
+
+
+DEFAULTS = {
+    "maskable-ppo": dict(n_steps=256, batch_size=256, learning_rate=3e-4, ent_coef=0.01, gamma=0.99,
+                         policy_kwargs={"net_arch": [128, 128]}),
+    "dqn": dict(buffer_size=50_000, batch_size=128, learning_starts=1_000, learning_rate=1e-3, gamma=0.99,
+                exploration_fraction=0.2, exploration_final_eps=0.05, target_update_interval=1_000,
+                train_freq=1, gradient_steps=1, policy_kwargs={"net_arch": [128, 128]}),
+}
+
+
+def make_env_fn(config: TrainConfig, run_dir: Path, rank: int):
+    def build():
+        from stable_baselines3.common.monitor import Monitor
+
+        from mancala_marl.single_agent import SingleAgentEnv
+        env = SingleAgentEnv(make_game(config.game, **config.rule_params), opponent=_opponent(config, run_dir),
+                             seat=config.seat, reward=config.reward, obs_type=config.obs_type,
+                             reward_scale=_reward_scale(config))
+        env.reset(seed=config.seed * 1000 + rank)
+        return Monitor(env, info_keywords=("result",))
+    return build
+
+
+def _opponent(config: TrainConfig, run_dir: Path):
+    if config.opponent == "selfplay":
+        from train.selfplay import OpponentPool
+        return OpponentPool(config.pool_baselines, run_dir / "snapshots", config.snapshot_prob, config.max_snapshots)
+    specs = [s for s in config.opponent.split(",") if s] if "," in config.opponent and ":" not in config.opponent \
+        else [config.opponent]
+    return specs if len(specs) > 1 else specs[0]
+
+
+def _reward_scale(config: TrainConfig) -> float:
+    if config.reward_scale is not None:
+        return float(config.reward_scale)
+    if config.reward == "score_diff" and config.algo == "maskable-ppo":
+        return 1.0 / make_game(config.game, **config.rule_params).total_seeds
+    return 1.0
+
+
+def make_vec_env(config: TrainConfig, run_dir: Path):
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    fns = [make_env_fn(config, run_dir, rank) for rank in range(config.n_envs)]
+    return SubprocVecEnv(fns) if config.vec == "subproc" else DummyVecEnv(fns)
+
+
+def metadata(config: TrainConfig, **extra) -> dict:
+    from agents.learned import make_metadata
+    return make_metadata(make_game(config.game, **config.rule_params), config.obs_type, config.algo,
+                         opponent=config.opponent, seat=config.seat, reward=config.reward, **extra)
+
+
+def train(config: TrainConfig, run_dir, resume: bool = False):
+    """Train (or, with ``resume``, continue the run in ``run_dir``); returns the final model path."""
+    from stable_baselines3.common.callbacks import CallbackList
+
+    from agents.learned import algo_class, load_model, save_model
+    from train.callbacks import AtomicCheckpointCallback, TargetUpdateEveryEpisodes
+    from train.evaluation import BaselineEvalCallback
+    from train.selfplay import SnapshotCallback
+
+    import torch
+
+    run_dir = Path(run_dir)
+    ckpt = run_dir / "checkpoints" / "last.zip"
+    buffer_path = run_dir / "checkpoints" / "last_replay_buffer.pkl"
+    if resume:
+        if not ckpt.is_file():
+            raise FileNotFoundError(f"--resume: no checkpoint at {ckpt}")
+        config = TrainConfig(**json.loads((run_dir / "config.json").read_text()))
+    config.check()
+    torch.set_num_threads(config.torch_threads)
+    game = make_game(config.game, **config.rule_params)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.json").write_text(json.dumps(asdict(config), indent=2))
+    env = make_vec_env(config, run_dir)
+    cls = algo_class(config.algo)
+    if resume:
+        model, _ = load_model(ckpt, game, config.obs_type)
+        model.set_env(env)
+        model.tensorboard_log = str(run_dir / "tb")
+        if config.algo == "dqn" and buffer_path.is_file():
+            model.load_replay_buffer(buffer_path)
+    else:
+        params = {**DEFAULTS[config.algo], **config.hyperparams}
+        if config.target_update_episodes:
+            params["target_update_interval"] = 10**12  # the callback below does it per episode
+        model = cls("MlpPolicy", env, seed=config.seed, verbose=0, tensorboard_log=str(run_dir / "tb"), **params)
+    meta = metadata(config)
+    callbacks = [AtomicCheckpointCallback(ckpt, config.checkpoint_freq, meta, buffer_path if config.algo == "dqn" else None),
+                 BaselineEvalCallback(game, config.obs_type, config.eval_opponents, config.eval_freq,
+                                      config.eval_games, run_dir / "evaluations.csv", verbose=config.verbose)]
+    if config.opponent == "selfplay":
+        callbacks.append(SnapshotCallback(run_dir / "snapshots", config.snapshot_freq, meta))
+    if config.algo == "dqn" and config.target_update_episodes:
+        callbacks.append(TargetUpdateEveryEpisodes(config.target_update_episodes))
+    remaining = config.timesteps - model.num_timesteps
+    start = time.time()
+    try:
+        if remaining > 0:
+            model.learn(remaining, callback=CallbackList(callbacks), reset_num_timesteps=not resume,
+                        tb_log_name="run", progress_bar=config.progress_bar)
+    except KeyboardInterrupt:
+        callbacks[0].save()
+        print(f"interrupted at {model.num_timesteps} steps; checkpoint saved, continue with --resume")
+        raise
+    finally:
+        env.close()
+    seconds = time.time() - start
+    final = run_dir / "final.zip"
+    save_model(model, final, metadata(config, timesteps=model.num_timesteps, train_seconds=round(seconds, 1)))
+    callbacks[0].save()
+    if config.verbose:
+        print(f"saved {final} after {model.num_timesteps} steps ({seconds:.0f} s this session)")
+    return final
