@@ -1,11 +1,12 @@
 # Two entry points, both of which build the virtualenv they need (.venv) on a fresh machine.
 #   make demo   set up, then a short train-and-evaluate run on the default game
-#   make test   set up, then the whole test suite
+#   make test   set up, then the whole test suite: the quick suite, then the integration smoke
+#               tests (make test-integrations) from their own virtualenvs
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test setup clean
+.PHONY: demo test setup clean integration-venvs test-integrations test-rllib test-marl
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +21,33 @@ setup: $(VENV)/.installed
 demo: setup
 	$(VENV)/bin/mancala-marl demo
 
-test: setup
-	$(PY) -m pytest -q -n 2
+# The three virtualenvs are built side by side (pip waits on the network most of the time).
+test:
+	$(MAKE) -j3 setup integration-venvs
+	$(PY) -m pytest -q -n 2 -m "not integration"
+	$(MAKE) test-integrations
+
+# Third-party MARL libraries (examples/, tests/integrations/, docs/integrations.md), kept out of
+# .venv: Ray RLlib pins an older gymnasium, so it gets .venv-rllib; Tianshou, TorchRL and
+# OpenSpiel share .venv-marl. Each installs the CPU torch first, like .venv.
+.venv-rllib/.installed: EXTRAS = rllib,test
+.venv-marl/.installed: EXTRAS = tianshou,torchrl,openspiel,test
+.venv-%/.installed: pyproject.toml
+	$(PYTHON) -m venv .venv-$*
+	.venv-$*/bin/python -m pip install -q --upgrade pip
+	.venv-$*/bin/python -m pip install -q torch==2.13.0
+	.venv-$*/bin/python -m pip install -q -e ".[$(EXTRAS)]"
+	touch $@
+
+integration-venvs: .venv-rllib/.installed .venv-marl/.installed
+
+test-rllib: .venv-rllib/.installed
+	.venv-rllib/bin/python -m pytest -q tests/integrations/test_rllib.py
+
+test-marl: .venv-marl/.installed
+	.venv-marl/bin/python -m pytest -q -n 2 tests/integrations/test_tianshou.py tests/integrations/test_torchrl.py tests/integrations/test_openspiel.py
+
+test-integrations: test-rllib test-marl
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) .venv-rllib .venv-marl build *.egg-info
