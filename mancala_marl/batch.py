@@ -27,13 +27,14 @@ from .games import kalah, sungka, togyz_kumalak
 from .games.base import GAME_OVER, KALAH, SPEC_GAME, SPEC_PITS, SUNGKA, TOGYZ, Game
 
 # Numba's cache only notices edits to the file that defines a function, not to the kernels it
-# calls, so a changed rules file would leave stale compiled code here: wipe this module's cache
-# files when the rules sources change.
+# calls, so a changed rules file would leave stale compiled code here: wipe this module's (and
+# vector.py's) cache files when the sources they compile in change.
 _HERE = Path(__file__).resolve().parent
 
 
 def _drop_stale_cache() -> None:
-    sources = sorted((_HERE / "games").glob("*.py"))
+    # vector.py also compiles in agents/search.py's search kernel (the greedy opponent)
+    sources = sorted((_HERE / "games").glob("*.py")) + sorted((_HERE.parent / "agents").glob("search.py"))
     digest = hashlib.sha1(b"".join(p.read_bytes() for p in sources)).hexdigest()
     cache = _HERE / "__pycache__"
     stamp = cache / "batch_rules.sha1"
@@ -50,7 +51,6 @@ def _drop_stale_cache() -> None:
 
 _drop_stale_cache()
 
-POLICY_IDS = {"random": 0, "max": 1, "exact": 2, "greedy": 3}
 # obs_type ids for the compiled encoder
 OBS_IDS = {"counts": 0, "paper": 1, "tesauro": 2}
 
@@ -290,9 +290,13 @@ def encode(game: Game, states: np.ndarray, players, obs_type: str = "counts",
 
 
 # -- rule-based policies ---------------------------------------------------------------------
+# Compiled twins of agents/rules.py (max, exact) and agents/base.py (random); the greedy policy
+# reuses the search kernel of agents/search.py itself (see mancala_marl.vector).
 @njit(cache=True)
-def _max_pit(state, first, pits):
-    """The fullest pit; ties go to the pit nearest the store (the highest index)."""
+def max_pit(state, spec):
+    """The fullest pit of the mover; ties go to the pit nearest the own store (highest index)."""
+    pits = spec[SPEC_PITS]
+    first = state[2 * pits + 2] * (pits + 1)
     best, best_count = -1, 0
     for p in range(pits):
         if state[first + p] > 0 and state[first + p] >= best_count:
@@ -301,46 +305,108 @@ def _max_pit(state, first, pits):
 
 
 @njit(cache=True)
-def _exact_pit(state, first, pits, spec):
-    """The pit nearest the store whose count equals its distance to the store (the last seed
-    lands in the store: an extra turn), else the max pit. In Togyz Kumalak, where the kazan is
-    not on the sowing path, no pit qualifies and this is the max policy."""
+def exact_pit(state, spec, scratch):
+    """``agents.rules.exact_move`` or, when no pit qualifies, :func:`max_pit`. ``scratch`` is a
+    spare row of the state's shape."""
+    pits = spec[SPEC_PITS]
+    cells = 2 * pits + 2
+    mover = state[cells]
+    first = mover * (pits + 1)
     if spec[SPEC_GAME] != TOGYZ:
         for p in range(pits - 1, -1, -1):
-            if state[first + p] == pits - p:
+            if state[first + p] == pits - p:  # the last seed falls in the store
                 return p
-    return _max_pit(state, first, pits)
-
-
-@njit(cache=True)
-def _greedy_pit(state, first, pits, spec, scratch):
-    """The move with the largest immediate (own store - opponent store) change; ties to the pit
-    nearest the store."""
-    mover = state[2 * pits + 2]
-    own, opp = mover * (pits + 1) + pits, (1 - mover) * (pits + 1) + pits
-    best, best_gain = -1, 0
-    for p in range(pits):
-        if state[first + p] == 0:
+        return max_pit(state, spec)
+    for hole in range(pits - 1, -1, -1):  # Togyz: the hole nearest the kazan that captures
+        balls = state[first + hole]
+        if balls == 0:
             continue
+        ring = (mover * pits + hole + (1 if balls == 1 else balls - 1)) % (2 * pits)
+        if ring // pits == mover or state[cells + 1 + mover] == ring % pits:
+            continue
+        cell = ring + 1 if ring >= pits else ring
         scratch[:] = state
-        apply_row(scratch, p, spec)
-        gain = (scratch[own] - state[own]) - (scratch[opp] - state[opp])
-        if best < 0 or gain >= best_gain:
-            best, best_gain = p, gain
-    return best
+        apply_row(scratch, hole, spec)
+        if scratch[cell] == 0:
+            return hole
+    return max_pit(state, spec)
+
+
+# numpy's PCG64, so that a compiled random opponent draws exactly what agents' RandomPolicy
+# (``rng.choice(np.flatnonzero(mask))`` on ``np.random.default_rng(seed)``) draws.
+# rng row: [state_hi, state_lo, inc_hi, inc_lo, has_uint32, uinteger] as uint64.
+_MULT_HI = np.uint64(0x2360ED051FC65DA4)
+_MULT_LO = np.uint64(0x4385DF649FCCF645)
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+def pcg64_row(generator: np.random.Generator) -> np.ndarray:
+    """The state of a PCG64 ``generator`` as the uint64[6] row the compiled draws use."""
+    st = generator.bit_generator.state
+    if st["bit_generator"] != "PCG64":
+        raise ValueError(f"a PCG64 generator is needed, got {st['bit_generator']}")
+    mask = (1 << 64) - 1
+    s, inc = st["state"]["state"], st["state"]["inc"]
+    return np.array([s >> 64, s & mask, inc >> 64, inc & mask, st["has_uint32"], st["uinteger"]], dtype=np.uint64)
+
+
+@njit(cache=True, inline="always")
+def _mulhi64(a, b):
+    a_lo, a_hi = a & _LOW32, a >> np.uint64(32)
+    b_lo, b_hi = b & _LOW32, b >> np.uint64(32)
+    mid1 = a_hi * b_lo + ((a_lo * b_lo) >> np.uint64(32))
+    mid2 = a_lo * b_hi + (mid1 & _LOW32)
+    return a_hi * b_hi + (mid1 >> np.uint64(32)) + (mid2 >> np.uint64(32))
 
 
 @njit(cache=True)
-def policy_pit(policy_id, state, spec, scratch):
-    """The pit the deterministic policy ``policy_id`` (``POLICY_IDS``: max, exact, greedy) plays
-    in ``state``; ``scratch`` is a spare row of the state's shape. -1 for random, whose random
-    stream the caller owns (see :mod:`mancala_marl.vector`)."""
+def pcg64_next32(rng):
+    """numpy's ``pcg64_next32``: half of a 64-bit output, the other half kept for the next call."""
+    if rng[4] != 0:
+        rng[4] = 0
+        return rng[5]
+    lo = rng[1] * _MULT_LO
+    hi = _mulhi64(rng[1], _MULT_LO) + rng[0] * _MULT_LO + rng[1] * _MULT_HI
+    new_lo = lo + rng[3]
+    carry = np.uint64(1) if new_lo < lo else np.uint64(0)
+    new_hi = hi + rng[2] + carry
+    rng[0], rng[1] = new_hi, new_lo
+    x = new_hi ^ new_lo  # XSL-RR output
+    rot = new_hi >> np.uint64(58)
+    out = (x >> rot) | (x << ((np.uint64(64) - rot) & np.uint64(63)))
+    rng[4], rng[5] = 1, out >> np.uint64(32)
+    return out & _LOW32
+
+
+@njit(cache=True)
+def pcg64_below(rng, n):
+    """numpy's ``Generator.integers(0, n)`` for 1 <= n < 2**32 (Lemire's method, as in numpy)."""
+    if n == 1:
+        return 0  # numpy draws nothing for a range of one
+    k = np.uint64(n)
+    m = pcg64_next32(rng) * k
+    leftover = m & _LOW32
+    if leftover < k:
+        threshold = (_LOW32 - (k - np.uint64(1))) % k
+        while leftover < threshold:
+            m = pcg64_next32(rng) * k
+            leftover = m & _LOW32
+    return np.int64(m >> np.uint64(32))
+
+
+@njit(cache=True)
+def random_pit(state, spec, rng):
+    """A uniform legal pit drawn like ``rng.choice(np.flatnonzero(legal_mask))``."""
     pits = spec[SPEC_PITS]
     first = state[2 * pits + 2] * (pits + 1)
-    if policy_id == 1:
-        return _max_pit(state, first, pits)
-    if policy_id == 2:
-        return _exact_pit(state, first, pits, spec)
-    if policy_id == 3:
-        return _greedy_pit(state, first, pits, spec, scratch)
+    legal = 0
+    for p in range(pits):
+        if state[first + p] > 0:
+            legal += 1
+    k = pcg64_below(rng, legal)
+    for p in range(pits):
+        if state[first + p] > 0:
+            if k == 0:
+                return p
+            k -= 1
     return -1

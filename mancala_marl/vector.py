@@ -1,0 +1,312 @@
+"""A Stable-Baselines3 ``VecEnv`` that steps N single-agent games in one compiled call.
+
+``MancalaVecEnv(num_envs, game, opponent, seat, reward, obs_type, ...)`` is a drop-in for
+``DummyVecEnv([lambda: SingleAgentEnv(...)] * N)`` when the opponent is one of the rule-based
+policies ``"random"``, ``"max"``, ``"exact"`` or ``"greedy"``: same observations, rewards, dones
+and infos (``terminal_observation`` and ``TimeLimit.truncated`` included), move for move under the
+same seeds (``tests/test_vector.py``). The learner's move and every opponent reply run in numba;
+only episode resets (seat and opponent seed draws) and the info dicts are built in Python.
+
+``env_method("action_masks")`` returns the N learner masks, so sb3-contrib's ``MaskablePPO``
+uses the env as it is::
+
+    from sb3_contrib import MaskablePPO
+    from mancala_marl.vector import MancalaVecEnv
+    env = MancalaVecEnv(64, "sungka", opponent="max", seat="random", reward="score_diff")
+    MaskablePPO("MlpPolicy", env, n_steps=64).learn(100_000)
+
+Needs ``stable-baselines3`` (the ``train`` extra). An illegal action is a forfeit, as in
+:class:`mancala_marl.single_agent.SingleAgentEnv`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from numba import njit
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+from agents.search import BEST, BUDGET, MAX_PLY, PLY_LIMIT, _negamax
+
+from . import batch, observations
+from .games import Game, make_game
+from .games.base import GAME_OVER, SPEC_GAME, SPEC_PITS, SPEC_SEEDS, TOGYZ
+
+OPPONENTS = {"random": 0, "max": 1, "exact": 2, "greedy": 3}
+SEATS = ("first", "second", "random")
+REWARDS = ("result", "score_diff")
+_NO_TT = np.zeros(0, dtype=np.uint64)
+
+
+@njit(cache=True)
+def _greedy_pit(state, spec, stack, counters, keys, values, depths, flags, moves):
+    """agents' ``greedy``: its own search kernel, one turn deep, no table (as GreedyPolicy runs it)."""
+    counters[:] = 0
+    counters[BUDGET] = 1 << 62
+    work = state.copy()
+    _negamax(work, 1, -(1 << 29), 1 << 29, 0, spec, spec[SPEC_GAME] != TOGYZ,
+             keys, values, depths, flags, moves, stack, counters)
+    if counters[PLY_LIMIT]:
+        raise RuntimeError("greedy search went deeper than MAX_PLY plies")
+    return counters[BEST]
+
+
+@njit(cache=True)
+def _opponent_pit(opponent, state, spec, rng, scratch, stack, counters, keys, values, depths, flags, moves):
+    if opponent == 0:
+        return batch.random_pit(state, spec, rng)
+    if opponent == 1:
+        return batch.max_pit(state, spec)
+    if opponent == 2:
+        return batch.exact_pit(state, spec, scratch)
+    return _greedy_pit(state, spec, stack, counters, keys, values, depths, flags, moves)
+
+
+@njit(cache=True)
+def _margin(state, pits, player):
+    return state[player * (pits + 1) + pits] - state[(1 - player) * (pits + 1) + pits]
+
+
+@njit(cache=True)
+def _play_opponent(i, states, players, num_moves, max_moves, opponent, spec, rngs, scratch,
+                   stack, counters, keys, values, depths, flags, moves):
+    """Opponent moves in row ``i`` until the learner is to move, the game ends or the move cap."""
+    cells = 2 * spec[SPEC_PITS] + 2
+    state = states[i]
+    while state[cells] == 1 - players[i] and num_moves[i] < max_moves:
+        pit = _opponent_pit(opponent, state, spec, rngs[i], scratch, stack, counters,
+                            keys, values, depths, flags, moves)
+        batch.apply_row(state, pit, spec)
+        num_moves[i] += 1
+
+
+@njit(cache=True)
+def _step(states, actions, players, num_moves, pending, max_moves, opponent, score_diff, spec, rngs,
+          scratch, stack, counters, keys, values, depths, flags, moves, rewards, terminated, truncated,
+          illegal):
+    """One learner move and the opponent's replies in every row; rewards in seeds or +-1, unscaled."""
+    pits = spec[SPEC_PITS]
+    cells = 2 * pits + 2
+    total = 2 * pits * spec[SPEC_SEEDS]
+    for i in range(states.shape[0]):
+        state, me, pit = states[i], players[i], actions[i]
+        illegal[i] = not (0 <= pit < pits and state[me * (pits + 1) + pit] > 0)
+        if illegal[i]:  # forfeit, as in SingleAgentEnv
+            rewards[i] = -1.0 if not score_diff else -float(total)
+            terminated[i], truncated[i] = True, False
+            continue
+        before = _margin(state, pits, me) - pending[i]
+        pending[i] = 0
+        batch.apply_row(state, pit, spec)
+        num_moves[i] += 1
+        _play_opponent(i, states, players, num_moves, max_moves, opponent, spec, rngs, scratch,
+                       stack, counters, keys, values, depths, flags, moves)
+        terminated[i] = state[cells] == GAME_OVER
+        truncated[i] = not terminated[i] and num_moves[i] >= max_moves
+        margin = _margin(state, pits, me)
+        if score_diff:
+            rewards[i] = margin - before
+        elif terminated[i]:
+            rewards[i] = np.sign(margin)
+        else:
+            rewards[i] = 0.0
+
+
+@njit(cache=True)
+def _reset_rows(rows, states, start, players, num_moves, pending, max_moves, opponent, spec, rngs,
+                scratch, stack, counters, keys, values, depths, flags, moves):
+    """New games in ``rows``: the opponent opens when the learner sits second. Returns False if an
+    opening ended a game (degenerate rules)."""
+    pits = spec[SPEC_PITS]
+    for i in rows:
+        states[i] = start
+        num_moves[i] = 0
+        before = _margin(states[i], pits, players[i])
+        _play_opponent(i, states, players, num_moves, max_moves, opponent, spec, rngs, scratch,
+                       stack, counters, keys, values, depths, flags, moves)
+        if states[i, 2 * pits + 2] == GAME_OVER:
+            return False
+        pending[i] = _margin(states[i], pits, players[i]) - before
+    return True
+
+
+class MancalaVecEnv(VecEnv):
+    """N copies of :class:`~mancala_marl.single_agent.SingleAgentEnv` stepped together.
+
+    Args:
+        num_envs: N, the number of games.
+        game: a :class:`Game` or a game name with ``**rule_params``.
+        opponent: ``"random"``, ``"max"``, ``"exact"`` or ``"greedy"`` (the ``agents`` policies).
+        seat, reward, reward_scale, obs_type, max_moves: as in ``SingleAgentEnv``.
+
+    Shapes: observations ``(N, obs_dim)`` float32, rewards ``(N,)`` float32, dones ``(N,)`` bool,
+    ``action_masks()`` ``(N, P)`` bool. Env ``i`` is seeded with ``seed + i`` by :meth:`seed`
+    (SB3's convention), like the i-th env of a ``DummyVecEnv``.
+    """
+
+    def __init__(self, num_envs: int, game: Game | str = "sungka", opponent: str = "random",
+                 seat: str = "first", reward: str = "result", obs_type: str = "counts",
+                 reward_scale: float = 1.0, max_moves: int = 1000, **rule_params):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if rule_params and not isinstance(game, str):
+            raise ValueError(f"rule parameters {sorted(rule_params)} given with a Game object; pass them to the game")
+        self.game = make_game(game, **rule_params) if isinstance(game, str) else game
+        observations.check_obs_type(self.game, obs_type)
+        if opponent not in OPPONENTS:
+            raise ValueError(f"opponent must be one of {list(OPPONENTS)} for the vectorized env "
+                             f"(use SingleAgentEnv in a DummyVecEnv for others), got {opponent!r}")
+        if seat not in SEATS:
+            raise ValueError(f"seat must be one of {list(SEATS)}, got {seat!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
+        if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 1:
+            raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
+        n, g = int(num_envs), self.game
+        self.render_mode = None  # read by VecEnv.__init__; this env does not render
+        super().__init__(n, observations.observation_space(g, obs_type), spaces.Discrete(g.pits))
+        self.opponent, self.seat_mode, self.reward_type, self.obs_type = opponent, seat, reward, obs_type
+        self.reward_scale, self.max_moves = float(reward_scale), int(max_moves)
+        self._opponent_id = OPPONENTS[opponent]
+        self._start = g.init()
+        self.states = np.tile(self._start, (n, 1))
+        self.players = np.zeros(n, dtype=np.int64)
+        self.num_moves = np.zeros(n, dtype=np.int64)
+        self._pending = np.zeros(n, dtype=np.int64)
+        self._rngs = np.zeros((n, 6), dtype=np.uint64)  # opponents' PCG64 streams
+        self._np_randoms: list[np.random.Generator | None] = [None] * n
+        self._actions = np.zeros(n, dtype=np.int64)
+        self._obs = np.zeros((n, self.observation_space.shape[0]), dtype=np.float32)
+        self._rewards = np.zeros(n, dtype=np.float64)
+        self._terminated = np.zeros(n, dtype=np.bool_)
+        self._truncated = np.zeros(n, dtype=np.bool_)
+        self._illegal = np.zeros(n, dtype=np.bool_)
+        self._forfeited = np.zeros(n, dtype=np.bool_)
+        self._work = (np.zeros(g.state_size, dtype=np.int32),  # scratch row
+                      np.zeros((MAX_PLY, g.pits, g.state_size), dtype=np.int32),  # greedy's stack
+                      np.zeros(5, dtype=np.int64), _NO_TT, np.zeros(0, np.int32), np.zeros(0, np.int32),
+                      np.zeros(0, np.int8), np.zeros(0, np.int8))
+        self._obs_args = (g.pits, g.total_seeds, batch.OBS_IDS[obs_type], g.name == "togyz_kumalak")
+
+    # -- VecEnv API ---------------------------------------------------------------------------
+    def reset(self) -> np.ndarray:
+        rows = np.arange(self.num_envs)
+        self._new_episodes(rows, seeds=self._seeds)
+        self._reset_seeds()
+        self._reset_options()
+        self._forfeited[:] = False
+        batch._encode_serial(self.states, self.players, *self._obs_args, self._obs)
+        masks = self.action_masks()
+        self.reset_infos = [self._reset_info(i, masks) for i in rows]
+        return self._obs.copy()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        actions = np.asarray(actions).reshape(self.num_envs)
+        if actions.dtype.kind not in "iu" or ((actions < 0) | (actions >= self.game.pits)).any():
+            raise ValueError(f"actions must be pit indices 0..{self.game.pits - 1}, got {actions!r}")
+        self._actions[:] = actions
+
+    def step_wait(self):
+        self._step_compiled()
+        done = self._terminated | self._truncated
+        batch._encode_serial(self.states, self.players, *self._obs_args, self._obs)
+        masks = self.action_masks()
+        infos = self._infos(masks, done)
+        rows = np.flatnonzero(done)
+        if rows.size:
+            for i in rows:
+                infos[i]["terminal_observation"] = self._obs[i].copy()
+            self._new_episodes(rows, seeds=[None] * self.num_envs)
+            self._forfeited[rows] = False
+            obs_rows = np.empty((rows.size, self._obs.shape[1]), dtype=np.float32)
+            batch._encode_serial(self.states[rows], self.players[rows], *self._obs_args, obs_rows)
+            self._obs[rows] = obs_rows
+            masks = self.action_masks()
+            for i in rows:
+                self.reset_infos[i] = self._reset_info(i, masks)
+        rewards = (self._rewards * self.reward_scale).astype(np.float32)
+        return self._obs.copy(), rewards, done, infos
+
+    def action_masks(self) -> np.ndarray:
+        """``(N, P)`` bool: the learner's legal pits in each game (all False once it is over)."""
+        masks = batch.legal_masks(self.game, self.states)
+        masks[(self.states[:, self.game.to_move_index] != self.players) | self._forfeited] = False
+        return masks
+
+    def close(self) -> None:
+        pass
+
+    def get_attr(self, attr_name, indices=None):
+        return [getattr(self, attr_name)] * len(list(self._get_indices(indices)))
+
+    def set_attr(self, attr_name, value, indices=None):
+        raise AttributeError(f"MancalaVecEnv cannot set per-env attributes (asked for {attr_name!r})")
+
+    def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+        rows = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in rows]
+        raise AttributeError(f"MancalaVecEnv supports env_method('action_masks') only, not {method_name!r}")
+
+    def env_is_wrapped(self, wrapper_class, indices=None):
+        return [False] * len(list(self._get_indices(indices)))
+
+    # -- internals ----------------------------------------------------------------------------
+    def _step_compiled(self) -> None:
+        scratch, stack, counters, keys, values, depths, flags, moves = self._work
+        _step(self.states, self._actions, self.players, self.num_moves, self._pending, self.max_moves,
+              self._opponent_id, self.reward_type == "score_diff", self.game.spec, self._rngs, scratch, stack,
+              counters, keys, values, depths, flags, moves, self._rewards, self._terminated,
+              self._truncated, self._illegal)
+        self._forfeited |= self._illegal
+
+    def _new_episodes(self, rows, seeds) -> None:
+        """Seat and opponent seed drawn per row exactly as SingleAgentEnv.reset draws them."""
+        for i in rows:
+            if seeds[i] is not None or self._np_randoms[i] is None:
+                self._np_randoms[i] = seeding.np_random(seeds[i])[0]
+            rng = self._np_randoms[i]
+            self.players[i] = int(rng.integers(2)) if self.seat_mode == "random" else SEATS.index(self.seat_mode)
+            rng.integers(1)  # SingleAgentEnv picks one opponent from a list of one (draws nothing)
+            opponent_seed = int(rng.integers(2**31))
+            if self._opponent_id == 0:
+                self._rngs[i] = batch.pcg64_row(np.random.default_rng(opponent_seed))
+        scratch, stack, counters, keys, values, depths, flags, moves = self._work
+        ok = _reset_rows(np.asarray(rows, dtype=np.int64), self.states, self._start, self.players, self.num_moves,
+                         self._pending, self.max_moves, self._opponent_id, self.game.spec, self._rngs, scratch,
+                         stack, counters, keys, values, depths, flags, moves)
+        if not ok:
+            raise ValueError(f"{self.game!r}: the opponent's opening moves ended the game; the rules are degenerate")
+
+    def _scores(self, rows=slice(None)):
+        pits = self.game.pits
+        stores = self.states[rows][:, [pits, 2 * pits + 1]]
+        players = self.players[rows]
+        own = np.where(players == 0, stores[:, 0], stores[:, 1])
+        return own, stores.sum(axis=1) - own
+
+    def _infos(self, masks, done) -> list[dict]:
+        own, other = self._scores()
+        masks8 = masks.view(np.int8)
+        seats, own_l, other_l = self.players.tolist(), own.tolist(), other.tolist()
+        illegal, truncated = self._illegal.tolist(), (self._truncated & ~self._terminated).tolist()
+        infos = [{"action_mask": masks8[i].copy(), "seat": seats[i], "score": own_l[i],
+                  "opponent_score": other_l[i], "opponent": self.opponent, "illegal_action": illegal[i]}
+                 for i in range(self.num_envs)]
+        for i in np.flatnonzero(done | self._terminated):
+            if illegal[i]:
+                infos[i]["result"], infos[i]["margin"] = -1, own_l[i] - other_l[i]
+            elif self._terminated[i]:
+                margin = own_l[i] - other_l[i]
+                infos[i]["result"], infos[i]["margin"] = int(np.sign(margin)), margin
+        for i in range(self.num_envs):
+            infos[i]["TimeLimit.truncated"] = truncated[i]
+        return infos
+
+    def _reset_info(self, i, masks) -> dict:
+        own, other = self._scores(slice(i, i + 1))
+        mask = masks[i].astype(np.int8)
+        return {"action_mask": mask, "seat": int(self.players[i]), "score": int(own[0]),
+                "opponent_score": int(other[0]), "opponent": self.opponent, "illegal_action": False}
