@@ -169,6 +169,16 @@ class SingleAgentEnv(gymnasium.Env):
         """A copy of the engine state (see :mod:`mancala_marl.games.base`)."""
         return self._state.copy()
 
+    def set_state(self, state) -> np.ndarray:
+        """Continue the current episode (after :meth:`reset`) from ``state``, e.g. a worked
+        position; if the opponent is to move it plays first. Returns the learner's observation."""
+        state = np.asarray(state, dtype=np.int32)
+        if state.shape != self._state.shape:
+            raise ValueError(f"state must have shape {self._state.shape} for {self.game!r}, got {state.shape}")
+        self._state, self._forfeit, self._pending = state.copy(), False, 0
+        self._play_opponent()
+        return self._obs()
+
     # -- internals ----------------------------------------------------------------------------
     def _play_opponent(self) -> None:
         """Opponent moves (extra turns included) until the learner is to move or the game ends."""

@@ -1,0 +1,145 @@
+"""Masked DQN, the training command (tiny runs), resume, model metadata and learned policies."""
+
+import json
+
+import numpy as np
+import pytest
+import torch as th
+
+from agents import make_policy
+from agents.learned import ModelPolicy, load_model, read_metadata
+from mancala_marl.games import make_game
+from mancala_marl.single_agent import SingleAgentEnv
+from train import masked_dqn
+from train.cli import main as cli
+from train.evaluation import play
+from train.masked_dqn import MaskedDQN, masked_max
+from train.training import TrainConfig, train
+
+th.set_num_threads(1)  # tiny networks: extra threads only fight the other test worker for the CPU
+
+
+class StrictEnv(SingleAgentEnv):
+    """Fails the test on any illegal action instead of forfeiting."""
+
+    def step(self, action):
+        assert self.action_masks()[int(action)], f"illegal action {action} chosen"
+        return super().step(action)
+
+
+def test_masked_dqn_never_selects_an_illegal_action():
+    env = StrictEnv("kalah", opponent="random", seat="random", reward="score_diff")
+    model = MaskedDQN("MlpPolicy", env, learning_starts=50, buffer_size=500, batch_size=16, train_freq=4,
+                      exploration_initial_eps=0.5, exploration_final_eps=0.5, seed=0)
+    model.learn(400)  # warm-up, exploration and greedy moves all go through StrictEnv
+    rng = np.random.default_rng(0)
+    obs = rng.integers(0, 10, size=(200, env.observation_space.shape[0])).astype(np.float32)
+    masks = rng.random((200, 6)) < 0.3
+    masks[np.arange(200), rng.integers(0, 6, 200)] = True
+    for deterministic in (True, False):
+        model.exploration_rate = 1.0
+        actions, _ = model.predict(obs, deterministic=deterministic, action_masks=masks)
+        assert masks[np.arange(200), actions].all()
+
+
+def test_masked_max_ignores_illegal_actions_and_terminal_rows():
+    q = th.tensor([[1.0, 100.0, 2.0], [5.0, 6.0, 7.0]])
+    masks = th.tensor([[True, False, True], [False, False, False]])
+    assert masked_max(q, masks).tolist() == [2.0, 0.0]
+
+
+def test_masked_dqn_target_uses_only_the_next_states_legal_moves(monkeypatch):
+    env = SingleAgentEnv("kalah", pits=3, seeds=1, opponent="random")
+    model = MaskedDQN("MlpPolicy", env, learning_starts=0, batch_size=1, gamma=0.5, seed=0)
+    model._setup_learn(10)
+    # Next-state Q-values: the illegal pit 1 is by far the highest.
+    model.q_net_target.forward = lambda obs: th.tensor([[1.0, 100.0, 2.0]]).repeat(len(obs), 1)
+    obs = np.zeros((1, 8), dtype=np.float32)
+    model.replay_buffer.add(obs, obs, np.array([0]), np.array([3.0]), np.array([False]),
+                            [{"action_mask": np.array([1, 0, 1], dtype=np.int8)}])
+    seen = {}
+    real_loss = masked_dqn.F.smooth_l1_loss
+    monkeypatch.setattr(masked_dqn.F, "smooth_l1_loss",
+                        lambda current, target: seen.setdefault("target", target) is not None and real_loss(current, target))
+    model.train(gradient_steps=1, batch_size=1)
+    assert seen["target"].item() == pytest.approx(3.0 + 0.5 * 2.0)  # not 3 + 0.5 * 100
+
+
+def tiny_config(algo, **overrides):
+    hyper = {"n_steps": 64, "batch_size": 64} if algo == "maskable-ppo" else {"learning_starts": 100, "buffer_size": 2000}
+    base = dict(game="kalah", rule_params={"pits": 4, "seeds": 3}, algo=algo, opponent="random", seat="random",
+                timesteps=800, n_envs=2, eval_freq=400, eval_games=2, eval_opponents=["random", "max"],
+                checkpoint_freq=500, hyperparams=hyper, progress_bar=False, verbose=0)
+    return TrainConfig(**{**base, **overrides})
+
+
+@pytest.mark.parametrize("algo", ["maskable-ppo", "dqn"])
+def test_tiny_run_trains_saves_reloads_and_plays(algo, tmp_path):
+    final = train(tiny_config(algo), tmp_path)
+    meta = read_metadata(final)
+    assert meta["game"] == "kalah" and meta["rule_params"]["pits"] == 4 and meta["algo"] == algo
+    assert meta["obs_type"] == "counts" and "stable_baselines3" in meta["library_versions"]
+    assert meta["timesteps"] >= 800
+    game = make_game("kalah", pits=4, seeds=3)
+    result = play(game, make_policy(f"model:{final}"), make_policy("random"), seat=1, games=3)
+    assert result["wins"] + result["draws"] + result["losses"] == 3
+    rows = (tmp_path / "evaluations.csv").read_text().splitlines()
+    assert rows[0].startswith("timesteps,opponent,seat") and len(rows) == 1 + 2 * 2 * 2  # 2 evals x 2 opps x 2 seats
+    assert (tmp_path / "checkpoints" / "last.zip").is_file() and any((tmp_path / "tb").iterdir())
+
+
+@pytest.mark.parametrize("algo", ["maskable-ppo", "dqn"])
+def test_resume_continues_the_step_counter(algo, tmp_path):
+    train(tiny_config(algo, timesteps=600), tmp_path)
+    config = json.loads((tmp_path / "config.json").read_text())
+    config["timesteps"] = 1200
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    if algo == "dqn":  # the replay buffer comes back with the checkpoint
+        model, _ = load_model(tmp_path / "checkpoints" / "last.zip")
+        model.load_replay_buffer(tmp_path / "checkpoints" / "last_replay_buffer.pkl")
+        assert model.replay_buffer.size() * 2 >= 600 - 2
+    final = train(TrainConfig(), tmp_path, resume=True)  # the run's own config.json is used
+    model, meta = load_model(final)
+    assert 1200 <= model.num_timesteps < 1200 + 128 and meta["timesteps"] == model.num_timesteps
+    steps = [int(line.split(",")[0]) for line in (tmp_path / "evaluations.csv").read_text().splitlines()[1:]]
+    assert max(steps) >= 800 and steps == sorted(steps)  # evaluations continued past the first session
+
+
+def test_a_model_for_another_game_or_layout_is_refused(tmp_path):
+    final = train(tiny_config("dqn", timesteps=300), tmp_path)
+    with pytest.raises(ValueError, match="trained for kalah .* used on sungka"):
+        load_model(final, make_game("sungka"))
+    with pytest.raises(ValueError, match="trained for kalah"):
+        load_model(final, make_game("kalah"))  # default rules: 6 pits, not 4
+    with pytest.raises(ValueError, match="obs_type 'counts'"):
+        load_model(final, make_game("kalah", pits=4, seeds=3), obs_type="paper")
+    game = make_game("sungka")
+    with pytest.raises(ValueError, match="trained for kalah"):
+        ModelPolicy(path=str(final)).act(game, game.init())
+
+
+def test_train_and_plot_commands(tmp_path, capsys):
+    run_dir = tmp_path / "run"
+    assert cli(["train", "kalah", "--rule", "pits=4", "--rule", "seeds=3", "--algo", "maskable-ppo",
+                "--opponent", "max,random", "--timesteps", "600", "--n-envs", "2", "--hyper", "n_steps=64",
+                "--eval-freq", "300", "--eval-games", "1", "--run-dir", str(run_dir), "--no-progress"]) == 0
+    assert "[eval @" in capsys.readouterr().out
+    assert cli(["plot", str(run_dir)]) == 0
+    png = run_dir / "learning_curves.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(SystemExit, match="no evaluations.csv"):
+        cli(["plot", str(tmp_path)])
+
+
+def test_selfplay_pool_samples_snapshots_and_baselines(tmp_path):
+    from train.selfplay import OpponentPool
+
+    final = train(tiny_config("maskable-ppo", opponent="selfplay", timesteps=600, snapshot_freq=200,
+                              pool_baselines=["max"]), tmp_path)
+    snapshots = sorted((tmp_path / "snapshots").glob("snapshot_*.zip"))
+    assert len(snapshots) >= 2 and final.is_file()
+    pool = OpponentPool(["max"], tmp_path / "snapshots", snapshot_prob=0.5, max_snapshots=2, rescan_every=1)
+    rng = np.random.default_rng(0)
+    names = {pool.sample(rng).name for _ in range(40)}
+    assert "max" in names and {f"snapshot:{p.stem}" for p in snapshots[-2:]} <= names
+    assert not any(p.stem in n for p in snapshots[:-2] for n in names)
