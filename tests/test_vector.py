@@ -1,0 +1,87 @@
+"""The vectorized env against N copies of the single-agent env in SB3's DummyVecEnv: identical
+observations, rewards, dones, infos and masks, step for step, under the same seeds."""
+
+import numpy as np
+import pytest
+from stable_baselines3.common.vec_env import DummyVecEnv
+
+from mancala_marl.single_agent import SingleAgentEnv
+from mancala_marl.vector import MancalaVecEnv
+
+CASES = [  # game, opponent, seat, reward, obs_type, extra parameters
+    ("kalah", "random", "random", "score_diff", "counts", {}),
+    ("kalah", "exact", "second", "result", "paper", {"pits": 4, "seeds": 3}),
+    ("kalah", "greedy", "random", "result", "counts", {"max_moves": 12}),  # truncations
+    ("sungka", "random", "random", "score_diff", "paper", {}),
+    ("sungka", "max", "first", "result", "counts", {}),
+    ("sungka", "greedy", "second", "score_diff", "counts", {"houses": 4, "stones": 3}),
+    ("togyz_kumalak", "random", "second", "result", "tesauro", {}),
+    ("togyz_kumalak", "exact", "random", "score_diff", "counts", {}),
+    ("togyz_kumalak", "max", "first", "result", "counts", {"holes": 5, "balls": 5}),
+]
+
+
+def assert_same_info(ours, theirs, where):
+    assert ours.keys() == theirs.keys(), where
+    for key in ours:
+        a, b = ours[key], theirs[key]
+        assert type(a) is type(b) and np.array_equal(a, b), (where, key, a, b)
+        if isinstance(a, np.ndarray):
+            assert a.dtype == b.dtype, (where, key)
+
+
+@pytest.mark.parametrize("game, opponent, seat, reward, obs_type, extra", CASES, ids=lambda c: str(c))
+def test_vector_env_matches_dummy_vec_env_of_single_envs(game, opponent, seat, reward, obs_type, extra):
+    n = 3
+    kwargs = dict(opponent=opponent, seat=seat, reward=reward, obs_type=obs_type, reward_scale=0.5, **extra)
+    ours = MancalaVecEnv(n, game, **kwargs)
+    theirs = DummyVecEnv([lambda: SingleAgentEnv(game, **kwargs) for _ in range(n)])
+    ours.seed(11)
+    theirs.seed(11)
+    assert np.array_equal(ours.reset(), theirs.reset())
+    for i in range(n):
+        assert_same_info(ours.reset_infos[i], theirs.reset_infos[i], ("reset", i))
+    rng = np.random.default_rng(0)
+    episodes = 0
+    for t in range(250):
+        masks = np.stack(ours.env_method("action_masks"))
+        assert np.array_equal(masks, np.stack(theirs.env_method("action_masks"))), t
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        if t % 37 == 0:  # now and then an empty pit: a forfeit in both
+            empty = [np.flatnonzero(~m) for m in masks]
+            actions = np.array([e[0] if e.size else a for e, a in zip(empty, actions)])
+        obs, rewards, dones, infos = ours.step(actions)
+        obs2, rewards2, dones2, infos2 = theirs.step(actions)
+        assert np.array_equal(obs, obs2) and obs.dtype == obs2.dtype, t
+        assert np.array_equal(rewards, rewards2) and rewards.dtype == rewards2.dtype, t
+        assert np.array_equal(dones, dones2), t
+        for i in range(n):
+            assert_same_info(infos[i], infos2[i], (t, i))
+            if dones[i]:
+                assert_same_info(ours.reset_infos[i], theirs.reset_infos[i], ("reset", t, i))
+        episodes += int(dones.sum())
+    assert episodes >= n  # auto-resets were exercised
+
+
+def test_maskable_ppo_trains_on_the_vector_env_directly():
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    env = MancalaVecEnv(4, "kalah", pits=4, seeds=3, opponent="max", seat="random")
+    assert is_masking_supported(env)
+    env.reset()
+    assert get_action_masks(env).shape == (4, 4)
+    model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, n_epochs=1, seed=0)
+    model.learn(128)
+    assert model.num_timesteps >= 128
+
+
+def test_bad_arguments_are_refused_clearly():
+    with pytest.raises(ValueError, match="opponent must be one of"):
+        MancalaVecEnv(2, "kalah", opponent="alphabeta")
+    with pytest.raises(ValueError, match="num_envs"):
+        MancalaVecEnv(0, "kalah")
+    env = MancalaVecEnv(2, "kalah")
+    env.reset()
+    with pytest.raises(ValueError, match=r"pit indices 0\.\.5"):
+        env.step(np.array([0, 6]))
