@@ -91,15 +91,13 @@ def test_tiny_run_trains_saves_reloads_and_plays(algo, tmp_path):
 @pytest.mark.parametrize("algo", ["maskable-ppo", "dqn"])
 def test_resume_continues_the_step_counter(algo, tmp_path):
     train(tiny_config(algo, timesteps=600), tmp_path)
-    config = json.loads((tmp_path / "config.json").read_text())
-    config["timesteps"] = 1200
-    (tmp_path / "config.json").write_text(json.dumps(config))
     if algo == "dqn":  # the replay buffer comes back with the checkpoint
         model, _ = load_model(tmp_path / "checkpoints" / "last.zip")
         model.load_replay_buffer(tmp_path / "checkpoints" / "last_replay_buffer.pkl")
         assert model.replay_buffer.size() * 2 >= 600 - 2
-    final = train(TrainConfig(), tmp_path, resume=True)  # the run's own config.json is used
+    final = train(TrainConfig(), tmp_path, resume=True, timesteps=1200)  # the run's own config.json is used
     model, meta = load_model(final)
+    assert json.loads((tmp_path / "config.json").read_text())["rule_params"] == {"pits": 4, "seeds": 3}
     assert 1200 <= model.num_timesteps < 1200 + 128 and meta["timesteps"] == model.num_timesteps
     steps = [int(line.split(",")[0]) for line in (tmp_path / "evaluations.csv").read_text().splitlines()[1:]]
     assert max(steps) >= 800 and steps == sorted(steps)  # evaluations continued past the first session

@@ -30,7 +30,8 @@ def add_parser(subparsers) -> None:
                    help="policy spec (random, max, exact, greedy, alphabeta:depth=2, model:PATH.zip), "
                         "comma-separated specs for a pool, or 'selfplay' (default: random)")
     p.add_argument("--seat", choices=["first", "second", "random"], default="random")
-    p.add_argument("--timesteps", type=int, default=100_000, help="learner moves in total (default 100000)")
+    p.add_argument("--timesteps", type=int, default=None,
+                   help="learner moves in total (default 100000; with --resume, a new total for the run)")
     p.add_argument("--run-dir", default=None)
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its last checkpoint")
     p.add_argument("--reward", choices=["result", "score_diff"], default="score_diff")
@@ -60,13 +61,13 @@ def run(args) -> int:
     config = TrainConfig(
         game=args.game, rule_params=_key_values(args.rule, "--rule"), algo=args.algo, opponent=args.opponent,
         seat=args.seat, reward=args.reward, reward_scale=args.reward_scale, obs_type=args.obs_type,
-        timesteps=args.timesteps, n_envs=args.n_envs, vec=args.vec, seed=args.seed, eval_freq=args.eval_freq,
+        timesteps=args.timesteps or 100_000, n_envs=args.n_envs, vec=args.vec, seed=args.seed, eval_freq=args.eval_freq,
         eval_games=args.eval_games, eval_opponents=args.eval_opponents.split(","), checkpoint_freq=args.checkpoint_freq,
         pool_baselines=args.pool.split(","), snapshot_freq=args.snapshot_freq, snapshot_prob=args.snapshot_prob,
         max_snapshots=args.max_snapshots, hyperparams=_key_values(args.hyper, "--hyper"),
         progress_bar=not args.no_progress)
     try:
-        train(config, run_dir, resume=args.resume)
+        train(config, run_dir, resume=args.resume, timesteps=args.timesteps)
     except (ValueError, FileNotFoundError) as error:
         raise SystemExit(f"mancala-marl train: {error}") from None
     return 0

@@ -114,8 +114,9 @@ def metadata(config: TrainConfig, **extra) -> dict:
                          opponent=config.opponent, seat=config.seat, reward=config.reward, **extra)
 
 
-def train(config: TrainConfig, run_dir, resume: bool = False):
-    """Train (or, with ``resume``, continue the run in ``run_dir``); returns the final model path."""
+def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | None = None):
+    """Train (or, with ``resume``, continue the run in ``run_dir`` from its last checkpoint, with
+    its own config.json and, if given, a new total ``timesteps``); returns the final model path."""
     from stable_baselines3.common.callbacks import CallbackList
 
     from agents.learned import algo_class, load_model, save_model
@@ -132,6 +133,7 @@ def train(config: TrainConfig, run_dir, resume: bool = False):
         if not ckpt.is_file():
             raise FileNotFoundError(f"--resume: no checkpoint at {ckpt}")
         config = TrainConfig(**json.loads((run_dir / "config.json").read_text()))
+        config.timesteps = timesteps or config.timesteps
     config.check()
     torch.set_num_threads(config.torch_threads)
     game = make_game(config.game, **config.rule_params)
