@@ -1,0 +1,370 @@
+"""Speed of mancala_marl next to its peers, in one run; medians of several repetitions.
+
+    .venv/bin/python benchmarks/speed.py            # full run (about 10 minutes on 2 cores)
+    .venv/bin/python benchmarks/speed.py --quick    # smaller sizes, fewer repetitions (~2 minutes)
+
+Needs the ``bench`` extra (open_spiel, shimmy, pygame for PettingZoo's connect_four) and the
+``train`` extra (sb3-contrib). Prints tables and writes ``benchmarks/results/speed.json`` and
+``speed.md``. Sections: AEC random play; engine moves from Python vs pyspiel; batch engine
+random playouts at several batch sizes on one core and on all; MaskablePPO rollouts with
+DummyVecEnv vs the vectorized env, and a short training run both ways; memory per game; numba
+compile time (empty cache vs warm cache); a differential run of the batch engine against the
+single-game engine (100,000 random games per game in the full run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numba  # noqa: E402
+
+from mancala_marl import batch, kalah_v0, sungka_v0, togyz_kumalak_v0  # noqa: E402
+from mancala_marl.games import GAME_OVER, Kalah, Sungka, TogyzKumalak, make_game  # noqa: E402
+
+GAMES = {"kalah": Kalah(), "sungka": Sungka(), "togyz_kumalak": TogyzKumalak()}
+OURS_AEC = {"kalah": kalah_v0, "sungka": sungka_v0, "togyz_kumalak": togyz_kumalak_v0}
+
+
+def median_rate(fn, reps):
+    """fn() -> (count, seconds); the median of count/seconds over ``reps`` runs."""
+    return statistics.median(c / s for c, s in (fn() for _ in range(reps)))
+
+
+def machine():
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
+               platform.processor())
+    import gymnasium
+    import pettingzoo
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(), "numpy": np.__version__,
+            "numba": numba.__version__, "gymnasium": gymnasium.__version__, "pettingzoo": pettingzoo.__version__,
+            "numba_threads": numba.get_num_threads(), "load_average_at_start": os.getloadavg()}
+
+
+# -- AEC -------------------------------------------------------------------------------------
+def aec_random_play(env, steps, seed=0):
+    """Random legal play through agent_iter()/last()/step(), the loop PettingZoo's docs show."""
+    rng = random.Random(seed)
+    n = 0
+    env.reset(seed=seed)
+    start = time.perf_counter()
+    while n < steps:
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                action = None
+            else:
+                mask = obs["action_mask"] if isinstance(obs, dict) else info["action_mask"]
+                action = rng.choice(np.flatnonzero(mask).tolist())
+            env.step(action)
+            n += 1
+        env.reset()
+    return n, time.perf_counter() - start
+
+
+def bench_aec(steps, reps):
+    import warnings
+
+    from pettingzoo.classic import connect_four_v3
+    from shimmy import OpenSpielCompatibilityV0
+
+    warnings.filterwarnings("ignore")
+    envs = {f"mancala_marl {name} env()": mod.env() for name, mod in OURS_AEC.items()}
+    envs.update({f"mancala_marl {name} raw_env()": mod.raw_env() for name, mod in OURS_AEC.items()})
+    envs["OpenSpiel mancala via Shimmy"] = OpenSpielCompatibilityV0(game_name="mancala")
+    envs["OpenSpiel oware via Shimmy"] = OpenSpielCompatibilityV0(game_name="oware")
+    envs["PettingZoo connect_four_v3"] = connect_four_v3.env()
+    out = {}
+    for name, env in envs.items():
+        aec_random_play(env, 200)  # warm-up (numba, caches)
+        out[name] = median_rate(lambda env=env: aec_random_play(env, steps), reps)
+        print(f"  AEC {name:40s} {out[name]:>12,.0f} steps/s", flush=True)
+    return out
+
+
+# -- engine from Python ----------------------------------------------------------------------
+def engine_moves(game, moves, seed=0):
+    rng = random.Random(seed)
+    state, n = game.init(), 0
+    start = time.perf_counter()
+    while n < moves:
+        if state[game.to_move_index] == GAME_OVER:
+            state = game.init()
+        game.apply(state, rng.choice(np.flatnonzero(game.legal_mask(state)).tolist()))
+        n += 1
+    return n, time.perf_counter() - start
+
+
+def pyspiel_moves(game, moves, seed=0):
+    rng = random.Random(seed)
+    state, n = game.new_initial_state(), 0
+    start = time.perf_counter()
+    while n < moves:
+        if state.is_terminal():
+            state = game.new_initial_state()
+        state.apply_action(rng.choice(state.legal_actions()))
+        n += 1
+    return n, time.perf_counter() - start
+
+
+def bench_engine(moves, reps):
+    import pyspiel
+
+    out = {f"mancala_marl {name} Game.apply": median_rate(lambda g=g: engine_moves(g, moves), reps)
+           for name, g in GAMES.items()}
+    for name in ("mancala", "oware"):
+        out[f"pyspiel {name} apply_action"] = median_rate(lambda g=pyspiel.load_game(name): pyspiel_moves(g, moves), reps)
+    for name, rate in out.items():
+        print(f"  engine {name:40s} {rate:>12,.0f} moves/s", flush=True)
+    return out
+
+
+# -- batch engine ----------------------------------------------------------------------------
+def playouts(game, size, parallel, min_moves):
+    """Random playouts of ``size`` games at a time, repeated until ``min_moves`` moves.
+    Returns (moves, wall seconds, CPU seconds of this process)."""
+    total, wall, cpu, seed = 0, 0.0, 0.0, 0
+    while total < min_moves:
+        states = batch.init_states(game, size)
+        start, start_cpu = time.perf_counter(), time.process_time()
+        total += int(batch.random_playouts(game, states, seed=seed, parallel=parallel).sum())
+        wall += time.perf_counter() - start
+        cpu += time.process_time() - start_cpu
+        seed += size
+    return total, wall, cpu
+
+
+def bench_batch(sizes, min_moves, reps):
+    """Wall-clock moves/s, and for one core also moves per CPU-second of this process, which is
+    what a dedicated core would give when other jobs share the machine."""
+    out = {}
+    threads = numba.config.NUMBA_NUM_THREADS
+    for name, game in GAMES.items():
+        for size in sizes:
+            for cores in (1, threads):
+                numba.set_num_threads(cores)
+                playouts(game, size, cores > 1, 1000)  # warm-up
+                runs = [playouts(game, size, cores > 1, min_moves) for _ in range(reps)]
+                rate = statistics.median(n / w for n, w, _ in runs)
+                out[f"{name} batch={size} cores={cores}"] = rate
+                line = f"  batch {name:14s} size {size:6d} cores {cores}: {rate / 1e6:8.2f} M moves/s wall"
+                if cores == 1:
+                    cpu_rate = statistics.median(n / c for n, _, c in runs)
+                    out[f"{name} batch={size} cores=1 per CPU-second"] = cpu_rate
+                    line += f", {cpu_rate / 1e6:8.2f} M moves per CPU-second"
+                print(line, flush=True)
+    numba.set_num_threads(threads)
+    return out
+
+
+def bench_memory():
+    out = {}
+    for name, game in GAMES.items():
+        states = batch.init_states(game, 16384)
+        masks = batch.legal_masks(game, states)
+        out[name] = {"state_bytes": states.nbytes // 16384, "state_plus_mask_bytes": (states.nbytes + masks.nbytes) // 16384}
+    print(f"  memory per game (bytes): {out}", flush=True)
+    return out
+
+
+# -- MaskablePPO -----------------------------------------------------------------------------
+def bench_ppo(num_envs, n_steps, train_steps, reps):
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from mancala_marl.single_agent import SingleAgentEnv
+    from mancala_marl.vector import MancalaVecEnv
+
+    torch.set_num_threads(1)  # the same budget both ways; the env is what is compared
+    kwargs = dict(opponent="random", seat="random", reward="score_diff")
+
+    def make(kind):
+        if kind == "DummyVecEnv":
+            return DummyVecEnv([lambda: SingleAgentEnv("sungka", **kwargs) for _ in range(num_envs)])
+        return MancalaVecEnv(num_envs, "sungka", **kwargs)
+
+    def rollout(kind):
+        model = MaskablePPO("MlpPolicy", make(kind), n_steps=n_steps, batch_size=256, seed=0, device="cpu")
+        _, callback = model._setup_learn(n_steps * num_envs, None)
+        callback.on_training_start(locals(), globals())
+        start = time.perf_counter()
+        model.collect_rollouts(model.env, callback, model.rollout_buffer, n_steps)
+        return n_steps * num_envs, time.perf_counter() - start
+
+    def train(kind):
+        model = MaskablePPO("MlpPolicy", make(kind), n_steps=n_steps, batch_size=256, n_epochs=4, seed=0, device="cpu")
+        start = time.perf_counter()
+        model.learn(train_steps)
+        return time.perf_counter() - start
+
+    def env_only(kind):
+        env, rng = make(kind), np.random.default_rng(0)
+        env.seed(0)
+        env.reset()
+        start = time.perf_counter()
+        for _ in range(n_steps):
+            masks = np.stack(env.env_method("action_masks"))
+            k = (rng.random(num_envs) * masks.sum(axis=1)).astype(np.int64)
+            env.step((masks.cumsum(axis=1) > k[:, None]).argmax(axis=1))
+        return n_steps * num_envs, time.perf_counter() - start
+
+    out = {"num_envs": num_envs, "n_steps": n_steps, "train_timesteps": train_steps, "game": "sungka", **kwargs}
+    for kind in ("DummyVecEnv", "MancalaVecEnv"):
+        env_only(kind)  # warm-up
+        out[f"env only {kind} env steps/s"] = median_rate(lambda k=kind: env_only(k), reps)
+        print(f"  env alone (random legal actions) {kind:14s} {out[f'env only {kind} env steps/s']:>10,.0f} env steps/s",
+              flush=True)
+    for kind in ("DummyVecEnv", "MancalaVecEnv"):
+        rollout(kind)  # warm-up
+        out[f"rollout {kind} env steps/s"] = median_rate(lambda k=kind: rollout(k), reps)
+        out[f"train {kind} seconds"] = train(kind)
+        print(f"  MaskablePPO {kind:14s} rollouts {out[f'rollout {kind} env steps/s']:>10,.0f} env steps/s, "
+              f"{train_steps} training steps in {out[f'train {kind} seconds']:.1f} s", flush=True)
+    return out
+
+
+# -- compile time ----------------------------------------------------------------------------
+COMPILE_SNIPPET = """
+import time; t = time.perf_counter()
+from mancala_marl import batch
+from mancala_marl.games import Kalah
+from mancala_marl.vector import MancalaVecEnv
+g = Kalah(); batch.random_playouts(g, batch.init_states(g, 4)); batch.random_playouts(g, batch.init_states(g, 4), parallel=True)
+env = MancalaVecEnv(2, "sungka", opponent="random"); env.reset(); env.step(env.action_masks().argmax(axis=1))
+print(time.perf_counter() - t)
+"""
+
+
+def bench_compile():
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        runs = [float(subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], cwd=ROOT, env=env, check=True,
+                                     capture_output=True, text=True).stdout.split()[-1]) for _ in range(2)]
+    out = {"first_call_seconds_empty_cache": runs[0], "first_call_seconds_warm_cache": runs[1]}
+    print(f"  import + first calls (batch playouts, vector env step): empty cache {runs[0]:.1f} s, "
+          f"warm cache {runs[1]:.1f} s", flush=True)
+    return out
+
+
+# -- differential ----------------------------------------------------------------------------
+def differential(game, n_games, seed=0):
+    """Play ``n_games`` random games in lockstep through the batch engine and, row by row, through
+    ``Game.apply``; returns the number of games whose states differ at the end (a move the single
+    engine refuses counts as a difference)."""
+    rng = np.random.default_rng(seed)
+    states = batch.init_states(game, n_games)
+    singles = [game.init() for _ in range(n_games)]
+    bad = np.zeros(n_games, dtype=bool)
+    live = np.arange(n_games)
+    while live.size:
+        masks = batch.legal_masks(game, states[live])
+        k = (rng.random(live.size) * masks.sum(axis=1)).astype(np.int64)
+        actions = (masks.cumsum(axis=1) > k[:, None]).argmax(axis=1)  # the k-th legal pit
+        sub = states[live]
+        batch.apply_moves(game, sub, actions)
+        states[live] = sub
+        for row, action in zip(live.tolist(), actions.tolist()):
+            if not bad[row]:
+                try:
+                    game.apply(singles[row], action)
+                except ValueError:
+                    bad[row] = True
+        live = live[states[live, game.to_move_index] != GAME_OVER]
+    bad |= ~np.array([np.array_equal(a, b) for a, b in zip(states, singles)])
+    return int(bad.sum())
+
+
+def bench_differential(n_games):
+    out = {}
+    for name, game in GAMES.items():
+        start = time.perf_counter()
+        out[name] = {"games": n_games, "mismatched_games": differential(make_game(name), n_games),
+                     "seconds": time.perf_counter() - start}
+        print(f"  differential {name}: {out[name]}", flush=True)
+    return out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes and 3 repetitions (a smoke run)")
+    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "speed.json"))
+    args = parser.parse_args(argv)
+    quick = args.quick
+    reps = 3 if quick else 5
+    results = {"command": "python benchmarks/speed.py" + (" --quick" if quick else ""), "machine": machine()}
+    print(f"machine: {results['machine']}", flush=True)
+    results["aec_steps_per_s"] = bench_aec(5_000 if quick else 30_000, reps)
+    results["engine_moves_per_s"] = bench_engine(20_000 if quick else 100_000, reps)
+    results["batch_moves_per_s"] = bench_batch([1, 64, 1024, 16384], 300_000 if quick else 3_000_000, reps)
+    results["memory"] = bench_memory()
+    results["maskable_ppo"] = bench_ppo(64, 32 if quick else 128, 4096 if quick else 65536, 2 if quick else 3)
+    results["compile"] = bench_compile()
+    results["differential"] = bench_differential(2_000 if quick else 100_000)
+    results["machine"]["load_average_at_end"] = os.getloadavg()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2))
+    out.with_suffix(".md").write_text(markdown(results))
+    print(markdown(results))
+
+
+def markdown(r):
+    aec, eng, bat, ppo = r["aec_steps_per_s"], r["engine_moves_per_s"], r["batch_moves_per_s"], r["maskable_ppo"]
+    shimmy = aec["OpenSpiel mancala via Shimmy"]
+    m = r["machine"]
+    lines = [f"Command: `{r['command']}`. Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, "
+             f"numpy {m['numpy']}, numba {m['numba']}; load average {m['load_average_at_start']} at start, "
+             f"{m['load_average_at_end']} at end.", "",
+             "| AEC random play | steps/s | vs Shimmy+OpenSpiel mancala |", "|---|---:|---:|"]
+    lines += [f"| {k} | {v:,.0f} | {v / shimmy:.1f}x |" for k, v in aec.items()]
+    lines += ["", "| Engine from Python (random legal moves) | moves/s |", "|---|---:|"]
+    lines += [f"| {k} | {v:,.0f} |" for k, v in eng.items()]
+    sizes = sorted({int(k.split("batch=")[1].split()[0]) for k in bat})
+    cores = sorted({int(k.split("cores=")[1]) for k in bat})
+    head = [f"{s}, {c} core{'s' if c > 1 else ''}" for s in sizes for c in cores]
+    lines += ["", "| Batch random playouts, M moves/s (wall) | " + " | ".join(head) + " |",
+              "|---" + "|---:" * len(head) + "|"]
+    for name in GAMES:
+        lines.append(f"| {name} | " + " | ".join(f"{bat[f'{name} batch={s} cores={c}'] / 1e6:.2f}"
+                                                for s in sizes for c in cores) + " |")
+    lines += ["", "| Batch random playouts, one core, M moves per CPU-second | " + " | ".join(map(str, sizes)) + " |",
+              "|---" + "|---:" * len(sizes) + "|"]
+    for name in GAMES:
+        lines.append(f"| {name} | " + " | ".join(f"{bat[f'{name} batch={s} cores=1 per CPU-second'] / 1e6:.2f}"
+                                                for s in sizes) + " |")
+    d, v = ppo["rollout DummyVecEnv env steps/s"], ppo["rollout MancalaVecEnv env steps/s"]
+    e1, e2 = ppo["env only DummyVecEnv env steps/s"], ppo["env only MancalaVecEnv env steps/s"]
+    lines += ["", f"| MaskablePPO, Sungka vs random, {ppo['num_envs']} envs | DummyVecEnv | MancalaVecEnv | ratio |",
+              "|---|---:|---:|---:|",
+              f"| env alone (random legal actions), env steps/s | {e1:,.0f} | {e2:,.0f} | {e2 / e1:.1f}x |",
+              f"| rollout env steps/s | {d:,.0f} | {v:,.0f} | {v / d:.1f}x |",
+              f"| {ppo['train_timesteps']:,} training steps, seconds | {ppo['train DummyVecEnv seconds']:.1f} | "
+              f"{ppo['train MancalaVecEnv seconds']:.1f} | "
+              f"{ppo['train DummyVecEnv seconds'] / ppo['train MancalaVecEnv seconds']:.1f}x |"]
+    lines += ["", "| Memory per game in the batch engine | state bytes | state + mask bytes |", "|---|---:|---:|"]
+    lines += [f"| {k} | {v['state_bytes']} | {v['state_plus_mask_bytes']} |" for k, v in r["memory"].items()]
+    c = r["compile"]
+    lines += ["", f"Import + first calls of the compiled code: {c['first_call_seconds_empty_cache']:.1f} s with an "
+              f"empty numba cache, {c['first_call_seconds_warm_cache']:.1f} s with the cache written by the first run.",
+              "", "Differential run, batch engine vs Game.apply in lockstep: " + "; ".join(
+                  f"{k}: {v['mismatched_games']} of {v['games']:,} games differ" for k, v in r["differential"].items())]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()
