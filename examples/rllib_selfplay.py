@@ -4,12 +4,12 @@ Both seats map to one shared policy (module ``"shared"``), so every move of eith
 trains the same network. The env is the game's PettingZoo AEC env through RLlib's
 ``PettingZooEnv``, which reports an observation only for the agent to move next: after an
 extra turn that is the same agent again, and RLlib records two consecutive steps of that agent.
-Masking follows RLlib's action-masking RLModule example (``ActionMaskingTorchRLModule``): the
-illegal moves' logits get ``FLOAT_MIN`` before the action distribution is built.
-
-One small adapter (:class:`RLlibObservations`) is needed because that module reads the
-observation dict keys ``"observations"`` and ``"action_mask"`` (float), while PettingZoo's
-classic convention, which our envs follow, is ``"observation"`` and an int8 ``"action_mask"``.
+Masking follows the pattern of RLlib's action-masking RLModule example
+(``ray.rllib.examples.rl_modules.classes.action_masking_rlm``): :class:`MaskedPPOModule` builds
+PPO's default networks on the ``"observation"`` entry only and gives the illegal moves' logits
+``FLOAT_MIN`` before the action distribution is built. Unlike that example, which expects the
+keys ``"observations"`` and a float mask, it reads PettingZoo's classic convention
+(``"observation"``, int8 ``"action_mask"``) as the envs give it, so no env adapter is needed.
 
 After training, the learned policy plays the arena's baselines (``agents.make_policy``) from
 both seats, greedily (arg-max of the masked logits).
@@ -32,13 +32,14 @@ import numpy as np
 import ray
 import torch
 from gymnasium import spaces
-from pettingzoo.utils import BaseWrapper
 from ray import cloudpickle
 from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
+from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+from ray.rllib.utils.torch_utils import FLOAT_MIN
 from ray.tune.registry import register_env
 
 from agents import Policy
@@ -48,24 +49,44 @@ from mancala_marl import ENV_MODULES, observations
 SHARED = "shared"
 
 
-class RLlibObservations(BaseWrapper):
-    """Renames the observation dict for RLlib's action-masking module:
-    ``{"observation", "action_mask" (int8)}`` -> ``{"observations", "action_mask" (float32)}``."""
+class MaskedPPOModule(DefaultPPOTorchRLModule):
+    """PPO's default torch RLModule on ``obs["observation"]``, with ``obs["action_mask"]`` applied
+    to the action logits in every forward pass (inference, exploration, training)."""
 
-    def __init__(self, env):
-        super().__init__(env)
-        pits = env.action_space(env.possible_agents[0]).n
-        self._spaces = {agent: spaces.Dict({
-            "observations": env.observation_space(agent)["observation"],
-            "action_mask": spaces.Box(0.0, 1.0, shape=(pits,), dtype=np.float32),
-        }) for agent in env.possible_agents}
+    def __init__(self, *, observation_space=None, **kwargs):
+        if not isinstance(observation_space, spaces.Dict) or set(observation_space) != {"observation", "action_mask"}:
+            raise ValueError("MaskedPPOModule needs a Dict observation space with keys 'observation' and "
+                             f"'action_mask' (PettingZoo's classic convention), got {observation_space!r}")
+        self._space_with_mask = observation_space
+        super().__init__(observation_space=observation_space["observation"], **kwargs)
 
-    def observation_space(self, agent):
-        return self._spaces[agent]
+    def setup(self):
+        super().setup()  # builds the networks for the observation without the mask
+        self.observation_space = self._space_with_mask
 
-    def observe(self, agent):
-        obs = self.env.observe(agent)
-        return {"observations": obs["observation"], "action_mask": obs["action_mask"].astype(np.float32)}
+    @staticmethod
+    def _split(batch):
+        obs = batch[Columns.OBS]
+        return obs["action_mask"], {**batch, Columns.OBS: obs["observation"]}
+
+    @staticmethod
+    def _mask(outs, mask):
+        logits = outs[Columns.ACTION_DIST_INPUTS]
+        outs[Columns.ACTION_DIST_INPUTS] = logits.masked_fill(mask == 0, FLOAT_MIN)
+        return outs
+
+    def _forward(self, batch, **kwargs):
+        mask, batch = self._split(batch)
+        return self._mask(super()._forward(batch, **kwargs), mask)
+
+    def _forward_train(self, batch, **kwargs):
+        mask, batch = self._split(batch)
+        return self._mask(super()._forward_train(batch, **kwargs), mask)
+
+    def compute_values(self, batch, embeddings=None):
+        if embeddings is None:
+            _, batch = self._split(batch)
+        return super().compute_values(batch, embeddings)
 
 
 def make_env(config: dict) -> PettingZooEnv:
@@ -74,7 +95,7 @@ def make_env(config: dict) -> PettingZooEnv:
     game = config.pop("game", "kalah")
     if game not in ENV_MODULES:
         raise ValueError(f"unknown game {game!r}; known games: {', '.join(ENV_MODULES)}")
-    return PettingZooEnv(RLlibObservations(ENV_MODULES[game].env(**config)))
+    return PettingZooEnv(ENV_MODULES[game].env(**config))
 
 
 def map_to_shared(agent_id, episode=None, **kwargs) -> str:
@@ -92,7 +113,7 @@ def build_config(game: str, env_kwargs: dict, num_env_runners: int, batch: int, 
         .environment("mancala_marl", env_config={"game": game, **env_kwargs})
         .multi_agent(policies={SHARED}, policy_mapping_fn=map_to_shared)
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={
-            SHARED: RLModuleSpec(module_class=ActionMaskingTorchRLModule,
+            SHARED: RLModuleSpec(module_class=MaskedPPOModule,
                                  model_config={"fcnet_hiddens": [128, 128], "vf_share_layers": False}),
         }))
         .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=1)
@@ -118,7 +139,7 @@ class RLModulePolicy(Policy):
         mask = game.legal_mask(state).astype(np.float32)
         with torch.no_grad():
             out = self.module.forward_inference({"obs": {
-                "observations": torch.from_numpy(obs)[None], "action_mask": torch.from_numpy(mask)[None]}})
+                "observation": torch.from_numpy(obs)[None], "action_mask": torch.from_numpy(mask)[None]}})
         logits = out["action_dist_inputs"][0].numpy()
         return int(np.argmax(np.where(mask > 0, logits, -np.inf)))
 
