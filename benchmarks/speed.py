@@ -41,8 +41,20 @@ OURS_AEC = {"kalah": kalah_v0, "sungka": sungka_v0, "togyz_kumalak": togyz_kumal
 
 
 def median_rate(fn, reps):
-    """fn() -> (count, seconds); the median of count/seconds over ``reps`` runs."""
-    return statistics.median(c / s for c, s in (fn() for _ in range(reps)))
+    """fn() -> (count, wall seconds). Returns {"wall": median count per wall-clock second,
+    "cpu": median count per CPU-second of this process} over ``reps`` runs. On a machine shared
+    with other jobs the CPU-second figure is what a dedicated core would give (about)."""
+    wall, cpu = [], []
+    for _ in range(reps):
+        start = time.process_time()
+        count, seconds = fn()
+        wall.append(count / seconds)
+        cpu.append(count / max(time.process_time() - start, 1e-9))
+    return {"wall": statistics.median(wall), "cpu": statistics.median(cpu)}
+
+
+def fmt(rate):
+    return f"{rate['wall']:>12,.0f} /s wall, {rate['cpu']:>12,.0f} per CPU-second"
 
 
 def machine():
@@ -92,7 +104,7 @@ def bench_aec(steps, reps):
     for name, env in envs.items():
         aec_random_play(env, 200)  # warm-up (numba, caches)
         out[name] = median_rate(lambda env=env: aec_random_play(env, steps), reps)
-        print(f"  AEC {name:40s} {out[name]:>12,.0f} steps/s", flush=True)
+        print(f"  AEC {name:40s} {fmt(out[name])}", flush=True)
     return out
 
 
@@ -129,7 +141,7 @@ def bench_engine(moves, reps):
     for name in ("mancala", "oware"):
         out[f"pyspiel {name} apply_action"] = median_rate(lambda g=pyspiel.load_game(name): pyspiel_moves(g, moves), reps)
     for name, rate in out.items():
-        print(f"  engine {name:40s} {rate:>12,.0f} moves/s", flush=True)
+        print(f"  engine {name:40s} {fmt(rate)}", flush=True)
     return out
 
 
@@ -208,9 +220,9 @@ def bench_ppo(num_envs, n_steps, train_steps, reps):
 
     def train(kind):
         model = MaskablePPO("MlpPolicy", make(kind), n_steps=n_steps, batch_size=256, n_epochs=4, seed=0, device="cpu")
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         model.learn(train_steps)
-        return time.perf_counter() - start
+        return {"wall": time.perf_counter() - start, "cpu": time.process_time() - start_cpu}
 
     def env_only(kind):
         env, rng = make(kind), np.random.default_rng(0)
@@ -227,14 +239,14 @@ def bench_ppo(num_envs, n_steps, train_steps, reps):
     for kind in ("DummyVecEnv", "MancalaVecEnv"):
         env_only(kind)  # warm-up
         out[f"env only {kind} env steps/s"] = median_rate(lambda k=kind: env_only(k), reps)
-        print(f"  env alone (random legal actions) {kind:14s} {out[f'env only {kind} env steps/s']:>10,.0f} env steps/s",
-              flush=True)
+        print(f"  env alone (random legal actions) {kind:14s} {fmt(out[f'env only {kind} env steps/s'])}", flush=True)
     for kind in ("DummyVecEnv", "MancalaVecEnv"):
         rollout(kind)  # warm-up
         out[f"rollout {kind} env steps/s"] = median_rate(lambda k=kind: rollout(k), reps)
         out[f"train {kind} seconds"] = train(kind)
-        print(f"  MaskablePPO {kind:14s} rollouts {out[f'rollout {kind} env steps/s']:>10,.0f} env steps/s, "
-              f"{train_steps} training steps in {out[f'train {kind} seconds']:.1f} s", flush=True)
+        print(f"  MaskablePPO {kind:14s} rollouts {fmt(out[f'rollout {kind} env steps/s'])}, "
+              f"{train_steps} training steps in {out[f'train {kind} seconds']['wall']:.1f} s wall, "
+              f"{out[f'train {kind} seconds']['cpu']:.1f} CPU-s", flush=True)
     return out
 
 
@@ -325,15 +337,16 @@ def main(argv=None):
 
 def markdown(r):
     aec, eng, bat, ppo = r["aec_steps_per_s"], r["engine_moves_per_s"], r["batch_moves_per_s"], r["maskable_ppo"]
-    shimmy = aec["OpenSpiel mancala via Shimmy"]
+    shimmy = aec["OpenSpiel mancala via Shimmy"]["cpu"]
     m = r["machine"]
     lines = [f"Command: `{r['command']}`. Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, "
              f"numpy {m['numpy']}, numba {m['numba']}; load average {m['load_average_at_start']} at start, "
              f"{m['load_average_at_end']} at end.", "",
-             "| AEC random play | steps/s | vs Shimmy+OpenSpiel mancala |", "|---|---:|---:|"]
-    lines += [f"| {k} | {v:,.0f} | {v / shimmy:.1f}x |" for k, v in aec.items()]
-    lines += ["", "| Engine from Python (random legal moves) | moves/s |", "|---|---:|"]
-    lines += [f"| {k} | {v:,.0f} |" for k, v in eng.items()]
+             "| AEC random play | steps/s (wall) | steps per CPU-second | vs Shimmy+OpenSpiel mancala (CPU) |",
+             "|---|---:|---:|---:|"]
+    lines += [f"| {k} | {v['wall']:,.0f} | {v['cpu']:,.0f} | {v['cpu'] / shimmy:.1f}x |" for k, v in aec.items()]
+    lines += ["", "| Engine from Python (random legal moves) | moves/s (wall) | moves per CPU-second |", "|---|---:|---:|"]
+    lines += [f"| {k} | {v['wall']:,.0f} | {v['cpu']:,.0f} |" for k, v in eng.items()]
     sizes = sorted({int(k.split("batch=")[1].split()[0]) for k in bat})
     cores = sorted({int(k.split("cores=")[1]) for k in bat})
     head = [f"{s}, {c} core{'s' if c > 1 else ''}" for s in sizes for c in cores]
@@ -347,15 +360,16 @@ def markdown(r):
     for name in GAMES:
         lines.append(f"| {name} | " + " | ".join(f"{bat[f'{name} batch={s} cores=1 per CPU-second'] / 1e6:.2f}"
                                                 for s in sizes) + " |")
-    d, v = ppo["rollout DummyVecEnv env steps/s"], ppo["rollout MancalaVecEnv env steps/s"]
-    e1, e2 = ppo["env only DummyVecEnv env steps/s"], ppo["env only MancalaVecEnv env steps/s"]
-    lines += ["", f"| MaskablePPO, Sungka vs random, {ppo['num_envs']} envs | DummyVecEnv | MancalaVecEnv | ratio |",
+    d, v = ppo["rollout DummyVecEnv env steps/s"]["cpu"], ppo["rollout MancalaVecEnv env steps/s"]["cpu"]
+    e1, e2 = ppo["env only DummyVecEnv env steps/s"]["cpu"], ppo["env only MancalaVecEnv env steps/s"]["cpu"]
+    lines += ["", f"| Sungka vs random, {ppo['num_envs']} envs, per CPU-second | DummyVecEnv | MancalaVecEnv | ratio |",
               "|---|---:|---:|---:|",
-              f"| env alone (random legal actions), env steps/s | {e1:,.0f} | {e2:,.0f} | {e2 / e1:.1f}x |",
-              f"| rollout env steps/s | {d:,.0f} | {v:,.0f} | {v / d:.1f}x |",
-              f"| {ppo['train_timesteps']:,} training steps, seconds | {ppo['train DummyVecEnv seconds']:.1f} | "
-              f"{ppo['train MancalaVecEnv seconds']:.1f} | "
-              f"{ppo['train DummyVecEnv seconds'] / ppo['train MancalaVecEnv seconds']:.1f}x |"]
+              f"| env alone (random legal actions), env steps | {e1:,.0f} | {e2:,.0f} | {e2 / e1:.1f}x |",
+              f"| MaskablePPO rollout, env steps | {d:,.0f} | {v:,.0f} | {v / d:.1f}x |",
+              f"| MaskablePPO, {ppo['train_timesteps']:,} training steps, CPU-seconds (wall) | "
+              f"{ppo['train DummyVecEnv seconds']['cpu']:.1f} ({ppo['train DummyVecEnv seconds']['wall']:.1f}) | "
+              f"{ppo['train MancalaVecEnv seconds']['cpu']:.1f} ({ppo['train MancalaVecEnv seconds']['wall']:.1f}) | "
+              f"{ppo['train DummyVecEnv seconds']['cpu'] / ppo['train MancalaVecEnv seconds']['cpu']:.1f}x |"]
     lines += ["", "| Memory per game in the batch engine | state bytes | state + mask bytes |", "|---|---:|---:|"]
     lines += [f"| {k} | {v['state_bytes']} | {v['state_plus_mask_bytes']} |" for k, v in r["memory"].items()]
     c = r["compile"]

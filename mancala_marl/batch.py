@@ -340,9 +340,10 @@ _MULT_LO = np.uint64(0x4385DF649FCCF645)
 _LOW32 = np.uint64(0xFFFFFFFF)
 
 
-def pcg64_row(generator: np.random.Generator) -> np.ndarray:
-    """The state of a PCG64 ``generator`` as the uint64[6] row the compiled draws use."""
-    st = generator.bit_generator.state
+def pcg64_row(generator) -> np.ndarray:
+    """The state of a PCG64 ``np.random.Generator`` (or bit generator) as the uint64[6] row the
+    compiled draws use."""
+    st = getattr(generator, "bit_generator", generator).state
     if st["bit_generator"] != "PCG64":
         raise ValueError(f"a PCG64 generator is needed, got {st['bit_generator']}")
     mask = (1 << 64) - 1

@@ -6,6 +6,8 @@ which is the same agent after an extra turn, and skips an agent that must pass (
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -71,6 +73,7 @@ class MancalaEnv(AECEnv):
         self._player_index = {agent: i for i, agent in enumerate(AGENTS)}
         self._to_move_index = game.to_move_index
         self._stores = (game.pits, 2 * game.pits + 1)
+        self._kernel = type(game).kernel
 
     # -- spaces -------------------------------------------------------------------------------
     def observation_space(self, agent):
@@ -131,7 +134,13 @@ class MancalaEnv(AECEnv):
         mover = self._player_index[agent]
         store0, store1 = self._stores
         before0, before1 = int(state[store0]), int(state[store1])
-        game.apply(state, action)  # raises IllegalMoveError with the reason
+        pits = game.pits
+        to_move = state[self._to_move_index]
+        if isinstance(action, (int, np.integer)) and 0 <= action < pits and to_move >= 0 \
+                and state[to_move * (pits + 1) + action] > 0:
+            self._kernel(state, int(action), game.spec)  # legal: skip Game.apply's slower checks
+        else:
+            game.apply(state, action)  # raises IllegalMoveError with the reason
         self.num_moves += 1
         self._cumulative_rewards[agent] = 0.0
         if self.reward_type == "score_diff":
@@ -210,8 +219,11 @@ _HOT_ATTRIBUTES = ("agents", "agent_selection", "rewards", "terminations", "trun
 
 
 def _direct(name: str, before_reset_error: bool = False) -> property:
+    if not before_reset_error:  # attrgetter runs in C: no Python frame per attribute read
+        return property(operator.attrgetter(f"_raw.{name}"), doc=f"``{name}`` of the raw environment.")
+
     def get(self):
-        if before_reset_error and not self._has_reset:
+        if not self._has_reset:
             raise AttributeError(f"{name} cannot be accessed before reset")
         return getattr(self._raw, name)
     return property(get, doc=f"``{name}`` of the raw environment.")

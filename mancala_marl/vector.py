@@ -197,8 +197,7 @@ class MancalaVecEnv(VecEnv):
         self._reset_options()
         self._forfeited[:] = False
         batch._encode_serial(self.states, self.players, *self._obs_args, self._obs)
-        masks = self.action_masks()
-        self.reset_infos = [self._reset_info(i, masks) for i in rows]
+        self._reset_infos_for(rows, self.action_masks())
         return self._obs.copy()
 
     def step_async(self, actions: np.ndarray) -> None:
@@ -222,9 +221,7 @@ class MancalaVecEnv(VecEnv):
             obs_rows = np.empty((rows.size, self._obs.shape[1]), dtype=np.float32)
             batch._encode_serial(self.states[rows], self.players[rows], *self._obs_args, obs_rows)
             self._obs[rows] = obs_rows
-            masks = self.action_masks()
-            for i in rows:
-                self.reset_infos[i] = self._reset_info(i, masks)
+            self._reset_infos_for(rows, self.action_masks())
         rewards = (self._rewards * self.reward_scale).astype(np.float32)
         return self._obs.copy(), rewards, done, infos
 
@@ -271,8 +268,8 @@ class MancalaVecEnv(VecEnv):
             self.players[i] = int(rng.integers(2)) if self.seat_mode == "random" else SEATS.index(self.seat_mode)
             rng.integers(1)  # SingleAgentEnv picks one opponent from a list of one (draws nothing)
             opponent_seed = int(rng.integers(2**31))
-            if self._opponent_id == 0:
-                self._rngs[i] = batch.pcg64_row(np.random.default_rng(opponent_seed))
+            if self._opponent_id == 0:  # RandomPolicy's np.random.default_rng(seed), i.e. PCG64(seed)
+                self._rngs[i] = batch.pcg64_row(np.random.PCG64(opponent_seed))
         scratch, stack, counters, keys, values, depths, flags, moves = self._work
         ok = _reset_rows(np.asarray(rows, dtype=np.int64), self.states, self._start, self.players, self.num_moves,
                          self._pending, self.max_moves, self._opponent_id, self.game.spec, self._rngs, scratch,
@@ -280,33 +277,34 @@ class MancalaVecEnv(VecEnv):
         if not ok:
             raise ValueError(f"{self.game!r}: the opponent's opening moves ended the game; the rules are degenerate")
 
-    def _scores(self, rows=slice(None)):
+    def _scores(self):
+        """(learner's store, opponent's store) per row, as ``(N,)`` arrays."""
         pits = self.game.pits
-        stores = self.states[rows][:, [pits, 2 * pits + 1]]
-        players = self.players[rows]
-        own = np.where(players == 0, stores[:, 0], stores[:, 1])
-        return own, stores.sum(axis=1) - own
+        store0, store1 = self.states[:, pits], self.states[:, 2 * pits + 1]
+        own = np.where(self.players == 0, store0, store1)
+        return own, store0 + store1 - own
 
     def _infos(self, masks, done) -> list[dict]:
         own, other = self._scores()
-        masks8 = masks.view(np.int8)
+        masks8 = masks.astype(np.int8)  # one fresh array; each info holds a row of it
         seats, own_l, other_l = self.players.tolist(), own.tolist(), other.tolist()
         illegal, truncated = self._illegal.tolist(), (self._truncated & ~self._terminated).tolist()
-        infos = [{"action_mask": masks8[i].copy(), "seat": seats[i], "score": own_l[i],
-                  "opponent_score": other_l[i], "opponent": self.opponent, "illegal_action": illegal[i]}
-                 for i in range(self.num_envs)]
-        for i in np.flatnonzero(done | self._terminated):
+        opponent = self.opponent
+        infos = [{"action_mask": mask, "seat": seat, "score": mine, "opponent_score": theirs, "opponent": opponent,
+                  "illegal_action": bad, "TimeLimit.truncated": cut}
+                 for mask, seat, mine, theirs, bad, cut in zip(masks8, seats, own_l, other_l, illegal, truncated)]
+        for i in np.flatnonzero(done | self._terminated).tolist():
+            margin = own_l[i] - other_l[i]
             if illegal[i]:
-                infos[i]["result"], infos[i]["margin"] = -1, own_l[i] - other_l[i]
+                infos[i]["result"], infos[i]["margin"] = -1, margin
             elif self._terminated[i]:
-                margin = own_l[i] - other_l[i]
-                infos[i]["result"], infos[i]["margin"] = int(np.sign(margin)), margin
-        for i in range(self.num_envs):
-            infos[i]["TimeLimit.truncated"] = truncated[i]
+                infos[i]["result"], infos[i]["margin"] = (margin > 0) - (margin < 0), margin
         return infos
 
-    def _reset_info(self, i, masks) -> dict:
-        own, other = self._scores(slice(i, i + 1))
-        mask = masks[i].astype(np.int8)
-        return {"action_mask": mask, "seat": int(self.players[i]), "score": int(own[0]),
-                "opponent_score": int(other[0]), "opponent": self.opponent, "illegal_action": False}
+    def _reset_infos_for(self, rows, masks) -> None:
+        own, other = self._scores()
+        masks8 = masks.astype(np.int8)
+        for i in rows:
+            self.reset_infos[i] = {"action_mask": masks8[i], "seat": int(self.players[i]), "score": int(own[i]),
+                                   "opponent_score": int(other[i]), "opponent": self.opponent,
+                                   "illegal_action": False}
