@@ -146,11 +146,11 @@ def bench_engine(moves, reps):
 
 
 # -- batch engine ----------------------------------------------------------------------------
-def playouts(game, size, parallel, min_moves):
-    """Random playouts of ``size`` games at a time, repeated until ``min_moves`` moves.
-    Returns (moves, wall seconds, CPU seconds of this process)."""
+def playouts(game, size, parallel, min_moves, max_seconds=2.0):
+    """Random playouts of ``size`` games at a time, repeated until ``min_moves`` moves (or
+    ``max_seconds`` of wall clock). Returns (moves, wall seconds, CPU seconds of this process)."""
     total, wall, cpu, seed = 0, 0.0, 0.0, 0
-    while total < min_moves:
+    while total < min_moves and wall < max_seconds:
         states = batch.init_states(game, size)
         start, start_cpu = time.perf_counter(), time.process_time()
         total += int(batch.random_playouts(game, states, seed=seed, parallel=parallel).sum())
@@ -348,7 +348,7 @@ def markdown(r):
     lines += ["", "| Engine from Python (random legal moves) | moves/s (wall) | moves per CPU-second |", "|---|---:|---:|"]
     lines += [f"| {k} | {v['wall']:,.0f} | {v['cpu']:,.0f} |" for k, v in eng.items()]
     sizes = sorted({int(k.split("batch=")[1].split()[0]) for k in bat})
-    cores = sorted({int(k.split("cores=")[1]) for k in bat})
+    cores = sorted({int(k.split("cores=")[1].split()[0]) for k in bat})
     head = [f"{s}, {c} core{'s' if c > 1 else ''}" for s in sizes for c in cores]
     lines += ["", "| Batch random playouts, M moves/s (wall) | " + " | ".join(head) + " |",
               "|---" + "|---:" * len(head) + "|"]
