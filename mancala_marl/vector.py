@@ -27,7 +27,7 @@ from gymnasium.utils import seeding
 from numba import njit
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from agents.search import BEST, BUDGET, MAX_PLY, PLY_LIMIT, _negamax
+from agents.search import BEST, BUDGET, GREEDY_MAX_CHAIN, MAX_PLY, PLY_LIMIT, search
 
 from . import batch, observations
 from .games import Game, make_game
@@ -44,9 +44,8 @@ def _greedy_pit(state, spec, stack, counters, keys, values, depths, flags, moves
     """agents' ``greedy``: its own search kernel, one turn deep, no table (as GreedyPolicy runs it)."""
     counters[:] = 0
     counters[BUDGET] = 1 << 62
-    work = state.copy()
-    _negamax(work, 1, -(1 << 29), 1 << 29, 0, spec, spec[SPEC_GAME] != TOGYZ,
-             keys, values, depths, flags, moves, stack, counters)
+    search(state.copy(), 1, GREEDY_MAX_CHAIN, spec, spec[SPEC_GAME] != TOGYZ,
+           keys, values, depths, flags, moves, stack, counters)
     if counters[PLY_LIMIT]:
         raise RuntimeError("greedy search went deeper than MAX_PLY plies")
     return counters[BEST]
