@@ -104,7 +104,7 @@ def map_to_shared(agent_id, episode=None, **kwargs) -> str:
 
 
 def build_config(game: str, env_kwargs: dict, num_env_runners: int, batch: int, seed: int) -> PPOConfig:
-    # The env creator and adapter travel to the remote env runners inside the pickled config,
+    # The env creator and the masked module travel to the remote actors inside the pickled config,
     # so this file need not be importable there (only mancala_marl must be installed).
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     register_env("mancala_marl", make_env)
@@ -171,7 +171,7 @@ def train(game: str = "kalah", iterations: int = 10, env_kwargs: dict | None = N
             }
             history.append(row)
             if verbose:
-                print(json.dumps(row))
+                print(json.dumps(row), flush=True)
         module = algo.get_module(SHARED)
         rules = ENV_MODULES[game].raw_env(**env_kwargs).game
         obs_type = env_kwargs.get("obs_type", "counts")
