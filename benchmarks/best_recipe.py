@@ -44,7 +44,8 @@ def main(argv=None) -> int:
     parser.add_argument("--timesteps", type=int, default=500_000)
     parser.add_argument("--games", type=int, default=1000, help="test games per seat vs random")
     parser.add_argument("--games-other", type=int, default=50, help="test games per seat vs the other baselines")
-    parser.add_argument("--eval-only", action="store_true", help="skip training, evaluate the run's final.zip")
+    parser.add_argument("--eval-only", action="store_true",
+                        help="skip training, evaluate the run's final.zip (or, if the run was stopped, its last checkpoint)")
     parser.add_argument("--install", action="store_true", help="copy the final model to agents/pretrained/")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
@@ -60,7 +61,11 @@ def main(argv=None) -> int:
     final = run_dir / "final.zip"
     if not args.eval_only:
         train(config, run_dir)
-    train_seconds = read_metadata(final).get("train_seconds")
+    if args.eval_only and not final.is_file():
+        final = run_dir / "checkpoints" / "last.zip"
+    meta = read_metadata(final)
+    config.timesteps = meta["timesteps"]
+    train_seconds = meta.get("train_seconds") or wall_seconds_at(run_dir / "evaluations.csv", meta["timesteps"])
     game = make_game(args.game)
     agent = ModelPolicy(path=str(final))
     rows = []
@@ -86,6 +91,14 @@ def main(argv=None) -> int:
         shutil.copyfile(final, PRETRAINED_DIR / f"{args.game}.zip")
         print(f"installed {PRETRAINED_DIR / (args.game + '.zip')}")
     return 0
+
+
+def wall_seconds_at(csv_path, timesteps):
+    """Training wall clock at the evaluation nearest ``timesteps`` (for runs stopped at a checkpoint)."""
+    import csv
+    with open(csv_path, newline="") as handle:
+        rows = [r for r in csv.DictReader(handle) if int(r["timesteps"]) <= timesteps + 8 * 256]
+    return float(rows[-1]["wall_seconds"]) if rows else None
 
 
 def render(game, rows, config, train_seconds, eval_seconds) -> str:

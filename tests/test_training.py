@@ -141,3 +141,16 @@ def test_selfplay_pool_samples_snapshots_and_baselines(tmp_path):
     names = {pool.sample(rng).name for _ in range(40)}
     assert "max" in names and {f"snapshot:{p.stem}" for p in snapshots[-2:]} <= names
     assert not any(p.stem in n for p in snapshots[:-2] for n in names)
+
+
+@pytest.mark.parametrize("game_name", ["kalah", "sungka", "togyz_kumalak"])
+def test_shipped_pretrained_agents_play_and_beat_random(game_name):
+    game = make_game(game_name)
+    result = play(game, make_policy("pretrained"), make_policy("random"), seat=1, games=6)
+    assert result["wins"] >= 5
+
+
+def test_pretrained_agent_refuses_other_rules():
+    game = make_game("kalah", pits=4, seeds=3)
+    with pytest.raises(ValueError, match="trained for kalah"):
+        make_policy("pretrained").act(game, game.init())

@@ -77,6 +77,9 @@ def make_env_fn(config: TrainConfig, run_dir: Path, rank: int):
         from stable_baselines3.common.monitor import Monitor
 
         from mancala_marl.single_agent import SingleAgentEnv
+        if config.vec == "subproc":
+            import torch
+            torch.set_num_threads(config.torch_threads)  # model opponents in this worker
         env = SingleAgentEnv(make_game(config.game, **config.rule_params), opponent=_opponent(config, run_dir),
                              seat=config.seat, reward=config.reward, obs_type=config.obs_type,
                              reward_scale=_reward_scale(config))
