@@ -367,13 +367,13 @@ class SolverPolicy(_SearchPolicy):
     """Perfect play on small boards: alpha-beta to the end of the game with a transposition table.
 
     ``value(game, state)`` is the exact final margin (mover's store - opponent's) under perfect
-    play. Refuses boards with more than ``max_seeds`` seeds (default 48), where it would not
+    play. Refuses boards with more than ``max_seeds`` seeds (default 40: Kalah(5,4)), where it would not
     finish in reasonable time.
     """
 
     tt_bits = 22
 
-    def __init__(self, max_seeds: int = 48, tt_bits: int | None = None, seed: int | None = None):
+    def __init__(self, max_seeds: int = 40, tt_bits: int | None = None, seed: int | None = None):
         super().__init__(depth=UNBOUNDED, max_chain=UNBOUNDED, tt_bits=tt_bits, seed=seed)
         self.max_seeds = int(max_seeds)
 
