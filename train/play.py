@@ -65,6 +65,7 @@ def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=
                 if move is None:
                     return ENDED_EARLY
                 game.apply(state, move)
+                write(f"you (player_{human_seat}) sow pit {move}\n")
             else:
                 move = policy.act(game, state.copy())
                 game.apply(state, move)

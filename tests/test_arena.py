@@ -1,0 +1,103 @@
+"""Arena, tournament and paper-table: counts add up, seeds reproduce, JSON/CSV outputs are well formed."""
+
+import csv
+import json
+
+import pytest
+
+from train.arena import arena, wilson
+from train.cli import main
+from train.tournament import elo_ratings, paper_table, round_robin
+
+
+def test_counts_add_up_per_seat_and_overall():
+    result = arena("kalah:pits=4,seeds=3", "random", "max", n=15, seed=3)
+    assert result["games"] == 15 and result["total_games"] == 30
+    for seat in ("first", "second"):
+        s = result["seats"][seat]
+        assert s["games"] == 15 and s["wins"] + s["draws"] + s["losses"] == 15
+        assert s["win_rate"] == s["wins"] / 15
+        assert s["ci95"][0] <= s["win_rate"] <= s["ci95"][1]
+    o = result["overall"]
+    assert o["wins"] == result["seats"]["first"]["wins"] + result["seats"]["second"]["wins"]
+    assert o["mean_length"] == pytest.approx((result["seats"]["first"]["mean_length"]
+                                              + result["seats"]["second"]["mean_length"]) / 2)
+
+
+def test_records_match_the_summary_and_the_seeds_reproduce():
+    records = []
+    a = arena("sungka:houses=4,stones=4", "random", "greedy", n=10, seed=11, records=records)
+    assert len(records) == 20
+    first = [r for r in records if r["seat"] == "first"]
+    assert sum(r["score_a"] > r["score_b"] for r in first) == a["seats"]["first"]["wins"]
+    assert all(r["score_a"] + r["score_b"] == 32 for r in records)  # every seed ends in a store
+    again = arena("sungka:houses=4,stones=4", "random", "greedy", n=10, seed=11)
+    assert again == a
+    other = arena("sungka:houses=4,stones=4", "random", "greedy", n=10, seed=12)
+    assert other["seats"] != a["seats"]  # random play with another seed gives other games
+
+
+def test_parallel_workers_give_the_same_result():
+    one = arena("kalah:pits=4,seeds=3", "random", "alphabeta:depth=2", n=6, seed=5, opening=2)
+    two = arena("kalah:pits=4,seeds=3", "random", "alphabeta:depth=2", n=6, seed=5, opening=2, workers=2)
+    assert one == two
+
+
+def test_opening_moves_make_deterministic_policies_play_different_games():
+    records = []
+    arena("kalah", "max", "exact", n=10, seed=0, records=records)
+    assert len({(r["score_a"], r["length"]) for r in records if r["seat"] == "first"}) == 1
+    records = []
+    arena("kalah", "max", "exact", n=10, seed=0, opening=4, records=records)
+    assert len({(r["score_a"], r["length"]) for r in records if r["seat"] == "first"}) > 1
+
+
+def test_wilson_interval_known_values():
+    low, high = wilson(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(0, 10)[1] == pytest.approx(0.2775, abs=1e-4)
+
+
+def test_elo_orders_the_policies_and_is_symmetric_for_equal_results():
+    def pair(a, b, w, d, l):
+        return {"a": a, "b": b, "overall": {"wins": w, "draws": d, "losses": l, "games": w + d + l}}
+    even = elo_ratings(["x", "y"], [pair("x", "y", 10, 0, 10)])
+    assert even["x"] == pytest.approx(even["y"])
+    r = elo_ratings(["x", "y", "z"], [pair("x", "y", 15, 0, 5), pair("y", "z", 15, 0, 5), pair("x", "z", 20, 0, 0)])
+    assert r["x"] > r["y"] > r["z"]
+    assert sum(r.values()) / 3 == pytest.approx(1500)
+    # x beats y 15:5; with the virtual draw 15.5:5.5, so the gap is 400 log10(15.5 / 5.5) = 180.0
+    two = elo_ratings(["x", "y"], [pair("x", "y", 15, 0, 5)])
+    assert two["x"] - two["y"] == pytest.approx(400 * __import__("math").log10(15.5 / 5.5), abs=0.1)
+
+
+def test_round_robin_and_paper_table_shapes():
+    result = round_robin("kalah:pits=3,seeds=3", ["random", "max", "greedy"], n=4, seed=1)
+    assert len(result["pairs"]) == 3 and set(result["ratings"]) == {"random", "max", "greedy"}
+    table = paper_table("kalah:pits=3,seeds=3", "greedy", n=4)
+    assert [row["row"] for row in table["rows"]] == ["vs. Random Policy", "vs. Max Policy", "vs. Exact Policy",
+                                                     "vs. Self"]
+    for row in table["rows"]:
+        for seat in ("first", "second"):
+            assert 0 <= row[seat]["average_reward"] <= 18 and 0 <= row[seat]["win_percentage"] <= 100
+
+
+def test_arena_command_json_is_one_object_and_csv_has_a_row_per_game(tmp_path, capsys):
+    path = tmp_path / "games.csv"
+    assert main(["arena", "kalah:pits=4,seeds=3", "greedy", "random", "-n", "5", "--json", "--csv", str(path)]) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out)  # the whole of stdout is one JSON object
+    assert {"game", "a", "b", "games", "seats"} <= set(result) and result["games"] == 5
+    for seat in ("first", "second"):
+        assert {"wins", "draws", "losses", "win_rate", "ci95", "mean_score", "mean_margin",
+                "mean_length"} <= set(result["seats"][seat])
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 10 and {r["seat"] for r in rows} == {"first", "second"}
+
+
+def test_arena_command_rejects_unknown_names(capsys):
+    assert main(["arena", "kalah", "nope", "random", "-n", "2"]) == 2
+    assert "unknown policy 'nope'" in capsys.readouterr().err
+    assert main(["arena", "chess", "max", "random", "-n", "2"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
