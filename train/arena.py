@@ -185,8 +185,8 @@ def write_csv(path: str, records: list[dict]) -> None:
         writer.writerows(records)
 
 
-def add_common_arguments(parser) -> None:
-    parser.add_argument("-n", "--games", type=int, default=100, help="games in EACH seat (default 100)")
+def add_common_arguments(parser, games: int = 100) -> None:
+    parser.add_argument("-n", "--games", type=int, default=games, help=f"games in EACH seat (default {games})")
     parser.add_argument("--seed", type=int, default=0, help="seed of every game's policies and opening")
     parser.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--opening", type=int, default=0, metavar="K",

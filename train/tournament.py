@@ -120,8 +120,8 @@ def add_parser(subparsers) -> None:
                                                "turn and N as second; average reward = POLICY's final store.")
     parser.add_argument("game")
     parser.add_argument("policy")
-    add_common_arguments(parser)
-    parser.set_defaults(func=run_paper_table, games=1000)
+    add_common_arguments(parser, games=1000)
+    parser.set_defaults(func=run_paper_table)
 
 
 def run_tournament(args) -> int:
