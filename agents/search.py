@@ -270,7 +270,9 @@ class SearchTable:
                        self.store_free, self.keys, self.values, self.depths, self.flags, self.moves,
                        self.stack, self.counters)
         if self.counters[PLY_LIMIT]:
-            raise RuntimeError(f"search went deeper than {MAX_PLY} plies; its value is not exact")
+            # e.g. the solver on a small Togyz Kumalak board, where balls can circle for ever
+            raise ValueError(f"search went deeper than {MAX_PLY} plies (a line of play that may never end); "
+                             "no exact value: use alphabeta with a finite depth")
         return int(self.counters[BEST]), int(value), not self.counters[ABORTED]
 
 

@@ -231,6 +231,12 @@ def test_solver_values_of_tiny_kalah_boards_solved_by_hand():
     assert solver.act(game, game.init()) == 1
 
 
+def test_solver_refuses_games_that_need_not_end():
+    game = make_game("togyz_kumalak", holes=3, balls=3)  # balls can circle the board for ever
+    with pytest.raises(ValueError, match="deeper than 512 plies"):
+        make_policy("solver").value(game, game.init())
+
+
 def test_solver_refuses_big_boards():
     game = make_game("kalah")  # 48 seeds
     with pytest.raises(ValueError, match="max_seeds=40"):
