@@ -101,3 +101,14 @@ def test_arena_command_rejects_unknown_names(capsys):
     assert "unknown policy 'nope'" in capsys.readouterr().err
     assert main(["arena", "chess", "max", "random", "-n", "2"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
+
+
+def test_tournament_and_paper_table_commands(capsys):
+    assert main(["tournament", "kalah:pits=3,seeds=3", "random", "max", "greedy", "-n", "3", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result["ratings"]) == {"random", "max", "greedy"} and len(result["pairs"]) == 3
+    assert main(["tournament", "kalah:pits=3,seeds=3", "random", "greedy", "-n", "3"]) == 0
+    assert "greedy" in capsys.readouterr().out
+    assert main(["paper-table", "kalah:pits=3,seeds=3", "greedy", "-n", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "As First Turn" in out and "As Second Turn" in out and "vs. Self" in out

@@ -140,9 +140,27 @@ def run_tournament(args) -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"{result['game']}: row's points per game against column (win 1, draw 0.5), "
-              f"{args.games} games per seat\n{text}")
+        print_tournament(result)
     return 0
+
+
+def print_tournament(result: dict, file=None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    names = sorted(result["policies"], key=lambda p: -result["ratings"][p])
+    matrix = score_matrix(result)
+    table = Table(title=f"{result['game']}: {result['games_per_seat']} games per seat and pair",
+                  caption="row's points per game against the column (win 1, draw 0.5), both seats; "
+                          "Elo-style rating, mean 1500")
+    table.add_column("policy")
+    table.add_column("rating", justify="right")
+    for i, _ in enumerate(names):
+        table.add_column(str(i + 1), justify="right")
+    for i, a in enumerate(names):
+        table.add_row(f"{i + 1}. {a}", f"{result['ratings'][a]:.0f}",
+                      *["-" if a == b else f"{matrix[a][b]:.2f}" for b in names])
+    Console(file=file).print(table)
 
 
 def run_paper_table(args) -> int:
