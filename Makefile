@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test setup clean integration-venvs test-integrations test-rllib test-marl
+.PHONY: demo test setup clean integration-venvs test-integrations test-rllib test-marl bench
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,11 @@ test-marl: .venv-marl/.installed
 	.venv-marl/bin/python -m pytest -q -n 2 tests/integrations/test_tianshou.py tests/integrations/test_torchrl.py tests/integrations/test_openspiel.py
 
 test-integrations: test-rllib test-marl
+
+# Speed against OpenSpiel/Shimmy/PettingZoo peers (BENCHMARKS.md); --quick for a smoke run.
+bench: setup
+	$(PY) -m pip install -q -e ".[bench]"
+	$(PY) benchmarks/speed.py
 
 clean:
 	rm -rf $(VENV) .venv-rllib .venv-marl build *.egg-info

@@ -194,7 +194,7 @@ def bench_memory():
 
 
 # -- MaskablePPO -----------------------------------------------------------------------------
-def bench_ppo(num_envs, n_steps, train_steps, reps):
+def bench_ppo(num_envs, n_steps, train_steps, reps, large_envs=None):
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
@@ -205,18 +205,18 @@ def bench_ppo(num_envs, n_steps, train_steps, reps):
     torch.set_num_threads(1)  # the same budget both ways; the env is what is compared
     kwargs = dict(opponent="random", seat="random", reward="score_diff")
 
-    def make(kind):
+    def make(kind, n=num_envs):
         if kind == "DummyVecEnv":
-            return DummyVecEnv([lambda: SingleAgentEnv("sungka", **kwargs) for _ in range(num_envs)])
-        return MancalaVecEnv(num_envs, "sungka", **kwargs)
+            return DummyVecEnv([lambda: SingleAgentEnv("sungka", **kwargs) for _ in range(n)])
+        return MancalaVecEnv(n, "sungka", **kwargs)
 
-    def rollout(kind):
-        model = MaskablePPO("MlpPolicy", make(kind), n_steps=n_steps, batch_size=256, seed=0, device="cpu")
-        _, callback = model._setup_learn(n_steps * num_envs, None)
+    def rollout(kind, n=num_envs, steps=n_steps):
+        model = MaskablePPO("MlpPolicy", make(kind, n), n_steps=steps, batch_size=256, seed=0, device="cpu")
+        _, callback = model._setup_learn(steps * n, None)
         callback.on_training_start(locals(), globals())
         start = time.perf_counter()
-        model.collect_rollouts(model.env, callback, model.rollout_buffer, n_steps)
-        return n_steps * num_envs, time.perf_counter() - start
+        model.collect_rollouts(model.env, callback, model.rollout_buffer, steps)
+        return steps * n, time.perf_counter() - start
 
     def train(kind):
         model = MaskablePPO("MlpPolicy", make(kind), n_steps=n_steps, batch_size=256, n_epochs=4, seed=0, device="cpu")
@@ -224,16 +224,16 @@ def bench_ppo(num_envs, n_steps, train_steps, reps):
         model.learn(train_steps)
         return {"wall": time.perf_counter() - start, "cpu": time.process_time() - start_cpu}
 
-    def env_only(kind):
-        env, rng = make(kind), np.random.default_rng(0)
+    def env_only(kind, n=num_envs, steps=n_steps):
+        env, rng = make(kind, n), np.random.default_rng(0)
         env.seed(0)
         env.reset()
         start = time.perf_counter()
-        for _ in range(n_steps):
+        for _ in range(steps):
             masks = np.stack(env.env_method("action_masks"))
-            k = (rng.random(num_envs) * masks.sum(axis=1)).astype(np.int64)
+            k = (rng.random(n) * masks.sum(axis=1)).astype(np.int64)
             env.step((masks.cumsum(axis=1) > k[:, None]).argmax(axis=1))
-        return n_steps * num_envs, time.perf_counter() - start
+        return steps * n, time.perf_counter() - start
 
     out = {"num_envs": num_envs, "n_steps": n_steps, "train_timesteps": train_steps, "game": "sungka", **kwargs}
     for kind in ("DummyVecEnv", "MancalaVecEnv"):
@@ -247,29 +247,47 @@ def bench_ppo(num_envs, n_steps, train_steps, reps):
         print(f"  MaskablePPO {kind:14s} rollouts {fmt(out[f'rollout {kind} env steps/s'])}, "
               f"{train_steps} training steps in {out[f'train {kind} seconds']['wall']:.1f} s wall, "
               f"{out[f'train {kind} seconds']['cpu']:.1f} CPU-s", flush=True)
+    if large_envs:  # more envs per step: the policy's per-step cost is shared by more env steps
+        large = out["large"] = {"num_envs": large_envs, "n_steps": 32}
+        for kind in ("DummyVecEnv", "MancalaVecEnv"):
+            rollout(kind, large_envs, 8)  # warm-up
+            large[f"env only {kind} env steps/s"] = median_rate(lambda k=kind: env_only(k, large_envs, 32), reps)
+            large[f"rollout {kind} env steps/s"] = median_rate(lambda k=kind: rollout(k, large_envs, 32), reps)
+            print(f"  {large_envs} envs {kind:14s} env alone {fmt(large[f'env only {kind} env steps/s'])}; "
+                  f"rollouts {fmt(large[f'rollout {kind} env steps/s'])}", flush=True)
     return out
 
 
 # -- compile time ----------------------------------------------------------------------------
-COMPILE_SNIPPET = """
+COMPILE_SNIPPETS = {  # import + first calls, in a fresh process
+    "batch": """
 import time; t = time.perf_counter()
 from mancala_marl import batch
 from mancala_marl.games import Kalah
-from mancala_marl.vector import MancalaVecEnv
 g = Kalah(); batch.random_playouts(g, batch.init_states(g, 4)); batch.random_playouts(g, batch.init_states(g, 4), parallel=True)
+batch.apply_moves(g, batch.init_states(g, 4), [0, 1, 2, 3]); batch.encode(g, batch.init_states(g, 4), 0)
+print(time.perf_counter() - t)
+""",
+    "vector": """
+import time; t = time.perf_counter()
+from mancala_marl.vector import MancalaVecEnv
 env = MancalaVecEnv(2, "sungka", opponent="random"); env.reset(); env.step(env.action_masks().argmax(axis=1))
 print(time.perf_counter() - t)
-"""
+""",
+}
 
 
 def bench_compile():
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        runs = [float(subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], cwd=ROOT, env=env, check=True,
-                                     capture_output=True, text=True).stdout.split()[-1]) for _ in range(2)]
-    out = {"first_call_seconds_empty_cache": runs[0], "first_call_seconds_warm_cache": runs[1]}
-    print(f"  import + first calls (batch playouts, vector env step): empty cache {runs[0]:.1f} s, "
-          f"warm cache {runs[1]:.1f} s", flush=True)
+    """Seconds for import + first calls with an empty numba cache, then with the cache it wrote."""
+    out = {}
+    for name, snippet in COMPILE_SNIPPETS.items():
+        with tempfile.TemporaryDirectory() as cache:
+            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+            runs = [float(subprocess.run([sys.executable, "-c", snippet], cwd=ROOT, env=env, check=True,
+                                         capture_output=True, text=True).stdout.split()[-1]) for _ in range(2)]
+        out[name] = {"empty_cache_seconds": runs[0], "warm_cache_seconds": runs[1]}
+        print(f"  compile {name}: import + first calls {runs[0]:.1f} s with an empty cache, "
+              f"{runs[1]:.1f} s with a warm cache", flush=True)
     return out
 
 
@@ -311,37 +329,57 @@ def bench_differential(n_games):
     return out
 
 
+SECTIONS = ("aec", "engine", "batch", "memory", "ppo", "compile", "differential")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes and 3 repetitions (a smoke run)")
+    parser.add_argument("--sections", nargs="+", choices=SECTIONS, default=list(SECTIONS),
+                        help="run only these sections and update them in an existing --out file")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "speed.json"))
     args = parser.parse_args(argv)
-    quick = args.quick
+    quick, want, out = args.quick, set(args.sections), Path(args.out)
     reps = 3 if quick else 5
-    results = {"command": "python benchmarks/speed.py" + (" --quick" if quick else ""), "machine": machine()}
-    print(f"machine: {results['machine']}", flush=True)
-    results["aec_steps_per_s"] = bench_aec(5_000 if quick else 30_000, reps)
-    results["engine_moves_per_s"] = bench_engine(20_000 if quick else 100_000, reps)
-    results["batch_moves_per_s"] = bench_batch([1, 64, 1024, 16384], 300_000 if quick else 3_000_000, reps)
-    results["memory"] = bench_memory()
-    results["maskable_ppo"] = bench_ppo(64, 32 if quick else 128, 4096 if quick else 65536, 2 if quick else 3)
-    results["compile"] = bench_compile()
-    results["differential"] = bench_differential(2_000 if quick else 100_000)
-    results["machine"]["load_average_at_end"] = os.getloadavg()
-    out = Path(args.out)
+    command = "python benchmarks/speed.py" + (" --quick" if quick else "")
+    if want != set(SECTIONS):
+        command += " --sections " + " ".join(args.sections)
+    results = json.loads(out.read_text()) if want != set(SECTIONS) and out.exists() else {}
+    results.setdefault("runs", []).append({"command": command, "machine": machine()})
+    print(f"machine: {results['runs'][-1]['machine']}", flush=True)
+    sections = {
+        "aec": ("aec_steps_per_s", lambda: bench_aec(5_000 if quick else 30_000, reps)),
+        "engine": ("engine_moves_per_s", lambda: bench_engine(20_000 if quick else 100_000, reps)),
+        "batch": ("batch_moves_per_s", lambda: bench_batch([1, 64, 1024, 16384], 300_000 if quick else 3_000_000, reps)),
+        "memory": ("memory", bench_memory),
+        "ppo": ("maskable_ppo", lambda: bench_ppo(64, 32 if quick else 128, 4096 if quick else 65536,
+                                                   2 if quick else 3, large_envs=128 if quick else 512)),
+        "compile": ("compile", bench_compile),
+        "differential": ("differential", lambda: bench_differential(2_000 if quick else 100_000)),
+    }
+    for name in SECTIONS:
+        if name in want:
+            key, run = sections[name]
+            results[key] = run()
+    results["runs"][-1]["machine"]["load_average_at_end"] = os.getloadavg()
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2))
-    out.with_suffix(".md").write_text(markdown(results))
-    print(markdown(results))
+    if all(sections[name][0] in results for name in SECTIONS):
+        out.with_suffix(".md").write_text(markdown(results))
+        print(markdown(results))
 
 
 def markdown(r):
     aec, eng, bat, ppo = r["aec_steps_per_s"], r["engine_moves_per_s"], r["batch_moves_per_s"], r["maskable_ppo"]
     shimmy = aec["OpenSpiel mancala via Shimmy"]["cpu"]
-    m = r["machine"]
-    lines = [f"Command: `{r['command']}`. Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, "
-             f"numpy {m['numpy']}, numba {m['numba']}; load average {m['load_average_at_start']} at start, "
-             f"{m['load_average_at_end']} at end.", "",
+    lines = []
+    for run in r["runs"]:
+        m = run["machine"]
+        load = lambda a: "/".join(f"{x:.1f}" for x in a)  # noqa: E731
+        lines.append(f"- `{run['command']}` on {m['cpu']}, {m['cores']} cores, Python {m['python']}, numpy "
+                     f"{m['numpy']}, numba {m['numba']}; load average (1/5/15 min) {load(m['load_average_at_start'])}"
+                     f" at start, {load(m['load_average_at_end'])} at end.")
+    lines += ["",
              "| AEC random play | steps/s (wall) | steps per CPU-second | vs Shimmy+OpenSpiel mancala (CPU) |",
              "|---|---:|---:|---:|"]
     lines += [f"| {k} | {v['wall']:,.0f} | {v['cpu']:,.0f} | {v['cpu'] / shimmy:.1f}x |" for k, v in aec.items()]
@@ -370,12 +408,17 @@ def markdown(r):
               f"{ppo['train DummyVecEnv seconds']['cpu']:.1f} ({ppo['train DummyVecEnv seconds']['wall']:.1f}) | "
               f"{ppo['train MancalaVecEnv seconds']['cpu']:.1f} ({ppo['train MancalaVecEnv seconds']['wall']:.1f}) | "
               f"{ppo['train DummyVecEnv seconds']['cpu'] / ppo['train MancalaVecEnv seconds']['cpu']:.1f}x |"]
+    if "large" in ppo:
+        big = ppo["large"]
+        e1, e2 = big["env only DummyVecEnv env steps/s"]["cpu"], big["env only MancalaVecEnv env steps/s"]["cpu"]
+        d, v = big["rollout DummyVecEnv env steps/s"]["cpu"], big["rollout MancalaVecEnv env steps/s"]["cpu"]
+        lines += [f"| env alone, {big['num_envs']} envs | {e1:,.0f} | {e2:,.0f} | {e2 / e1:.1f}x |",
+                  f"| MaskablePPO rollout, {big['num_envs']} envs | {d:,.0f} | {v:,.0f} | {v / d:.1f}x |"]
     lines += ["", "| Memory per game in the batch engine | state bytes | state + mask bytes |", "|---|---:|---:|"]
     lines += [f"| {k} | {v['state_bytes']} | {v['state_plus_mask_bytes']} |" for k, v in r["memory"].items()]
-    c = r["compile"]
-    lines += ["", f"Import + first calls of the compiled code: {c['first_call_seconds_empty_cache']:.1f} s with an "
-              f"empty numba cache, {c['first_call_seconds_warm_cache']:.1f} s with the cache written by the first run.",
-              "", "Differential run, batch engine vs Game.apply in lockstep: " + "; ".join(
+    lines += ["", "| Import + first calls, fresh process | empty numba cache, s | warm cache, s |", "|---|---:|---:|"]
+    lines += [f"| {k} | {v['empty_cache_seconds']:.1f} | {v['warm_cache_seconds']:.1f} |" for k, v in r["compile"].items()]
+    lines += ["", "Differential run, batch engine vs Game.apply in lockstep: " + "; ".join(
                   f"{k}: {v['mismatched_games']} of {v['games']:,} games differ" for k, v in r["differential"].items())]
     return "\n".join(lines) + "\n"
 

@@ -10,8 +10,9 @@ Each public function has a single-thread and a ``parallel=True`` variant (``numb
 rows, as many threads as ``numba.get_num_threads()``); the serial one is faster for small
 batches, where starting threads costs more than the work.
 
-Also here: the rule-based opponents (random, max, exact, greedy) as compiled functions, used by
-the vectorized env (:mod:`mancala_marl.vector`); ``tests/test_batch.py`` checks that they pick
+Also here: compiled twins of the ``agents`` policies random, max and exact (random draws
+numpy's PCG64 stream bit for bit), used by the vectorized env (:mod:`mancala_marl.vector`, which
+also runs ``greedy`` through ``agents.search``); ``tests/test_batch.py`` checks that they pick
 exactly the moves of their ``agents`` counterparts.
 """
 
