@@ -87,7 +87,8 @@ def paper_table(game, policy: str, n: int = 1000, seed: int = 0, workers: int = 
         rows.append({"row": f"vs. {label}" + (" Policy" if label != "Self" else ""), "opponent": opponent,
                      **{seat: {"average_reward": r["seats"][seat]["mean_score"],
                                "win_percentage": 100 * r["seats"][seat]["win_rate"]} for seat in ("first", "second")}})
-    return {"game": parse_game(game).name, "policy": policy, "games_per_seat": n, "seed": seed, "rows": rows}
+    return {"game": parse_game(game).name, "policy": policy, "games_per_seat": n, "seed": seed, "opening": opening,
+            "rows": rows}
 
 
 def print_paper_table(result: dict, file=None) -> None:
