@@ -2,11 +2,13 @@
 
     .venv/bin/python benchmarks/solve_kalah.py            # m, n = 1..4
     .venv/bin/python benchmarks/solve_kalah.py --max-pits 5 --max-seeds 3
+    .venv/bin/python benchmarks/solve_kalah.py --empty-capture   # the variant Irving et al. (2000) solved
 
 The value is the first player's final margin (store - opponent's store, in seeds) under perfect
 play by both sides; the perfect first move is the pit nearest the store among the best. Standard
-rules (no capture when the opposite pit is empty, game ends when either side is empty).
-Writes benchmarks/results/solver_kalah.json and solver_kalah.md.
+rules (no capture when the opposite pit is empty, game ends when either side is empty), or with
+``--empty-capture`` the lone last seed is stored even then.
+Writes benchmarks/results/solver_kalah[_empty_capture].json and .md.
 """
 
 from __future__ import annotations
@@ -29,12 +31,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--max-pits", type=int, default=4)
     parser.add_argument("--max-seeds", type=int, default=4)
+    parser.add_argument("--empty-capture", action="store_true")
     args = parser.parse_args()
     command = "python benchmarks/solve_kalah.py " + " ".join(sys.argv[1:])
     rows = []
     for m in range(1, args.max_pits + 1):
         for n in range(1, args.max_seeds + 1):
-            game = make_game("kalah", pits=m, seeds=n)
+            game = make_game("kalah", pits=m, seeds=n, empty_capture=args.empty_capture)
             solver = make_policy("solver", max_seeds=10_000)
             start = time.perf_counter()
             value = solver.value(game, game.init())
@@ -43,9 +46,12 @@ def main() -> int:
                          "seconds": round(time.perf_counter() - start, 3)})
             print(rows[-1], flush=True)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "solver_kalah.json").write_text(json.dumps({"command": command.strip(), "rows": rows}, indent=1))
+    name = "solver_kalah_empty_capture" if args.empty_capture else "solver_kalah"
+    (RESULTS / f"{name}.json").write_text(json.dumps({"command": command.strip(), "rows": rows}, indent=1))
     seeds = range(1, args.max_seeds + 1)
-    md = [f"Made with `{command.strip()}`. First player's margin under perfect play (positive: the first "
+    rules = ("empty capture (the last seed in an empty own pit is stored even if the opposite pit is empty)"
+             if args.empty_capture else "standard (no capture when the opposite pit is empty)")
+    md = [f"Made with `{command.strip()}`. Rules: {rules}. First player's margin under perfect play (positive: the first "
           "player wins by that many seeds); the perfect first move in brackets (pit 0 = farthest from the store).",
           "", "| pits \\ seeds | " + " | ".join(str(n) for n in seeds) + " |", "|---|" + "---:|" * len(seeds)]
     for m in range(1, args.max_pits + 1):
@@ -54,7 +60,7 @@ def main() -> int:
     md.append("")
     md.append(f"Total time {sum(r['seconds'] for r in rows):.1f} s (one process; includes compiling the search "
               "on the first board).")
-    (RESULTS / "solver_kalah.md").write_text("\n".join(md) + "\n")
+    (RESULTS / f"{name}.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
     return 0
 
