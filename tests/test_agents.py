@@ -257,3 +257,10 @@ def test_registry_specs_and_errors():
         make_policy("max:depth=3")
     with pytest.raises(ValueError, match="depth must be an integer >= 1"):
         make_policy("alphabeta", depth=0)
+
+
+def test_policies_registered_in_other_agents_modules_are_found_by_name():
+    # agents/learned.py registers "model" when imported; make_policy imports the agents modules
+    # the first time it meets an unknown name, and passes the spec's bare value positionally.
+    policy = make_policy("model:some/run.zip,epsilon=0.01")
+    assert type(policy).__name__ == "ModelPolicy" and policy.path == "some/run.zip" and policy.epsilon == 0.01
