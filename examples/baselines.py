@@ -1,29 +1,29 @@
-"""Score a policy against the arena's baselines (``agents.make_policy``), for the examples.
+"""Score a policy against the arena's baselines, for the examples (``train.arena``).
 
 Kept free of any RL library so every example's virtualenv can import it.
 """
 
 from __future__ import annotations
 
-from agents import Policy, make_policy
+from agents import Policy
+from train.arena import arena
+
+KEYS = ("games", "wins", "draws", "losses", "win_rate", "ci95", "mean_margin")
 
 
-def evaluate(policy: Policy, game, opponents, games: int, seed: int = 0) -> dict[str, float]:
-    """Score of ``policy`` against each named baseline over ``games`` games, alternating seats
-    (the policy is player_0 in even-numbered games): (wins + draws / 2) / games, in [0, 1]."""
-    if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
+def evaluate(policy: Policy, game, opponents, games_per_seat: int, seed: int = 0, opening: int = 2) -> dict:
+    """``policy`` against each named baseline (``agents.make_policy`` specs such as ``"greedy"`` or
+    ``"alphabeta:depth=4"``) with the arena's conventions: ``games_per_seat`` games in each seat,
+    game ``i`` of both seats from the same ``opening`` random moves (so deterministic baselines
+    still meet different positions).
+
+    Returns ``{opponent: {"overall": {...}, "first": {...}, "second": {...}}}``, each with the
+    arena's games, wins, draws, losses, win_rate, ci95 (95% Wilson interval) and mean_margin (seeds,
+    policy minus opponent); "first" holds the games where ``policy`` was player_0.
+    """
     results = {}
     for name in opponents:
-        opponent = make_policy(name)
-        points = 0.0
-        for number in range(games):
-            seat = number % 2
-            opponent.reset(seed + number)
-            state = game.init()
-            while not game.is_terminal(state):
-                mover = policy if game.to_move(state) == seat else opponent
-                game.apply(state, mover.act(game, state.copy()))
-            points += (1.0 + float(game.returns(state)[seat])) / 2
-        results[name] = points / games
+        summary = arena(game, policy, name, n=games_per_seat, seed=seed, opening=opening)
+        parts = {"overall": summary["overall"], **summary["seats"]}
+        results[name] = {part: {k: stats[k] for k in KEYS} for part, stats in parts.items()}
     return results

@@ -11,8 +11,8 @@ PPO's default networks on the ``"observation"`` entry only and gives the illegal
 keys ``"observations"`` and a float mask, it reads PettingZoo's classic convention
 (``"observation"``, int8 ``"action_mask"``) as the envs give it, so no env adapter is needed.
 
-After training, the learned policy plays the arena's baselines (``agents.make_policy``) from
-both seats, greedily (arg-max of the masked logits).
+After training, the learned policy plays the arena's baselines (``agents.make_policy`` specs,
+through ``train.arena``) in both seats, greedily (arg-max of the masked logits).
 
     python examples/rllib_selfplay.py --game kalah --iterations 20
     python examples/rllib_selfplay.py --address auto        # an already started Ray cluster
@@ -175,13 +175,14 @@ def train(game: str = "kalah", iterations: int = 10, env_kwargs: dict | None = N
         module = algo.get_module(SHARED)
         rules = ENV_MODULES[game].raw_env(**env_kwargs).game
         obs_type = env_kwargs.get("obs_type", "counts")
-        scores = evaluate(RLModulePolicy(module, obs_type), rules, list(opponents), eval_games, seed)
+        results = evaluate(RLModulePolicy(module, obs_type), rules, list(opponents), eval_games, seed)
     finally:
         algo.stop()
     summary = {"game": game, "iterations": iterations, "history": history,
-               "score_vs": scores, "cluster_resources": ray.cluster_resources()}
+               "vs_baselines": results, "cluster_resources": ray.cluster_resources()}
     if verbose:
-        print("score against baselines (1 = always wins):", json.dumps(scores))
+        for name, parts in results.items():
+            print(f"vs {name}: {json.dumps(parts['overall'])}", flush=True)
     return summary
 
 
@@ -193,8 +194,9 @@ def main(argv=None) -> None:
     parser.add_argument("--iterations", type=int, default=10)
     parser.add_argument("--num-env-runners", type=int, default=1, help="sampling actors (spread over the cluster)")
     parser.add_argument("--batch", type=int, default=2000, help="env steps per training iteration")
-    parser.add_argument("--eval-games", type=int, default=20)
-    parser.add_argument("--opponents", nargs="+", default=["random", "greedy"], help="names for agents.make_policy")
+    parser.add_argument("--eval-games", type=int, default=20, help="evaluation games per seat and opponent")
+    parser.add_argument("--opponents", nargs="+", default=["random", "greedy"],
+                        help="agents.make_policy specs, e.g. random greedy alphabeta:depth=4")
     parser.add_argument("--address", default=None,
                         help="Ray cluster to join ('auto', 'HOST:6379'); default: RAY_ADDRESS, else this machine")
     parser.add_argument("--seed", type=int, default=0)

@@ -76,8 +76,8 @@ class TianshouPolicy(Policy):
 def train(game: str = "kalah", epochs: int = 5, steps_per_epoch: int = 2000, env_kwargs: dict | None = None,
           num_envs: int = 2, eval_games: int = 20, opponents=("random", "max"), seed: int = 0,
           verbose: bool = True) -> dict:
-    """Train one masked DQN per seat; returns the training stats and each seat's score against
-    the baselines."""
+    """Train one masked DQN per seat; returns the training stats and, for each seat's DQN, its
+    results in that seat against the baselines (``eval_games`` games per opponent)."""
     env_kwargs = dict(env_kwargs or {})
     torch.manual_seed(seed)
     np.random.seed(seed)
@@ -100,12 +100,15 @@ def train(game: str = "kalah", epochs: int = 5, steps_per_epoch: int = 2000, env
         verbose=verbose, show_progress=verbose))
     rules = ENV_MODULES[game].raw_env(**env_kwargs).game
     obs_type = env_kwargs.get("obs_type", "counts")
-    scores = {agent: evaluate(TianshouPolicy(algorithm.get_algorithm(agent).policy, obs_type), rules,
-                              list(opponents), eval_games, seed)
-              for agent in probe.agents}
+    # Each DQN learned one seat, so each is scored in its own seat.
+    scores = {}
+    for agent, seat in zip(probe.agents, ("first", "second")):
+        policy = TianshouPolicy(algorithm.get_algorithm(agent).policy, obs_type)
+        results = evaluate(policy, rules, list(opponents), eval_games, seed)
+        scores[agent] = {name: parts[seat] for name, parts in results.items()}
     summary = {"game": game, "epochs": epochs, "env_steps": int(stats.train_step), "episodes": int(stats.train_episode),
                "gradient_steps": int(stats.update_step),
-               "seconds": round(time.perf_counter() - start, 1), "score_vs": scores}
+               "seconds": round(time.perf_counter() - start, 1), "vs_baselines": scores}
     if verbose:
         print(json.dumps(summary))
     return summary
@@ -118,8 +121,9 @@ def main(argv=None) -> None:
                         help='JSON keyword arguments of the game\'s env(), e.g. \'{"pits": 4, "seeds": 3}\' for kalah')
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--steps-per-epoch", type=int, default=2000)
-    parser.add_argument("--eval-games", type=int, default=20)
-    parser.add_argument("--opponents", nargs="+", default=["random", "max"], help="names for agents.make_policy")
+    parser.add_argument("--eval-games", type=int, default=20, help="evaluation games per seat and opponent")
+    parser.add_argument("--opponents", nargs="+", default=["random", "max"],
+                        help="agents.make_policy specs, e.g. random greedy alphabeta:depth=4")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     train(args.game, args.epochs, args.steps_per_epoch, args.env_kwargs, eval_games=args.eval_games,

@@ -48,8 +48,9 @@ def test_selfplay_trains_an_iteration_and_plays_the_baselines():
         ray.shutdown()
     (row,) = summary["history"]
     assert row["env_steps"] >= 400 and row["episodes"] >= 1
-    assert set(summary["score_vs"]) == {"random", "max"}
-    assert all(0.0 <= score <= 1.0 for score in summary["score_vs"].values())
+    assert set(summary["vs_baselines"]) == {"random", "max"}
+    for parts in summary["vs_baselines"].values():
+        assert parts["overall"]["games"] == 8 and parts["first"]["games"] == parts["second"]["games"] == 4
 
 
 def test_selfplay_runs_on_another_game():
