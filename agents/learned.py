@@ -91,6 +91,10 @@ def load_model(path, game=None, obs_type: str | None = None, device: str = "cpu"
     metadata = read_metadata(path)
     if game is not None:
         check_compatible(metadata, game, obs_type, where=f"model {path}")
+    import torch
+    # These models answer one observation at a time; on small CPUs several torch threads make
+    # that 5-10x slower (measured on 2 busy cores), so inference runs single-threaded.
+    torch.set_num_threads(1)
     return algo_class(metadata["algo"]).load(path, device=device), metadata
 
 

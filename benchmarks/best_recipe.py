@@ -49,6 +49,8 @@ def main(argv=None) -> int:
     parser.add_argument("--install", action="store_true", help="copy the final model to agents/pretrained/")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    import torch
+    torch.set_num_threads(1)  # batch-1 inference on a busy 2-core CPU: extra threads only slow it down
 
     run_dir = ROOT / "runs" / f"best_{args.game}"
     # greedy follows every chain of extra turns; on Sungka that costs ~0.7 s a game, too slow for the pool.
