@@ -105,7 +105,7 @@ def wall_seconds_at(csv_path, timesteps):
 
 def render(game, rows, config, train_seconds, eval_seconds) -> str:
     minutes = "?" if train_seconds is None else f"{train_seconds / 60:.1f}"
-    lines = [f"### {game}: MaskablePPO, self-play pool (random, max, exact, greedy + snapshots), random seats",
+    lines = [f"### {game}: MaskablePPO, self-play pool ({', '.join(config.pool_baselines)} + snapshots), random seats",
              "", f"{config.timesteps} learner moves, {minutes} min training wall clock on 2 cores shared with "
              f"other jobs; agent plays greedily (argmax).", "",
              "opponent | as first: win % (W/D/L) | margin | as second: win % (W/D/L) | margin", "---|---|---|---|---"]
