@@ -146,8 +146,8 @@ def test_selfplay_pool_samples_snapshots_and_baselines(tmp_path):
 @pytest.mark.parametrize("game_name", ["kalah", "sungka", "togyz_kumalak"])
 def test_shipped_pretrained_agents_play_and_beat_random(game_name):
     game = make_game(game_name)
-    result = play(game, make_policy("pretrained"), make_policy("random"), seat=1, games=6)
-    assert result["wins"] >= 5
+    result = play(game, make_policy("pretrained"), make_policy("random"), seat=1, games=20)
+    assert result["wins"] >= 15  # measured 86-92% as second player over 1000 games (RESULTS.md)
 
 
 def test_pretrained_agent_refuses_other_rules():
