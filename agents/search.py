@@ -29,10 +29,8 @@ import time
 import numpy as np
 from numba import njit
 
-from mancala_marl.games.base import KALAH, SPEC_GAME, SPEC_PITS, SUNGKA, TOGYZ
-from mancala_marl.games.kalah import apply_move as _kalah_apply
-from mancala_marl.games.sungka import apply_move as _sungka_apply
-from mancala_marl.games.togyz_kumalak import apply_move as _togyz_apply
+from mancala_marl.games.base import SPEC_GAME, SPEC_PITS, TOGYZ
+from mancala_marl.games.dispatch import apply_move as _apply
 
 from .base import Policy, register_policy
 
@@ -42,17 +40,6 @@ UNBOUNDED = 1 << 30
 EXACT, LOWER, UPPER = 0, 1, 2
 # counters[]: nodes searched, node budget, aborted (budget spent), ply limit hit, best root move
 NODES, BUDGET, ABORTED, PLY_LIMIT, BEST = range(5)
-
-
-@njit(cache=True)
-def _apply(state, pit, spec):
-    game = spec[SPEC_GAME]
-    if game == KALAH:
-        _kalah_apply(state, pit, spec)
-    elif game == SUNGKA:
-        _sungka_apply(state, pit, spec)
-    else:
-        _togyz_apply(state, pit, spec)
 
 
 @njit(cache=True)
@@ -229,15 +216,6 @@ def search(root, depth, max_chain, spec, store_free, keys, values, depths, flags
                 f_neg[p] = True
             p += 1
             phase = 0
-
-
-@njit(cache=True)
-def _negamax(state, depth, alpha, beta, ply, spec, store_free, keys, values, depths, flags, moves, stack,
-             counters):
-    """Deprecated entry kept for :mod:`mancala_marl.vector`: :func:`search` with greedy's chain bound
-    (the window and ply arguments are ignored: it always searches the root with a full window)."""
-    return search(state, depth, GREEDY_MAX_CHAIN, spec, store_free, keys, values, depths, flags, moves, stack,
-                  counters)
 
 
 class SearchTable:

@@ -3,8 +3,8 @@
 A batch is a 2-D ``int32`` array of shape ``(n, game.state_size)``, one engine state per row
 (layout in :mod:`mancala_marl.games.base`); ``game.state_size * 4`` bytes per game (68 bytes for
 Kalah(6, 4)). Every move goes through the *same* kernels the single-game engines use
-(``kalah.apply_move``, ``sungka.apply_move``, ``togyz_kumalak.apply_move``), picked by
-``spec[SPEC_GAME]``, so the rules have one source of truth.
+(through :func:`mancala_marl.games.dispatch.apply_move`, which picks the game's kernel by
+``spec[SPEC_GAME]``), so the rules have one source of truth.
 
 Each public function has a single-thread and a ``parallel=True`` variant (``numba.prange`` over
 rows, as many threads as ``numba.get_num_threads()``); the serial one is faster for small
@@ -18,57 +18,18 @@ exactly the moves of their ``agents`` counterparts.
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-
 import numpy as np
 from numba import njit, prange
 
-from .games import kalah, sungka, togyz_kumalak
-from .games.base import GAME_OVER, KALAH, SPEC_GAME, SPEC_PITS, SUNGKA, TOGYZ, Game
+from .games.base import GAME_OVER, SPEC_GAME, SPEC_PITS, TOGYZ, Game
+from .games.dispatch import apply_move
 
-# Numba's cache only notices edits to the file that defines a function, not to the kernels it
-# calls, so a changed rules file would leave stale compiled code here: wipe this module's (and
-# vector.py's) cache files when the sources they compile in change.
-_HERE = Path(__file__).resolve().parent
-
-
-def _drop_stale_cache() -> None:
-    # vector.py also compiles in agents/search.py's search kernel (the greedy opponent)
-    sources = sorted((_HERE / "games").glob("*.py")) + sorted((_HERE.parent / "agents").glob("search.py"))
-    digest = hashlib.sha1(b"".join(p.read_bytes() for p in sources)).hexdigest()
-    cache = _HERE / "__pycache__"
-    stamp = cache / "batch_rules.sha1"
-    try:
-        if stamp.exists() and stamp.read_text() == digest:
-            return
-        for stale in list(cache.glob("batch.*.nb[ic]")) + list(cache.glob("vector.*.nb[ic]")):
-            stale.unlink()
-        cache.mkdir(exist_ok=True)
-        stamp.write_text(digest)
-    except OSError:  # read-only install: the package's files cannot change under us anyway
-        pass
-
-
-_drop_stale_cache()
 
 # obs_type ids for the compiled encoder
 OBS_IDS = {"counts": 0, "paper": 1, "tesauro": 2}
 
 
 # -- single rows -----------------------------------------------------------------------------
-@njit(cache=True)
-def apply_row(state, pit, spec):
-    """Play ``pit`` on one state in place through the game's own kernel (no legality check)."""
-    game = spec[SPEC_GAME]
-    if game == KALAH:
-        kalah.apply_move(state, pit, spec)
-    elif game == SUNGKA:
-        sungka.apply_move(state, pit, spec)
-    else:
-        togyz_kumalak.apply_move(state, pit, spec)
-
-
 @njit(cache=True, inline="always")
 def _is_legal(state, pit, pits):
     mover = state[2 * pits + 2]
@@ -83,7 +44,7 @@ def _step_row(states, i, actions, spec, status):
     elif not _is_legal(states[i], actions[i], pits):
         status[i] = 1
     else:
-        apply_row(states[i], actions[i], spec)
+        apply_move(states[i], actions[i], spec)
         status[i] = 0
 
 
@@ -116,7 +77,7 @@ def _playout_row(state, spec, seed, max_moves):
         for p in range(pits):
             if state[first + p] > 0:
                 if k == 0:
-                    apply_row(state, p, spec)
+                    apply_move(state, p, spec)
                     break
                 k -= 1
         moves += 1
@@ -327,7 +288,7 @@ def exact_pit(state, spec, scratch):
             continue
         cell = ring + 1 if ring >= pits else ring
         scratch[:] = state
-        apply_row(scratch, hole, spec)
+        apply_move(scratch, hole, spec)
         if scratch[cell] == 0:
             return hole
     return max_pit(state, spec)

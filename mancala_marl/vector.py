@@ -76,7 +76,7 @@ def _play_opponent(i, states, players, num_moves, max_moves, opponent, spec, rng
     while state[cells] == 1 - players[i] and num_moves[i] < max_moves:
         pit = _opponent_pit(opponent, state, spec, rngs[i], scratch, stack, counters,
                             keys, values, depths, flags, moves)
-        batch.apply_row(state, pit, spec)
+        batch.apply_move(state, pit, spec)
         num_moves[i] += 1
 
 
@@ -97,7 +97,7 @@ def _step(states, actions, players, num_moves, pending, max_moves, opponent, sco
             continue
         before = _margin(state, pits, me) - pending[i]
         pending[i] = 0
-        batch.apply_row(state, pit, spec)
+        batch.apply_move(state, pit, spec)
         num_moves[i] += 1
         _play_opponent(i, states, players, num_moves, max_moves, opponent, spec, rngs, scratch,
                        stack, counters, keys, values, depths, flags, moves)

@@ -1,6 +1,12 @@
 """Pure rules of each variant: no gymnasium or pettingzoo here, so the environments, the agents
 and the batch engine all share one implementation of every rule."""
 
+from .._numba_cache import drop_stale_cache
+
+drop_stale_cache()  # before any compiled kernel is loaded from the cache
+
+# ruff: noqa: E402
+
 from .base import GAME_OVER, Game, IllegalMoveError
 from .kalah import Kalah
 from .sungka import Sungka
