@@ -68,20 +68,20 @@ def _margin(state, pits, player):
 
 
 @njit(cache=True)
-def _play_opponent(i, states, players, num_moves, max_moves, opponent, spec, rngs, scratch,
+def _play_opponent(i, states, players, num_moves, max_moves, opponents, spec, rngs, scratch,
                    stack, counters, keys, values, depths, flags, moves):
     """Opponent moves in row ``i`` until the learner is to move, the game ends or the move cap."""
     cells = 2 * spec[SPEC_PITS] + 2
     state = states[i]
     while state[cells] == 1 - players[i] and num_moves[i] < max_moves:
-        pit = _opponent_pit(opponent, state, spec, rngs[i], scratch, stack, counters,
+        pit = _opponent_pit(opponents[i], state, spec, rngs[i], scratch, stack, counters,
                             keys, values, depths, flags, moves)
         batch.apply_move(state, pit, spec)
         num_moves[i] += 1
 
 
 @njit(cache=True)
-def _step(states, actions, players, num_moves, pending, max_moves, opponent, score_diff, spec, rngs,
+def _step(states, actions, players, num_moves, pending, max_moves, opponents, score_diff, spec, rngs,
           scratch, stack, counters, keys, values, depths, flags, moves, rewards, terminated, truncated,
           illegal):
     """One learner move and the opponent's replies in every row; rewards in seeds or +-1, unscaled."""
@@ -99,7 +99,7 @@ def _step(states, actions, players, num_moves, pending, max_moves, opponent, sco
         pending[i] = 0
         batch.apply_move(state, pit, spec)
         num_moves[i] += 1
-        _play_opponent(i, states, players, num_moves, max_moves, opponent, spec, rngs, scratch,
+        _play_opponent(i, states, players, num_moves, max_moves, opponents, spec, rngs, scratch,
                        stack, counters, keys, values, depths, flags, moves)
         terminated[i] = state[cells] == GAME_OVER
         truncated[i] = not terminated[i] and num_moves[i] >= max_moves
@@ -113,7 +113,7 @@ def _step(states, actions, players, num_moves, pending, max_moves, opponent, sco
 
 
 @njit(cache=True)
-def _reset_rows(rows, states, start, players, num_moves, pending, max_moves, opponent, spec, rngs,
+def _reset_rows(rows, states, start, players, num_moves, pending, max_moves, opponents, spec, rngs,
                 scratch, stack, counters, keys, values, depths, flags, moves):
     """New games in ``rows``: the opponent opens when the learner sits second. Returns False if an
     opening ended a game (degenerate rules)."""
@@ -122,7 +122,7 @@ def _reset_rows(rows, states, start, players, num_moves, pending, max_moves, opp
         states[i] = start
         num_moves[i] = 0
         before = _margin(states[i], pits, players[i])
-        _play_opponent(i, states, players, num_moves, max_moves, opponent, spec, rngs, scratch,
+        _play_opponent(i, states, players, num_moves, max_moves, opponents, spec, rngs, scratch,
                        stack, counters, keys, values, depths, flags, moves)
         if states[i, 2 * pits + 2] == GAME_OVER:
             return False
@@ -136,7 +136,9 @@ class MancalaVecEnv(VecEnv):
     Args:
         num_envs: N, the number of games.
         game: a :class:`Game` or a game name with ``**rule_params``.
-        opponent: ``"random"``, ``"max"``, ``"exact"`` or ``"greedy"`` (the ``agents`` policies).
+        opponent: ``"random"``, ``"max"``, ``"exact"`` or ``"greedy"`` (the ``agents`` policies),
+            or a list of those names: env ``i`` plays ``opponent[i % len(opponent)]`` in every
+            episode (a fixed mixed pool, e.g. ``["random", "random", "max", "exact"]``).
         seat, reward, reward_scale, obs_type, max_moves: as in ``SingleAgentEnv``.
 
     Shapes: observations ``(N, obs_dim)`` float32, rewards ``(N,)`` float32, dones ``(N,)`` bool,
@@ -153,9 +155,11 @@ class MancalaVecEnv(VecEnv):
             raise ValueError(f"rule parameters {sorted(rule_params)} given with a Game object; pass them to the game")
         self.game = make_game(game, **rule_params) if isinstance(game, str) else game
         observations.check_obs_type(self.game, obs_type)
-        if opponent not in OPPONENTS:
-            raise ValueError(f"opponent must be one of {list(OPPONENTS)} for the vectorized env "
-                             f"(use SingleAgentEnv in a DummyVecEnv for others), got {opponent!r}")
+        names = [opponent] if isinstance(opponent, str) else list(opponent)
+        unknown = [name for name in names if name not in OPPONENTS]
+        if not names or unknown:
+            raise ValueError(f"opponent must be one of {list(OPPONENTS)} or a non-empty list of them for the "
+                             f"vectorized env (use SingleAgentEnv in a DummyVecEnv for others), got {opponent!r}")
         if seat not in SEATS:
             raise ValueError(f"seat must be one of {list(SEATS)}, got {seat!r}")
         if reward not in REWARDS:
@@ -167,7 +171,8 @@ class MancalaVecEnv(VecEnv):
         super().__init__(n, observations.observation_space(g, obs_type), spaces.Discrete(g.pits))
         self.opponent, self.seat_mode, self.reward_type, self.obs_type = opponent, seat, reward, obs_type
         self.reward_scale, self.max_moves = float(reward_scale), int(max_moves)
-        self._opponent_id = OPPONENTS[opponent]
+        self._opponent_names = [names[i % len(names)] for i in range(n)]
+        self._opponent_ids = np.array([OPPONENTS[name] for name in self._opponent_names], dtype=np.int64)
         self._start = g.init()
         self.states = np.tile(self._start, (n, 1))
         self.players = np.zeros(n, dtype=np.int64)
@@ -253,7 +258,7 @@ class MancalaVecEnv(VecEnv):
     def _step_compiled(self) -> None:
         scratch, stack, counters, keys, values, depths, flags, moves = self._work
         _step(self.states, self._actions, self.players, self.num_moves, self._pending, self.max_moves,
-              self._opponent_id, self.reward_type == "score_diff", self.game.spec, self._rngs, scratch, stack,
+              self._opponent_ids, self.reward_type == "score_diff", self.game.spec, self._rngs, scratch, stack,
               counters, keys, values, depths, flags, moves, self._rewards, self._terminated,
               self._truncated, self._illegal)
         self._forfeited |= self._illegal
@@ -267,11 +272,11 @@ class MancalaVecEnv(VecEnv):
             self.players[i] = int(rng.integers(2)) if self.seat_mode == "random" else SEATS.index(self.seat_mode)
             rng.integers(1)  # SingleAgentEnv picks one opponent from a list of one (draws nothing)
             opponent_seed = int(rng.integers(2**31))
-            if self._opponent_id == 0:  # RandomPolicy's np.random.default_rng(seed), i.e. PCG64(seed)
+            if self._opponent_ids[i] == 0:  # RandomPolicy's np.random.default_rng(seed), i.e. PCG64(seed)
                 self._rngs[i] = batch.pcg64_row(np.random.PCG64(opponent_seed))
         scratch, stack, counters, keys, values, depths, flags, moves = self._work
         ok = _reset_rows(np.asarray(rows, dtype=np.int64), self.states, self._start, self.players, self.num_moves,
-                         self._pending, self.max_moves, self._opponent_id, self.game.spec, self._rngs, scratch,
+                         self._pending, self.max_moves, self._opponent_ids, self.game.spec, self._rngs, scratch,
                          stack, counters, keys, values, depths, flags, moves)
         if not ok:
             raise ValueError(f"{self.game!r}: the opponent's opening moves ended the game; the rules are degenerate")
@@ -288,10 +293,10 @@ class MancalaVecEnv(VecEnv):
         masks8 = masks.astype(np.int8)  # one fresh array; each info holds a row of it
         seats, own_l, other_l = self.players.tolist(), own.tolist(), other.tolist()
         illegal, truncated = self._illegal.tolist(), (self._truncated & ~self._terminated).tolist()
-        opponent = self.opponent
         infos = [{"action_mask": mask, "seat": seat, "score": mine, "opponent_score": theirs, "opponent": opponent,
                   "illegal_action": bad, "TimeLimit.truncated": cut}
-                 for mask, seat, mine, theirs, bad, cut in zip(masks8, seats, own_l, other_l, illegal, truncated)]
+                 for mask, seat, mine, theirs, bad, cut, opponent
+                 in zip(masks8, seats, own_l, other_l, illegal, truncated, self._opponent_names)]
         for i in np.flatnonzero(done | self._terminated).tolist():
             margin = own_l[i] - other_l[i]
             if illegal[i]:
@@ -305,5 +310,5 @@ class MancalaVecEnv(VecEnv):
         masks8 = masks.astype(np.int8)
         for i in rows:
             self.reset_infos[i] = {"action_mask": masks8[i], "seat": int(self.players[i]), "score": int(own[i]),
-                                   "opponent_score": int(other[i]), "opponent": self.opponent,
+                                   "opponent_score": int(other[i]), "opponent": self._opponent_names[i],
                                    "illegal_action": False}

@@ -18,6 +18,7 @@ CASES = [  # game, opponent, seat, reward, obs_type, extra parameters
     ("togyz_kumalak", "random", "second", "result", "tesauro", {}),
     ("togyz_kumalak", "exact", "random", "score_diff", "counts", {}),
     ("togyz_kumalak", "max", "first", "result", "counts", {"holes": 5, "balls": 5}),
+    ("sungka", ["random", "exact", "max"], "random", "score_diff", "counts", {}),  # a mixed pool
 ]
 
 
@@ -35,7 +36,9 @@ def test_vector_env_matches_dummy_vec_env_of_single_envs(game, opponent, seat, r
     n = 3
     kwargs = dict(opponent=opponent, seat=seat, reward=reward, obs_type=obs_type, reward_scale=0.5, **extra)
     ours = MancalaVecEnv(n, game, **kwargs)
-    theirs = DummyVecEnv([lambda: SingleAgentEnv(game, **kwargs) for _ in range(n)])
+    names = [opponent] if isinstance(opponent, str) else opponent  # env i plays names[i % len]
+    theirs = DummyVecEnv([lambda i=i: SingleAgentEnv(game, **{**kwargs, "opponent": names[i % len(names)]})
+                          for i in range(n)])
     ours.seed(11)
     theirs.seed(11)
     assert np.array_equal(ours.reset(), theirs.reset())
