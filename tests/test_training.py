@@ -91,6 +91,8 @@ def test_tiny_run_trains_saves_reloads_and_plays(algo, tmp_path):
 @pytest.mark.parametrize("algo", ["maskable-ppo", "dqn"])
 def test_resume_continues_the_step_counter(algo, tmp_path):
     train(tiny_config(algo, timesteps=600), tmp_path)
+    with pytest.raises(ValueError, match="already holds a run"):
+        train(tiny_config(algo, timesteps=600), tmp_path)
     if algo == "dqn":  # the replay buffer comes back with the checkpoint
         model, _ = load_model(tmp_path / "checkpoints" / "last.zip")
         model.load_replay_buffer(tmp_path / "checkpoints" / "last_replay_buffer.pkl")

@@ -8,6 +8,7 @@ instead plays and prints one game between two policies, board by board.
 
 from __future__ import annotations
 
+import shutil
 import time
 
 from mancala_marl import ENV_MODULES
@@ -41,6 +42,7 @@ def run(args) -> int:
                          eval_games=10, eval_opponents=["random", "max"], checkpoint_freq=args.timesteps)
     print(f"Training MaskablePPO on {args.game} against random for {args.timesteps} moves ...")
     start = time.time()
+    shutil.rmtree(args.run_dir, ignore_errors=True)  # a fresh demo run each time
     final = train(config, args.run_dir)
     seconds = time.time() - start
     agent = make_policy("model", path=str(final))

@@ -137,6 +137,8 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
             raise FileNotFoundError(f"--resume: no checkpoint at {ckpt}")
         config = TrainConfig(**json.loads((run_dir / "config.json").read_text()))
         config.timesteps = timesteps or config.timesteps
+    elif ckpt.is_file():
+        raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
     config.check()
     torch.set_num_threads(config.torch_threads)
     game = make_game(config.game, **config.rule_params)
