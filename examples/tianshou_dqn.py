@@ -5,8 +5,8 @@
 ``MultiAgentOffPolicyAlgorithm`` sends each transition to the DQN of ``obs.agent_id``, and each
 DQN masks illegal moves out of its Q-values (``DiscreteQLearningPolicy`` reads ``obs.mask``).
 After an extra turn the next observation carries the same ``agent_id``, so the same DQN acts
-again. The one adapter, :class:`adapters.FixedInfos`, gives the infos fixed numeric keys,
-which Tianshou's replay buffer needs.
+again. No adapter: the envs' infos keep the same numeric keys at every step, as Tianshou's
+replay buffer needs.
 
 Rewards: Tianshou credits each transition with the reward of the agent that moved, taken at
 that step. With ``reward="result"`` only the agent making the last move would ever see the
@@ -33,7 +33,6 @@ from tianshou.env import DummyVectorEnv, PettingZooEnv
 from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
-from adapters import FixedInfos
 from agents import Policy
 from baselines import evaluate
 from mancala_marl import ENV_MODULES, observations
@@ -43,7 +42,7 @@ def make_env(game: str = "kalah", **env_kwargs) -> PettingZooEnv:
     if game not in ENV_MODULES:
         raise ValueError(f"unknown game {game!r}; known games: {', '.join(ENV_MODULES)}")
     env_kwargs.setdefault("reward", "score_diff")
-    return PettingZooEnv(FixedInfos(ENV_MODULES[game].env(**env_kwargs)))
+    return PettingZooEnv(ENV_MODULES[game].env(**env_kwargs))
 
 
 def make_dqn(env: PettingZooEnv, hidden=(128, 128), lr: float = 1e-3, eps: float = 0.1) -> DQN:

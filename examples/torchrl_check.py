@@ -4,7 +4,7 @@ TorchRL wraps a PettingZoo AEC environment with one group per agent (``"player_0
 ``"player_1"``); at each step ``(group, "mask")`` says which agent acts, and the action spec's
 mask follows the env's ``action_mask``, so ``env.rand_step()`` and ``env.rollout()`` without a
 policy play legal moves only. After an extra turn (Kalah, Sungka) the same group stays masked in.
-TorchRL needs infos with fixed numeric keys, hence :class:`adapters.FixedInfos`.
+The envs' infos keep the same numeric keys at every step, which TorchRL's info spec needs.
 
     python examples/torchrl_check.py            # all games
     python examples/torchrl_check.py --games kalah --episodes 20
@@ -19,7 +19,6 @@ import torch
 from torchrl.envs.libs.pettingzoo import PettingZooWrapper
 from torchrl.envs.utils import check_env_specs
 
-from adapters import FixedInfos
 from mancala_marl import ENV_MODULES
 
 AGENTS = ("player_0", "player_1")
@@ -29,7 +28,7 @@ def make_env(game: str, **env_kwargs) -> PettingZooWrapper:
     """``game``'s PettingZoo env (with the standard wrappers) as a TorchRL env."""
     if game not in ENV_MODULES:
         raise ValueError(f"unknown game {game!r}; known games: {', '.join(ENV_MODULES)}")
-    return PettingZooWrapper(env=FixedInfos(ENV_MODULES[game].env(**env_kwargs)), use_mask=True)
+    return PettingZooWrapper(env=ENV_MODULES[game].env(**env_kwargs), use_mask=True)
 
 
 def acting_agent(td) -> str:

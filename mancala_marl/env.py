@@ -171,13 +171,14 @@ class MancalaEnv(AECEnv):
         self.agent_selection = AGENTS[to_move]
 
     def _info(self) -> dict:
+        # The same keys and types at every step: TorchRL and Tianshou build their info specs and
+        # buffers from the first infos they see, and refuse nested dicts and keys that come late.
         state = self._state
         s0, s1 = int(state[self._stores[0]]), int(state[self._stores[1]])
-        info = {"scores": {AGENTS[0]: s0, AGENTS[1]: s1}, "num_moves": self.num_moves}
-        if state[self._to_move_index] == GAME_OVER:
-            info["final_scores"] = dict(info["scores"])
-            info["winner"] = AGENTS[0] if s0 > s1 else AGENTS[1] if s1 > s0 else None
-        return info
+        over = bool(state[self._to_move_index] == GAME_OVER)
+        winner = (0 if s0 > s1 else 1 if s1 > s0 else -1) if over else -1
+        return {"scores": np.array([s0, s1], dtype=np.int64), "num_moves": self.num_moves,
+                "game_over": over, "winner": winner}
 
     def render(self):
         if self.render_mode is None:

@@ -90,9 +90,25 @@ def test_final_info_holds_scores_and_winner():
     env.step(5)
     for agent in env.possible_agents:
         assert env.terminations[agent]
-        assert env.infos[agent]["final_scores"] == {"player_0": 21, "player_1": 27}
-        assert env.infos[agent]["winner"] == "player_1"
+        info = env.infos[agent]
+        assert list(info["scores"]) == [21, 27] and info["scores"].dtype == np.int64
+        assert info["game_over"] is True and info["winner"] == 1 and info["num_moves"] == 1
     assert env.rewards == {"player_0": -1.0, "player_1": 1.0}
+
+
+def test_infos_keep_the_same_keys_and_types_at_every_step():
+    # Libraries such as TorchRL and Tianshou build their info specs from the first step.
+    env = sungka_v0.raw_env()
+    rng = np.random.default_rng(3)
+    env.reset()
+    first = env.infos["player_0"]
+    assert first["winner"] == -1 and first["game_over"] is False and list(first["scores"]) == [0, 0]
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, info = env.last()
+        assert info.keys() == first.keys()
+        assert [type(v) for v in info.values()] == [type(v) for v in first.values()]
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert info["game_over"] and info["winner"] in (-1, 0, 1)
 
 
 def test_extra_turn_keeps_agent_selection():
