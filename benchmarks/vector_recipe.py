@@ -16,6 +16,7 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 
+from mancala_marl.games import make_game
 from mancala_marl.vector import MancalaVecEnv
 
 
@@ -45,7 +46,7 @@ def main() -> None:
     parser.add_argument("--out", default=None, help="where to save the model (SB3 zip)")
     args = parser.parse_args()
     torch.set_num_threads(1)  # small MLPs: more threads only contend on 2 cores
-    total = {"sungka": 98, "kalah": 48, "togyz_kumalak": 162}.get(args.game, 1)
+    total = make_game(args.game).total_seeds  # score_diff rewards in units of all the seeds
     env = MancalaVecEnv(args.envs, args.game, opponent=args.pool.split(","), seat="random",
                         reward="score_diff", reward_scale=1 / total)
     env.seed(0)
