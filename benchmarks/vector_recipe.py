@@ -41,7 +41,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=3_000_000)
     parser.add_argument("--chunk", type=int, default=500_000, help="steps between evaluations")
     parser.add_argument("--envs", type=int, default=128)
-    parser.add_argument("--pool", default="random,random,max,exact", help="opponent of env i: pool[i % len]")
+    parser.add_argument("--pool", default="random,random,max,exact", help="opponent of env i: pool[i %% len]")
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--out", default=None, help="where to save the model (SB3 zip)")
     args = parser.parse_args()
