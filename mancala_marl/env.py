@@ -181,18 +181,7 @@ class MancalaEnv(AECEnv):
                 "game_over": over, "winner": winner}
 
     def render(self):
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=... to the env.")
-            return None
-        if self.render_mode == "rgb_array":
-            return render.rgb_array(self.game, self._state)
-        text = render.ansi(self.game, self._state, self.num_moves)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render.show(self.game, self._state, self.render_mode, self.num_moves)
 
     def close(self):
         pass

@@ -12,6 +12,23 @@ import numpy as np
 from .games.base import GAME_OVER, Game
 
 
+def show(game: Game, state: np.ndarray, render_mode: str | None, num_moves: int | None = None):
+    """What an env's ``render()`` gives for ``render_mode``: the picture ("rgb_array"), the text
+    ("ansi"), or None after printing the text ("human"), as Gymnasium and PettingZoo expect."""
+    if render_mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() called without a render_mode; pass render_mode=... to the env.")
+        return None
+    if render_mode == "rgb_array":
+        return rgb_array(game, state)
+    text = ansi(game, state, num_moves)
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
+
+
 def ansi(game: Game, state: np.ndarray, num_moves: int | None = None) -> str:
     pits = game.pits
     board = state[: game.board_size]

@@ -153,16 +153,7 @@ class SingleAgentEnv(gymnasium.Env):
         return self.game.legal_mask(self._state)
 
     def render(self):
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=... to the env.")
-            return None
-        if self.render_mode == "rgb_array":
-            return render.rgb_array(self.game, self._state)
-        text = render.ansi(self.game, self._state, self.num_moves)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render.show(self.game, self._state, self.render_mode, self.num_moves)
 
     # -- state access for tests and search ---------------------------------------------------
     def state(self) -> np.ndarray:

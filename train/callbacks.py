@@ -11,16 +11,14 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.utils import polyak_update
 
 
-class AtomicCheckpointCallback(BaseCallback):
-    """Every ``every`` steps, write the model to ``path`` (and the replay buffer to
-    ``buffer_path``) through a temporary file and ``os.replace``, so that an interrupted write
-    never destroys the previous checkpoint. The buffer is replaced before the model: a model never
-    points at an older buffer than its own."""
+class PeriodicCallback(BaseCallback):
+    """Calls :meth:`on_period` at every multiple of ``every`` steps. Unlike SB3's
+    ``EveryNTimesteps``, the multiples are counted from step 0, so a resumed run keeps the
+    schedule it had instead of firing at once."""
 
-    def __init__(self, path, every: int, metadata: dict, buffer_path=None, verbose: int = 0):
+    def __init__(self, every: int, verbose: int = 0):
         super().__init__(verbose)
-        self.path, self.every, self.metadata = Path(path), int(every), metadata
-        self.buffer_path = Path(buffer_path) if buffer_path is not None else None
+        self.every = int(every)
         self._next = None
 
     def _on_training_start(self) -> None:
@@ -29,8 +27,26 @@ class AtomicCheckpointCallback(BaseCallback):
     def _on_step(self) -> bool:
         if self.num_timesteps >= self._next:
             self._next += self.every
-            self.save()
+            self.on_period()
         return True
+
+    def on_period(self) -> None:
+        raise NotImplementedError
+
+
+class AtomicCheckpointCallback(PeriodicCallback):
+    """Every ``every`` steps, write the model to ``path`` (and the replay buffer to
+    ``buffer_path``) through a temporary file and ``os.replace``, so that an interrupted write
+    never destroys the previous checkpoint. The buffer is replaced before the model: a model never
+    points at an older buffer than its own."""
+
+    def __init__(self, path, every: int, metadata: dict, buffer_path=None, verbose: int = 0):
+        super().__init__(every, verbose)
+        self.path, self.metadata = Path(path), metadata
+        self.buffer_path = Path(buffer_path) if buffer_path is not None else None
+
+    def on_period(self) -> None:
+        self.save()
 
     def save(self) -> None:
         from agents.learned import save_model

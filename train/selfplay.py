@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from stable_baselines3.common.callbacks import BaseCallback
+from .callbacks import PeriodicCallback
 
 
 class OpponentPool:
@@ -71,22 +71,15 @@ class OpponentPool:
         return f"OpponentPool(baselines={self.baseline_specs}, snapshot_dir={self.snapshot_dir})"
 
 
-class SnapshotCallback(BaseCallback):
+class SnapshotCallback(PeriodicCallback):
     """Every ``every`` steps, save the learner to ``snapshot_dir/snapshot_<steps>.zip``."""
 
     def __init__(self, snapshot_dir, every: int, metadata: dict, verbose: int = 0):
-        super().__init__(verbose)
-        self.snapshot_dir, self.every, self.metadata = Path(snapshot_dir), int(every), metadata
-        self._next = None
+        super().__init__(every, verbose)
+        self.snapshot_dir, self.metadata = Path(snapshot_dir), metadata
 
-    def _on_training_start(self) -> None:
-        self._next = (self.num_timesteps // self.every + 1) * self.every
+    def on_period(self) -> None:
+        from agents.learned import save_model
 
-    def _on_step(self) -> bool:
-        if self.num_timesteps >= self._next:
-            from agents.learned import save_model
-
-            self._next += self.every
-            save_model(self.model, self.snapshot_dir / f"snapshot_{self.num_timesteps:010d}.zip",
-                       {**self.metadata, "timesteps": self.num_timesteps})
-        return True
+        save_model(self.model, self.snapshot_dir / f"snapshot_{self.num_timesteps:010d}.zip",
+                   {**self.metadata, "timesteps": self.num_timesteps})
