@@ -151,6 +151,18 @@ class PretrainedPolicy(ModelPolicy):
         self.path, self.model, self.metadata = None, None, None
         self.deterministic, self.epsilon = bool(deterministic), float(epsilon)
         self._checked = None
+        self._models = {}  # game name -> (model, metadata)
+
+    def _model_for(self, game):
+        # One shipped model per game: load each the first time that game is played.
+        if game.name not in self._models:
+            self._models[game.name] = load_model(self.path_for(game), game)
+            self._checked = game
+        self.model, self.metadata = self._models[game.name]
+        if self._checked is not game:
+            check_compatible(self.metadata, game, where=f"pretrained model for {game.name}")
+            self._checked = game
+        return self.model
 
     def path_for(self, game):
         path = PRETRAINED_DIR / f"{game.name}.zip"

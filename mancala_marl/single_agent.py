@@ -61,7 +61,8 @@ class SingleAgentEnv(gymnasium.Env):
             in the first step, so an episode's rewards sum to the final margin (seeds).
         reward_scale: multiplies every reward (e.g. ``1/total_seeds`` for score_diff with PPO).
         obs_type: see :mod:`mancala_marl.observations`.
-        max_moves: moves of both players after which the episode is truncated.
+        max_moves: moves of both players after which the episode is truncated (checked after the
+            learner's move once the opponent has finished its turn).
     """
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
@@ -122,7 +123,7 @@ class SingleAgentEnv(gymnasium.Env):
         return self._obs(), self._info()
 
     def step(self, action):
-        if self._forfeit or self.game.is_terminal(self._state):
+        if self._forfeit or self.game.to_move(self._state) != self.player:
             raise RuntimeError("step() called after the episode ended; call reset()")
         if not self.action_space.contains(action):
             raise ValueError(f"action must be a pit index 0..{self.game.pits - 1}, got {action!r}")
@@ -172,9 +173,13 @@ class SingleAgentEnv(gymnasium.Env):
 
     # -- internals ----------------------------------------------------------------------------
     def _play_opponent(self) -> None:
-        """Opponent moves (extra turns included) until the learner is to move or the game ends."""
+        """Opponent moves (extra turns included) until the learner is to move or the game ends.
+
+        The opponent always finishes its turn, even past ``max_moves``: truncation is decided at
+        the learner's turn, so a truncated episode still ends in a state where the learner has a
+        move and a mask (the bootstrap of a time-limit transition needs one)."""
         game, state = self.game, self._state
-        while game.to_move(state) == 1 - self.player and self.num_moves < self.max_moves:
+        while game.to_move(state) == 1 - self.player:
             game.apply(state, self.opponent.act(game, state.copy()))
             self.num_moves += 1
 

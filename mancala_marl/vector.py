@@ -70,10 +70,11 @@ def _margin(state, pits, player):
 @njit(cache=True)
 def _play_opponent(i, states, players, num_moves, max_moves, opponents, spec, rngs, scratch,
                    stack, counters, keys, values, depths, flags, moves):
-    """Opponent moves in row ``i`` until the learner is to move, the game ends or the move cap."""
+    """Opponent moves in row ``i`` until the learner is to move or the game ends (the opponent
+    finishes its turn even past ``max_moves``, as in SingleAgentEnv)."""
     cells = 2 * spec[SPEC_PITS] + 2
     state = states[i]
-    while state[cells] == 1 - players[i] and num_moves[i] < max_moves:
+    while state[cells] == 1 - players[i]:
         pit = _opponent_pit(opponents[i], state, spec, rngs[i], scratch, stack, counters,
                             keys, values, depths, flags, moves)
         batch.apply_move(state, pit, spec)

@@ -147,3 +147,31 @@ def test_an_opponent_pool_is_sampled_per_episode():
     seen = {env.reset(seed=s)[1]["opponent"] for s in range(30)}
     seats = {env.reset(seed=s)[1]["seat"] for s in range(30)}
     assert seen == {"random", "max", "exact"} and seats == {0, 1}
+
+
+def test_truncation_never_leaves_the_learner_without_a_move():
+    # Kalah, learner second, opponent exact. Its opening: pit 2 (4 seeds, the last in the store:
+    # extra turn), then no pit's count equals its distance to the store, so max: pit 5 (ties go
+    # to the pit nearest the store), as in K2. With max_moves=1 the opponent still finishes its
+    # turn, so the learner starts from K2's board with a full mask.
+    env = SingleAgentEnv("kalah", opponent="exact", seat="second", max_moves=1)
+    _, info = env.reset(seed=0)
+    assert env.num_moves == 2
+    assert list(env.state()[:14]) == [4, 4, 0, 5, 5, 0, 2, 5, 5, 5, 5, 4, 4, 0]
+    assert list(info["action_mask"]) == [1, 1, 1, 1, 1, 1]
+    # The learner's move passes max_moves: the opponent answers in full, then the episode is
+    # truncated with the learner to move again and a non-empty mask.
+    _, _, terminated, truncated, info = env.step(0)
+    assert truncated and not terminated
+    assert env.game.to_move(env.state()) == 1 and env.num_moves >= 4
+    assert info["action_mask"].any() and np.array_equal(info["action_mask"], env.action_masks().astype(np.int8))
+
+
+def test_step_refused_when_the_learner_is_not_to_move():
+    env = SingleAgentEnv("kalah", opponent="random", seat="first")
+    env.reset(seed=0)
+    state = env.state()
+    state[14] = 1  # the opponent to move: a state the learner must never act in
+    env._state = state
+    with pytest.raises(RuntimeError, match="episode ended"):
+        env.step(0)

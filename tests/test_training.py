@@ -156,3 +156,13 @@ def test_pretrained_agent_refuses_other_rules():
     game = make_game("kalah", pits=4, seeds=3)
     with pytest.raises(ValueError, match="trained for kalah"):
         make_policy("pretrained").act(game, game.init())
+
+
+def test_one_pretrained_policy_plays_every_game():
+    # The same policy object loads each game's shipped model the first time it meets that game.
+    policy = make_policy("pretrained")
+    for name in ("kalah", "sungka", "kalah", "togyz_kumalak"):
+        game = make_game(name)
+        state = game.init()
+        assert game.legal_mask(state)[policy.act(game, state)]
+    assert policy.metadata["game"] == "togyz_kumalak"
