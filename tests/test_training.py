@@ -166,3 +166,15 @@ def test_one_pretrained_policy_plays_every_game():
         state = game.init()
         assert game.legal_mask(state)[policy.act(game, state)]
     assert policy.metadata["game"] == "togyz_kumalak"
+
+
+def test_fast_vec_env_trains_against_a_compiled_mix(tmp_path):
+    final = train(tiny_config("maskable-ppo", vec="fast", opponent="random,max", n_envs=4), tmp_path)
+    assert read_metadata(final)["timesteps"] >= 800
+    game = make_game("kalah", pits=4, seeds=3)
+    result = play(game, make_policy(f"model:{final}"), make_policy("random"), seat=0, games=3)
+    assert result["wins"] + result["draws"] + result["losses"] == 3
+    with pytest.raises(ValueError, match="compiled opponents"):
+        tiny_config("maskable-ppo", vec="fast", opponent="alphabeta:depth=2").check()
+    with pytest.raises(ValueError, match="vec must be one of"):
+        tiny_config("maskable-ppo", vec="threads").check()

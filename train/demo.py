@@ -17,7 +17,7 @@ from mancala_marl import ENV_MODULES
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("demo", help="train a small agent and evaluate it in the arena (make demo)")
     parser.add_argument("game", nargs="?", default="sungka", choices=sorted(ENV_MODULES))
-    parser.add_argument("--timesteps", type=int, default=40_000, help="training moves (default 40000)")
+    parser.add_argument("--timesteps", type=int, default=150_000, help="training moves (default 150000)")
     parser.add_argument("--games", type=int, default=100, help="arena games per seat per opponent")
     parser.add_argument("--run-dir", default="runs/demo")
     parser.add_argument("--seed", type=int, default=0)
@@ -37,8 +37,9 @@ def run(args) -> int:
     from train.arena import arena
     from train.training import TrainConfig, train
 
+    # The vectorized env (64 games per compiled call) trains several times more moves a minute.
     config = TrainConfig(game=args.game, algo="maskable-ppo", opponent="random", seat="random",
-                         timesteps=args.timesteps, n_envs=8, seed=args.seed, eval_freq=max(args.timesteps // 4, 1),
+                         timesteps=args.timesteps, n_envs=64, vec="fast", seed=args.seed, eval_freq=max(args.timesteps // 4, 1),
                          eval_games=10, eval_opponents=["random", "max"], checkpoint_freq=args.timesteps)
     print(f"Training MaskablePPO on {args.game} against random for {args.timesteps} moves ...")
     start = time.time()

@@ -40,7 +40,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule pits=4")
     p.add_argument("--hyper", action="append", metavar="KEY=VALUE", help="algorithm argument, e.g. --hyper learning_rate=1e-4")
     p.add_argument("--n-envs", type=int, default=8)
-    p.add_argument("--vec", choices=["dummy", "subproc"], default="dummy")
+    p.add_argument("--vec", choices=["dummy", "subproc", "fast"], default="dummy",
+                   help="fast: all envs in one compiled call (opponents random/max/exact/greedy only)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--eval-freq", type=int, default=20_000)
     p.add_argument("--eval-games", type=int, default=20, help="games per seat per baseline at each evaluation")

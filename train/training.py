@@ -23,6 +23,7 @@ from pathlib import Path
 from mancala_marl.games import make_game
 
 ALGOS = ("maskable-ppo", "dqn")
+VECS = ("dummy", "subproc", "fast")
 
 
 @dataclass
@@ -37,7 +38,7 @@ class TrainConfig:
     obs_type: str = "counts"
     timesteps: int = 100_000
     n_envs: int = 8
-    vec: str = "dummy"                 # "dummy" or "subproc"
+    vec: str = "dummy"                 # "dummy", "subproc", or "fast" (mancala_marl.vector)
     seed: int = 0
     eval_freq: int = 20_000
     eval_games: int = 20
@@ -56,8 +57,14 @@ class TrainConfig:
     def check(self) -> None:
         if self.algo not in ALGOS:
             raise ValueError(f"algo must be one of {list(ALGOS)}, got {self.algo!r}")
-        if self.vec not in ("dummy", "subproc"):
-            raise ValueError(f"vec must be 'dummy' or 'subproc', got {self.vec!r}")
+        if self.vec not in VECS:
+            raise ValueError(f"vec must be one of {list(VECS)}, got {self.vec!r}")
+        if self.vec == "fast":
+            from mancala_marl.vector import OPPONENTS
+            names = self.opponent.split(",")
+            if any(name not in OPPONENTS for name in names):
+                raise ValueError(f"vec='fast' plays compiled opponents only ({', '.join(OPPONENTS)}, or a "
+                                 f"comma-separated mix), not {self.opponent!r}; use vec='dummy' or 'subproc'")
         for name in ("timesteps", "n_envs", "eval_freq", "checkpoint_freq", "snapshot_freq"):
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
@@ -106,7 +113,15 @@ def _reward_scale(config: TrainConfig) -> float:
 
 
 def make_vec_env(config: TrainConfig, run_dir: Path):
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+    if config.vec == "fast":
+        # All n_envs games in one compiled call; env i plays opponent i % len (a fixed mix).
+        from mancala_marl.vector import MancalaVecEnv
+        venv = MancalaVecEnv(config.n_envs, make_game(config.game, **config.rule_params),
+                             opponent=config.opponent.split(","), seat=config.seat, reward=config.reward,
+                             obs_type=config.obs_type, reward_scale=_reward_scale(config))
+        venv.seed(config.seed * 1000)
+        return VecMonitor(venv, info_keywords=("result",))
     fns = [make_env_fn(config, run_dir, rank) for rank in range(config.n_envs)]
     return SubprocVecEnv(fns) if config.vec == "subproc" else DummyVecEnv(fns)
 
