@@ -13,9 +13,10 @@ import time
 from pathlib import Path
 
 import numpy as np
-from stable_baselines3.common.callbacks import BaseCallback
 
 from agents import make_policy
+
+from .callbacks import PeriodicCallback
 
 CSV_FIELDS = ("timesteps", "opponent", "seat", "games", "wins", "draws", "losses", "win_rate",
               "mean_score", "mean_margin", "wall_seconds")
@@ -56,25 +57,18 @@ def evaluate(game, policy, opponents, games: int, seed: int = 0) -> list[dict]:
     return rows
 
 
-class BaselineEvalCallback(BaseCallback):
+class BaselineEvalCallback(PeriodicCallback):
     """Every ``eval_freq`` environment steps, play ``games`` games per seat against each baseline
     with the current model (greedy), log and print the win rates and append them to the CSV."""
 
     def __init__(self, game, obs_type: str, opponents, eval_freq: int, games: int, csv_path, verbose: int = 1):
-        super().__init__(verbose)
+        super().__init__(eval_freq, verbose)
         self.game, self.obs_type, self.opponents = game, obs_type, list(opponents)
-        self.eval_freq, self.games, self.csv_path = int(eval_freq), int(games), Path(csv_path)
-        self._next = None
+        self.games, self.csv_path = int(games), Path(csv_path)
         self._start = time.time()
 
-    def _on_training_start(self) -> None:
-        self._next = (self.num_timesteps // self.eval_freq + 1) * self.eval_freq
-
-    def _on_step(self) -> bool:
-        if self.num_timesteps >= self._next:
-            self._next += self.eval_freq
-            self.run_evaluation()
-        return True
+    def on_period(self) -> None:
+        self.run_evaluation()
 
     def run_evaluation(self) -> list[dict]:
         from agents.learned import ModelPolicy
