@@ -73,7 +73,6 @@ class MancalaEnv(AECEnv):
         self._player_index = {agent: i for i, agent in enumerate(AGENTS)}
         self._to_move_index = game.to_move_index
         self._stores = (game.pits, 2 * game.pits + 1)
-        self._kernel = type(game).kernel
 
     # -- spaces -------------------------------------------------------------------------------
     def observation_space(self, agent):
@@ -119,8 +118,7 @@ class MancalaEnv(AECEnv):
         player = self._player_index[agent]
         state = self._state
         if state[self._to_move_index] == player:
-            first = player * (self.game.pits + 1)
-            mask = (state[first:first + self.game.pits] > 0).view(np.int8)
+            mask = self.game.legal_mask(state).view(np.int8)  # a fresh array: safe to view
         else:
             mask = np.zeros(self.game.pits, dtype=np.int8)
         return {"observation": observations.encode(self.game, state, player, self.obs_type),
@@ -134,13 +132,7 @@ class MancalaEnv(AECEnv):
         mover = self._player_index[agent]
         store0, store1 = self._stores
         before0, before1 = int(state[store0]), int(state[store1])
-        pits = game.pits
-        to_move = state[self._to_move_index]
-        if isinstance(action, (int, np.integer)) and 0 <= action < pits and to_move >= 0 \
-                and state[to_move * (pits + 1) + action] > 0:
-            self._kernel(state, int(action), game.spec)  # legal: skip Game.apply's slower checks
-        else:
-            game.apply(state, action)  # raises IllegalMoveError with the reason
+        game.apply(state, action)  # raises IllegalMoveError with the reason
         self.num_moves += 1
         self._cumulative_rewards[agent] = 0.0
         if self.reward_type == "score_diff":

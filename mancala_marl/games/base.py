@@ -191,7 +191,14 @@ class Game:
 
         Raises :class:`IllegalMoveError` naming the problem if the move is not legal.
         """
-        player = int(state[self.board_size])
+        player = state[self.board_size]
+        # The common case first and cheap (environments call this on every step); anything
+        # else goes through the checks below, which name what is wrong.
+        if (isinstance(action, (int, np.integer)) and 0 <= action < self.pits and player >= 0
+                and state[player * (self.pits + 1) + action] > 0):
+            type(self).kernel(state, int(action), self.spec)
+            return state
+        player = int(player)
         if player == GAME_OVER:
             raise IllegalMoveError(f"{self.name}: the game is over, no move can be played")
         try:
