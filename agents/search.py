@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from mancala_marl.games.base import SPEC_GAME, SPEC_PITS, TOGYZ
+from mancala_marl.games.base import margin as _margin  # the name margin is a local below
 from mancala_marl.games.dispatch import apply_move as _apply
 
 from .base import Policy, register_policy
@@ -52,11 +53,6 @@ def _key(state, pits, store_free):
             continue
         h = (h ^ np.uint64(state[i] + 7)) * prime
     return h | np.uint64(1)  # 0 marks an empty slot
-
-
-@njit(cache=True)
-def _margin(state, pits, player):
-    return state[player * (pits + 1) + pits] - state[(1 - player) * (pits + 1) + pits]
 
 
 @njit(cache=True, inline="always")

@@ -31,7 +31,7 @@ from agents.search import BEST, BUDGET, GREEDY_MAX_CHAIN, MAX_PLY, PLY_LIMIT, se
 
 from . import batch, observations
 from .games import Game, make_game
-from .games.base import GAME_OVER, SPEC_GAME, SPEC_PITS, SPEC_SEEDS, TOGYZ
+from .games.base import GAME_OVER, SPEC_GAME, SPEC_PITS, SPEC_SEEDS, TOGYZ, margin
 
 OPPONENTS = {"random": 0, "max": 1, "exact": 2, "greedy": 3}
 SEATS = ("first", "second", "random")
@@ -63,11 +63,6 @@ def _opponent_pit(opponent, state, spec, rng, scratch, stack, counters, keys, va
 
 
 @njit(cache=True)
-def _margin(state, pits, player):
-    return state[player * (pits + 1) + pits] - state[(1 - player) * (pits + 1) + pits]
-
-
-@njit(cache=True)
 def _play_opponent(i, states, players, num_moves, max_moves, opponents, spec, rngs, scratch,
                    stack, counters, keys, values, depths, flags, moves):
     """Opponent moves in row ``i`` until the learner is to move or the game ends (the opponent
@@ -96,7 +91,7 @@ def _step(states, actions, players, num_moves, pending, max_moves, opponents, sc
             rewards[i] = -1.0 if not score_diff else -float(total)
             terminated[i], truncated[i] = True, False
             continue
-        before = _margin(state, pits, me) - pending[i]
+        before = margin(state, pits, me) - pending[i]
         pending[i] = 0
         batch.apply_move(state, pit, spec)
         num_moves[i] += 1
@@ -104,11 +99,11 @@ def _step(states, actions, players, num_moves, pending, max_moves, opponents, sc
                        stack, counters, keys, values, depths, flags, moves)
         terminated[i] = state[cells] == GAME_OVER
         truncated[i] = not terminated[i] and num_moves[i] >= max_moves
-        margin = _margin(state, pits, me)
+        final = margin(state, pits, me)
         if score_diff:
-            rewards[i] = margin - before
+            rewards[i] = final - before
         elif terminated[i]:
-            rewards[i] = np.sign(margin)
+            rewards[i] = np.sign(final)
         else:
             rewards[i] = 0.0
 
@@ -122,12 +117,12 @@ def _reset_rows(rows, states, start, players, num_moves, pending, max_moves, opp
     for i in rows:
         states[i] = start
         num_moves[i] = 0
-        before = _margin(states[i], pits, players[i])
+        before = margin(states[i], pits, players[i])
         _play_opponent(i, states, players, num_moves, max_moves, opponents, spec, rngs, scratch,
                        stack, counters, keys, values, depths, flags, moves)
         if states[i, 2 * pits + 2] == GAME_OVER:
             return False
-        pending[i] = _margin(states[i], pits, players[i]) - before
+        pending[i] = margin(states[i], pits, players[i]) - before
     return True
 
 
@@ -299,11 +294,11 @@ class MancalaVecEnv(VecEnv):
                  for mask, seat, mine, theirs, bad, cut, opponent
                  in zip(masks8, seats, own_l, other_l, illegal, truncated, self._opponent_names)]
         for i in np.flatnonzero(done | self._terminated).tolist():
-            margin = own_l[i] - other_l[i]
+            lead = own_l[i] - other_l[i]
             if illegal[i]:
-                infos[i]["result"], infos[i]["margin"] = -1, margin
+                infos[i]["result"], infos[i]["margin"] = -1, lead
             elif self._terminated[i]:
-                infos[i]["result"], infos[i]["margin"] = (margin > 0) - (margin < 0), margin
+                infos[i]["result"], infos[i]["margin"] = (lead > 0) - (lead < 0), lead
         return infos
 
     def _reset_infos_for(self, rows, masks) -> None:

@@ -49,6 +49,12 @@ def store_of(pits, player):
 
 
 @njit(cache=True, inline="always")
+def margin(state, pits, player):
+    """``player``'s store minus the other player's: the score margin, in seeds."""
+    return state[store_of(pits, player)] - state[store_of(pits, 1 - player)]
+
+
+@njit(cache=True, inline="always")
 def side_is_empty(state, pits, player):
     first = player * (pits + 1)
     for i in range(first, first + pits):
