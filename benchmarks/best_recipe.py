@@ -1,8 +1,14 @@
-"""Our best recipe, per game: MaskablePPO, random seats, an opponent pool of baselines plus
-self-play snapshots, reward score_diff scaled to [-1, 1]. Then the final agent (greedy moves)
-plays every baseline in both seats.
+"""Our recipes, per game, then the final agent (greedy moves, no search) against every baseline in
+both seats.
 
-The training is exactly the command line (so the pretrained agents are reproducible with it):
+``--recipe distill`` (the best): a MaskablePPO network distilled from alphabeta depth 2 by DAgger
+(train/distill.py), with one-hot count features. Exactly the command line:
+
+    mancala-marl distill GAME --teacher alphabeta:depth=2 --rounds 4 --states 150000 --workers 2 \
+        --eval-games 200 --run-dir benchmarks/runs/distill_GAME
+
+``--recipe ppo``: MaskablePPO from scratch, random seats, an opponent pool of baselines plus
+self-play snapshots, reward score_diff scaled to [-1, 1]. Exactly the command line:
 
     mancala-marl train GAME --algo maskable-ppo --opponent selfplay --pool random,max,exact,greedy \\
         --snapshot-prob 0.3 --seat random --timesteps N --eval-freq 50000 --checkpoint-freq 50000 \\
@@ -10,10 +16,10 @@ The training is exactly the command line (so the pretrained agents are reproduci
 
 (``--pool random,max,exact`` on Sungka, where greedy is too slow to train against.)
 
-    .venv/bin/python benchmarks/best_recipe.py sungka --timesteps 500000 [--install]
+    .venv/bin/python benchmarks/best_recipe.py sungka [--recipe ppo --timesteps 500000] [--install]
 
 ``--install`` copies the final model to agents/pretrained/GAME.zip. Writes
-benchmarks/results/best_recipe_GAME.{json,md} and the learning curves PNG.
+benchmarks/results/{distill,best_recipe}_GAME.{json,md} and the learning curves PNG.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agents import make_policy  # noqa: E402
 from agents.learned import PRETRAINED_DIR, ModelPolicy, read_metadata  # noqa: E402
 from mancala_marl.games import make_game  # noqa: E402
+from train.distill import DistillConfig, distill  # noqa: E402
 from train.evaluation import play  # noqa: E402
 from train.plot import plot_curves  # noqa: E402
 from train.training import TrainConfig, train  # noqa: E402
@@ -39,9 +46,12 @@ OPPONENTS = ("random", "max", "exact", "greedy", "alphabeta:depth=2", "alphabeta
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description="best recipe: MaskablePPO + self-play pool, both seats")
+    parser = argparse.ArgumentParser(description="our recipes (distilled alphabeta, or MaskablePPO + self-play "
+                                                 "pool), tested in both seats against every baseline")
     parser.add_argument("game", choices=["sungka", "kalah", "togyz_kumalak"])
-    parser.add_argument("--timesteps", type=int, default=500_000)
+    parser.add_argument("--recipe", choices=["distill", "ppo"], default="distill")
+    parser.add_argument("--timesteps", type=int, default=500_000, help="ppo: learner moves")
+    parser.add_argument("--workers", type=int, default=2, help="distill: labelling processes")
     parser.add_argument("--games", type=int, default=1000, help="test games per seat vs random")
     parser.add_argument("--games-other", type=int, default=50, help="test games per seat vs the other baselines")
     parser.add_argument("--eval-only", action="store_true",
@@ -52,6 +62,17 @@ def main(argv=None) -> int:
     import torch
     torch.set_num_threads(1)  # batch-1 inference on a busy 2-core CPU: extra threads only slow it down
 
+    if args.recipe == "distill":
+        run_dir = ROOT / "runs" / f"distill_{args.game}"
+        config = DistillConfig(game=args.game, teacher="alphabeta:depth=2", rounds=4, states_per_round=150_000,
+                               workers=args.workers, eval_games=200, seed=args.seed, progress_bar=False)
+        final = run_dir / "final.zip"
+        if not args.eval_only:
+            distill(config, run_dir)
+        meta = read_metadata(final)
+        title = (f"{args.game}: MaskablePPO network distilled from {config.teacher} (DAgger, {meta['rounds']} rounds, "
+                 f"{meta['positions']} labelled positions, pool {', '.join(config.pool)}, random seats)")
+        return report(args, run_dir, final, meta, meta["train_seconds"], f"distill_{args.game}", title)
     run_dir = ROOT / "runs" / f"best_{args.game}"
     # greedy follows every chain of extra turns; on Sungka that costs ~0.7 s a game, too slow for the pool.
     pool = ["random", "max", "exact"] + ([] if args.game == "sungka" else ["greedy"])
@@ -66,8 +87,14 @@ def main(argv=None) -> int:
     if args.eval_only and not final.is_file():
         final = run_dir / "checkpoints" / "last.zip"
     meta = read_metadata(final)
-    config.timesteps = meta["timesteps"]
     train_seconds = meta.get("train_seconds") or wall_seconds_at(run_dir / "evaluations.csv", meta["timesteps"])
+    title = (f"{args.game}: MaskablePPO, self-play pool ({', '.join(config.pool_baselines)} + snapshots), "
+             f"random seats, {meta['timesteps']} learner moves")
+    return report(args, run_dir, final, meta, train_seconds, f"best_recipe_{args.game}", title)
+
+
+def report(args, run_dir, final, meta, train_seconds, stem, title) -> int:
+    """Test ``final`` against every baseline in both seats; write the table, JSON and curves."""
     game = make_game(args.game)
     agent = ModelPolicy(path=str(final))
     rows = []
@@ -79,15 +106,15 @@ def main(argv=None) -> int:
             rows.append({"opponent": name, "seat": seat_name, **r})
             print(f"{args.game} vs {name:>18} as {seat_name:>6}: {100 * r['win_rate']:5.1f}% wins, "
                   f"{r['draws']} draws, margin {r['mean_margin']:+.1f} ({n} games)", flush=True)
-    report = render(args.game, rows, config, train_seconds, time.time() - start)
-    print(report)
+    text = render(title, rows, train_seconds, time.time() - start)
+    print(text)
     (ROOT / "results").mkdir(exist_ok=True)
-    (ROOT / "results" / f"best_recipe_{args.game}.md").write_text(report)
-    (ROOT / "results" / f"best_recipe_{args.game}.json").write_text(json.dumps(
-        {"game": args.game, "timesteps": args.timesteps, "train_seconds": train_seconds, "rows": rows}, indent=2))
+    (ROOT / "results" / f"{stem}.md").write_text(text)
+    (ROOT / "results" / f"{stem}.json").write_text(json.dumps(
+        {"game": args.game, "recipe": args.recipe, "metadata": meta, "train_seconds": train_seconds, "rows": rows},
+        indent=2))
     if (run_dir / "evaluations.csv").is_file():
-        plot_curves(run_dir / "evaluations.csv", ROOT / "results" / f"best_recipe_{args.game}.png",
-                    title=f"{args.game}: MaskablePPO + self-play pool")
+        plot_curves(run_dir / "evaluations.csv", ROOT / "results" / f"{stem}.png", title=title.split(" (")[0])
     if args.install:
         PRETRAINED_DIR.mkdir(exist_ok=True)
         shutil.copyfile(final, PRETRAINED_DIR / f"{args.game}.zip")
@@ -103,11 +130,10 @@ def wall_seconds_at(csv_path, timesteps):
     return float(rows[-1]["wall_seconds"]) if rows else None
 
 
-def render(game, rows, config, train_seconds, eval_seconds) -> str:
+def render(title, rows, train_seconds, eval_seconds) -> str:
     minutes = "?" if train_seconds is None else f"{train_seconds / 60:.1f}"
-    lines = [f"### {game}: MaskablePPO, self-play pool ({', '.join(config.pool_baselines)} + snapshots), random seats",
-             "", f"{config.timesteps} learner moves, {minutes} min training wall clock on 2 cores shared with "
-             f"other jobs; agent plays greedily (argmax).", "",
+    lines = [f"#### {title}", "", f"{minutes} min training wall clock on this 2-core machine; the agent plays "
+             "greedily (argmax), without search.", "",
              "opponent | as first: win % (W/D/L) | margin | as second: win % (W/D/L) | margin", "---|---|---|---|---"]
     by = {(r["opponent"], r["seat"]): r for r in rows}
     for name in OPPONENTS:

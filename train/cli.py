@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ["train.demo", "train.train_command", "train.plot", "train.arena", "train.tournament", "train.play"]
+COMMANDS = ["train.demo", "train.train_command", "train.distill_command", "train.plot", "train.arena", "train.tournament", "train.play"]
 
 
 def build_parser() -> argparse.ArgumentParser:

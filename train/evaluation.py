@@ -57,6 +57,20 @@ def evaluate(game, policy, opponents, games: int, seed: int = 0) -> list[dict]:
     return rows
 
 
+def append_evaluations(csv_path, rows: list[dict], timesteps: int, wall_seconds: float) -> None:
+    """Append :func:`evaluate` rows, stamped with ``timesteps`` and ``wall_seconds``, to the CSV
+    that ``mancala-marl plot`` reads (header written with the first rows)."""
+    csv_path = Path(csv_path)
+    new_file = not csv_path.exists()
+    with csv_path.open("a", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS, extrasaction="ignore")
+        if new_file:
+            writer.writeheader()
+        for row in rows:
+            row.update(timesteps=timesteps, wall_seconds=round(wall_seconds, 1))
+            writer.writerow(row)
+
+
 class BaselineEvalCallback(PeriodicCallback):
     """Every ``eval_freq`` environment steps, play ``games`` games per seat against each baseline
     with the current model (greedy), log and print the win rates and append them to the CSV."""
@@ -75,16 +89,10 @@ class BaselineEvalCallback(PeriodicCallback):
 
         policy = ModelPolicy(model=self.model, metadata={"obs_type": self.obs_type, **_identity(self.game)})
         rows = evaluate(self.game, policy, self.opponents, self.games, seed=self.num_timesteps)
-        new_file = not self.csv_path.exists()
-        with self.csv_path.open("a", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS, extrasaction="ignore")
-            if new_file:
-                writer.writeheader()
-            for row in rows:
-                row.update(timesteps=self.num_timesteps, wall_seconds=round(time.time() - self._start, 1))
-                writer.writerow(row)
-                self.logger.record(f"eval/win_rate/{row['opponent']}/{row['seat']}", row["win_rate"])
-                self.logger.record(f"eval/mean_margin/{row['opponent']}/{row['seat']}", row["mean_margin"])
+        append_evaluations(self.csv_path, rows, self.num_timesteps, time.time() - self._start)
+        for row in rows:
+            self.logger.record(f"eval/win_rate/{row['opponent']}/{row['seat']}", row["win_rate"])
+            self.logger.record(f"eval/mean_margin/{row['opponent']}/{row['seat']}", row["mean_margin"])
         if self.verbose:
             cells = "  ".join(f"{r['opponent']}/{r['seat'][0]} {100 * r['win_rate']:.0f}%" for r in rows)
             print(f"[eval @ {self.num_timesteps} steps] win rate: {cells}", flush=True)

@@ -7,12 +7,12 @@ import ast
 from mancala_marl.games import GAMES
 
 
-def _key_values(items, what: str) -> dict:
+def key_values(items, what: str) -> dict:
     out = {}
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.isidentifier():
-            raise SystemExit(f"mancala-marl train: {what} must look like KEY=VALUE, got {item!r}")
+            raise SystemExit(f"mancala-marl: {what} must look like KEY=VALUE, got {item!r}")
         try:
             out[key] = ast.literal_eval(value)
         except (ValueError, SyntaxError):
@@ -60,12 +60,12 @@ def run(args) -> int:
 
     run_dir = args.run_dir or f"runs/{args.game}-{args.algo}-{args.opponent.replace(':', '_').replace(',', '+')}"
     config = TrainConfig(
-        game=args.game, rule_params=_key_values(args.rule, "--rule"), algo=args.algo, opponent=args.opponent,
+        game=args.game, rule_params=key_values(args.rule, "--rule"), algo=args.algo, opponent=args.opponent,
         seat=args.seat, reward=args.reward, reward_scale=args.reward_scale, obs_type=args.obs_type,
         timesteps=args.timesteps or 100_000, n_envs=args.n_envs, vec=args.vec, seed=args.seed, eval_freq=args.eval_freq,
         eval_games=args.eval_games, eval_opponents=args.eval_opponents.split(","), checkpoint_freq=args.checkpoint_freq,
         pool_baselines=args.pool.split(","), snapshot_freq=args.snapshot_freq, snapshot_prob=args.snapshot_prob,
-        max_snapshots=args.max_snapshots, hyperparams=_key_values(args.hyper, "--hyper"),
+        max_snapshots=args.max_snapshots, hyperparams=key_values(args.hyper, "--hyper"),
         progress_bar=not args.no_progress)
     try:
         train(config, run_dir, resume=args.resume, timesteps=args.timesteps)

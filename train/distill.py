@@ -1,0 +1,268 @@
+"""Distil a search policy into a network that plays without search (DAgger, Ross et al. 2011).
+
+The student is an ordinary MaskablePPO model, so the result is used like any trained agent
+(``model:PATH``, the arena, ``play``, ``pretrained``). Each round plays games against a pool of
+baselines in random seats and asks the teacher (e.g. ``alphabeta:depth=2``) for its move in
+every position where the student is to move:
+
+* round 0 follows the teacher's own moves;
+* later rounds follow the student's moves, so the data covers the positions the student's own
+  mistakes lead to, the ones plain imitation never sees;
+* ``explore`` of the moves are random legal moves instead, for wider coverage.
+
+The student is then fitted (cross-entropy over legal moves) on every round's data so far.
+Only the policy head learns; the value head stays as initialised, and PPO would have to fit it
+before fine-tuning.
+
+A run directory holds ``config.json``, ``data/round_<k>.npz`` (the labelled positions),
+``checkpoints/last.zip`` (the student after the last finished round), ``evaluations.csv`` (what
+``mancala-marl plot`` draws, x = labelled positions) and ``final.zip``. Every file is written
+atomically and ``resume`` continues after the last finished round.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from mancala_marl import observations
+from mancala_marl.games import make_game
+
+
+FEATURES = ("onehot", "plain")
+
+
+@dataclass
+class DistillConfig:
+    game: str = "sungka"
+    rule_params: dict = field(default_factory=dict)
+    teacher: str = "alphabeta:depth=2"
+    pool: list = field(default_factory=lambda: ["random", "max", "exact"])  # one opponent drawn per game
+    rounds: int = 4
+    states_per_round: int = 100_000
+    explore: float = 0.1
+    net_arch: list = field(default_factory=lambda: [256, 256])
+    features: str = "onehot"           # "onehot": agents.features.PitCountsOneHot; "plain": raw counts
+    epochs: int = 10
+    batch_size: int = 512
+    learning_rate: float = 1e-3
+    obs_type: str = "counts"
+    workers: int = 1
+    seed: int = 0
+    eval_games: int = 100
+    eval_opponents: list = field(default_factory=lambda: ["random", "max", "exact"])
+    progress_bar: bool = True
+
+    def check(self) -> None:
+        from agents import make_policy
+        for name in ("rounds", "states_per_round", "epochs", "batch_size", "workers", "eval_games"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if not 0.0 <= self.explore <= 1.0:
+            raise ValueError(f"explore must be in [0, 1], got {self.explore!r}")
+        if self.features not in FEATURES:
+            raise ValueError(f"features must be one of {list(FEATURES)}, got {self.features!r}")
+        if not self.pool:
+            raise ValueError("pool needs at least one opponent")
+        for spec in [self.teacher, *self.pool, *self.eval_opponents]:
+            make_policy(spec)  # an unknown name fails here, before any game is played
+        observations.check_obs_type(make_game(self.game, **self.rule_params), self.obs_type)
+
+
+def collect(config: DistillConfig, states: int, seed: int, student_path: str | None = None):
+    """Labelled positions from games against the pool: (observations, legal masks, teacher moves).
+
+    The student (a model zip) chooses the moves played when given, the teacher otherwise.
+    """
+    from agents import make_policy
+
+    game = make_game(config.game, **config.rule_params)
+    rng = np.random.default_rng(seed)
+    teacher = make_policy(config.teacher)
+    pool = [make_policy(spec, seed=seed + i) for i, spec in enumerate(config.pool)]
+    student = None
+    if student_path is not None:
+        import torch
+
+        from agents.learned import ModelPolicy
+        torch.set_num_threads(1)
+        student = ModelPolicy(path=student_path)
+    obs, masks, labels = [], [], []
+    while len(labels) < states:
+        learner, opponent = int(rng.integers(2)), pool[rng.integers(len(pool))]
+        teacher.reset()
+        state = game.init()
+        while not game.is_terminal(state):
+            if game.to_move(state) != learner:
+                game.apply(state, opponent.act(game, state.copy()))
+                continue
+            mask = game.legal_mask(state)
+            label = teacher.act(game, state.copy())
+            obs.append(observations.encode(game, state, learner, config.obs_type))
+            masks.append(mask)
+            labels.append(label)
+            if rng.random() < config.explore:
+                move = int(rng.choice(np.flatnonzero(mask)))
+            else:
+                move = label if student is None else student.act(game, state.copy())
+            game.apply(state, move)
+    return np.array(obs, np.float32), np.array(masks, bool), np.array(labels, np.int64)
+
+
+def _collect_job(args):
+    return collect(*args)
+
+
+def collect_parallel(config: DistillConfig, states: int, seed: int, student_path=None, progress=None):
+    """:func:`collect` split over ``config.workers`` processes (in chunks, for the progress bar)."""
+    chunk = 2_000
+    jobs = [(config, min(chunk, states - start), seed * 10**6 + i, student_path)
+            for i, start in enumerate(range(0, states, chunk))]
+    parts = []
+    if config.workers == 1:
+        results = map(_collect_job, jobs)
+    else:
+        pool = ProcessPoolExecutor(config.workers)
+        results = pool.map(_collect_job, jobs)
+    for part in results:
+        parts.append(part)
+        if progress is not None:
+            progress.update(len(part[2]))
+    if config.workers > 1:
+        pool.shutdown()
+    return tuple(np.concatenate(column) for column in zip(*parts))
+
+
+def new_student(config: DistillConfig):
+    """An untrained MaskablePPO whose spaces are the single-agent view's."""
+    from sb3_contrib import MaskablePPO
+
+    from mancala_marl.single_agent import SingleAgentEnv
+    env = SingleAgentEnv(make_game(config.game, **config.rule_params), obs_type=config.obs_type)
+    policy_kwargs = {"net_arch": list(config.net_arch)}
+    if config.features == "onehot":
+        from agents.features import PitCountsOneHot
+        policy_kwargs["features_extractor_class"] = PitCountsOneHot
+    return MaskablePPO("MlpPolicy", env, policy_kwargs=policy_kwargs, seed=config.seed, device="cpu")
+
+
+def fit(model, obs, masks, labels, epochs: int, batch_size: int, learning_rate: float, seed: int = 0,
+        progress=None) -> dict:
+    """Fit the policy's logits to ``labels`` by cross-entropy over the legal moves.
+
+    Holds out 5% of the positions and returns the final training loss and the held-out
+    agreement with the teacher (``val_accuracy``).
+    """
+    import torch
+    import torch.nn.functional as F
+
+    policy = model.policy
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(labels))
+    held = max(1, len(labels) // 20)
+    val, train = order[:held], order[held:]
+    obs_t, masks_t, labels_t = torch.as_tensor(obs), torch.as_tensor(masks), torch.as_tensor(labels)
+    steps = epochs * max(1, len(train) // batch_size)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, steps)
+
+    def logits(index):
+        latent_pi, _ = policy.mlp_extractor(policy.extract_features(obs_t[index]))
+        return policy.action_net(latent_pi).masked_fill(~masks_t[index], -1e8)
+
+    policy.set_training_mode(True)
+    loss = torch.tensor(float("nan"))
+    for _ in range(epochs):
+        rng.shuffle(train)
+        for start in range(0, len(train) - batch_size + 1, batch_size):
+            batch = torch.as_tensor(train[start:start + batch_size])
+            loss = F.cross_entropy(logits(batch), labels_t[batch])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+        if progress is not None:
+            progress.update(1)
+    policy.set_training_mode(False)
+    with torch.no_grad():
+        accuracy = (logits(torch.as_tensor(val)).argmax(1) == labels_t[val]).float().mean().item()
+    return {"loss": loss.item(), "val_accuracy": accuracy}
+
+
+def _save_npz(path: Path, **arrays) -> None:
+    tmp = path.with_name(f".{path.stem}.tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    os.replace(tmp, path)
+
+
+def distill(config: DistillConfig, run_dir, resume: bool = False):
+    """Run (or, with ``resume``, continue) the DAgger rounds in ``run_dir``; returns final.zip's path."""
+    import torch
+    from tqdm.auto import tqdm
+
+    from agents.learned import ModelPolicy, load_model, make_metadata, read_metadata, save_model
+    from train.evaluation import append_evaluations, evaluate
+
+    run_dir = Path(run_dir)
+    ckpt, data_dir = run_dir / "checkpoints" / "last.zip", run_dir / "data"
+    if resume:
+        if not (run_dir / "config.json").is_file():
+            raise FileNotFoundError(f"resume: no distillation run in {run_dir} (config.json missing)")
+        rounds = config.rounds
+        config = DistillConfig(**json.loads((run_dir / "config.json").read_text()))
+        config.rounds = max(rounds, config.rounds)
+    elif (run_dir / "config.json").is_file():
+        raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
+    config.check()
+    torch.set_num_threads(1)
+    game = make_game(config.game, **config.rule_params)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.json").write_text(json.dumps(asdict(config), indent=2))
+
+    done, seconds = 0, 0.0
+    if resume and ckpt.is_file():
+        model, meta = load_model(ckpt, game, config.obs_type)
+        done, seconds = meta["rounds"], meta["train_seconds"]
+    else:
+        model = new_student(config)
+
+    def metadata(rounds, positions, train_seconds):
+        return make_metadata(game, config.obs_type, "maskable-ppo", trained_by="distill", teacher=config.teacher,
+                             pool=config.pool, rounds=rounds, positions=positions, train_seconds=round(train_seconds, 1))
+
+    for k in range(done, config.rounds):
+        start = time.time()
+        path = data_dir / f"round_{k}.npz"
+        if not path.is_file():  # (it exists when a run stopped between writing the data and the model)
+            with tqdm(total=config.states_per_round, desc=f"round {k}: labelling", disable=not config.progress_bar) as bar:
+                obs, masks, labels = collect_parallel(config, config.states_per_round, config.seed * 1000 + k,
+                                                      str(ckpt) if k > 0 else None, bar)
+            _save_npz(path, obs=obs, masks=masks, labels=labels)
+        data = [np.load(data_dir / f"round_{i}.npz") for i in range(k + 1)]
+        obs, masks, labels = (np.concatenate([d[key] for d in data]) for key in ("obs", "masks", "labels"))
+        torch.set_num_threads(config.workers)  # the labelling processes are done: fitting gets their cores
+        with tqdm(total=config.epochs, desc=f"round {k}: fitting", disable=not config.progress_bar) as bar:
+            stats = fit(model, obs, masks, labels, config.epochs, config.batch_size, config.learning_rate,
+                        seed=config.seed + k, progress=bar)
+        torch.set_num_threads(1)
+        seconds += time.time() - start
+        save_model(model, ckpt, metadata(k + 1, len(labels), seconds))
+        policy = ModelPolicy(model=model, metadata={"obs_type": config.obs_type, "game": game.name,
+                                                    "rule_params": dict(game.params)})
+        rows = evaluate(game, policy, config.eval_opponents, config.eval_games, seed=len(labels))
+        append_evaluations(run_dir / "evaluations.csv", rows, len(labels), seconds)
+        cells = "  ".join(f"{r['opponent']}/{r['seat'][0]} {100 * r['win_rate']:.0f}%" for r in rows)
+        print(f"[round {k}] {len(labels)} positions, teacher agreement {100 * stats['val_accuracy']:.1f}%, "
+              f"{seconds:.0f} s; win rate: {cells}", flush=True)
+    final = run_dir / "final.zip"
+    meta = read_metadata(ckpt)
+    save_model(model, final, meta)
+    print(f"saved {final} ({meta['positions']} positions, {meta['train_seconds']:.0f} s)")
+    return final
