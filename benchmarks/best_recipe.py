@@ -4,7 +4,7 @@ both seats.
 ``--recipe distill`` (the best): a MaskablePPO network distilled from alphabeta depth 2 by DAgger
 (train/distill.py), with one-hot count features. Exactly the command line:
 
-    mancala-marl distill GAME --teacher alphabeta:depth=2 --rounds 4 --states 150000 --workers 2 \
+    mancala-marl distill GAME --teacher alphabeta:depth=2 --rounds 6 --states 150000 --workers 2 \
         --eval-games 200 --run-dir benchmarks/runs/distill_GAME
 
 ``--recipe ppo``: MaskablePPO from scratch, random seats, an opponent pool of baselines plus
@@ -64,7 +64,7 @@ def main(argv=None) -> int:
 
     if args.recipe == "distill":
         run_dir = ROOT / "runs" / f"distill_{args.game}"
-        config = DistillConfig(game=args.game, teacher="alphabeta:depth=2", rounds=4, states_per_round=150_000,
+        config = DistillConfig(game=args.game, teacher="alphabeta:depth=2", rounds=6, states_per_round=150_000,
                                workers=args.workers, eval_games=200, seed=args.seed, progress_bar=False)
         final = run_dir / "final.zip"
         if not args.eval_only:

@@ -88,7 +88,8 @@ def test_distill_run_saves_plays_and_resumes(tmp_path):
 
     with pytest.raises(ValueError, match="already holds a run"):
         distill(tiny_config(), run_dir)
-    distill(tiny_config(rounds=3), run_dir, resume=True)
+    distill(tiny_config(rounds=3, explore=0.5), run_dir, resume=True)  # the run keeps its own recipe
+    assert json.loads((run_dir / "config.json").read_text())["explore"] == 0.1
     meta = read_metadata(run_dir / "final.zip")
     assert meta["rounds"] == 3 and (run_dir / "data" / "round_2.npz").is_file()
     with open(run_dir / "evaluations.csv", newline="") as handle:
@@ -153,3 +154,12 @@ def test_one_hot_features_mark_each_exact_count():
     one_hot = features[n:].reshape(game.board_size, 32)
     assert (one_hot.sum(1) == 1).all()
     assert one_hot[0, 0] == 1 and one_hot[1, 31] == 1 and one_hot[2, 9] == 1  # 0 balls, capped 40, 9 balls
+
+
+def test_labelling_in_two_processes_gives_the_same_data_as_in_one():
+    from train.distill import collect_parallel
+    serial = collect_parallel(tiny_config(workers=1), 4500, seed=5)
+    parallel = collect_parallel(tiny_config(workers=2), 4500, seed=5)
+    assert len(serial[2]) >= 4500
+    for a, b in zip(serial, parallel):
+        np.testing.assert_array_equal(a, b)

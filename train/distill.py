@@ -11,8 +11,8 @@ every position where the student is to move:
 * ``explore`` of the moves are random legal moves instead, for wider coverage.
 
 The student is then fitted (cross-entropy over legal moves) on every round's data so far.
-Only the policy head learns; the value head stays as initialised, and PPO would have to fit it
-before fine-tuning.
+Only the policy learns; the value head (linear, to keep the model small) stays as initialised,
+so PPO would have to fit it before any fine-tuning.
 
 A run directory holds ``config.json``, ``data/round_<k>.npz`` (the labelled positions),
 ``checkpoints/last.zip`` (the student after the last finished round), ``evaluations.csv`` (what
@@ -22,12 +22,14 @@ atomically and ``resume`` continues after the last finished round.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -121,22 +123,17 @@ def _collect_job(args):
 
 
 def collect_parallel(config: DistillConfig, states: int, seed: int, student_path=None, progress=None):
-    """:func:`collect` split over ``config.workers`` processes (in chunks, for the progress bar)."""
+    """:func:`collect` split over ``config.workers`` processes, in chunks so the progress bar moves."""
     chunk = 2_000
     jobs = [(config, min(chunk, states - start), seed * 10**6 + i, student_path)
             for i, start in enumerate(range(0, states, chunk))]
     parts = []
-    if config.workers == 1:
-        results = map(_collect_job, jobs)
-    else:
-        pool = ProcessPoolExecutor(config.workers)
-        results = pool.map(_collect_job, jobs)
-    for part in results:
-        parts.append(part)
-        if progress is not None:
-            progress.update(len(part[2]))
-    if config.workers > 1:
-        pool.shutdown()
+    in_process = contextlib.nullcontext(SimpleNamespace(map=map))
+    with ProcessPoolExecutor(config.workers) if config.workers > 1 else in_process as pool:
+        for part in pool.map(_collect_job, jobs):
+            parts.append(part)
+            if progress is not None:
+                progress.update(len(part[2]))
     return tuple(np.concatenate(column) for column in zip(*parts))
 
 
@@ -146,7 +143,8 @@ def new_student(config: DistillConfig):
 
     from mancala_marl.single_agent import SingleAgentEnv
     env = SingleAgentEnv(make_game(config.game, **config.rule_params), obs_type=config.obs_type)
-    policy_kwargs = {"net_arch": list(config.net_arch)}
+    # Only the policy is fitted: a linear value head keeps the saved model small.
+    policy_kwargs = {"net_arch": {"pi": list(config.net_arch), "vf": []}}
     if config.features == "onehot":
         from agents.features import PitCountsOneHot
         policy_kwargs["features_extractor_class"] = PitCountsOneHot
@@ -215,9 +213,11 @@ def distill(config: DistillConfig, run_dir, resume: bool = False):
     if resume:
         if not (run_dir / "config.json").is_file():
             raise FileNotFoundError(f"resume: no distillation run in {run_dir} (config.json missing)")
-        rounds = config.rounds
+        # The recipe is the run's own; this call may raise the rounds and sets how it runs.
+        given = config
         config = DistillConfig(**json.loads((run_dir / "config.json").read_text()))
-        config.rounds = max(rounds, config.rounds)
+        config.rounds = max(given.rounds, config.rounds)
+        config.workers, config.progress_bar = given.workers, given.progress_bar
     elif (run_dir / "config.json").is_file():
         raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
     config.check()

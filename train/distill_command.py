@@ -32,8 +32,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--eval-games", type=int, default=100, help="games per seat per baseline after each round")
     p.add_argument("--eval-opponents", default="random,max,exact")
     p.add_argument("--run-dir", default=None)
-    p.add_argument("--resume", action="store_true", help="continue the run in --run-dir after its last round "
-                                                          "(--rounds may raise its total)")
+    p.add_argument("--resume", action="store_true", help="continue the run in --run-dir after its last round with "
+                                                          "its own settings (--rounds may raise the total; "
+                                                          "--workers and --no-progress apply)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
 
