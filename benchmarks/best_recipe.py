@@ -114,7 +114,9 @@ def report(args, run_dir, final, meta, train_seconds, stem, title) -> int:
         {"game": args.game, "recipe": args.recipe, "metadata": meta, "train_seconds": train_seconds, "rows": rows},
         indent=2))
     if (run_dir / "evaluations.csv").is_file():
-        plot_curves(run_dir / "evaluations.csv", ROOT / "results" / f"{stem}.png", title=title.split(" (")[0])
+        xlabel = "labelled positions" if args.recipe == "distill" else "training steps (learner moves)"
+        plot_curves(run_dir / "evaluations.csv", ROOT / "results" / f"{stem}.png", title=title.split(" (")[0],
+                    xlabel=xlabel)
     if args.install:
         PRETRAINED_DIR.mkdir(exist_ok=True)
         shutil.copyfile(final, PRETRAINED_DIR / f"{args.game}.zip")

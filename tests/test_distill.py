@@ -134,6 +134,8 @@ def test_distill_command(tmp_path, capsys):
                 "--no-progress", "--run-dir", str(run_dir)]) == 0
     assert "[round 0]" in capsys.readouterr().out
     assert read_metadata(run_dir / "final.zip")["teacher"] == "exact"
+    assert cli(["plot", str(run_dir)]) == 0
+    assert (run_dir / "learning_curves.png").stat().st_size > 0
     with pytest.raises(SystemExit, match="--net"):
         cli(["distill", "kalah", "--net", "wide", "--run-dir", str(tmp_path / "x")])
 

@@ -10,12 +10,13 @@ from pathlib import Path
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("plot", help="draw a training run's learning curves to PNG")
-    p.add_argument("run_dir", help="a run directory written by `mancala-marl train`")
+    p.add_argument("run_dir", help="a run directory written by `mancala-marl train` or `distill`")
     p.add_argument("--out", default=None, help="PNG path (default RUN_DIR/learning_curves.png)")
     p.set_defaults(func=run)
 
 
-def plot_curves(csv_path, out_path, title: str | None = None) -> Path:
+def plot_curves(csv_path, out_path, title: str | None = None,
+                xlabel: str = "training steps (learner moves)") -> Path:
     """Plot win rate (%) vs timesteps, one line per (opponent, seat); returns the PNG path."""
     import matplotlib
     matplotlib.use("Agg")
@@ -34,7 +35,7 @@ def plot_curves(csv_path, out_path, title: str | None = None) -> Path:
                 points.sort()
                 ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", ms=3, label=f"vs {opponent}")
         ax.set_title(f"learner moves {seat}")
-        ax.set_xlabel("training steps (learner moves)")
+        ax.set_xlabel(xlabel)
         ax.set_ylim(-3, 103)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
@@ -53,8 +54,11 @@ def run(args) -> int:
     csv_path = run_dir / "evaluations.csv"
     if not csv_path.is_file():
         raise SystemExit(f"mancala-marl plot: no evaluations.csv in {run_dir} (is it a training run directory?)")
+    xlabel = "training steps (learner moves)"
+    if (run_dir / "data").is_dir():  # a `mancala-marl distill` run counts labelled positions
+        xlabel = "labelled positions"
     try:
-        out = plot_curves(csv_path, args.out or run_dir / "learning_curves.png", title=run_dir.name)
+        out = plot_curves(csv_path, args.out or run_dir / "learning_curves.png", title=run_dir.name, xlabel=xlabel)
     except ValueError as error:
         raise SystemExit(f"mancala-marl plot: {error}") from None
     print(out)
