@@ -69,6 +69,8 @@ def main(argv=None) -> int:
         final = run_dir / "final.zip"
         if not args.eval_only:
             distill(config, run_dir)
+        if args.eval_only and not final.is_file():  # a run stopped early: its last finished round
+            final = run_dir / "checkpoints" / "last.zip"
         meta = read_metadata(final)
         title = (f"{args.game}: MaskablePPO network distilled from {config.teacher} (DAgger, {meta['rounds']} rounds, "
                  f"{meta['positions']} labelled positions, pool {', '.join(config.pool)}, random seats)")
