@@ -91,7 +91,10 @@ def _discover() -> None:
     _discovered = True
     package = importlib.import_module(__package__)
     for info in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"{__package__}.{info.name}")
+        try:
+            importlib.import_module(f"{__package__}.{info.name}")
+        except ImportError:  # a module needing an extra that is not installed (features.py: torch, SB3)
+            continue
     try:
         from importlib.metadata import entry_points
         for entry in entry_points(group="mancala_marl.policies"):

@@ -57,6 +57,7 @@ def main(argv=None) -> int:
     parser.add_argument("--eval-only", action="store_true",
                         help="skip training, evaluate the run's final.zip (or, if the run was stopped, its last checkpoint)")
     parser.add_argument("--install", action="store_true", help="copy the final model to agents/pretrained/")
+    parser.add_argument("--resume", action="store_true", help="distill: continue the run after its last finished round")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     import torch
@@ -68,7 +69,7 @@ def main(argv=None) -> int:
                                workers=args.workers, eval_games=200, seed=args.seed, progress_bar=False)
         final = run_dir / "final.zip"
         if not args.eval_only:
-            distill(config, run_dir)
+            distill(config, run_dir, resume=args.resume)
         if args.eval_only and not final.is_file():  # a run stopped early: its last finished round
             final = run_dir / "checkpoints" / "last.zip"
         meta = read_metadata(final)

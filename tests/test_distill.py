@@ -65,13 +65,11 @@ def test_fit_learns_the_teacher_on_held_out_positions():
     assert after > 0.9 > before
 
 
-def test_a_distilled_student_never_picks_an_illegal_move():
+def test_fit_refuses_a_batch_larger_than_the_data():
     config = tiny_config()
-    model = new_student(config)
-    obs, masks, labels = collect(config, 500, seed=4)
-    fit(model, obs, masks, labels, epochs=1, batch_size=64, learning_rate=1e-3)
-    actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
-    assert masks[np.arange(len(actions)), actions].all()
+    obs, masks, labels = collect(config, 100, seed=4)
+    with pytest.raises(ValueError, match="batch_size 512"):
+        fit(new_student(config), obs, masks, labels, epochs=1, batch_size=512, learning_rate=1e-3)
 
 
 def test_distill_run_saves_plays_and_resumes(tmp_path):
@@ -116,6 +114,10 @@ def test_resume_reuses_a_rounds_data_written_before_a_crash(tmp_path):
     (dict(explore=1.5), "explore"),
     (dict(pool=[]), "pool"),
     (dict(obs_type="pixels"), "obs_type"),
+    (dict(features="onehot", obs_type="paper"), "needs obs_type='counts'"),
+    (dict(features="raw"), "features"),
+    (dict(net_arch=[0]), "net_arch"),
+    (dict(learning_rate=0.0), "learning_rate"),
 ])
 def test_bad_settings_are_named(change, message, tmp_path):
     with pytest.raises(ValueError, match=message):
@@ -130,7 +132,7 @@ def test_resume_without_a_run_fails_clearly(tmp_path):
 def test_distill_command(tmp_path, capsys):
     run_dir = tmp_path / "cli"
     assert cli(["distill", "kalah", "--rule", "pits=4", "--rule", "seeds=3", "--teacher", "exact", "--rounds", "1",
-                "--states", "200", "--net", "16", "--epochs", "1", "--eval-games", "1", "--eval-opponents", "max",
+                "--states", "200", "--net", "16", "--epochs", "1", "--batch-size", "64", "--eval-games", "1", "--eval-opponents", "max",
                 "--no-progress", "--run-dir", str(run_dir)]) == 0
     assert "[round 0]" in capsys.readouterr().out
     assert read_metadata(run_dir / "final.zip")["teacher"] == "exact"
@@ -165,3 +167,17 @@ def test_labelling_in_two_processes_gives_the_same_data_as_in_one():
     assert len(serial[2]) >= 4500
     for a, b in zip(serial, parallel):
         np.testing.assert_array_equal(a, b)
+
+
+def test_unknown_policy_names_stay_clear_without_the_training_extra(monkeypatch):
+    """agents.features needs torch and SB3; looking up an unknown name imports every agents module,
+    which must skip it, not fail, on an install without them."""
+    import sys
+
+    import agents.base
+    monkeypatch.setitem(sys.modules, "stable_baselines3", None)  # as if not installed
+    monkeypatch.delitem(sys.modules, "agents.features", raising=False)
+    monkeypatch.setattr(agents.base, "_discovered", False)
+    with pytest.raises(ValueError, match="unknown policy 'nosuch'"):
+        make_policy("nosuch")
+    assert "model" in agents.base.POLICIES

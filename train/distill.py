@@ -71,6 +71,12 @@ class DistillConfig:
             raise ValueError(f"explore must be in [0, 1], got {self.explore!r}")
         if self.features not in FEATURES:
             raise ValueError(f"features must be one of {list(FEATURES)}, got {self.features!r}")
+        if self.features == "onehot" and self.obs_type != "counts":
+            raise ValueError(f"features='onehot' reads seed counts: it needs obs_type='counts', not {self.obs_type!r}")
+        if not (self.net_arch and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in self.net_arch)):
+            raise ValueError(f"net_arch must be a list of positive layer sizes, got {self.net_arch!r}")
+        if not self.learning_rate > 0:
+            raise ValueError(f"learning_rate must be > 0, got {self.learning_rate!r}")
         if not self.pool:
             raise ValueError("pool needs at least one opponent")
         for spec in [self.teacher, *self.pool, *self.eval_opponents]:
@@ -78,17 +84,22 @@ class DistillConfig:
         observations.check_obs_type(make_game(self.game, **self.rule_params), self.obs_type)
 
 
-def collect(config: DistillConfig, states: int, seed: int, student_path: str | None = None):
+def collect(config: DistillConfig, states: int, seed, student_path: str | None = None):
     """Labelled positions from games against the pool: (observations, legal masks, teacher moves).
+
+    ``seed`` is an int or a tuple of ints (entropy for numpy's SeedSequence).
 
     The student (a model zip) chooses the moves played when given, the teacher otherwise.
     """
     from agents import make_policy
 
     game = make_game(config.game, **config.rule_params)
-    rng = np.random.default_rng(seed)
+    # Independent streams for the choices made here and for each opponent, also across chunks.
+    streams = np.random.SeedSequence(seed).spawn(1 + len(config.pool))
+    rng = np.random.default_rng(streams[0])
     teacher = make_policy(config.teacher)
-    pool = [make_policy(spec, seed=seed + i) for i, spec in enumerate(config.pool)]
+    pool = [make_policy(spec, seed=int(stream.generate_state(1)[0]))
+            for spec, stream in zip(config.pool, streams[1:])]
     student = None
     if student_path is not None:
         import torch
@@ -122,10 +133,10 @@ def _collect_job(args):
     return collect(*args)
 
 
-def collect_parallel(config: DistillConfig, states: int, seed: int, student_path=None, progress=None):
+def collect_parallel(config: DistillConfig, states: int, seed, student_path=None, progress=None):
     """:func:`collect` split over ``config.workers`` processes, in chunks so the progress bar moves."""
     chunk = 2_000
-    jobs = [(config, min(chunk, states - start), seed * 10**6 + i, student_path)
+    jobs = [(config, min(chunk, states - start), (seed, i), student_path)
             for i, start in enumerate(range(0, states, chunk))]
     parts = []
     in_process = contextlib.nullcontext(SimpleNamespace(map=map))
@@ -155,8 +166,10 @@ def fit(model, obs, masks, labels, epochs: int, batch_size: int, learning_rate: 
         progress=None) -> dict:
     """Fit the policy's logits to ``labels`` by cross-entropy over the legal moves.
 
-    Holds out 5% of the positions and returns the final training loss and the held-out
-    agreement with the teacher (``val_accuracy``).
+    Holds out 5% of the positions and returns the final training loss and the agreement with the
+    teacher there (``val_accuracy``). Positions recur (every game starts alike), so across DAgger
+    rounds this is optimistic; :func:`distill` also reports agreement on each round's new positions
+    before fitting on them.
     """
     import torch
     import torch.nn.functional as F
@@ -166,6 +179,8 @@ def fit(model, obs, masks, labels, epochs: int, batch_size: int, learning_rate: 
     order = rng.permutation(len(labels))
     held = max(1, len(labels) // 20)
     val, train = order[:held], order[held:]
+    if epochs and len(train) < batch_size:
+        raise ValueError(f"batch_size {batch_size} is larger than the {len(train)} training positions")
     obs_t, masks_t, labels_t = torch.as_tensor(obs), torch.as_tensor(masks), torch.as_tensor(labels)
     steps = epochs * max(1, len(train) // batch_size)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
@@ -190,8 +205,14 @@ def fit(model, obs, masks, labels, epochs: int, batch_size: int, learning_rate: 
             progress.update(1)
     policy.set_training_mode(False)
     with torch.no_grad():
-        accuracy = (logits(torch.as_tensor(val)).argmax(1) == labels_t[val]).float().mean().item()
-    return {"loss": loss.item(), "val_accuracy": accuracy}
+        agreement = (logits(torch.as_tensor(val)).argmax(1) == labels_t[val]).float().mean().item()
+    return {"loss": loss.item(), "val_accuracy": agreement}
+
+
+def accuracy(model, obs, masks, labels) -> float:
+    """Share of positions where the model's greedy legal move is the teacher's."""
+    actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    return float((actions == labels).mean())
 
 
 def _save_npz(path: Path, **arrays) -> None:
@@ -242,9 +263,13 @@ def distill(config: DistillConfig, run_dir, resume: bool = False):
         path = data_dir / f"round_{k}.npz"
         if not path.is_file():  # (it exists when a run stopped between writing the data and the model)
             with tqdm(total=config.states_per_round, desc=f"round {k}: labelling", disable=not config.progress_bar) as bar:
-                obs, masks, labels = collect_parallel(config, config.states_per_round, config.seed * 1000 + k,
+                obs, masks, labels = collect_parallel(config, config.states_per_round, (config.seed, k),
                                                       str(ckpt) if k > 0 else None, bar)
             _save_npz(path, obs=obs, masks=masks, labels=labels)
+        new = np.load(path)
+        # The student has not been fitted on this round's positions yet (those of its own games
+        # from round 1 on): its agreement with the teacher there is a fair held-out measure.
+        agreement = accuracy(model, new["obs"], new["masks"], new["labels"]) if k > 0 else None
         data = [np.load(data_dir / f"round_{i}.npz") for i in range(k + 1)]
         obs, masks, labels = (np.concatenate([d[key] for d in data]) for key in ("obs", "masks", "labels"))
         torch.set_num_threads(config.workers)  # the labelling processes are done: fitting gets their cores
@@ -259,7 +284,9 @@ def distill(config: DistillConfig, run_dir, resume: bool = False):
         rows = evaluate(game, policy, config.eval_opponents, config.eval_games, seed=len(labels))
         append_evaluations(run_dir / "evaluations.csv", rows, len(labels), seconds)
         cells = "  ".join(f"{r['opponent']}/{r['seat'][0]} {100 * r['win_rate']:.0f}%" for r in rows)
-        print(f"[round {k}] {len(labels)} positions, teacher agreement {100 * stats['val_accuracy']:.1f}%, "
+        before = "" if agreement is None else f"{100 * agreement:.1f}% on its new positions before fitting, "
+        print(f"[round {k}] {len(labels)} positions; teacher agreement: {before}"
+              f"{100 * stats['val_accuracy']:.1f}% on 5% held out after; "
               f"{seconds:.0f} s; win rate: {cells}", flush=True)
     final = run_dir / "final.zip"
     meta = read_metadata(ckpt)

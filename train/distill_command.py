@@ -54,6 +54,6 @@ def run(args) -> int:
         eval_opponents=args.eval_opponents.split(","), progress_bar=not args.no_progress)
     try:
         distill(config, args.run_dir or f"runs/{args.game}-distill", resume=args.resume)
-    except (ValueError, FileNotFoundError) as error:
+    except (ValueError, TypeError, FileNotFoundError) as error:  # TypeError: an unknown --rule name
         raise SystemExit(f"mancala-marl distill: {error}") from None
     return 0
