@@ -67,11 +67,9 @@ def main(argv=None) -> int:
         run_dir = ROOT / "runs" / f"distill_{args.game}"
         config = DistillConfig(game=args.game, teacher="alphabeta:depth=2", rounds=6, states_per_round=150_000,
                                workers=args.workers, eval_games=200, seed=args.seed, progress_bar=False)
-        final = run_dir / "final.zip"
         if not args.eval_only:
             distill(config, run_dir, resume=args.resume)
-        if args.eval_only and not final.is_file():  # a run stopped early: its last finished round
-            final = run_dir / "checkpoints" / "last.zip"
+        final = finished_model(run_dir)
         meta = read_metadata(final)
         title = (f"{args.game}: MaskablePPO network distilled from {config.teacher} (DAgger, {meta['rounds']} rounds, "
                  f"{meta['positions']} labelled positions, pool {', '.join(config.pool)}, random seats)")
@@ -84,16 +82,20 @@ def main(argv=None) -> int:
                          pool_baselines=pool, snapshot_prob=0.3,
                          eval_freq=50_000, eval_games=10, eval_opponents=pool,
                          checkpoint_freq=50_000, snapshot_freq=50_000, progress_bar=False)
-    final = run_dir / "final.zip"
     if not args.eval_only:
         train(config, run_dir)
-    if args.eval_only and not final.is_file():
-        final = run_dir / "checkpoints" / "last.zip"
+    final = finished_model(run_dir)
     meta = read_metadata(final)
     train_seconds = meta.get("train_seconds") or wall_seconds_at(run_dir / "evaluations.csv", meta["timesteps"])
     title = (f"{args.game}: MaskablePPO, self-play pool ({', '.join(config.pool_baselines)} + snapshots), "
              f"random seats, {meta['timesteps']} learner moves")
     return report(args, run_dir, final, meta, train_seconds, f"best_recipe_{args.game}", title)
+
+
+def finished_model(run_dir: Path) -> Path:
+    """The run's final.zip or, for a run stopped early, its last checkpoint."""
+    final = run_dir / "final.zip"
+    return final if final.is_file() else run_dir / "checkpoints" / "last.zip"
 
 
 def report(args, run_dir, final, meta, train_seconds, stem, title) -> int:

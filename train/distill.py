@@ -204,15 +204,18 @@ def fit(model, obs, masks, labels, epochs: int, batch_size: int, learning_rate: 
         if progress is not None:
             progress.update(1)
     policy.set_training_mode(False)
-    with torch.no_grad():
-        agreement = (logits(torch.as_tensor(val)).argmax(1) == labels_t[val]).float().mean().item()
-    return {"loss": loss.item(), "val_accuracy": agreement}
+    return {"loss": loss.item(), "val_accuracy": accuracy(model, obs[val], masks[val], labels[val])}
 
 
 def accuracy(model, obs, masks, labels) -> float:
     """Share of positions where the model's greedy legal move is the teacher's."""
     actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
     return float((actions == labels).mean())
+
+
+def _load_npz(path: Path) -> dict:
+    with np.load(path) as saved:
+        return {key: saved[key] for key in saved.files}
 
 
 def _save_npz(path: Path, **arrays) -> None:
@@ -226,8 +229,8 @@ def distill(config: DistillConfig, run_dir, resume: bool = False):
     import torch
     from tqdm.auto import tqdm
 
-    from agents.learned import ModelPolicy, load_model, make_metadata, read_metadata, save_model
-    from train.evaluation import append_evaluations, evaluate
+    from agents.learned import load_model, make_metadata, read_metadata, save_model
+    from train.evaluation import append_evaluations, evaluate, model_policy, win_rate_cells
 
     run_dir = Path(run_dir)
     ckpt, data_dir = run_dir / "checkpoints" / "last.zip", run_dir / "data"
@@ -258,20 +261,23 @@ def distill(config: DistillConfig, run_dir, resume: bool = False):
         return make_metadata(game, config.obs_type, "maskable-ppo", trained_by="distill", teacher=config.teacher,
                              pool=config.pool, rounds=rounds, positions=positions, train_seconds=round(train_seconds, 1))
 
+    rounds_data = [_load_npz(data_dir / f"round_{i}.npz") for i in range(done)]  # read from disk once
     for k in range(done, config.rounds):
         start = time.time()
         path = data_dir / f"round_{k}.npz"
-        if not path.is_file():  # (it exists when a run stopped between writing the data and the model)
+        if path.is_file():  # a run stopped between writing this round's data and its model
+            new = _load_npz(path)
+        else:
             with tqdm(total=config.states_per_round, desc=f"round {k}: labelling", disable=not config.progress_bar) as bar:
                 obs, masks, labels = collect_parallel(config, config.states_per_round, (config.seed, k),
                                                       str(ckpt) if k > 0 else None, bar)
-            _save_npz(path, obs=obs, masks=masks, labels=labels)
-        new = np.load(path)
+            new = {"obs": obs, "masks": masks, "labels": labels}
+            _save_npz(path, **new)
+        rounds_data.append(new)
         # The student has not been fitted on this round's positions yet (those of its own games
         # from round 1 on): its agreement with the teacher there is a fair held-out measure.
         agreement = accuracy(model, new["obs"], new["masks"], new["labels"]) if k > 0 else None
-        data = [np.load(data_dir / f"round_{i}.npz") for i in range(k + 1)]
-        obs, masks, labels = (np.concatenate([d[key] for d in data]) for key in ("obs", "masks", "labels"))
+        obs, masks, labels = (np.concatenate([d[key] for d in rounds_data]) for key in ("obs", "masks", "labels"))
         torch.set_num_threads(config.workers)  # the labelling processes are done: fitting gets their cores
         with tqdm(total=config.epochs, desc=f"round {k}: fitting", disable=not config.progress_bar) as bar:
             stats = fit(model, obs, masks, labels, config.epochs, config.batch_size, config.learning_rate,
@@ -279,15 +285,13 @@ def distill(config: DistillConfig, run_dir, resume: bool = False):
         torch.set_num_threads(1)
         seconds += time.time() - start
         save_model(model, ckpt, metadata(k + 1, len(labels), seconds))
-        policy = ModelPolicy(model=model, metadata={"obs_type": config.obs_type, "game": game.name,
-                                                    "rule_params": dict(game.params)})
-        rows = evaluate(game, policy, config.eval_opponents, config.eval_games, seed=len(labels))
+        rows = evaluate(game, model_policy(model, game, config.obs_type), config.eval_opponents,
+                        config.eval_games, seed=len(labels))
         append_evaluations(run_dir / "evaluations.csv", rows, len(labels), seconds)
-        cells = "  ".join(f"{r['opponent']}/{r['seat'][0]} {100 * r['win_rate']:.0f}%" for r in rows)
         before = "" if agreement is None else f"{100 * agreement:.1f}% on its new positions before fitting, "
         print(f"[round {k}] {len(labels)} positions; teacher agreement: {before}"
               f"{100 * stats['val_accuracy']:.1f}% on 5% held out after; "
-              f"{seconds:.0f} s; win rate: {cells}", flush=True)
+              f"{seconds:.0f} s; win rate: {win_rate_cells(rows)}", flush=True)
     final = run_dir / "final.zip"
     meta = read_metadata(ckpt)
     save_model(model, final, meta)

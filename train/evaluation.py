@@ -85,19 +85,24 @@ class BaselineEvalCallback(PeriodicCallback):
         self.run_evaluation()
 
     def run_evaluation(self) -> list[dict]:
-        from agents.learned import ModelPolicy
-
-        policy = ModelPolicy(model=self.model, metadata={"obs_type": self.obs_type, **_identity(self.game)})
+        policy = model_policy(self.model, self.game, self.obs_type)
         rows = evaluate(self.game, policy, self.opponents, self.games, seed=self.num_timesteps)
         append_evaluations(self.csv_path, rows, self.num_timesteps, time.time() - self._start)
         for row in rows:
             self.logger.record(f"eval/win_rate/{row['opponent']}/{row['seat']}", row["win_rate"])
             self.logger.record(f"eval/mean_margin/{row['opponent']}/{row['seat']}", row["mean_margin"])
         if self.verbose:
-            cells = "  ".join(f"{r['opponent']}/{r['seat'][0]} {100 * r['win_rate']:.0f}%" for r in rows)
-            print(f"[eval @ {self.num_timesteps} steps] win rate: {cells}", flush=True)
+            print(f"[eval @ {self.num_timesteps} steps] win rate: {win_rate_cells(rows)}", flush=True)
         return rows
 
 
-def _identity(game) -> dict:
-    return {"game": game.name, "rule_params": dict(game.params)}
+def model_policy(model, game, obs_type: str):
+    """An in-memory ``model`` (being trained) as a greedy policy for ``game``."""
+    from agents.learned import ModelPolicy
+    return ModelPolicy(model=model, metadata={"obs_type": obs_type, "game": game.name,
+                                              "rule_params": dict(game.params)})
+
+
+def win_rate_cells(rows: list[dict]) -> str:
+    """:func:`evaluate` rows as one short line: ``random/f 100%  random/s 98%  ...``."""
+    return "  ".join(f"{r['opponent']}/{r['seat'][0]} {100 * r['win_rate']:.0f}%" for r in rows)
