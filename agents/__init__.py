@@ -1,13 +1,25 @@
 """Policies behind one small interface (:class:`Policy`), looked up by name with :func:`make_policy`.
 
-Built in: ``random``, ``max``, ``exact``, ``simple`` (:mod:`agents.rules`), ``greedy``,
-``alphabeta``, ``solver`` (:mod:`agents.search`). Other modules of this package, and packages
+Built in: ``random``, ``max``, ``exact``, ``simple`` (:mod:`mancala_marl.agents.rules`), ``greedy``,
+``alphabeta``, ``solver`` (:mod:`mancala_marl.agents.search`). Other modules of this package, and packages
 declaring a ``mancala_marl.policies`` entry point, register more (e.g. loaded learned models);
 :func:`make_policy` imports them the first time it meets a name it does not know.
 """
 
+from mancala_marl._compile import drop_stale_cache
+
+drop_stale_cache(__name__, depends_on=("mancala_marl", "mancala_marl.games"))  # before the search kernels load
+
+# ruff: noqa: E402
 from . import rules, search  # noqa: F401  (registers the built-in policies)
-from .base import POLICIES, Policy, RandomPolicy, make_policy, parse_policy_spec, register_policy
+from .base import (
+           POLICIES,
+           Policy,
+           RandomPolicy,
+           make_policy,
+           parse_policy_spec,
+           register_policy,
+)
 from .rules import ExactPolicy, MaxPolicy, SimplePolicy
 from .search import AlphaBetaPolicy, GreedyPolicy, SolverPolicy
 

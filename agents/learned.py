@@ -5,25 +5,44 @@ algorithm, library versions) inside the SB3 zip, so :func:`load_model` picks the
 class and refuses, with a message naming both sides, a model meant for another game or layout.
 
 ``make_policy("model", path="runs/x/final.zip")`` or ``make_policy("model:runs/x/final.zip")``;
-``make_policy("pretrained")`` plays the agent in ``agents/pretrained/<game>.zip`` for whichever game
-it is asked to move in. torch and SB3 are imported only when a model is loaded.
+``make_policy("pretrained")`` plays the agent shipped in ``mancala_marl/agents/pretrained/<game>.zip``
+for whichever game it is asked to move in. Both need the ``[train]`` extra (torch, SB3), which is
+imported only when a model is loaded.
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import json
 import os
+import sys
 import zipfile
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from mancala_marl import observations
+from mancala_marl.extras import require
 
 from .base import Policy, register_policy
 
-PRETRAINED_DIR = Path(__file__).parent / "pretrained"
 META_KEY = "mancala_marl"  # attribute of the SB3 model that carries our metadata
+# Models saved before the package had one installed name pickled classes under the repository's
+# top-level folders; while such a model loads, those names point at the installed modules.
+LEGACY_MODULES = {"agents": "mancala_marl.agents", "agents.features": "mancala_marl.agents.features",
+                  "train": "mancala_marl.train", "train.masked_dqn": "mancala_marl.train.masked_dqn"}
+
+
+def pretrained_dir():
+    """The folder of the shipped networks (an ``importlib.resources`` traversable)."""
+    return resources.files("mancala_marl.agents") / "pretrained"
+
+
+def shipped_games() -> list[str]:
+    """Names of the games that have a shipped network."""
+    return sorted(entry.name[:-4] for entry in pretrained_dir().iterdir() if entry.name.endswith(".zip"))
 
 
 def algo_class(algo: str):
@@ -32,7 +51,9 @@ def algo_class(algo: str):
         from sb3_contrib import MaskablePPO
         return MaskablePPO
     if algo == "dqn":
-        from train.masked_dqn import MaskedDQN
+        from mancala_marl.train.masked_dqn import (
+            MaskedDQN,  # the SB3 glue lives with training
+        )
         return MaskedDQN
     raise ValueError(f"algo must be 'maskable-ppo' or 'dqn', got {algo!r}")
 
@@ -64,15 +85,44 @@ def save_model(model, path, metadata: dict) -> None:
 
 
 def read_metadata(path) -> dict:
-    """The metadata stored in a model zip, without loading the network."""
+    """The metadata stored in a model zip, without loading the network.
+
+    Raises FileNotFoundError for a missing file and ValueError for anything that is not a model
+    saved by :func:`save_model`, naming the file and what is wrong with it."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no model file at {path}")
-    with zipfile.ZipFile(path) as archive:
-        data = json.loads(archive.read("data"))
-    if META_KEY not in data:
-        raise ValueError(f"{path} is not a mancala_marl model (no {META_KEY!r} metadata); save it with agents.learned.save_model")
-    return data[META_KEY]
+    try:
+        with zipfile.ZipFile(path) as archive:
+            data = json.loads(archive.read("data"))
+    except zipfile.BadZipFile:
+        raise ValueError(f"{path} is not a model file (not a zip archive)") from None
+    except KeyError:
+        raise ValueError(f"{path} is not a Stable-Baselines3 model (no 'data' entry in the zip)") from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ValueError(f"{path} is a corrupt model file (its 'data' entry is not JSON)") from None
+    meta = data.get(META_KEY) if isinstance(data, dict) else None
+    if not isinstance(meta, dict) or not {"game", "rule_params", "obs_type", "algo"} <= meta.keys():
+        raise ValueError(f"{path} is not a mancala_marl model (no {META_KEY!r} metadata); "
+                         "save it with mancala_marl.agents.learned.save_model")
+    return meta
+
+
+@contextlib.contextmanager
+def legacy_module_names():
+    """Let pickles that name ``agents.*``/``train.*`` (models saved before the one-namespace
+    layout) find the installed ``mancala_marl.*`` modules, for the duration of a load only."""
+    saved = {old: sys.modules.get(old) for old in LEGACY_MODULES}
+    try:
+        for old, new in LEGACY_MODULES.items():
+            sys.modules[old] = importlib.import_module(new)
+        yield
+    finally:
+        for old, module in saved.items():
+            if module is None:
+                sys.modules.pop(old, None)
+            else:
+                sys.modules[old] = module
 
 
 def check_compatible(metadata: dict, game, obs_type: str | None = None, where: str = "model") -> None:
@@ -91,11 +141,18 @@ def load_model(path, game=None, obs_type: str | None = None, device: str = "cpu"
     metadata = read_metadata(path)
     if game is not None:
         check_compatible(metadata, game, obs_type, where=f"model {path}")
+    require("train", "loading a trained model")
     import torch
     # These models answer one observation at a time; on small CPUs several torch threads make
     # that 5-10x slower (measured on 2 busy cores), so inference runs single-threaded.
     torch.set_num_threads(1)
-    return algo_class(metadata["algo"]).load(path, device=device), metadata
+    cls = algo_class(metadata["algo"])
+    try:
+        with legacy_module_names():
+            return cls.load(path, device=device), metadata
+    except (zipfile.BadZipFile, KeyError, EOFError, RuntimeError, AttributeError, ModuleNotFoundError) as error:
+        raise ValueError(f"model {path} could not be loaded ({type(error).__name__}: {error}); "
+                         "the file is corrupt or was saved by an incompatible version") from None
 
 
 @register_policy("model")
@@ -114,6 +171,9 @@ class ModelPolicy(Policy):
         super().__init__(seed)
         if (path is None) == (model is None):
             raise ValueError("model policy needs exactly one of path=... or model=...")
+        if model is None:
+            require("train", "the model policy")
+            read_metadata(path)  # a missing or foreign file is named now, not at the first move
         if not 0.0 <= float(epsilon) <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
         self.path, self.model, self.metadata = path, model, metadata
@@ -144,10 +204,11 @@ class ModelPolicy(Policy):
 
 @register_policy("pretrained")
 class PretrainedPolicy(ModelPolicy):
-    """The agent shipped for the game being played: ``agents/pretrained/<game>.zip``."""
+    """The agent shipped for the game being played: ``mancala_marl/agents/pretrained/<game>.zip``."""
 
     def __init__(self, deterministic: bool = True, epsilon: float = 0.0, seed: int | None = None):
         Policy.__init__(self, seed)
+        require("train", "the pretrained policy")
         self.path, self.model, self.metadata = None, None, None
         self.deterministic, self.epsilon = bool(deterministic), float(epsilon)
         self._checked = None
@@ -165,9 +226,11 @@ class PretrainedPolicy(ModelPolicy):
         return self.model
 
     def path_for(self, game):
-        path = PRETRAINED_DIR / f"{game.name}.zip"
-        if not path.is_file():
-            shipped = sorted(p.stem for p in PRETRAINED_DIR.glob("*.zip"))
-            raise ValueError(f"no pretrained agent for {game.name}; shipped: {', '.join(shipped) or 'none'}")
-        self.path = str(path)
-        return path
+        entry = pretrained_dir() / f"{game.name}.zip"
+        if not entry.is_file():
+            raise ValueError(f"no pretrained agent for {game.name}; shipped: {', '.join(shipped_games()) or 'none'}")
+        # Installed packages are plain folders (wheels are unpacked), so this path outlives the
+        # context; a zipped install would need the file extracted for as long as it is used.
+        with resources.as_file(entry) as path:
+            self.path = str(path)
+        return Path(self.path)

@@ -27,10 +27,12 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
 
+from mancala_marl._compile import kernel
 from mancala_marl.games.base import SPEC_GAME, SPEC_PITS, TOGYZ
-from mancala_marl.games.base import margin as _margin  # the name margin is a local below
+from mancala_marl.games.base import (
+    margin as _margin,  # the name margin is a local below
+)
 from mancala_marl.games.dispatch import apply_move as _apply
 
 from .base import Policy, register_policy
@@ -43,7 +45,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 NODES, BUDGET, ABORTED, PLY_LIMIT, BEST = range(5)
 
 
-@njit(cache=True)
+@kernel
 def _key(state, pits, store_free):
     """FNV-1a over the state's cells, leaving out the two stores when ``store_free``."""
     h = np.uint64(14695981039346656037)
@@ -55,7 +57,7 @@ def _key(state, pits, store_free):
     return h | np.uint64(1)  # 0 marks an empty slot
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _combine(p, v, f_best, f_move, f_alpha, f_beta, f_i, f_n, order):
     """A child's value ``v`` (for the mover at ply p) into the node at ply p; beta cut-off ends it."""
     if v > f_best[p]:
@@ -68,7 +70,7 @@ def _combine(p, v, f_best, f_move, f_alpha, f_beta, f_i, f_n, order):
         f_i[p] = f_n[p]
 
 
-@njit(cache=True)
+@kernel
 def search(root, depth, max_chain, spec, store_free, keys, values, depths, flags, moves, stack, counters):
     """Negamax value of the non-terminal ``root`` for its mover, searched ``depth`` turns deep.
 

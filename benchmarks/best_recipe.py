@@ -31,17 +31,16 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from agents import make_policy  # noqa: E402
-from agents.learned import PRETRAINED_DIR, ModelPolicy, read_metadata  # noqa: E402
-from mancala_marl.games import make_game  # noqa: E402
-from train.distill import DistillConfig, distill  # noqa: E402
-from train.evaluation import play  # noqa: E402
-from train.plot import plot_curves  # noqa: E402
-from train.training import TrainConfig, train  # noqa: E402
+from mancala_marl.agents import make_policy
+from mancala_marl.agents.learned import ModelPolicy, read_metadata
+from mancala_marl.games import make_game
+from mancala_marl.train.distill import DistillConfig, distill
+from mancala_marl.train.evaluation import play
+from mancala_marl.train.plot import plot_curves
+from mancala_marl.train.training import TrainConfig, train
 
 ROOT = Path(__file__).resolve().parent
+PRETRAINED_DIR = ROOT.parent / "agents" / "pretrained"  # the source tree's shipped networks
 OPPONENTS = ("random", "max", "exact", "greedy", "alphabeta:depth=2", "alphabeta:depth=4")
 
 

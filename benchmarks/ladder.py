@@ -19,11 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from agents import make_policy  # noqa: E402
-from mancala_marl.games import make_game  # noqa: E402
-from train.tournament import round_robin, tournament_markdown  # noqa: E402
+from mancala_marl.agents import make_policy
+from mancala_marl.games import make_game
+from mancala_marl.train.tournament import round_robin, tournament_markdown
 
 LADDER = ["random", "max", "exact", "simple", "greedy", "alphabeta:depth=2", "alphabeta:depth=4"]
 GAMES = ["kalah", "sungka", "togyz_kumalak"]

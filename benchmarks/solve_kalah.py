@@ -19,10 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from agents import make_policy  # noqa: E402
-from mancala_marl.games import make_game  # noqa: E402
+from mancala_marl.agents import make_policy
+from mancala_marl.games import make_game
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

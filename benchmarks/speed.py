@@ -29,12 +29,11 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-import numba  # noqa: E402
+import numba
 
-from mancala_marl import batch, kalah_v0, sungka_v0, togyz_kumalak_v0  # noqa: E402
-from mancala_marl.games import GAME_OVER, Kalah, Sungka, TogyzKumalak, make_game  # noqa: E402
+from mancala_marl import batch, kalah_v0, sungka_v0, togyz_kumalak_v0
+from mancala_marl.games import GAME_OVER, Kalah, Sungka, TogyzKumalak, make_game
 
 GAMES = {"kalah": Kalah(), "sungka": Sungka(), "togyz_kumalak": TogyzKumalak()}
 OURS_AEC = {"kalah": kalah_v0, "sungka": sungka_v0, "togyz_kumalak": togyz_kumalak_v0}

@@ -23,17 +23,19 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from stable_baselines3.common.callbacks import (
+    BaseCallback,
+    CallbackList,
+    StopTrainingOnMaxEpisodes,
+)
 
-from stable_baselines3.common.callbacks import BaseCallback, CallbackList, StopTrainingOnMaxEpisodes  # noqa: E402
-
-from agents import make_policy  # noqa: E402
-from agents.learned import ModelPolicy, make_metadata, save_model  # noqa: E402
-from mancala_marl.games import make_game  # noqa: E402
-from mancala_marl.single_agent import SingleAgentEnv  # noqa: E402
-from train.callbacks import TargetUpdateEveryEpisodes  # noqa: E402
-from train.evaluation import play  # noqa: E402
-from train.masked_dqn import MaskedDQN  # noqa: E402
+from mancala_marl.agents import make_policy
+from mancala_marl.agents.learned import ModelPolicy, make_metadata, save_model
+from mancala_marl.games import make_game
+from mancala_marl.single_agent import SingleAgentEnv
+from mancala_marl.train.callbacks import TargetUpdateEveryEpisodes
+from mancala_marl.train.evaluation import play
+from mancala_marl.train.masked_dqn import MaskedDQN
 
 RESULTS = Path(__file__).resolve().parent / "results"
 OPPONENTS = ("random", "max", "exact", "self")

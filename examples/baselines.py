@@ -1,18 +1,18 @@
-"""Score a policy against the arena's baselines, for the examples (``train.arena``).
+"""Score a policy against the arena's baselines, for the examples (``mancala_marl.train.arena``).
 
 Kept free of any RL library so every example's virtualenv can import it.
 """
 
 from __future__ import annotations
 
-from agents import Policy
-from train.arena import arena
+from mancala_marl.agents import Policy
+from mancala_marl.train.arena import arena
 
 KEYS = ("games", "wins", "draws", "losses", "win_rate", "ci95", "mean_margin")
 
 
 def evaluate(policy: Policy, game, opponents, games_per_seat: int, seed: int = 0, opening: int = 2) -> dict:
-    """``policy`` against each named baseline (``agents.make_policy`` specs such as ``"greedy"`` or
+    """``policy`` against each named baseline (``mancala_marl.agents.make_policy`` specs such as ``"greedy"`` or
     ``"alphabeta:depth=4"``) with the arena's conventions: ``games_per_seat`` games in each seat,
     game ``i`` of both seats from the same ``opening`` random moves (so deterministic baselines
     still meet different positions).

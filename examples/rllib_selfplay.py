@@ -11,8 +11,8 @@ PPO's default networks on the ``"observation"`` entry only and gives the illegal
 keys ``"observations"`` and a float mask, it reads PettingZoo's classic convention
 (``"observation"``, int8 ``"action_mask"``) as the envs give it, so no env adapter is needed.
 
-After training, the learned policy plays the arena's baselines (``agents.make_policy`` specs,
-through ``train.arena``) in both seats, greedily (arg-max of the masked logits).
+After training, the learned policy plays the arena's baselines (``mancala_marl.agents.make_policy`` specs,
+through ``mancala_marl.train.arena``) in both seats, greedily (arg-max of the masked logits).
 
     python examples/rllib_selfplay.py --game kalah --iterations 20
     python examples/rllib_selfplay.py --address auto        # an already started Ray cluster
@@ -31,10 +31,13 @@ import time
 import numpy as np
 import ray
 import torch
+from baselines import evaluate
 from gymnasium import spaces
 from ray import cloudpickle
 from ray.rllib.algorithms.ppo import PPOConfig
-from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
+from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import (
+    DefaultPPOTorchRLModule,
+)
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -42,9 +45,8 @@ from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 from ray.tune.registry import register_env
 
-from agents import Policy
-from baselines import evaluate
 from mancala_marl import ENV_MODULES, observations
+from mancala_marl.agents import Policy
 
 SHARED = "shared"
 
@@ -124,7 +126,7 @@ def build_config(game: str, env_kwargs: dict, num_env_runners: int, batch: int, 
 
 
 class RLModulePolicy(Policy):
-    """An RLlib RLModule as an arena :class:`agents.Policy`: greedy over the masked logits."""
+    """An RLlib RLModule as an arena :class:`mancala_marl.agents.Policy`: greedy over the masked logits."""
 
     name = "rllib"
 
@@ -196,7 +198,7 @@ def main(argv=None) -> None:
     parser.add_argument("--batch", type=int, default=2000, help="env steps per training iteration")
     parser.add_argument("--eval-games", type=int, default=20, help="evaluation games per seat and opponent")
     parser.add_argument("--opponents", nargs="+", default=["random", "greedy"],
-                        help="agents.make_policy specs, e.g. random greedy alphabeta:depth=4")
+                        help="mancala_marl.agents.make_policy specs, e.g. random greedy alphabeta:depth=4")
     parser.add_argument("--address", default=None,
                         help="Ray cluster to join ('auto', 'HOST:6379'); default: RAY_ADDRESS, else this machine")
     parser.add_argument("--seed", type=int, default=0)

@@ -24,6 +24,7 @@ import time
 
 import numpy as np
 import torch
+from baselines import evaluate
 from tianshou.algorithm import DQN
 from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
 from tianshou.algorithm.multiagent.marl import MultiAgentOffPolicyAlgorithm
@@ -33,9 +34,8 @@ from tianshou.env import DummyVectorEnv, PettingZooEnv
 from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
-from agents import Policy
-from baselines import evaluate
 from mancala_marl import ENV_MODULES, observations
+from mancala_marl.agents import Policy
 
 
 def make_env(game: str = "kalah", **env_kwargs) -> PettingZooEnv:
@@ -55,7 +55,7 @@ def make_dqn(env: PettingZooEnv, hidden=(128, 128), lr: float = 1e-3, eps: float
 
 
 class TianshouPolicy(Policy):
-    """One trained Tianshou DQN policy as an arena :class:`agents.Policy` (greedy, masked)."""
+    """One trained Tianshou DQN policy as an arena :class:`mancala_marl.agents.Policy` (greedy, masked)."""
 
     name = "tianshou_dqn"
 
@@ -122,7 +122,7 @@ def main(argv=None) -> None:
     parser.add_argument("--steps-per-epoch", type=int, default=2000)
     parser.add_argument("--eval-games", type=int, default=20, help="evaluation games per seat and opponent")
     parser.add_argument("--opponents", nargs="+", default=["random", "max"],
-                        help="agents.make_policy specs, e.g. random greedy alphabeta:depth=4")
+                        help="mancala_marl.agents.make_policy specs, e.g. random greedy alphabeta:depth=4")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     train(args.game, args.epochs, args.steps_per_epoch, args.env_kwargs, eval_games=args.eval_games,

@@ -12,31 +12,31 @@ batches, where starting threads costs more than the work.
 
 Also here: compiled twins of the ``agents`` policies random, max and exact (random draws
 numpy's PCG64 stream bit for bit), used by the vectorized env (:mod:`mancala_marl.vector`, which
-also runs ``greedy`` through ``agents.search``); ``tests/test_batch.py`` checks that they pick
+also runs ``greedy`` through ``mancala_marl.agents.search``); ``tests/test_batch.py`` checks that they pick
 exactly the moves of their ``agents`` counterparts.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from ._compile import kernel
 from .games.base import GAME_OVER, SPEC_GAME, SPEC_PITS, TOGYZ, Game
 from .games.dispatch import apply_move
-
 
 # obs_type ids for the compiled encoder
 OBS_IDS = {"counts": 0, "paper": 1, "tesauro": 2}
 
 
 # -- single rows -----------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _is_legal(state, pit, pits):
     mover = state[2 * pits + 2]
     return mover != GAME_OVER and 0 <= pit < pits and state[mover * (pits + 1) + pit] > 0
 
 
-@njit(cache=True)
+@kernel
 def _step_row(states, i, actions, spec, status):
     pits = spec[SPEC_PITS]
     if states[i, 2 * pits + 2] == GAME_OVER:
@@ -48,7 +48,7 @@ def _step_row(states, i, actions, spec, status):
         status[i] = 0
 
 
-@njit(cache=True)
+@kernel
 def _splitmix(seed):
     """One step of splitmix64 on a uint64: (new seed, 64 random bits)."""
     seed = seed + np.uint64(0x9E3779B97F4A7C15)
@@ -58,7 +58,7 @@ def _splitmix(seed):
     return seed, z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def _playout_row(state, spec, seed, max_moves):
     """Uniformly random legal moves until the game ends; returns the number of moves."""
     pits = spec[SPEC_PITS]
@@ -85,19 +85,19 @@ def _playout_row(state, spec, seed, max_moves):
 
 
 # -- batches ---------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _step_serial(states, actions, spec, status):
     for i in range(states.shape[0]):
         _step_row(states, i, actions, spec, status)
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _step_parallel(states, actions, spec, status):
     for i in prange(states.shape[0]):
         _step_row(states, i, actions, spec, status)
 
 
-@njit(cache=True)
+@kernel
 def _masks_serial(states, pits, out):
     for i in range(states.shape[0]):
         mover = states[i, 2 * pits + 2]
@@ -105,13 +105,13 @@ def _masks_serial(states, pits, out):
             out[i, p] = mover != GAME_OVER and states[i, mover * (pits + 1) + p] > 0
 
 
-@njit(cache=True)
+@kernel
 def _playouts_serial(states, spec, seed, max_moves, moves):
     for i in range(states.shape[0]):
         moves[i] = _playout_row(states[i], spec, seed + i, max_moves)
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _playouts_parallel(states, spec, seed, max_moves, moves):
     for i in prange(states.shape[0]):
         moves[i] = _playout_row(states[i], spec, seed + i, max_moves)
@@ -171,7 +171,7 @@ def random_playouts(game: Game, states: np.ndarray, seed: int = 0, parallel: boo
 
 
 # -- observations ----------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def encode_row(state, player, pits, total, obs_id, has_tuzduk, out):
     """Write ``player``'s observation of ``state`` into ``out`` (float32), exactly as
     :func:`mancala_marl.observations.encode` does."""
@@ -197,7 +197,7 @@ def encode_row(state, player, pits, total, obs_id, has_tuzduk, out):
             out[cells + pits + mine] = 1.0
 
 
-@njit(cache=True)
+@kernel
 def _tesauro_row(state, player, pits, total, out):
     cells = 2 * pits + 2
     majority = total // 2 + 1
@@ -229,7 +229,7 @@ def _tesauro_row(state, player, pits, total, out):
     out[k + 1] = player == 1
 
 
-@njit(cache=True)
+@kernel
 def _encode_serial(states, players, pits, total, obs_id, has_tuzduk, out):
     for i in range(states.shape[0]):
         encode_row(states[i], players[i], pits, total, obs_id, has_tuzduk, out[i])
@@ -239,7 +239,9 @@ def encode(game: Game, states: np.ndarray, players, obs_type: str = "counts",
            out: np.ndarray | None = None) -> np.ndarray:
     """``(n, obs_dim)`` float32: row ``i`` seen by ``players[i]`` (0 or 1), same values as
     :func:`mancala_marl.observations.encode`."""
-    from . import observations  # the space (and its checks) live there; the import is cheap
+    from . import (
+        observations,  # the space (and its checks) live there; the import is cheap
+    )
 
     _check_states(game, states)
     dim = observations.observation_space(game, obs_type).shape[0]
@@ -254,7 +256,7 @@ def encode(game: Game, states: np.ndarray, players, obs_type: str = "counts",
 # -- rule-based policies ---------------------------------------------------------------------
 # Compiled twins of agents/rules.py (max, exact) and agents/base.py (random); the greedy policy
 # reuses the search kernel of agents/search.py itself (see mancala_marl.vector).
-@njit(cache=True)
+@kernel
 def max_pit(state, spec):
     """The fullest pit of the mover; ties go to the pit nearest the own store (highest index)."""
     pits = spec[SPEC_PITS]
@@ -266,9 +268,9 @@ def max_pit(state, spec):
     return best
 
 
-@njit(cache=True)
+@kernel
 def exact_pit(state, spec, scratch):
-    """``agents.rules.exact_move`` or, when no pit qualifies, :func:`max_pit`. ``scratch`` is a
+    """``mancala_marl.agents.rules.exact_move`` or, when no pit qualifies, :func:`max_pit`. ``scratch`` is a
     spare row of the state's shape."""
     pits = spec[SPEC_PITS]
     cells = 2 * pits + 2
@@ -313,7 +315,7 @@ def pcg64_row(generator) -> np.ndarray:
     return np.array([s >> 64, s & mask, inc >> 64, inc & mask, st["has_uint32"], st["uinteger"]], dtype=np.uint64)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _mulhi64(a, b):
     a_lo, a_hi = a & _LOW32, a >> np.uint64(32)
     b_lo, b_hi = b & _LOW32, b >> np.uint64(32)
@@ -322,7 +324,7 @@ def _mulhi64(a, b):
     return a_hi * b_hi + (mid1 >> np.uint64(32)) + (mid2 >> np.uint64(32))
 
 
-@njit(cache=True)
+@kernel
 def pcg64_next32(rng):
     """numpy's ``pcg64_next32``: half of a 64-bit output, the other half kept for the next call."""
     if rng[4] != 0:
@@ -341,7 +343,7 @@ def pcg64_next32(rng):
     return out & _LOW32
 
 
-@njit(cache=True)
+@kernel
 def pcg64_below(rng, n):
     """numpy's ``Generator.integers(0, n)`` for 1 <= n < 2**32 (Lemire's method, as in numpy)."""
     if n == 1:
@@ -357,7 +359,7 @@ def pcg64_below(rng, n):
     return np.int64(m >> np.uint64(32))
 
 
-@njit(cache=True)
+@kernel
 def random_pit(state, spec, rng):
     """A uniform legal pit drawn like ``rng.choice(np.flatnonzero(legal_mask))``."""
     pits = spec[SPEC_PITS]

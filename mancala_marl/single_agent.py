@@ -32,17 +32,17 @@ REWARDS = ("result", "score_diff")
 
 
 def resolve_policy(spec):
-    """A :class:`agents.Policy` from a policy object, a ``.zip`` model path, or a policy spec
-    (``"max"``, ``"alphabeta:depth=2"``, ``"model:run/final.zip"``; see :func:`agents.make_policy`)."""
+    """A :class:`mancala_marl.agents.Policy` from a policy object, a ``.zip`` model path, or a policy spec
+    (``"max"``, ``"alphabeta:depth=2"``, ``"model:run/final.zip"``; see :func:`mancala_marl.agents.make_policy`)."""
     if not isinstance(spec, str):
         if not callable(getattr(spec, "act", None)):
             raise ValueError(f"opponent must be a policy name, a model path or a Policy, got {spec!r}")
         return spec
-    import agents  # late: agents imports mancala_marl
+    import mancala_marl.agents  # late: agents imports mancala_marl
 
     if spec.endswith(".zip") and ":" not in spec:
-        return agents.make_policy("model", path=spec)
-    return agents.make_policy(spec)
+        return mancala_marl.agents.make_policy("model", path=spec)
+    return mancala_marl.agents.make_policy(spec)
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -53,7 +53,7 @@ class SingleAgentEnv(gymnasium.Env):
             (e.g. ``game="kalah", pits=4, seeds=3``).
         opponent: a policy (name, ``"name:key=value"``, model ``.zip`` path, or Policy object),
             a list of those (one sampled uniformly per episode), or a pool object with
-            ``sample(rng) -> Policy`` (see :class:`train.selfplay.OpponentPool`).
+            ``sample(rng) -> Policy`` (see :class:`mancala_marl.train.selfplay.OpponentPool`).
         seat: ``"first"`` (player_0), ``"second"`` (player_1) or ``"random"`` (drawn per episode).
         reward: ``"result"``: +1/0/-1 at the end. ``"score_diff"``: the Sungka paper's eq. 1,
             per step (own store gain - opponent's store gain) over the learner's move and the

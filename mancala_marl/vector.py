@@ -24,12 +24,19 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from numba import njit
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from agents.search import BEST, BUDGET, GREEDY_MAX_CHAIN, MAX_PLY, PLY_LIMIT, search
+from mancala_marl.agents.search import (
+    BEST,
+    BUDGET,
+    GREEDY_MAX_CHAIN,
+    MAX_PLY,
+    PLY_LIMIT,
+    search,
+)
 
 from . import batch, observations
+from ._compile import kernel
 from .games import Game, make_game
 from .games.base import GAME_OVER, SPEC_GAME, SPEC_PITS, SPEC_SEEDS, TOGYZ, margin
 
@@ -39,7 +46,7 @@ REWARDS = ("result", "score_diff")
 _NO_TT = np.zeros(0, dtype=np.uint64)
 
 
-@njit(cache=True)
+@kernel
 def _greedy_pit(state, spec, stack, counters, keys, values, depths, flags, moves):
     """agents' ``greedy``: its own search kernel, one turn deep, no table (as GreedyPolicy runs it)."""
     counters[:] = 0
@@ -51,7 +58,7 @@ def _greedy_pit(state, spec, stack, counters, keys, values, depths, flags, moves
     return counters[BEST]
 
 
-@njit(cache=True)
+@kernel
 def _opponent_pit(opponent, state, spec, rng, scratch, stack, counters, keys, values, depths, flags, moves):
     if opponent == 0:
         return batch.random_pit(state, spec, rng)
@@ -62,7 +69,7 @@ def _opponent_pit(opponent, state, spec, rng, scratch, stack, counters, keys, va
     return _greedy_pit(state, spec, stack, counters, keys, values, depths, flags, moves)
 
 
-@njit(cache=True)
+@kernel
 def _play_opponent(i, states, players, num_moves, max_moves, opponents, spec, rngs, scratch,
                    stack, counters, keys, values, depths, flags, moves):
     """Opponent moves in row ``i`` until the learner is to move or the game ends (the opponent
@@ -76,7 +83,7 @@ def _play_opponent(i, states, players, num_moves, max_moves, opponents, spec, rn
         num_moves[i] += 1
 
 
-@njit(cache=True)
+@kernel
 def _step(states, actions, players, num_moves, pending, max_moves, opponents, score_diff, spec, rngs,
           scratch, stack, counters, keys, values, depths, flags, moves, rewards, terminated, truncated,
           illegal):
@@ -108,7 +115,7 @@ def _step(states, actions, players, num_moves, pending, max_moves, opponents, sc
             rewards[i] = 0.0
 
 
-@njit(cache=True)
+@kernel
 def _reset_rows(rows, states, start, players, num_moves, pending, max_moves, opponents, spec, rngs,
                 scratch, stack, counters, keys, values, depths, flags, moves):
     """New games in ``rows``: the opponent opens when the learner sits second. Returns False if an

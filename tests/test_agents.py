@@ -5,8 +5,8 @@ import time
 import numpy as np
 import pytest
 
-from agents import POLICIES, make_policy, parse_policy_spec
-from agents.search import UNBOUNDED
+from mancala_marl.agents import POLICIES, make_policy, parse_policy_spec
+from mancala_marl.agents.search import UNBOUNDED
 from mancala_marl.games import make_game
 
 from .helpers import random_game
@@ -262,5 +262,10 @@ def test_registry_specs_and_errors():
 def test_policies_registered_in_other_agents_modules_are_found_by_name():
     # agents/learned.py registers "model" when imported; make_policy imports the agents modules
     # the first time it meets an unknown name, and passes the spec's bare value positionally.
-    policy = make_policy("model:some/run.zip,epsilon=0.01")
-    assert type(policy).__name__ == "ModelPolicy" and policy.path == "some/run.zip" and policy.epsilon == 0.01
+    from mancala_marl.agents.learned import pretrained_dir
+
+    path = str(pretrained_dir() / "kalah.zip")
+    policy = make_policy(f"model:{path},epsilon=0.01")
+    assert type(policy).__name__ == "ModelPolicy" and policy.path == path and policy.epsilon == 0.01
+    with pytest.raises(FileNotFoundError, match="no model file at some/run.zip"):
+        make_policy("model:some/run.zip")  # named when the policy is made, not at its first move

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from train.arena import arena, wilson
-from train.cli import main
-from train.tournament import elo_ratings, paper_table, round_robin
+from mancala_marl.train.arena import arena, wilson
+from mancala_marl.train.cli import main
+from mancala_marl.train.tournament import elo_ratings, paper_table, round_robin
 
 
 def test_counts_add_up_per_seat_and_overall():

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import agents
-from agents.rules import exact_move, max_move
+import mancala_marl.agents
 from mancala_marl import batch, observations, vector
+from mancala_marl.agents.rules import exact_move, max_move
 from mancala_marl.games import GAME_OVER, Kalah, Sungka, TogyzKumalak
 
 from .test_properties import games
@@ -113,7 +113,7 @@ def test_compiled_policies_pick_the_agents_moves(game):
     rng = np.random.default_rng(3)
     scratch = np.zeros(game.state_size, dtype=np.int32)
     live = [s for s in random_states(game, rng, 300) if not game.is_terminal(s)]
-    greedy = agents.make_policy("greedy")
+    greedy = mancala_marl.agents.make_policy("greedy")
     work = vector.MancalaVecEnv(1, game, opponent="greedy")._work
     for state in live:
         assert batch.max_pit(state, game.spec) == max_move(game, state)
@@ -126,7 +126,7 @@ def test_compiled_policies_pick_the_agents_moves(game):
 def test_compiled_random_policy_draws_what_random_policy_draws(game):
     rng = np.random.default_rng(5)
     for seed in range(5):
-        policy = agents.make_policy("random")
+        policy = mancala_marl.agents.make_policy("random")
         policy.reset(seed=seed)
         stream = batch.pcg64_row(np.random.default_rng(seed))
         for state in random_states(game, rng, 200):

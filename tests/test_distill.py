@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 import torch as th
 
-from agents import make_policy
-from agents.learned import ModelPolicy, load_model, read_metadata
 from mancala_marl import observations
+from mancala_marl.agents import make_policy
+from mancala_marl.agents.learned import ModelPolicy, load_model, read_metadata
 from mancala_marl.games import make_game
-from train.cli import main as cli
-from train.distill import DistillConfig, collect, distill, fit, new_student
-from train.evaluation import play
+from mancala_marl.train.cli import main as cli
+from mancala_marl.train.distill import DistillConfig, collect, distill, fit, new_student
+from mancala_marl.train.evaluation import play
 
 th.set_num_threads(1)
 
@@ -48,7 +48,7 @@ def test_collect_plays_the_students_moves_after_round_zero(tmp_path):
     config = tiny_config(explore=0.0)
     model = new_student(config)
     path = tmp_path / "student.zip"
-    from agents.learned import make_metadata, save_model
+    from mancala_marl.agents.learned import make_metadata, save_model
     save_model(model, path, make_metadata(make_game("kalah", **SMALL_KALAH), "counts", "maskable-ppo"))
     teacher_obs, _, _ = collect(config, 300, seed=3)
     student_obs, _, _ = collect(config, 300, seed=3, student_path=str(path))
@@ -138,12 +138,13 @@ def test_distill_command(tmp_path, capsys):
     assert read_metadata(run_dir / "final.zip")["teacher"] == "exact"
     assert cli(["plot", str(run_dir)]) == 0
     assert (run_dir / "learning_curves.png").stat().st_size > 0
-    with pytest.raises(SystemExit, match="--net"):
-        cli(["distill", "kalah", "--net", "wide", "--run-dir", str(tmp_path / "x")])
+    capsys.readouterr()
+    assert cli(["distill", "kalah", "--net", "wide", "--run-dir", str(tmp_path / "x")]) == 2
+    assert "--net must be comma-separated layer sizes, got 'wide'" in capsys.readouterr().err
 
 
 def test_one_hot_features_mark_each_exact_count():
-    from agents.features import PitCountsOneHot
+    from mancala_marl.agents.features import PitCountsOneHot
     game = make_game("togyz_kumalak")
     space = observations.observation_space(game, "counts")
     layer = PitCountsOneHot(space, max_count=31)
@@ -161,7 +162,7 @@ def test_one_hot_features_mark_each_exact_count():
 
 
 def test_labelling_in_two_processes_gives_the_same_data_as_in_one():
-    from train.distill import collect_parallel
+    from mancala_marl.train.distill import collect_parallel
     serial = collect_parallel(tiny_config(workers=1), 4500, seed=5)
     parallel = collect_parallel(tiny_config(workers=2), 4500, seed=5)
     assert len(serial[2]) >= 4500
@@ -170,14 +171,14 @@ def test_labelling_in_two_processes_gives_the_same_data_as_in_one():
 
 
 def test_unknown_policy_names_stay_clear_without_the_training_extra(monkeypatch):
-    """agents.features needs torch and SB3; looking up an unknown name imports every agents module,
+    """mancala_marl.agents.features needs torch and SB3; looking up an unknown name imports every agents module,
     which must skip it, not fail, on an install without them."""
     import sys
 
-    import agents.base
+    import mancala_marl.agents.base
     monkeypatch.setitem(sys.modules, "stable_baselines3", None)  # as if not installed
-    monkeypatch.delitem(sys.modules, "agents.features", raising=False)
-    monkeypatch.setattr(agents.base, "_discovered", False)
+    monkeypatch.delitem(sys.modules, "mancala_marl.agents.features", raising=False)
+    monkeypatch.setattr(mancala_marl.agents.base, "_discovered", False)
     with pytest.raises(ValueError, match="unknown policy 'nosuch'"):
         make_policy("nosuch")
-    assert "model" in agents.base.POLICIES
+    assert "model" in mancala_marl.agents.base.POLICIES

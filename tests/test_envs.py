@@ -6,7 +6,13 @@ import pettingzoo
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-from mancala_marl import ENV_MODULES, IllegalMoveError, kalah_v0, sungka_v0, togyz_kumalak_v0
+from mancala_marl import (
+    ENV_MODULES,
+    IllegalMoveError,
+    kalah_v0,
+    sungka_v0,
+    togyz_kumalak_v0,
+)
 
 MODULES = list(ENV_MODULES.values())
 IDS = list(ENV_MODULES)

@@ -6,8 +6,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import mancala_marl  # noqa: F401  (registers the gymnasium ids)
-from agents import Policy
 from mancala_marl import observations
+from mancala_marl.agents import Policy
 from mancala_marl.games import make_game
 from mancala_marl.single_agent import SingleAgentEnv
 

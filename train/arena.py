@@ -13,8 +13,8 @@ from __future__ import annotations
 import csv
 import json
 import math
-import sys
-from concurrent.futures import ProcessPoolExecutor
+import multiprocessing
+import signal
 
 import numpy as np
 
@@ -28,7 +28,7 @@ def parse_game(spec) -> Game:
     """A game from a :class:`Game` or a spec like ``"kalah"`` or ``"kalah:pits=4,seeds=3"``."""
     if isinstance(spec, Game):
         return spec
-    from agents import parse_policy_spec
+    from mancala_marl.agents import parse_policy_spec
 
     name, args, params = parse_policy_spec(str(spec))
     if args:
@@ -41,7 +41,7 @@ def game_spec(game: Game) -> str:
 
 
 def _policy(spec):
-    from agents import Policy, make_policy
+    from mancala_marl.agents import Policy, make_policy
 
     return spec if isinstance(spec, Policy) else make_policy(spec)
 
@@ -108,12 +108,22 @@ def play_match(game, a, b, n: int, seed: int = 0, workers: int = 1, opening: int
     _play_jobs(game, a, b, [(0, 0)], seed, opening)
     chunks = [jobs[k::workers * 4] for k in range(workers * 4)]
     records = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for part in pool.map(_play_jobs, [game_spec(game)] * len(chunks), [a] * len(chunks),
-                             [b] * len(chunks), chunks, [seed] * len(chunks), [opening] * len(chunks)):
+    with process_pool(workers) as pool:
+        for part in pool.starmap(_play_jobs, [(game_spec(game), a, b, chunk, seed, opening) for chunk in chunks]):
             records.extend(part)
     records.sort(key=lambda r: (SEATS.index(r["seat"]), r["index"]))
     return records
+
+
+def _ignore_interrupt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def process_pool(workers: int):
+    """A ``multiprocessing`` pool whose workers leave Ctrl-C to the parent: the command stops
+    with one message, and leaving the ``with`` block terminates the workers at once (a
+    ``ProcessPoolExecutor`` would first finish every queued job)."""
+    return multiprocessing.Pool(workers, initializer=_ignore_interrupt)
 
 
 def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -209,12 +219,8 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     records = []
-    try:
-        result = arena(args.game, args.policy_a, args.policy_b, args.games, args.seed, args.workers,
-                       args.opening, records)
-    except ValueError as error:
-        print(f"mancala-marl arena: error: {error}", file=sys.stderr)
-        return 2
+    result = arena(args.game, args.policy_a, args.policy_b, args.games, args.seed, args.workers,
+                   args.opening, records)
     if args.csv:
         write_csv(args.csv, records)
     if args.json:

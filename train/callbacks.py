@@ -49,7 +49,7 @@ class AtomicCheckpointCallback(PeriodicCallback):
         self.save()
 
     def save(self) -> None:
-        from agents.learned import save_model
+        from mancala_marl.agents.learned import save_model
 
         if self.model is None:
             return

@@ -2,7 +2,11 @@
 
 Each module provides ``add_parser(subparsers)``, which adds its subcommand and sets ``func`` to
 the function that runs it. Heavy imports (torch, SB3) stay inside those functions so that
-``mancala-marl --help`` is instant.
+``mancala-marl --help`` is instant and the core install runs every command that needs no network.
+
+Bad input never ends in a traceback: a wrong argument, game or policy parameter, a missing or
+corrupt file, a missing extra, Ctrl-C: each is one line on stderr and a non-zero status (2 for
+bad input, 130 for an interruption).
 """
 
 from __future__ import annotations
@@ -11,22 +15,51 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ["train.demo", "train.train_command", "train.distill_command", "train.plot", "train.arena", "train.tournament", "train.play"]
+from mancala_marl import __version__
+from mancala_marl.extras import MissingExtraError
+
+COMMANDS = [f"mancala_marl.train.{name}" for name in
+            ("demo", "train_command", "distill_command", "plot", "arena", "tournament", "play")]
+BAD_INPUT, INTERRUPTED = 2, 130
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (argparse prints the whole usage first)."""
+
+    def error(self, message):
+        self.exit(BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="mancala-marl",
         description="Mancala-family games (Kalah, Sungka, Togyz Kumalak) for multi-agent RL.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(name).add_parser(subparsers)
     return parser
 
 
+def one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())  # a message that spans lines (numba, SB3) on one
+    return text or type(error).__name__
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    where = f"mancala-marl {args.command}"
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print(f"\n{where}: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except MissingExtraError as error:
+        print(f"{where}: {one_line(error)}", file=sys.stderr)
+        return BAD_INPUT
+    except (ValueError, OSError, EOFError) as error:  # bad input: values, files, a closed stdin
+        print(f"{where}: error: {one_line(error)}", file=sys.stderr)
+        return BAD_INPUT
 
 
 if __name__ == "__main__":

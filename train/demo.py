@@ -12,6 +12,7 @@ import shutil
 import time
 
 from mancala_marl import ENV_MODULES
+from mancala_marl.extras import require
 
 
 def add_parser(subparsers) -> None:
@@ -30,12 +31,13 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     if args.watch:
         return watch(args)
+    require("train", "mancala-marl demo (training)")
     from rich.console import Console
     from rich.table import Table
 
-    from agents import make_policy
-    from train.arena import arena
-    from train.training import TrainConfig, train
+    from mancala_marl.agents import make_policy
+    from mancala_marl.train.arena import arena
+    from mancala_marl.train.training import TrainConfig, train
 
     # The vectorized env (64 games per compiled call) trains several times more moves a minute.
     config = TrainConfig(game=args.game, algo="maskable-ppo", opponent="random", seat="random",
@@ -65,7 +67,7 @@ def run(args) -> int:
 
 
 def watch(args) -> int:
-    from agents import make_policy
+    from mancala_marl.agents import make_policy
 
     env = ENV_MODULES[args.game].env(render_mode="ansi")
     env.reset(seed=args.seed)

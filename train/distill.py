@@ -26,7 +26,6 @@ import contextlib
 import json
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -35,7 +34,7 @@ import numpy as np
 
 from mancala_marl import observations
 from mancala_marl.games import make_game
-
+from mancala_marl.train.arena import process_pool
 
 FEATURES = ("onehot", "plain")
 
@@ -50,7 +49,7 @@ class DistillConfig:
     states_per_round: int = 100_000
     explore: float = 0.1
     net_arch: list = field(default_factory=lambda: [256, 256])
-    features: str = "onehot"           # "onehot": agents.features.PitCountsOneHot; "plain": raw counts
+    features: str = "onehot"           # "onehot": mancala_marl.agents.features.PitCountsOneHot; "plain": raw counts
     epochs: int = 10
     batch_size: int = 512
     learning_rate: float = 1e-3
@@ -62,7 +61,7 @@ class DistillConfig:
     progress_bar: bool = True
 
     def check(self) -> None:
-        from agents import make_policy
+        from mancala_marl.agents import make_policy
         for name in ("rounds", "states_per_round", "epochs", "batch_size", "workers", "eval_games"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -91,7 +90,7 @@ def collect(config: DistillConfig, states: int, seed, student_path: str | None =
 
     The student (a model zip) chooses the moves played when given, the teacher otherwise.
     """
-    from agents import make_policy
+    from mancala_marl.agents import make_policy
 
     game = make_game(config.game, **config.rule_params)
     # Independent streams for the choices made here and for each opponent, also across chunks.
@@ -104,7 +103,7 @@ def collect(config: DistillConfig, states: int, seed, student_path: str | None =
     if student_path is not None:
         import torch
 
-        from agents.learned import ModelPolicy
+        from mancala_marl.agents.learned import ModelPolicy
         torch.set_num_threads(1)
         student = ModelPolicy(path=student_path)
     obs, masks, labels = [], [], []
@@ -139,9 +138,9 @@ def collect_parallel(config: DistillConfig, states: int, seed, student_path=None
     jobs = [(config, min(chunk, states - start), (seed, i), student_path)
             for i, start in enumerate(range(0, states, chunk))]
     parts = []
-    in_process = contextlib.nullcontext(SimpleNamespace(map=map))
-    with ProcessPoolExecutor(config.workers) if config.workers > 1 else in_process as pool:
-        for part in pool.map(_collect_job, jobs):
+    in_process = contextlib.nullcontext(SimpleNamespace(imap=map))
+    with process_pool(config.workers) if config.workers > 1 else in_process as pool:
+        for part in pool.imap(_collect_job, jobs):
             parts.append(part)
             if progress is not None:
                 progress.update(len(part[2]))
@@ -157,7 +156,7 @@ def new_student(config: DistillConfig):
     # Only the policy is fitted: a linear value head keeps the saved model small.
     policy_kwargs = {"net_arch": {"pi": list(config.net_arch), "vf": []}}
     if config.features == "onehot":
-        from agents.features import PitCountsOneHot
+        from mancala_marl.agents.features import PitCountsOneHot
         policy_kwargs["features_extractor_class"] = PitCountsOneHot
     return MaskablePPO("MlpPolicy", env, policy_kwargs=policy_kwargs, seed=config.seed, device="cpu")
 
@@ -229,8 +228,18 @@ def distill(config: DistillConfig, run_dir, resume: bool = False):
     import torch
     from tqdm.auto import tqdm
 
-    from agents.learned import load_model, make_metadata, read_metadata, save_model
-    from train.evaluation import append_evaluations, evaluate, model_policy, win_rate_cells
+    from mancala_marl.agents.learned import (
+        load_model,
+        make_metadata,
+        read_metadata,
+        save_model,
+    )
+    from mancala_marl.train.evaluation import (
+        append_evaluations,
+        evaluate,
+        model_policy,
+        win_rate_cells,
+    )
 
     run_dir = Path(run_dir)
     ckpt, data_dir = run_dir / "checkpoints" / "last.zip", run_dir / "data"

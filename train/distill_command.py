@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mancala_marl.extras import require
 from mancala_marl.games import GAMES
 
 from .train_command import key_values
@@ -40,20 +41,18 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from train.distill import DistillConfig, distill
+    require("train", "mancala-marl distill")
+    from mancala_marl.train.distill import DistillConfig, distill
 
     try:
         net = [int(size) for size in args.net.split(",")]
     except ValueError:
-        raise SystemExit(f"mancala-marl distill: --net must be comma-separated layer sizes, got {args.net!r}") from None
+        raise ValueError(f"--net must be comma-separated layer sizes, got {args.net!r}") from None
     config = DistillConfig(
         game=args.game, rule_params=key_values(args.rule, "--rule"), teacher=args.teacher,
         pool=args.pool.split(","), rounds=args.rounds, states_per_round=args.states, explore=args.explore,
         net_arch=net, features=args.features, epochs=args.epochs, batch_size=args.batch_size, learning_rate=args.learning_rate,
         obs_type=args.obs_type, workers=args.workers, seed=args.seed, eval_games=args.eval_games,
         eval_opponents=args.eval_opponents.split(","), progress_bar=not args.no_progress)
-    try:
-        distill(config, args.run_dir or f"runs/{args.game}-distill", resume=args.resume)
-    except (ValueError, TypeError, FileNotFoundError) as error:  # TypeError: an unknown --rule name
-        raise SystemExit(f"mancala-marl distill: {error}") from None
+    distill(config, args.run_dir or f"runs/{args.game}-distill", resume=args.resume)
     return 0

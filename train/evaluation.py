@@ -1,7 +1,7 @@
 """Games between a policy and baselines in both seats, and the SB3 callback that logs them.
 
 :func:`play` is a minimal match loop (the full arena with intervals and Elo lives in
-:mod:`train.arena`); :class:`BaselineEvalCallback` runs it every ``eval_freq`` steps during
+:mod:`mancala_marl.train.arena`); :class:`BaselineEvalCallback` runs it every ``eval_freq`` steps during
 training, logs ``eval/win_rate/<opponent>/<seat>`` to TensorBoard, prints one line per evaluation
 and appends rows to ``RUN_DIR/evaluations.csv`` (what ``mancala-marl plot`` draws).
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import make_policy
+from mancala_marl.agents import make_policy
 
 from .callbacks import PeriodicCallback
 
@@ -98,7 +98,7 @@ class BaselineEvalCallback(PeriodicCallback):
 
 def model_policy(model, game, obs_type: str):
     """An in-memory ``model`` (being trained) as a greedy policy for ``game``."""
-    from agents.learned import ModelPolicy
+    from mancala_marl.agents.learned import ModelPolicy
     return ModelPolicy(model=model, metadata={"obs_type": obs_type, "game": game.name,
                                               "rule_params": dict(game.params)})
 

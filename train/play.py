@@ -1,9 +1,9 @@
 """``mancala-marl play``: a person plays against a policy in the terminal.
 
 The board is printed before every move of the person (pits numbered as on the board); the
-person types a pit number, or ``q`` to resign. Bad input (not a number, a pit out of range, an
-empty pit) is refused with the reason and asked again; the end of input (Ctrl-D) or Ctrl-C ends
-the game with a message, never a traceback.
+person types a pit number, or ``q`` to resign (a deliberate end: status 0). Bad input (not a
+number, a pit out of range, an empty pit) is refused with the reason and asked again; the end of
+input (Ctrl-D) or Ctrl-C abandons the game with a message and status 1, never a traceback.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from mancala_marl.render import ansi
 
 from .arena import parse_game
 
-ENDED_EARLY = 1
+ABANDONED = 1
+RESIGN = "resign"
 
 
-def ask_move(game, state, read, write) -> int | None:
-    """The person's pit, asked until it is legal; None when they quit or input ends."""
+def ask_move(game, state, read, write) -> int | str | None:
+    """The person's pit, asked until it is legal; :data:`RESIGN` when they quit, None when input ends."""
     legal = [int(p) for p in game.legal_mask(state).nonzero()[0]]
     while True:
         write(f"your move, legal pits {legal} (q to quit): ")
@@ -29,7 +30,7 @@ def ask_move(game, state, read, write) -> int | None:
         text = line.strip()
         if text.lower() in ("q", "quit", "exit"):
             write("you resigned\n")
-            return None
+            return RESIGN
         try:
             pit = int(text)
         except ValueError:
@@ -44,8 +45,9 @@ def ask_move(game, state, read, write) -> int | None:
 
 
 def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=None) -> int:
-    """Play one game on the given streams; returns 0 when the game was played out, 1 if it ended early."""
-    from agents import make_policy
+    """Play one game on the given streams; returns 0 when it was played out or the person resigned,
+    1 when it was abandoned (end of input, Ctrl-C)."""
+    from mancala_marl.agents import make_policy
 
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
@@ -62,8 +64,10 @@ def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=
             if game.to_move(state) == human_seat:
                 write("\n" + ansi(game, state))
                 move = ask_move(game, state, stdin.readline, write)
+                if move == RESIGN:
+                    return 0
                 if move is None:
-                    return ENDED_EARLY
+                    return ABANDONED
                 game.apply(state, move)
                 write(f"you (player_{human_seat}) sow pit {move}\n")
             else:
@@ -72,7 +76,7 @@ def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=
                 write(f"{policy.name} (player_{1 - human_seat}) sows pit {move}\n")
     except KeyboardInterrupt:
         write("\ninterrupted: game abandoned\n")
-        return ENDED_EARLY
+        return ABANDONED
     write("\n" + ansi(game, state))
     mine, theirs = game.scores(state)[human_seat], game.scores(state)[1 - human_seat]
     verdict = "a draw" if mine == theirs else ("you win" if mine > theirs else "you lose")
@@ -91,8 +95,4 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    try:
-        return play(args.game, args.opponent, 0 if args.seat == "first" else 1, args.seed)
-    except ValueError as error:
-        print(f"mancala-marl play: error: {error}", file=sys.stderr)
-        return 2
+    return play(args.game, args.opponent, 0 if args.seat == "first" else 1, args.seed)

@@ -7,6 +7,8 @@ import csv
 from collections import defaultdict
 from pathlib import Path
 
+from mancala_marl.extras import require
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("plot", help="draw a training run's learning curves to PNG")
@@ -50,16 +52,14 @@ def plot_curves(csv_path, out_path, title: str | None = None,
 
 
 def run(args) -> int:
+    require("train", "mancala-marl plot")
     run_dir = Path(args.run_dir)
     csv_path = run_dir / "evaluations.csv"
     if not csv_path.is_file():
-        raise SystemExit(f"mancala-marl plot: no evaluations.csv in {run_dir} (is it a training run directory?)")
+        raise ValueError(f"no evaluations.csv in {run_dir}: not a run directory of `mancala-marl train` or `distill`")
     xlabel = "training steps (learner moves)"
     if (run_dir / "data").is_dir():  # a `mancala-marl distill` run counts labelled positions
         xlabel = "labelled positions"
-    try:
-        out = plot_curves(csv_path, args.out or run_dir / "learning_curves.png", title=run_dir.name, xlabel=xlabel)
-    except ValueError as error:
-        raise SystemExit(f"mancala-marl plot: {error}") from None
+    out = plot_curves(csv_path, args.out or run_dir / "learning_curves.png", title=run_dir.name, xlabel=xlabel)
     print(out)
     return 0

@@ -56,7 +56,7 @@ class OpponentPool:
         return self.baselines[int(rng.integers(len(self.baselines)))]
 
     def _snapshot(self, path: Path):
-        from agents.learned import ModelPolicy
+        from mancala_marl.agents.learned import ModelPolicy
 
         key = str(path)
         if key not in self._loaded:
@@ -79,7 +79,7 @@ class SnapshotCallback(PeriodicCallback):
         self.snapshot_dir, self.metadata = Path(snapshot_dir), metadata
 
     def on_period(self) -> None:
-        from agents.learned import save_model
+        from mancala_marl.agents.learned import save_model
 
         save_model(self.model, self.snapshot_dir / f"snapshot_{self.num_timesteps:010d}.zip",
                    {**self.metadata, "timesteps": self.num_timesteps})

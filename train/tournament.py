@@ -126,14 +126,10 @@ def add_parser(subparsers) -> None:
 
 
 def run_tournament(args) -> int:
-    try:
-        result = round_robin(args.game, args.policies, args.games, args.seed, args.workers, args.opening,
-                             progress=None if args.json else lambda r: print(
-                                 f"{r['a']} vs {r['b']}: {r['overall']['wins']}-{r['overall']['draws']}-"
-                                 f"{r['overall']['losses']}", file=sys.stderr))
-    except ValueError as error:
-        print(f"mancala-marl tournament: error: {error}", file=sys.stderr)
-        return 2
+    result = round_robin(args.game, args.policies, args.games, args.seed, args.workers, args.opening,
+                         progress=None if args.json else lambda r: print(
+                             f"{r['a']} vs {r['b']}: {r['overall']['wins']}-{r['overall']['draws']}-"
+                             f"{r['overall']['losses']}", file=sys.stderr))
     text = tournament_markdown(result)
     if args.markdown:
         with open(args.markdown, "w") as f:
@@ -165,11 +161,7 @@ def print_tournament(result: dict, file=None) -> None:
 
 
 def run_paper_table(args) -> int:
-    try:
-        result = paper_table(args.game, args.policy, args.games, args.seed, args.workers, args.opening)
-    except ValueError as error:
-        print(f"mancala-marl paper-table: error: {error}", file=sys.stderr)
-        return 2
+    result = paper_table(args.game, args.policy, args.games, args.seed, args.workers, args.opening)
     if args.json:
         print(json.dumps(result))
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from mancala_marl.extras import require
 from mancala_marl.games import GAMES
 
 
@@ -12,7 +13,7 @@ def key_values(items, what: str) -> dict:
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.isidentifier():
-            raise SystemExit(f"mancala-marl: {what} must look like KEY=VALUE, got {item!r}")
+            raise ValueError(f"{what} must look like KEY=VALUE, got {item!r}")
         try:
             out[key] = ast.literal_eval(value)
         except (ValueError, SyntaxError):
@@ -56,7 +57,8 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from train.training import TrainConfig, train
+    require("train", "mancala-marl train")
+    from mancala_marl.train.training import TrainConfig, train
 
     run_dir = args.run_dir or f"runs/{args.game}-{args.algo}-{args.opponent.replace(':', '_').replace(',', '+')}"
     config = TrainConfig(
@@ -67,8 +69,5 @@ def run(args) -> int:
         pool_baselines=args.pool.split(","), snapshot_freq=args.snapshot_freq, snapshot_prob=args.snapshot_prob,
         max_snapshots=args.max_snapshots, hyperparams=key_values(args.hyper, "--hyper"),
         progress_bar=not args.no_progress)
-    try:
-        train(config, run_dir, resume=args.resume, timesteps=args.timesteps)
-    except (ValueError, FileNotFoundError) as error:
-        raise SystemExit(f"mancala-marl train: {error}") from None
+    train(config, run_dir, resume=args.resume, timesteps=args.timesteps)
     return 0

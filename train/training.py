@@ -97,7 +97,7 @@ def make_env_fn(config: TrainConfig, run_dir: Path, rank: int):
 
 def _opponent(config: TrainConfig, run_dir: Path):
     if config.opponent == "selfplay":
-        from train.selfplay import OpponentPool
+        from mancala_marl.train.selfplay import OpponentPool
         return OpponentPool(config.pool_baselines, run_dir / "snapshots", config.snapshot_prob, config.max_snapshots)
     specs = [s for s in config.opponent.split(",") if s] if "," in config.opponent and ":" not in config.opponent \
         else [config.opponent]
@@ -127,7 +127,7 @@ def make_vec_env(config: TrainConfig, run_dir: Path):
 
 
 def metadata(config: TrainConfig, **extra) -> dict:
-    from agents.learned import make_metadata
+    from mancala_marl.agents.learned import make_metadata
     return make_metadata(make_game(config.game, **config.rule_params), config.obs_type, config.algo,
                          opponent=config.opponent, seat=config.seat, reward=config.reward, **extra)
 
@@ -135,14 +135,16 @@ def metadata(config: TrainConfig, **extra) -> dict:
 def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | None = None):
     """Train (or, with ``resume``, continue the run in ``run_dir`` from its last checkpoint, with
     its own config.json and, if given, a new total ``timesteps``); returns the final model path."""
+    import torch
     from stable_baselines3.common.callbacks import CallbackList
 
-    from agents.learned import algo_class, load_model, save_model
-    from train.callbacks import AtomicCheckpointCallback, TargetUpdateEveryEpisodes
-    from train.evaluation import BaselineEvalCallback
-    from train.selfplay import SnapshotCallback
-
-    import torch
+    from mancala_marl.agents.learned import algo_class, load_model, save_model
+    from mancala_marl.train.callbacks import (
+        AtomicCheckpointCallback,
+        TargetUpdateEveryEpisodes,
+    )
+    from mancala_marl.train.evaluation import BaselineEvalCallback
+    from mancala_marl.train.selfplay import SnapshotCallback
 
     run_dir = Path(run_dir)
     ckpt = run_dir / "checkpoints" / "last.zip"

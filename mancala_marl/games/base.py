@@ -24,7 +24,8 @@ run them over millions of rows.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .._compile import kernel
 
 # Entries of a game's ``spec`` (an int64 array handed to every kernel).
 SPEC_GAME, SPEC_PITS, SPEC_SEEDS, SPEC_FLAG_A, SPEC_FLAG_B = range(5)
@@ -43,18 +44,18 @@ def state_size(pits: int) -> int:
     return board_size(pits) + EXTRA_SLOTS
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def store_of(pits, player):
     return player * (pits + 1) + pits
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def margin(state, pits, player):
     """``player``'s store minus the other player's: the score margin, in seeds."""
     return state[store_of(pits, player)] - state[store_of(pits, 1 - player)]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def side_is_empty(state, pits, player):
     first = player * (pits + 1)
     for i in range(first, first + pits):
@@ -63,7 +64,7 @@ def side_is_empty(state, pits, player):
     return True
 
 
-@njit(cache=True)
+@kernel
 def sweep_to_stores(state, pits):
     """End of game: every seed still in a pit goes to the store of the side it lies on."""
     for player in range(2):
@@ -74,7 +75,7 @@ def sweep_to_stores(state, pits):
             state[i] = 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def sow(state, pos, seeds, skip, cells):
     """Drop ``seeds`` one per cell after ``pos`` by increasing index, wrapping around and passing
     over cell ``skip`` (the opponent's store); returns the cell of the last drop."""
@@ -89,7 +90,7 @@ def sow(state, pos, seeds, skip, cells):
     return pos
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def end_move(state, pits, next_player, over):
     """Hand the turn to ``next_player``, or end the game: seeds left go to their side's store."""
     if over:
@@ -106,13 +107,13 @@ class IllegalMoveError(ValueError):
 class Game:
     """Parameters of one variant and the operations on its states.
 
-    Subclasses set ``name``, ``spec`` (int64 array read by the compiled kernel), ``kernel`` (the
+    Subclasses set ``name``, ``spec`` (int64 array read by the compiled kernel), ``apply_kernel`` (the
     compiled ``apply(state, action, spec)``) and ``params`` (the keyword arguments that rebuild
     the game), and fill in :meth:`init`'s extra slots if they need to.
     """
 
     name: str
-    kernel = None
+    apply_kernel = None
 
     def __init__(self, pits: int, seeds: int, params: dict, flag_a: int = 0, flag_b: int = 0):
         _check_count(self.pit_word, pits, low=1)
@@ -202,7 +203,7 @@ class Game:
         # else goes through the checks below, which name what is wrong.
         if (isinstance(action, (int, np.integer)) and 0 <= action < self.pits and player >= 0
                 and state[player * (self.pits + 1) + action] > 0):
-            type(self).kernel(state, int(action), self.spec)
+            type(self).apply_kernel(state, int(action), self.spec)
             return state
         player = int(player)
         if player == GAME_OVER:
@@ -215,7 +216,7 @@ class Game:
             raise IllegalMoveError(f"{self.name}: action {action!r} is out of range, pits are 0..{self.pits - 1}")
         if state[player * (self.pits + 1) + pit] == 0:
             raise IllegalMoveError(f"{self.name}: player_{player}'s pit {pit} is empty, it cannot be played")
-        type(self).kernel(state, pit, self.spec)
+        type(self).apply_kernel(state, pit, self.spec)
         return state
 
     def __repr__(self) -> str:

@@ -10,8 +10,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from .._compile import kernel
 from .base import (
     KALAH,
     SPEC_FLAG_A,
@@ -29,7 +28,7 @@ from .base import (
 END_RULES = {"either": 0, "mover": 1}
 
 
-@njit(cache=True)
+@kernel
 def apply_move(state, pit, spec):
     pits = spec[SPEC_PITS]
     empty_capture = spec[SPEC_FLAG_A] != 0
@@ -64,7 +63,7 @@ def apply_move(state, pit, spec):
 class Kalah(Game):
     name = "kalah"
     game_id = KALAH
-    kernel = staticmethod(apply_move)
+    apply_kernel = staticmethod(apply_move)
 
     def __init__(self, pits: int = 6, seeds: int = 4, empty_capture: bool = False, end_rule: str = "either"):
         check_bool("empty_capture", empty_capture)

@@ -13,8 +13,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from .._compile import kernel
 from .base import (
     GAME_OVER,
     SPEC_FLAG_A,
@@ -29,7 +28,7 @@ from .base import (
 )
 
 
-@njit(cache=True)
+@kernel
 def apply_move(state, house, spec):
     houses = spec[SPEC_PITS]
     sunog_needs_opposite = spec[SPEC_FLAG_A] != 0
@@ -78,7 +77,7 @@ def apply_move(state, house, spec):
 class Sungka(Game):
     name = "sungka"
     game_id = SUNGKA
-    kernel = staticmethod(apply_move)
+    apply_kernel = staticmethod(apply_move)
     pit_word, seed_word = "houses", "stones"
 
     def __init__(self, houses: int = 7, stones: int = 7, sunog_needs_opposite: bool = False):

@@ -14,8 +14,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from .._compile import kernel
 from .base import (
     NO_TUZDUK,
     SPEC_FLAG_A,
@@ -30,13 +29,13 @@ from .base import (
 )
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _cell(holes, ring):
     """Board index of position ``ring`` on the 2*holes ring of holes (kazans left out)."""
     return ring if ring < holes else ring + 1
 
 
-@njit(cache=True)
+@kernel
 def apply_move(state, hole, spec):
     holes = spec[SPEC_PITS]
     stop_at_majority = spec[SPEC_FLAG_A] != 0
@@ -88,7 +87,7 @@ def apply_move(state, hole, spec):
 class TogyzKumalak(Game):
     name = "togyz_kumalak"
     game_id = TOGYZ
-    kernel = staticmethod(apply_move)
+    apply_kernel = staticmethod(apply_move)
     pit_word, seed_word = "holes", "balls"
 
     def __init__(self, holes: int = 9, balls: int = 9, stop_at_majority: bool = True):

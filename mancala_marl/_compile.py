@@ -1,0 +1,58 @@
+"""``kernel``: numba's ``njit``, cached on disk wherever a cache can be written.
+
+Numba writes its cache beside the source (``__pycache__``) or, when the package folder is
+read-only, in the user's cache folder (``NUMBA_CACHE_DIR``, else ``~/.cache/numba``). Where
+neither can be written, ``njit(cache=True)`` refuses to decorate; ``kernel`` then compiles
+without a cache, so an install anywhere still works (each process compiles what it calls).
+
+Numba keys a cached function on its own file only: after an edit to a kernel that a function in
+another file calls (a rule in ``games/``, say), the caller's cached machine code would go on
+running the old rule. So each package with compiled code calls :func:`drop_stale_cache` when it
+is imported, naming the packages its kernels call into; when their sources change, its cached
+functions are thrown away. Dependencies point one way: the rules never look at the packages
+built on them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+from pathlib import Path
+
+import numba
+
+
+def kernel(function=None, **options):
+    """``numba.njit(cache=True, **options)``, falling back to no cache where none can be written."""
+    def decorate(fn):
+        try:
+            return numba.njit(cache=True, **options)(fn)
+        except RuntimeError:  # "cannot cache function ...: no locator available"
+            return numba.njit(**options)(fn)
+    return decorate if function is None else decorate(function)
+
+
+def _folder(package: str) -> Path | None:
+    spec = importlib.util.find_spec(package)
+    locations = spec.submodule_search_locations if spec is not None else None
+    return Path(next(iter(locations))) if locations else None
+
+
+def drop_stale_cache(package: str, depends_on: tuple[str, ...] = ()) -> None:
+    """Clear ``package``'s numba cache when its sources or those of ``depends_on`` changed."""
+    own = _folder(package)
+    folders = [f for f in (own, *map(_folder, depends_on)) if f is not None]
+    if own is None:
+        return
+    sources = sorted(p for folder in folders for p in folder.glob("*.py"))
+    digest = hashlib.sha1(b"".join(p.read_bytes() for p in sources)).hexdigest()
+    stamp = own / "__pycache__" / "numba_sources.sha1"
+    try:
+        if stamp.exists() and stamp.read_text() == digest:
+            return
+        for stale in (own / "__pycache__").glob("*.nb[ic]"):
+            stale.unlink()
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:  # a read-only install: its files cannot change under the cache anyway
+        pass

@@ -1,0 +1,110 @@
+"""The command line on bad input: one clear line on stderr and a non-zero status, never a
+traceback; status 0 for a deliberate quit; ``--version``."""
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+
+import pytest
+
+import mancala_marl
+from mancala_marl.agents.learned import pretrained_dir
+from mancala_marl.train.cli import main
+
+KALAH_MODEL = str(pretrained_dir() / "kalah.zip")
+SUNGKA_MODEL = str(pretrained_dir() / "sungka.zip")
+
+
+@pytest.fixture
+def not_a_model(tmp_path):
+    path = tmp_path / "other.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("readme.txt", "a zip, but not a model")
+    return str(path)
+
+
+@pytest.fixture
+def garbage_model(tmp_path):
+    path = tmp_path / "broken.zip"
+    path.write_bytes(open(KALAH_MODEL, "rb").read()[:3000])  # a model file cut short
+    return str(path)
+
+
+BAD_INPUTS = [
+    (["arena", "kalah", "model:/nonexistent.zip", "random"], "no model file at /nonexistent.zip"),
+    (["arena", "kalah", "model:/etc/passwd", "random"], "not a model file (not a zip archive)"),
+    (["arena", "kalah", "model:{not_a_model}", "random"], "not a Stable-Baselines3 model"),
+    (["arena", "kalah", "model:{garbage_model}", "random"], "not a model file"),
+    (["arena", "sungka", f"model:{KALAH_MODEL}", "random"], "was trained for kalah"),
+    (["arena", "sungka:houses=5", f"model:{SUNGKA_MODEL}", "random"], "'houses': 7"),
+    (["arena", "kalah:bogus=1", "greedy", "random"], "kalah has no parameter 'bogus'; its parameters: pits"),
+    (["arena", "kalah:pits=abc", "greedy", "random"], "pits must be an integer, got 'abc'"),
+    (["arena", "kalah:empty_capture=maybe", "greedy", "random"], "empty_capture must be True or False"),
+    (["arena", "chess", "greedy", "random"], "unknown game 'chess'"),
+    (["arena", "kalah", "nope", "random"], "unknown policy 'nope'"),
+    (["arena", "kalah", "alphabeta:depth=deep", "random"], "depth must be an integer >= 1"),
+    (["arena", "kalah", "alphabeta:width=3", "random"], "bad parameters for policy 'alphabeta'"),
+    (["arena", "kalah", "greedy", "random", "-n", "0"], "n (games per seat) must be an integer >= 1"),
+    (["arena", "kalah", "greedy", "random", "-n", "many"], "argument -n/--games: invalid int value: 'many'"),
+    (["arena", "kalah", "greedy", "random", "--workers", "0"], "workers must be >= 1"),
+    (["tournament", "kalah", "greedy"], "at least two different policies"),
+    (["plot", "{tmp_path}"], "not a run directory"),
+    (["train", "kalah", "--resume", "--run-dir", "{tmp_path}/none"], "no checkpoint at"),
+    (["train", "kalah", "--rule", "pits"], "--rule must look like KEY=VALUE"),
+    (["train", "kalah", "--rule", "holes=3"], "kalah has no parameter 'holes'"),
+    (["distill", "kalah", "--teacher", "oracle", "--run-dir", "{tmp_path}/d"], "unknown policy 'oracle'"),
+    (["play", "kalah", "--opponent", "model:/nonexistent.zip"], "no model file"),
+    (["nonsense"], "invalid choice: 'nonsense'"),
+]
+
+
+@pytest.mark.parametrize("argv, message", BAD_INPUTS, ids=[" ".join(a)[:60] for a, _ in BAD_INPUTS])
+def test_bad_input_is_one_line_and_a_non_zero_status(argv, message, tmp_path, not_a_model, garbage_model, capsys):
+    argv = [a.format(tmp_path=tmp_path, not_a_model=not_a_model, garbage_model=garbage_model) for a in argv]
+    try:
+        status = main(argv)
+    except SystemExit as exit_:  # argparse exits by itself
+        status = exit_.code
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert message in err, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out, err
+
+
+def _play(monkeypatch, capsys, stdin: str):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main(["play", "kalah", "--opponent", "random"])
+    return status, capsys.readouterr()
+
+
+def test_play_quit_is_status_0_and_end_of_input_is_not(monkeypatch, capsys):
+    status, captured = _play(monkeypatch, capsys, "q\n")
+    assert status == 0 and "you resigned" in captured.out
+    status, captured = _play(monkeypatch, capsys, "")
+    assert status == 1 and "end of input: game abandoned" in captured.out and captured.err == ""
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == f"mancala-marl {mancala_marl.__version__}"
+    assert mancala_marl.__version__[0].isdigit()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_in_a_long_command_is_one_line(workers):
+    command = [sys.executable, "-m", "mancala_marl.train.cli", "arena", "kalah", "alphabeta:depth=5", "greedy",
+               "-n", "100000", "--workers", str(workers)]
+    # Ctrl-C in a terminal interrupts the whole process group: the command and its workers.
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    time.sleep(4)  # imports and the first games
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.strip() == "mancala-marl arena: interrupted" and "Traceback" not in out
