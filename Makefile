@@ -1,12 +1,13 @@
 # Two entry points, both of which build the virtualenv they need (.venv) on a fresh machine.
 #   make demo   set up, then a short train-and-evaluate run on the default game
-#   make test   set up, then the whole test suite: the quick suite, then the integration smoke
-#               tests (make test-integrations) from their own virtualenvs
+#   make test   set up, then the whole test suite: the quick suite, the integration smoke tests
+#               (make test-integrations) from their own virtualenvs, and the packaging checks
+#               (make test-package: the wheel installed as users get it)
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test setup clean integration-venvs test-integrations test-rllib test-marl bench
+.PHONY: demo test setup clean integration-venvs test-integrations test-rllib test-marl test-package bench
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +25,14 @@ demo: setup
 # The three virtualenvs are built side by side (pip waits on the network most of the time).
 test:
 	$(MAKE) -j3 setup integration-venvs
-	$(PY) -m pytest -q -n 2 -m "not integration"
+	$(PY) -m pytest -q -n 2 -m "not integration and not packaging"
 	$(MAKE) test-integrations
+	$(MAKE) test-package
+
+# Build the sdist and wheel, install the wheel into fresh virtualenvs (core only, then [train])
+# and use it from outside the repository (tests/packaging/check_wheel.sh says what is checked).
+test-package: setup
+	$(PY) -m pytest -q -s tests/packaging
 
 # Third-party MARL libraries (examples/, tests/integrations/, docs/integrations.md), kept out of
 # .venv: Ray RLlib pins an older gymnasium, so it gets .venv-rllib; Tianshou, TorchRL and

@@ -31,7 +31,7 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     if args.watch:
         return watch(args)
-    require("train", "mancala-marl demo (training)")
+    require("train", "the demo (it trains an agent)")
     from rich.console import Console
     from rich.table import Table
 

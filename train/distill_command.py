@@ -41,7 +41,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    require("train", "mancala-marl distill")
+    require("train", "this command")
     from mancala_marl.train.distill import DistillConfig, distill
 
     try:

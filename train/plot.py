@@ -52,7 +52,7 @@ def plot_curves(csv_path, out_path, title: str | None = None,
 
 
 def run(args) -> int:
-    require("train", "mancala-marl plot")
+    require("train", "this command")
     run_dir = Path(args.run_dir)
     csv_path = run_dir / "evaluations.csv"
     if not csv_path.is_file():

@@ -57,7 +57,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    require("train", "mancala-marl train")
+    require("train", "this command")
     from mancala_marl.train.training import TrainConfig, train
 
     run_dir = args.run_dir or f"runs/{args.game}-{args.algo}-{args.opponent.replace(':', '_').replace(',', '+')}"
