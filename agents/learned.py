@@ -32,7 +32,7 @@ META_KEY = "mancala_marl"  # attribute of the SB3 model that carries our metadat
 # Models saved before the package had one installed name pickled classes under the repository's
 # top-level folders; while such a model loads, those names point at the installed modules.
 LEGACY_MODULES = {"agents": "mancala_marl.agents", "agents.features": "mancala_marl.agents.features",
-                  "train": "mancala_marl.train", "train.masked_dqn": "mancala_marl.train.masked_dqn"}
+                  "train": "mancala_marl.train", "train.masked_dqn": "mancala_marl.agents.masked_dqn"}
 
 
 def pretrained_dir():
@@ -51,9 +51,7 @@ def algo_class(algo: str):
         from sb3_contrib import MaskablePPO
         return MaskablePPO
     if algo == "dqn":
-        from mancala_marl.train.masked_dqn import (
-            MaskedDQN,  # the SB3 glue lives with training
-        )
+        from .masked_dqn import MaskedDQN
         return MaskedDQN
     raise ValueError(f"algo must be 'maskable-ppo' or 'dqn', got {algo!r}")
 

@@ -3,21 +3,65 @@
 Pits are numbered 0..P-1 in sowing order, so on every board the pit *nearest the own store* is
 the highest-numbered one (P-1): in Kalah and Sungka the last pit before the store, in Togyz
 Kumalak the 9th hole, next to the kazan in the usual drawing. All three are deterministic.
+
+Each choice is one compiled kernel (:func:`max_pit`, :func:`exact_pit`, :func:`random_pit`), called
+by the policies here and by the vectorized env's opponents alike, over the game's own legality
+kernel: a move the game forbids (an Oware house that would not feed the opponent) is never
+chosen. What ``exact`` aims for is the game's declaration (``Game.exact_kernel``): the store in
+Kalah and Sungka, a capture in Togyz Kumalak and Oware.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from mancala_marl.games.base import TOGYZ
+from mancala_marl._compile import kernel
+from mancala_marl.games.base import SPEC_PITS
+from mancala_marl.games.dispatch import exact_move as _exact_move
+from mancala_marl.games.dispatch import legal_moves
 
 from .base import Policy, register_policy
+from .pcg64 import pcg64_below
 
 
-def _own_pits(game, state) -> np.ndarray:
-    """(P,) seed counts of the mover's pits, in sowing order."""
-    first = game.to_move(state) * (game.pits + 1)
-    return state[first:first + game.pits]
+@kernel
+def max_pit(state, spec, mask):
+    """The legal pit with the most seeds; ties go to the pit nearest the own store (highest
+    index); -1 when there is no legal move. ``mask`` is (P,) bool scratch."""
+    pits = spec[SPEC_PITS]
+    first = state[2 * pits + 2] * (pits + 1)
+    legal_moves(state, spec, mask)
+    best, best_count = -1, -1
+    for p in range(pits):
+        if mask[p] and state[first + p] >= best_count:
+            best, best_count = p, state[first + p]
+    return best
+
+
+@kernel
+def exact_pit(state, spec, scratch, mask):
+    """The game's ``exact`` pit if it is legal, else :func:`max_pit`. ``scratch`` is a spare row
+    of the state's shape, ``mask`` (P,) bool scratch."""
+    pit = _exact_move(state, spec, scratch)
+    if pit >= 0:
+        legal_moves(state, spec, mask)
+        if mask[pit]:
+            return pit
+    return max_pit(state, spec, mask)
+
+
+@kernel
+def random_pit(state, spec, rng, mask):
+    """A uniform legal pit drawn like ``rng.choice(np.flatnonzero(legal_mask))`` from the PCG64
+    row ``rng`` (see :mod:`mancala_marl.agents.pcg64`)."""
+    pits = spec[SPEC_PITS]
+    k = pcg64_below(rng, legal_moves(state, spec, mask))
+    for p in range(pits):
+        if mask[p]:
+            if k == 0:
+                return p
+            k -= 1
+    return -1
 
 
 def _check_live(game, state) -> None:
@@ -28,44 +72,21 @@ def _check_live(game, state) -> None:
 def max_move(game, state) -> int:
     """The legal pit with the most seeds; ties go to the pit nearest the own store."""
     _check_live(game, state)
-    pits = _own_pits(game, state)
-    legal = game.legal_mask(state)
-    counts = np.where(legal, pits, -1)
-    return int(game.pits - 1 - np.argmax(counts[::-1]))  # argmax takes the first, so scan from the store
+    return int(max_pit(state, game.spec, np.empty(game.pits, dtype=np.bool_)))
 
 
 def exact_move(game, state) -> int | None:
-    """The ``exact`` pit, or None when no pit qualifies (the policy then plays ``max``).
+    """The game's ``exact`` pit, or None when no legal pit qualifies (the policy then plays ``max``).
 
     Kalah, Sungka: the pit nearest the store whose seed count equals its distance to the store,
     so the last seed falls in the store and earns another move (Dionido & Bautista, III-D).
     Togyz Kumalak has no extra turn; the move that earns something there is a capture, so
-    ``exact`` is the hole nearest the kazan whose last ball falls in an opponent's hole
-    (not a tuzduk) and empties it into the mover's kazan: an even count captured, or a tuzduk made.
+    ``exact`` is the hole nearest the kazan whose last ball empties an opponent's hole into the
+    mover's kazan; likewise Oware's is the house nearest the store that captures.
     """
     _check_live(game, state)
-    pits = _own_pits(game, state)
-    p = game.pits
-    if game.spec[0] != TOGYZ:
-        for pit in range(p - 1, -1, -1):
-            if pits[pit] == p - pit:
-                return pit
-        return None
-    mover = game.to_move(state)
-    for hole in range(p - 1, -1, -1):
-        balls = int(pits[hole])
-        if balls == 0:
-            continue
-        # With several balls the first goes back into the hole, so the last lands balls-1 on.
-        ring = (mover * p + hole + (1 if balls == 1 else balls - 1)) % (2 * p)
-        if ring // p == mover or state[game.board_size + 1 + mover] == ring % p:
-            continue  # our own side, or our tuzduk (always empty: its balls go to our kazan)
-        cell = ring + 1 if ring >= p else ring  # board index (player_1's holes follow player_0's kazan)
-        after = state.copy()
-        game.apply(after, hole)
-        if after[cell] == 0:  # the last ball landed there, so only a capture can empty it
-            return hole
-    return None
+    pit = int(type(game).exact_kernel(state, game.spec, state.copy()))
+    return pit if pit >= 0 and game.legal_mask(state)[pit] else None
 
 
 @register_policy("max")
@@ -78,16 +99,16 @@ class MaxPolicy(Policy):
 
 @register_policy("exact")
 class ExactPolicy(Policy):
-    """The pit nearest the store whose last seed earns another move (Togyz: captures); else ``max``."""
+    """The pit nearest the store whose last seed earns another move (Togyz, Oware: captures); else ``max``."""
 
     def act(self, game, state):
-        move = exact_move(game, state)
-        return max_move(game, state) if move is None else move
+        _check_live(game, state)
+        return int(exact_pit(state, game.spec, state.copy(), np.empty(game.pits, dtype=np.bool_)))
 
 
 @register_policy("simple")
 class SimplePolicy(Policy):
-    """Always the non-empty pit closest to the own store (CS572 Kalah report's simple strategy)."""
+    """Always the legal pit closest to the own store (CS572 Kalah report's simple strategy)."""
 
     def act(self, game, state):
         _check_live(game, state)

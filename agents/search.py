@@ -9,11 +9,13 @@ The search is negamax with alpha-beta pruning, written with numba over the plain
 - **Values are store margins** (mover's store - opponent's store, in seeds). At the horizon that
   is the evaluation; at the end of the game it is the final margin, so a search that reaches the
   end is exact.
-- **Transposition table** of ``2**tt_bits`` entries (always-replace, 64-bit keys). In Kalah and
-  Sungka the rest of a game does not depend on the stores, so the key leaves them out and the
-  table holds values *relative* to the current store margin: positions that differ only in
-  their stores share an entry. Togyz Kumalak's majority rule depends on the kazans, so there the
-  key covers the whole state.
+- **Transposition table** of ``2**tt_bits`` entries (always-replace, 64-bit keys) over the
+  state's first ``game.key_cells`` cells (what decides the rest of the game). Where the game
+  declares ``store_free`` (Kalah, Sungka: the rest of a game does not depend on the stores) the
+  key leaves the stores out and the table holds values *relative* to the current store margin,
+  so positions that differ only in their stores share an entry; elsewhere (Togyz Kumalak's and
+  Oware's majority rules) the key covers the stores too.
+- **Legal moves** come from the game's own legality kernel, as everywhere.
 - **Move ordering**: the table's best move first, then moves that earn an extra turn, then by
   the store margin right after the move. At the root the order is fixed (pit nearest the own
   store first) and only a strictly better move replaces the best, so ties go to the pit nearest
@@ -29,11 +31,10 @@ import time
 import numpy as np
 
 from mancala_marl._compile import kernel
-from mancala_marl.games.base import SPEC_GAME, SPEC_PITS, TOGYZ
-from mancala_marl.games.base import (
-    margin as _margin,  # the name margin is a local below
-)
+from mancala_marl.games.base import SPEC_PITS
+from mancala_marl.games.base import margin as _margin  # the name margin is a local below
 from mancala_marl.games.dispatch import apply_move as _apply
+from mancala_marl.games.dispatch import legal_moves
 
 from .base import Policy, register_policy
 
@@ -46,11 +47,11 @@ NODES, BUDGET, ABORTED, PLY_LIMIT, BEST = range(5)
 
 
 @kernel
-def _key(state, pits, store_free):
-    """FNV-1a over the state's cells, leaving out the two stores when ``store_free``."""
+def _key(state, pits, store_free, key_cells):
+    """FNV-1a over the state's first ``key_cells`` cells, leaving out the two stores when ``store_free``."""
     h = np.uint64(14695981039346656037)
     prime = np.uint64(1099511628211)
-    for i in range(state.shape[0]):
+    for i in range(key_cells):
         if store_free and (i == pits or i == 2 * pits + 1):
             continue
         h = (h ^ np.uint64(state[i] + 7)) * prime
@@ -71,7 +72,8 @@ def _combine(p, v, f_best, f_move, f_alpha, f_beta, f_i, f_n, order):
 
 
 @kernel
-def search(root, depth, max_chain, spec, store_free, keys, values, depths, flags, moves, stack, counters):
+def search(root, depth, max_chain, spec, store_free, key_cells, keys, values, depths, flags, moves, stack,
+           counters):
     """Negamax value of the non-terminal ``root`` for its mover, searched ``depth`` turns deep.
 
     An explicit stack instead of recursion, so that numba can cache the compiled code. Past
@@ -99,6 +101,7 @@ def search(root, depth, max_chain, spec, store_free, keys, values, depths, flags
     f_key = np.empty(MAX_PLY, dtype=np.uint64)
     order = np.empty((MAX_PLY, pits), dtype=np.int64)
     score = np.empty(pits, dtype=np.int64)
+    legal = np.empty(pits, dtype=np.bool_)
 
     nodes[0, :] = root
     f_depth[0], f_chain[0], f_alpha[0], f_beta[0] = depth, 0, -(1 << 29), 1 << 29
@@ -124,7 +127,7 @@ def search(root, depth, max_chain, spec, store_free, keys, values, depths, flags
             f_effort[p] = d if d >= UNBOUNDED or max_chain >= UNBOUNDED else d * (max_chain + 1) + max_chain - c
             tt_move = -1
             if use_tt:
-                key = _key(state, pits, store_free)
+                key = _key(state, pits, store_free, key_cells)
                 f_key[p] = key
                 slot = key & mask
                 if keys[slot] == key:
@@ -142,10 +145,10 @@ def search(root, depth, max_chain, spec, store_free, keys, values, depths, flags
                         if phase == 2:
                             continue
             n = 0
-            first = mover * (pits + 1)
+            legal_moves(state, spec, legal)
             for k in range(pits):
                 pit = pits - 1 - k  # nearest the own store first
-                if state[first + pit] == 0:
+                if not legal[pit]:
                     continue
                 child = stack[p, pit]
                 child[:] = state
@@ -216,13 +219,27 @@ def search(root, depth, max_chain, spec, store_free, keys, values, depths, flags
             phase = 0
 
 
+@kernel
+def greedy_pit(state, spec, stack, counters):
+    """``greedy``'s move as one compiled call (what :class:`GreedyPolicy` computes): the search one
+    turn deep, no table. ``stack`` is (MAX_PLY, pits, state size) scratch, ``counters`` int64[5]."""
+    counters[:] = 0
+    counters[BUDGET] = 1 << 62
+    search(state.copy(), 1, GREEDY_MAX_CHAIN, spec, False, 0, np.zeros(0, np.uint64), np.zeros(0, np.int32),
+           np.zeros(0, np.int32), np.zeros(0, np.int8), np.zeros(0, np.int8), stack, counters)
+    if counters[PLY_LIMIT]:
+        raise RuntimeError("greedy search went deeper than MAX_PLY plies")
+    return counters[BEST]
+
+
 class SearchTable:
     """The search's working memory: transposition table, child stack and counters for one game."""
 
     def __init__(self, game, tt_bits: int):
         size = 0 if tt_bits is None or tt_bits <= 0 else 1 << int(tt_bits)
         self.spec = game.spec.copy()
-        self.store_free = game.spec[SPEC_GAME] != TOGYZ
+        self.store_free = bool(game.store_free)
+        self.key_cells = int(game.key_cells)
         self.keys = np.zeros(size, dtype=np.uint64)
         self.values = np.zeros(size, dtype=np.int32)
         self.depths = np.zeros(size, dtype=np.int32)
@@ -243,7 +260,7 @@ class SearchTable:
         self.counters[:] = 0
         self.counters[BUDGET] = budget
         value = search(state.astype(np.int32, copy=True), int(depth), int(max_chain), self.spec,
-                       self.store_free, self.keys, self.values, self.depths, self.flags, self.moves,
+                       self.store_free, self.key_cells, self.keys, self.values, self.depths, self.flags, self.moves,
                        self.stack, self.counters)
         if self.counters[PLY_LIMIT]:
             # e.g. the solver on a small Togyz Kumalak board, where balls can circle for ever

@@ -199,7 +199,7 @@ def bench_ppo(num_envs, n_steps, train_steps, reps, large_envs=None):
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from mancala_marl.single_agent import SingleAgentEnv
-    from mancala_marl.vector import MancalaVecEnv
+    from mancala_marl.train.vector_env import MancalaVecEnv
 
     torch.set_num_threads(1)  # the same budget both ways; the env is what is compared
     kwargs = dict(opponent="random", seat="random", reward="score_diff")
@@ -264,12 +264,12 @@ import time; t, c = time.perf_counter(), time.process_time()
 from mancala_marl import batch
 from mancala_marl.games import Kalah
 g = Kalah(); batch.random_playouts(g, batch.init_states(g, 4)); batch.random_playouts(g, batch.init_states(g, 4), parallel=True)
-batch.apply_moves(g, batch.init_states(g, 4), [0, 1, 2, 3]); batch.encode(g, batch.init_states(g, 4), 0)
+batch.apply_moves(g, batch.init_states(g, 4), [0, 1, 2, 3]); observations.encode_batch(g, batch.init_states(g, 4), 0)
 print(time.perf_counter() - t, time.process_time() - c)
 """,
     "vector": """
 import time; t, c = time.perf_counter(), time.process_time()
-from mancala_marl.vector import MancalaVecEnv
+from mancala_marl.train.vector_env import MancalaVecEnv
 env = MancalaVecEnv(2, "sungka", opponent="random"); env.reset(); env.step(env.action_masks().argmax(axis=1))
 print(time.perf_counter() - t, time.process_time() - c)
 """,

@@ -1,4 +1,4 @@
-"""MaskablePPO on the vectorized env (mancala_marl.vector): one agent, random seats, a fixed mixed
+"""MaskablePPO on the vectorized env (mancala_marl.train.vector_env): one agent, random seats, a fixed mixed
 pool of compiled opponents; prints the win rate against random in both seats every chunk.
 
     .venv/bin/python benchmarks/vector_recipe.py sungka --steps 3000000 --out benchmarks/runs/vector_sungka.zip
@@ -17,7 +17,7 @@ import torch
 from sb3_contrib import MaskablePPO
 
 from mancala_marl.games import make_game
-from mancala_marl.vector import MancalaVecEnv
+from mancala_marl.train.vector_env import MancalaVecEnv
 
 
 def win_rate(model, game: str, seat: str, games: int, seed: int) -> float:

@@ -1,9 +1,9 @@
-"""Mancala-family board games (Kalah, Sungka, Togyz Kumalak) for multi-agent reinforcement learning.
+"""Mancala-family board games (Kalah, Sungka, Togyz Kumalak, ...) for multi-agent reinforcement learning.
 
-Environments: ``mancala_marl.kalah_v0.env()``, ``sungka_v0.env()``, ``togyz_kumalak_v0.env()``
-(PettingZoo AEC). Rules without any RL framework: :mod:`mancala_marl.games`. Policies:
-:mod:`mancala_marl.agents`; training and the command line: :mod:`mancala_marl.train`
-(``pip install 'mancala-marl[train]'`` for the learning parts).
+Environments: ``mancala_marl.kalah_v0.env()``, ``sungka_v0.env()``, ``togyz_kumalak_v0.env()``, one
+``<game>_v0`` module per registered game (PettingZoo AEC). Rules without any RL framework:
+:mod:`mancala_marl.games`. Policies: :mod:`mancala_marl.agents`; training and the command line:
+:mod:`mancala_marl.train` (``pip install 'mancala-marl[train]'`` for the learning parts).
 """
 
 from importlib.metadata import PackageNotFoundError, version
@@ -15,30 +15,38 @@ try:
 except PackageNotFoundError:  # a source tree on sys.path that was never installed
     __version__ = "0+unknown"
 
-drop_stale_cache(__name__, depends_on=("mancala_marl.games",))  # before batch/vector kernels load
+drop_stale_cache(__name__, depends_on=("mancala_marl.games",))  # before batch/observation kernels load
 
 # ruff: noqa: E402
-from . import kalah_v0, sungka_v0, togyz_kumalak_v0
-from .games import GAMES, Game, IllegalMoveError, make_game
+from .env import env_module
+from .games import GAMES, VARIANTS, Game, IllegalMoveError, make_game
 
-# Environment modules by game name, for code that picks a game from a string.
-ENV_MODULES = {"kalah": kalah_v0, "sungka": sungka_v0, "togyz_kumalak": togyz_kumalak_v0}
+# One PettingZoo entry module per registered game: mancala_marl.kalah_v0, ... (also as attributes).
+ENV_MODULES = {name: env_module(cls) for name, cls in GAMES.items()}
+globals().update({module.__name__.rsplit(".", 1)[1]: module for module in ENV_MODULES.values()})
 
 
-def _register_with_pettingzoo() -> None:
+def gym_id(name: str) -> str:
+    """The Gymnasium id of a registered game's single-agent view: ``mancala_marl/Kalah-v0``, ..."""
+    return f"mancala_marl/{GAMES[name].__name__}-v0"
+
+
+def _register() -> None:
+    import gymnasium
+
+    for name, module in ENV_MODULES.items():
+        if gym_id(name) not in gymnasium.registry:  # gymnasium.make("mancala_marl/Sungka-v0", opponent="max")
+            gymnasium.register(id=gym_id(name), entry_point="mancala_marl.single_agent:SingleAgentEnv",
+                               kwargs={"game": name})
     try:
         from pettingzoo import register
     except ImportError:  # PettingZoo before 1.26 has no registry
         return
-    for module in ENV_MODULES.values():
-        register("aec", f"mancala_marl/{module.__name__.rsplit('.', 1)[1]}", entry_point=f"{module.__name__}:env")
+    for module in ENV_MODULES.values():  # pettingzoo.make("aec", "mancala_marl/kalah_v0")
+        register("aec", module.__name__.replace(".", "/"), entry_point=f"{module.__name__}:env")
 
 
-_register_with_pettingzoo()
+_register()
 
-from .single_agent import register_envs as _register_gymnasium_envs
-
-_register_gymnasium_envs()  # gymnasium.make("mancala_marl/Sungka-v0", opponent="max", seat="second")
-
-__all__ = ["ENV_MODULES", "GAMES", "Game", "IllegalMoveError", "kalah_v0", "make_game", "sungka_v0",
-           "togyz_kumalak_v0", "__version__"]
+__all__ = ["ENV_MODULES", "GAMES", "VARIANTS", "Game", "IllegalMoveError", "gym_id", "make_game", "__version__",
+           *(module.__name__.rsplit(".", 1)[1] for module in ENV_MODULES.values())]

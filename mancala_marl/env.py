@@ -2,11 +2,17 @@
 
 Turn order is the game's: after a move ``agent_selection`` is whoever the rules say moves next,
 which is the same agent after an extra turn, and skips an agent that must pass (Sungka).
+
+:func:`env_module` makes each registered game's PettingZoo entry module (``mancala_marl.kalah_v0``
+and so on, with ``env()`` and ``raw_env``), so a new game needs no module of its own.
 """
 
 from __future__ import annotations
 
+import inspect
 import operator
+import sys
+import types
 
 import numpy as np
 from gymnasium import spaces
@@ -66,7 +72,9 @@ class MancalaEnv(AECEnv):
             for agent in AGENTS
         }
         self.action_spaces = {agent: spaces.Discrete(game.pits) for agent in AGENTS}
-        self.state_space = spaces.Box(-1, max(game.total_seeds, game.pits), shape=(game.state_size,), dtype=np.int32)
+        self.state_space = spaces.Box(*game.state_bounds(), dtype=np.int32)
+        self._obs_id = observations.obs_id(game, obs_type)
+        self._obs_size = self.observation_spaces[AGENTS[0]]["observation"].shape[0]
         self._state = game.init()
         self.num_moves = 0
         # Per-step lookups computed once (profiling showed them among the step's costs).
@@ -121,8 +129,9 @@ class MancalaEnv(AECEnv):
             mask = self.game.legal_mask(state).view(np.int8)  # a fresh array: safe to view
         else:
             mask = np.zeros(self.game.pits, dtype=np.int8)
-        return {"observation": observations.encode(self.game, state, player, self.obs_type),
-                "action_mask": mask}
+        obs = np.empty(self._obs_size, dtype=np.float32)
+        observations.encode_row(state, player, self.game.spec, self._obs_id, obs)
+        return {"observation": obs, "action_mask": mask}
 
     def step(self, action):
         agent = self.agent_selection
@@ -245,3 +254,45 @@ class _OrderEnforcing(_DirectAttributes, wrappers.OrderEnforcingWrapper):
 for _name in _HOT_ATTRIBUTES:
     setattr(_DirectAttributes, _name, _direct(_name))
     setattr(_OrderEnforcing, _name, _direct(_name, before_reset_error=True))
+
+
+ENV_PARAMETERS = tuple(p for p in inspect.signature(MancalaEnv).parameters.values() if p.name != "game")
+
+
+def env_module(game_type: type[Game]) -> types.ModuleType:
+    """``mancala_marl.<game>_v0``: the game's PettingZoo entry module, with ``raw_env(**kwargs)``
+    (rule parameters and :class:`MancalaEnv`'s) and ``env(**kwargs)`` (with the classic
+    wrappers). Registered in ``sys.modules``, so it imports and pickles like a file module."""
+    name = f"{game_type.name}_v0"
+    qualified = f"{__package__}.{name}"
+    rules = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in inspect.signature(game_type).parameters.values()]
+    signature = inspect.Signature([*rules, *(p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in ENV_PARAMETERS)])
+    rule_names = [p.name for p in rules]
+
+    def __init__(self, **kwargs):
+        unknown = [key for key in kwargs if key not in signature.parameters]
+        if unknown:
+            raise ValueError(f"{name} has no parameter {', '.join(map(repr, unknown))}; "
+                             f"its parameters: {', '.join(signature.parameters)}")
+        game = game_type(**{key: kwargs.pop(key) for key in rule_names if key in kwargs})
+        MancalaEnv.__init__(self, game, **kwargs)
+
+    __init__.__signature__ = signature.replace(parameters=[inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY),
+                                                           *signature.parameters.values()])
+    doc = (f"``{name}``: {game_type.__name__} as a PettingZoo AEC environment (rules: "
+           f":mod:`{game_type.__module__}`).\n\n``env(**kwargs)`` is the raw environment with PettingZoo's "
+           f"classic wrappers; ``raw_env(**kwargs)`` is the bare one. Keyword arguments: the rule parameters "
+           f"({', '.join(rule_names)}) and ``obs_type``, ``reward``, ``max_moves``, ``render_mode`` "
+           f"(see :class:`mancala_marl.env.MancalaEnv`).")
+    raw_env = type("raw_env", (MancalaEnv,), {"__init__": __init__, "__module__": qualified, "__doc__": doc,
+                                              "metadata": {**MancalaEnv.metadata, "name": name}})
+
+    def env(**kwargs) -> AECEnv:
+        return wrap(raw_env(**kwargs))
+
+    env.__module__, env.__qualname__, env.__doc__ = qualified, "env", doc
+    env.__signature__ = signature
+    module = types.ModuleType(qualified, doc)
+    module.raw_env, module.env, module.__all__ = raw_env, env, ["env", "raw_env"]
+    sys.modules[qualified] = module
+    return module

@@ -32,11 +32,11 @@ def show(game: Game, state: np.ndarray, render_mode: str | None, num_moves: int 
 def ansi(game: Game, state: np.ndarray, num_moves: int | None = None) -> str:
     pits = game.pits
     board = state[: game.board_size]
-    tuzduk = (state[game.board_size + 1], state[game.board_size + 2]) if game.name == "togyz_kumalak" else (-1, -1)
+    marked, legend = game.marked_pits(state)  # e.g. Togyz Kumalak's tuzduks
 
     def cell(player: int, i: int) -> str:
-        if tuzduk[1 - player] == i:
-            return "   X"  # the other player's tuzduk
+        if (player, i) in marked:
+            return "   X"
         return f"{board[player * (pits + 1) + i]:4d}"
 
     top = "".join(cell(1, i) for i in reversed(range(pits)))
@@ -55,8 +55,8 @@ def ansi(game: Game, state: np.ndarray, num_moves: int | None = None) -> str:
         "      [" + bottom + " ]",
         "       " + "".join(f"{i:4d}" for i in range(pits)) + "   <- player_0's pits",
     ]
-    if tuzduk != (-1, -1):
-        lines.append("X = tuzduk (its balls go to the owner's kazan)")
+    if marked:
+        lines.append(legend)
     return "\n".join(lines) + "\n"
 
 
@@ -67,7 +67,7 @@ _GLYPHS = {
     "8": "111101111101111", "9": "111101111001111", "X": "101101010101101",
 }
 _WOOD, _PIT, _STORE, _TEXT = (176, 124, 74), (92, 58, 30), (78, 48, 24), (250, 240, 220)
-_MOVER, _TUZDUK = (255, 214, 80), (200, 40, 40)
+_MOVER, _MARKED = (255, 214, 80), (200, 40, 40)
 _CELL, _SCALE = 64, 4
 
 
@@ -92,7 +92,7 @@ def rgb_array(game: Game, state: np.ndarray) -> np.ndarray:
     pits = game.pits
     board = state[: game.board_size]
     to_move = state[game.board_size]
-    tuzduk = (state[game.board_size + 1], state[game.board_size + 2]) if game.name == "togyz_kumalak" else (-1, -1)
+    marked, _ = game.marked_pits(state)
     width, height = (pits + 2) * _CELL, 2 * _CELL + _CELL // 2
     img = np.empty((height, width, 3), dtype=np.uint8)
     img[:] = _WOOD
@@ -103,9 +103,9 @@ def rgb_array(game: Game, state: np.ndarray) -> np.ndarray:
             cx = column * _CELL + _CELL // 2
             if player == to_move:
                 _disc(img, cx, cy, r + 3, r + 3, _MOVER)
-            is_tuzduk = tuzduk[1 - player] == i
-            _disc(img, cx, cy, r, r, _TUZDUK if is_tuzduk else _PIT)
-            _text(img, cx, cy, "X" if is_tuzduk else str(board[player * (pits + 1) + i]), _TEXT)
+            is_marked = (player, i) in marked
+            _disc(img, cx, cy, r, r, _MARKED if is_marked else _PIT)
+            _text(img, cx, cy, "X" if is_marked else str(board[player * (pits + 1) + i]), _TEXT)
     for player, column in ((1, 0), (0, pits + 1)):
         cx, cy = column * _CELL + _CELL // 2, height // 2
         _disc(img, cx, cy, r, height // 2 - 8, _STORE)

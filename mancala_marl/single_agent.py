@@ -1,7 +1,10 @@
 """A Gymnasium view of one seat of a game, the other seat played by a fixed opponent policy.
 
 ``SingleAgentEnv(game, opponent, seat, reward, obs_type)``; also ``gymnasium.make(
-"mancala_marl/Sungka-v0", opponent="max", seat="second")`` (and ``Kalah-v0``, ``TogyzKumalak-v0``).
+"mancala_marl/Sungka-v0", opponent="max", seat="second")`` (one id per registered game, see
+:func:`mancala_marl.gym_id`). The view sits above the policies it plays against
+(:mod:`mancala_marl.agents`), so it is not imported by ``import mancala_marl``; Gymnasium loads it
+by name when an id is made.
 
 One step is the learner's move followed by every opponent move until the learner is to move
 again or the game ends: the opponent's extra turns are played out, and a player with nothing to
@@ -25,6 +28,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import observations, render
+from .agents import make_policy
 from .games import Game, make_game
 
 SEATS = ("first", "second", "random")
@@ -38,11 +42,9 @@ def resolve_policy(spec):
         if not callable(getattr(spec, "act", None)):
             raise ValueError(f"opponent must be a policy name, a model path or a Policy, got {spec!r}")
         return spec
-    import mancala_marl.agents  # late: agents imports mancala_marl
-
     if spec.endswith(".zip") and ":" not in spec:
-        return mancala_marl.agents.make_policy("model", path=spec)
-    return mancala_marl.agents.make_policy(spec)
+        return make_policy("model", path=spec)
+    return make_policy(spec)
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -202,12 +204,3 @@ class SingleAgentEnv(gymnasium.Env):
             info["result"] = int(np.sign(self._margin()))
             info["margin"] = self._margin()
         return info
-
-
-def register_envs() -> None:
-    """Register ``mancala_marl/{Kalah,Sungka,TogyzKumalak}-v0`` with Gymnasium (idempotent)."""
-    for env_id, game in (("Kalah-v0", "kalah"), ("Sungka-v0", "sungka"), ("TogyzKumalak-v0", "togyz_kumalak")):
-        full_id = f"mancala_marl/{env_id}"
-        if full_id not in gymnasium.registry:
-            gymnasium.register(id=full_id, entry_point="mancala_marl.single_agent:SingleAgentEnv",
-                               kwargs={"game": game})

@@ -10,6 +10,7 @@ from mancala_marl import (
     ENV_MODULES,
     IllegalMoveError,
     kalah_v0,
+    observations,
     sungka_v0,
     togyz_kumalak_v0,
 )
@@ -19,7 +20,7 @@ IDS = list(ENV_MODULES)
 
 
 def obs_types(module):
-    return ["counts", "paper", "tesauro"] if module is togyz_kumalak_v0 else ["counts", "paper"]
+    return list(observations.obs_types(module.raw_env().game))
 
 
 @pytest.mark.parametrize("module", MODULES, ids=IDS)

@@ -6,14 +6,13 @@ import numpy as np
 import pytest
 import torch as th
 
-from mancala_marl.agents import make_policy
+from mancala_marl.agents import make_policy, masked_dqn
 from mancala_marl.agents.learned import ModelPolicy, load_model, read_metadata
+from mancala_marl.agents.masked_dqn import MaskedDQN, masked_max
 from mancala_marl.games import make_game
 from mancala_marl.single_agent import SingleAgentEnv
-from mancala_marl.train import masked_dqn
 from mancala_marl.train.cli import main as cli
 from mancala_marl.train.evaluation import play
-from mancala_marl.train.masked_dqn import MaskedDQN, masked_max
 from mancala_marl.train.training import TrainConfig, train
 
 th.set_num_threads(1)  # tiny networks: extra threads only fight the other test worker for the CPU

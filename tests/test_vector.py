@@ -6,7 +6,7 @@ import pytest
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from mancala_marl.single_agent import SingleAgentEnv
-from mancala_marl.vector import MancalaVecEnv
+from mancala_marl.train.vector_env import MancalaVecEnv
 
 CASES = [  # game, opponent, seat, reward, obs_type, extra parameters
     ("kalah", "random", "random", "score_diff", "counts", {}),

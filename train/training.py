@@ -38,7 +38,7 @@ class TrainConfig:
     obs_type: str = "counts"
     timesteps: int = 100_000
     n_envs: int = 8
-    vec: str = "dummy"                 # "dummy", "subproc", or "fast" (mancala_marl.vector)
+    vec: str = "dummy"                 # "dummy", "subproc", or "fast" (mancala_marl.train.vector_env)
     seed: int = 0
     eval_freq: int = 20_000
     eval_games: int = 20
@@ -60,7 +60,7 @@ class TrainConfig:
         if self.vec not in VECS:
             raise ValueError(f"vec must be one of {list(VECS)}, got {self.vec!r}")
         if self.vec == "fast":
-            from mancala_marl.vector import OPPONENTS
+            from mancala_marl.train.vector_env import OPPONENTS
             names = self.opponent.split(",")
             if any(name not in OPPONENTS for name in names):
                 raise ValueError(f"vec='fast' plays compiled opponents only ({', '.join(OPPONENTS)}, or a "
@@ -116,7 +116,7 @@ def make_vec_env(config: TrainConfig, run_dir: Path):
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
     if config.vec == "fast":
         # All n_envs games in one compiled call; env i plays opponent i % len (a fixed mix).
-        from mancala_marl.vector import MancalaVecEnv
+        from mancala_marl.train.vector_env import MancalaVecEnv
         venv = MancalaVecEnv(config.n_envs, make_game(config.game, **config.rule_params),
                              opponent=config.opponent.split(","), seat=config.seat, reward=config.reward,
                              obs_type=config.obs_type, reward_scale=_reward_scale(config))

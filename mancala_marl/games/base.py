@@ -1,4 +1,5 @@
-"""The plain state every game shares, and the few rule helpers the games have in common.
+"""The plain state every game shares, the :class:`Game` base class, and the rule helpers the
+games have in common.
 
 A state is one 1-D ``int32`` array, so that copying it is a single ``ndarray.copy()`` and a
 batch of games is a 2-D array with one state per row (see :mod:`mancala_marl.batch`):
@@ -11,14 +12,28 @@ index                 meaning
 ``P+1 .. 2P``         player_1's pits, in sowing order
 ``2P+1``              player_1's store
 ``2P+2`` (TO_MOVE)    0 or 1: the player to move; -1 once the game is over
-``2P+3`` (TUZDUK)     Togyz only: the hole (0..P-1) on player_1's side that is
-                      player_0's tuzduk, or -1
-``2P+4``              likewise player_1's tuzduk on player_0's side, or -1
+``2P+3 ..``           the game's own slots (``extra_slots`` of them): Togyz Kumalak's
+                      tuzduks, Oware's positions since the last capture
 ====================  ===========================================================
 
 The pit opposite absolute index ``a`` is ``2P - a``. The kernels here and in the game files are
 compiled with numba; they mutate the state in place and never allocate, so the batch engine can
 run them over millions of rows.
+
+What a game declares, and where it is used (every generic module reads these, never the game's
+name):
+
+- ``apply_kernel(state, pit, spec)``: a move (assumed legal).
+- ``legal_kernel(state, spec, out) -> count``: the legal moves, the one source of legality for the
+  environments, the batch engine, the vectorized env and the search.
+- ``exact_kernel(state, spec, scratch) -> pit or -1``: the ``exact`` policy's pit.
+- ``extra_features`` and ``extra_obs_kernel(state, player, spec, out)``: features the ``counts``
+  observation adds after the board; ``custom_obs`` and ``custom_obs_kernel``: other encodings.
+- ``store_free``: whether the rest of a game depends on the board alone (not the stores), so
+  that a search may share table entries between positions that differ only in their stores.
+- ``key_cells``: how many leading cells of the state decide the rest of the game (a search's
+  table key).
+- ``marked_pits`` (render), ``examples`` and ``param_strategy`` (tests and benchmarks).
 """
 
 from __future__ import annotations
@@ -29,19 +44,13 @@ from .._compile import kernel
 
 # Entries of a game's ``spec`` (an int64 array handed to every kernel).
 SPEC_GAME, SPEC_PITS, SPEC_SEEDS, SPEC_FLAG_A, SPEC_FLAG_B = range(5)
-KALAH, SUNGKA, TOGYZ = 0, 1, 2
 
-EXTRA_SLOTS = 3  # TO_MOVE and the two tuzduk slots
 GAME_OVER = -1
 NO_TUZDUK = -1
 
 
 def board_size(pits: int) -> int:
     return 2 * (pits + 1)
-
-
-def state_size(pits: int) -> int:
-    return board_size(pits) + EXTRA_SLOTS
 
 
 @kernel(inline="always")
@@ -100,47 +109,100 @@ def end_move(state, pits, next_player, over):
         state[2 * pits + 2] = next_player
 
 
+# -- kernels a game may take as they are ----------------------------------------------------
+@kernel
+def nonempty_pits(state, spec, out):
+    """Legality in Kalah, Sungka and Togyz Kumalak: every non-empty pit of the mover (a Togyz
+    tuzduk never holds balls). Writes the mask into ``out``; returns the number of legal moves."""
+    pits = spec[SPEC_PITS]
+    mover = state[2 * pits + 2]
+    count = 0
+    for p in range(pits):
+        out[p] = mover != GAME_OVER and state[mover * (pits + 1) + p] > 0
+        count += out[p]
+    return count
+
+
+@kernel
+def store_exact(state, spec, scratch):
+    """Kalah and Sungka's ``exact`` (Dionido & Bautista, III-D): the pit nearest the store whose
+    seed count equals its distance to the store, so that the last seed falls in the store; -1 if
+    none."""
+    pits = spec[SPEC_PITS]
+    first = state[2 * pits + 2] * (pits + 1)
+    for p in range(pits - 1, -1, -1):
+        if state[first + p] == pits - p:
+            return p
+    return -1
+
+
+@kernel
+def no_features(state, player, spec, out):
+    """A game whose ``counts`` observation is the board alone."""
+
+
+@kernel
+def no_custom_obs(state, player, spec, obs_id, out):
+    raise ValueError("this game has no encoding of its own")
+
+
 class IllegalMoveError(ValueError):
-    """Raised when a move is not legal in the current state (empty pit, out of range, game over)."""
+    """Raised when a move is not legal in the current state (empty pit, out of range, game over,
+    or a rule of the game, such as Oware's duty to feed the opponent)."""
 
 
 class Game:
     """Parameters of one variant and the operations on its states.
 
-    Subclasses set ``name``, ``spec`` (int64 array read by the compiled kernel), ``apply_kernel`` (the
-    compiled ``apply(state, action, spec)``) and ``params`` (the keyword arguments that rebuild
-    the game), and fill in :meth:`init`'s extra slots if they need to.
+    A subclass sets ``name``, its kernels (see the module docstring), ``params`` (through
+    ``__init__``) and whatever of the declarations differs from the defaults here; the registry
+    (:mod:`mancala_marl.games`) gives it its ``game_id``.
     """
 
     name: str
+    game_id = -1  # set by the registry
+    pit_word, seed_word = "pits", "seeds"  # the parameter names this variant uses
     apply_kernel = None
+    legal_kernel = staticmethod(nonempty_pits)
+    exact_kernel = staticmethod(store_exact)
+    extra_slots = 0  # state slots after TO_MOVE
+    extra_features = 0  # per pit, added to the ``counts`` observation by ``extra_obs_kernel``
+    extra_obs_kernel = staticmethod(no_features)
+    custom_obs: tuple[str, ...] = ()  # encodings of the game's own, by ``custom_obs_kernel``
+    custom_obs_kernel = staticmethod(no_custom_obs)
+    store_free = False  # the safe default: a table key that covers the stores
+    examples: tuple[dict, ...] = ({},)  # rule parameters the generic tests and benchmarks use
 
     def __init__(self, pits: int, seeds: int, params: dict, flag_a: int = 0, flag_b: int = 0):
-        _check_count(self.pit_word, pits, low=1)
-        _check_count(self.seed_word, seeds, low=1)  # with none, no one could move
+        check_count(self.pit_word, pits, low=1)
+        check_count(self.seed_word, seeds, low=1)  # with none, no one could move
         self.pits = int(pits)
         self.seeds = int(seeds)
         self.params = params
         self.spec = np.array([self.game_id, pits, seeds, flag_a, flag_b], dtype=np.int64)
         self.board_size = board_size(self.pits)
-        self.state_size = state_size(self.pits)
-        self.total_seeds = 2 * self.pits * self.seeds
         self.to_move_index = self.board_size
+        self.state_size = self.board_size + 1 + self.extra_slots
+        self.key_cells = self.state_size
+        self.total_seeds = 2 * self.pits * self.seeds
+        self._mask = np.empty(self.pits, dtype=np.bool_)  # scratch for apply's legality check
 
-    game_id = -1
-    pit_word, seed_word = "pits", "seeds"  # the parameter names this variant uses
+    @classmethod
+    def param_strategy(cls, st):
+        """A hypothesis strategy of rule-parameter dicts (``st`` is ``hypothesis.strategies``,
+        passed in so that the rules never import hypothesis)."""
+        return st.just({})
 
     # -- states -------------------------------------------------------------------------------
     def init(self) -> np.ndarray:
-        """The starting state: every pit full, stores empty, player_0 to move, no tuzduk."""
-        state = np.zeros(self.state_size, dtype=np.int32)
+        """The starting state: every pit full, stores empty, player_0 to move."""
+        board = np.zeros(self.board_size, dtype=np.int32)
         for player in range(2):
             first = player * (self.pits + 1)
-            state[first:first + self.pits] = self.seeds
-        state[self.board_size + 1:] = NO_TUZDUK
-        return state
+            board[first:first + self.pits] = self.seeds
+        return self.from_board(board)
 
-    def from_board(self, board, to_move: int = 0, tuzduk=(NO_TUZDUK, NO_TUZDUK)) -> np.ndarray:
+    def from_board(self, board, to_move: int = 0) -> np.ndarray:
         """A state built from a canonical board (for worked examples, puzzles and tests)."""
         board = np.asarray(board)
         if board.shape != (self.board_size,):
@@ -149,10 +211,9 @@ class Game:
             raise ValueError("board counts must be non-negative")
         if to_move not in (0, 1):
             raise ValueError(f"to_move must be 0 or 1, got {to_move!r}")
-        state = np.empty(self.state_size, dtype=np.int32)
+        state = np.zeros(self.state_size, dtype=np.int32)
         state[: self.board_size] = board
         state[self.board_size] = to_move
-        state[self.board_size + 1:] = tuzduk
         return state
 
     @staticmethod
@@ -182,49 +243,61 @@ class Game:
         return np.array([sign, -sign], dtype=np.float32)
 
     def legal_mask(self, state: np.ndarray) -> np.ndarray:
-        """Boolean mask over the mover's pits; all False once the game is over.
-
-        In every variant a move is legal exactly when the pit is non-empty: a Togyz tuzduk
-        never holds balls (they go straight to its owner's kazan).
-        """
-        player = state[self.board_size]
-        if player == GAME_OVER:
-            return np.zeros(self.pits, dtype=bool)
-        first = player * (self.pits + 1)
-        return state[first:first + self.pits] > 0
+        """Boolean mask over the mover's pits; all False once the game is over."""
+        out = np.empty(self.pits, dtype=np.bool_)
+        type(self).legal_kernel(state, self.spec, out)
+        return out
 
     def apply(self, state: np.ndarray, action: int) -> np.ndarray:
         """Play ``action`` (a pit 0..P-1 of the mover) on ``state`` in place; returns ``state``.
 
         Raises :class:`IllegalMoveError` naming the problem if the move is not legal.
         """
-        player = state[self.board_size]
-        # The common case first and cheap (environments call this on every step); anything
-        # else goes through the checks below, which name what is wrong.
-        if (isinstance(action, (int, np.integer)) and 0 <= action < self.pits and player >= 0
-                and state[player * (self.pits + 1) + action] > 0):
-            type(self).apply_kernel(state, int(action), self.spec)
+        cls = type(self)
+        if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)) \
+                and 0 <= action < self.pits and cls.legal_kernel(state, self.spec, self._mask) \
+                and self._mask[action]:
+            cls.apply_kernel(state, int(action), self.spec)
             return state
-        player = int(player)
+        raise IllegalMoveError(f"{self.name}: {self.illegal_reason(state, action)}")
+
+    def illegal_reason(self, state: np.ndarray, action) -> str:
+        """Why ``action`` cannot be played now; games with rules beyond "a non-empty own pit"
+        extend this to name their rule."""
+        player = self.to_move(state)
         if player == GAME_OVER:
-            raise IllegalMoveError(f"{self.name}: the game is over, no move can be played")
-        try:
-            pit = int(action)
-        except (TypeError, ValueError):
-            raise IllegalMoveError(f"{self.name}: action must be an integer pit index, got {action!r}") from None
-        if pit != action or not 0 <= pit < self.pits:
-            raise IllegalMoveError(f"{self.name}: action {action!r} is out of range, pits are 0..{self.pits - 1}")
-        if state[player * (self.pits + 1) + pit] == 0:
-            raise IllegalMoveError(f"{self.name}: player_{player}'s pit {pit} is empty, it cannot be played")
-        type(self).apply_kernel(state, pit, self.spec)
-        return state
+            return "the game is over, no move can be played"
+        if not isinstance(action, (int, np.integer)) or isinstance(action, (bool, np.bool_)):
+            return f"action must be an integer pit index, got {action!r}"
+        if not 0 <= action < self.pits:
+            return f"action {action!r} is out of range, pits are 0..{self.pits - 1}"
+        if state[player * (self.pits + 1) + action] == 0:
+            return f"player_{player}'s pit {action} is empty, it cannot be played"
+        return f"player_{player}'s pit {action} is not a legal move here"
+
+    def state_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(low, high) of every state cell, for the environments' ``state_space``."""
+        low = np.full(self.state_size, -1, dtype=np.int32)
+        high = np.full(self.state_size, max(self.total_seeds, self.pits), dtype=np.int32)
+        low[: self.board_size] = 0
+        high[self.to_move_index] = 1
+        return low, high
+
+    def custom_obs_high(self, obs_type: str) -> np.ndarray:
+        """Upper bounds of one of the game's own encodings (``custom_obs``)."""
+        raise ValueError(f"{self.name} has no encoding {obs_type!r}")
+
+    def marked_pits(self, state: np.ndarray) -> tuple[list[tuple[int, int]], str]:
+        """Pits a picture of the board marks, as (side, pit) pairs, and the legend that explains
+        the mark (Togyz Kumalak's tuzduks); none by default."""
+        return [], ""
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"{type(self).__name__}({args})"
 
 
-def _check_count(name: str, value, low: int) -> None:
+def check_count(name: str, value, low: int) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise ValueError(f"{name} must be an integer, got {value!r}")
     if value < low:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from .._compile import kernel
 from .base import (
-    KALAH,
     SPEC_FLAG_A,
     SPEC_FLAG_B,
     SPEC_PITS,
@@ -62,8 +61,14 @@ def apply_move(state, pit, spec):
 
 class Kalah(Game):
     name = "kalah"
-    game_id = KALAH
     apply_kernel = staticmethod(apply_move)
+    store_free = True  # the rest of a game depends on the pits alone
+    examples = ({}, {"pits": 4, "seeds": 3, "end_rule": "mover"}, {"pits": 3, "seeds": 2, "empty_capture": True})
+
+    @classmethod
+    def param_strategy(cls, st):
+        return st.fixed_dictionaries({"pits": st.integers(1, 8), "seeds": st.integers(1, 6),
+                                      "empty_capture": st.booleans(), "end_rule": st.sampled_from(list(END_RULES))})
 
     def __init__(self, pits: int = 6, seeds: int = 4, empty_capture: bool = False, end_rule: str = "either"):
         check_bool("empty_capture", empty_capture)

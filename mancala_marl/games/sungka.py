@@ -19,7 +19,6 @@ from .base import (
     SPEC_FLAG_A,
     SPEC_PITS,
     SPEC_SEEDS,
-    SUNGKA,
     Game,
     check_bool,
     side_is_empty,
@@ -76,9 +75,15 @@ def apply_move(state, house, spec):
 
 class Sungka(Game):
     name = "sungka"
-    game_id = SUNGKA
     apply_kernel = staticmethod(apply_move)
     pit_word, seed_word = "houses", "stones"
+    store_free = True  # the rest of a game depends on the houses alone
+    examples = ({}, {"houses": 4, "stones": 3}, {"houses": 5, "stones": 4, "sunog_needs_opposite": True})
+
+    @classmethod
+    def param_strategy(cls, st):
+        return st.fixed_dictionaries({"houses": st.integers(1, 8), "stones": st.integers(1, 8),
+                                      "sunog_needs_opposite": st.booleans()})
 
     def __init__(self, houses: int = 7, stones: int = 7, sunog_needs_opposite: bool = False):
         check_bool("sunog_needs_opposite", sunog_needs_opposite)

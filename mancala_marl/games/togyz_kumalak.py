@@ -10,9 +10,17 @@
   the mover's hole with the same number. A tuzduk lasts to the end; it is never a legal move.
 - The game ends when a kazan holds a majority (82 of 162; ``stop_at_majority=False`` plays on)
   or the player to move has no move; remaining balls go to the kazan of their side.
+
+State slots after TO_MOVE: player_0's tuzduk (a hole number 0..holes-1 on player_1's side, or -1),
+then player_1's (on player_0's side). The ``counts`` observation adds one flag per hole (own holes
+first: "the opponent's tuzduk is here"; then the opponent's: "my tuzduk is here"); ``tesauro`` is
+gym-togyzkumalak's encoding (see :func:`tesauro`). ``exact`` is the hole nearest the kazan whose
+last ball captures (Togyz has no extra turn to aim for).
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from .._compile import kernel
 from .base import (
@@ -20,7 +28,6 @@ from .base import (
     SPEC_FLAG_A,
     SPEC_PITS,
     SPEC_SEEDS,
-    TOGYZ,
     Game,
     check_bool,
     end_move,
@@ -84,11 +91,99 @@ def apply_move(state, hole, spec):
     end_move(state, holes, next_player, over)
 
 
+@kernel
+def capture_exact(state, spec, scratch):
+    """The hole nearest the kazan whose last ball lands in an opponent's hole (not a tuzduk) and
+    empties it into the mover's kazan: an even count captured, or a tuzduk made; -1 if none.
+    ``scratch`` is a spare row of the state's shape."""
+    pits = spec[SPEC_PITS]
+    cells = 2 * pits + 2
+    mover = state[cells]
+    first = mover * (pits + 1)
+    for hole in range(pits - 1, -1, -1):
+        balls = state[first + hole]
+        if balls == 0:
+            continue
+        # With several balls the first goes back into the hole, so the last lands balls-1 on.
+        ring = (mover * pits + hole + (1 if balls == 1 else balls - 1)) % (2 * pits)
+        if ring // pits == mover or state[cells + 1 + mover] == ring % pits:
+            continue  # our own side, or our tuzduk (always empty: its balls go to our kazan)
+        scratch[:] = state
+        apply_move(scratch, hole, spec)
+        if scratch[_cell(pits, ring)] == 0:  # the last ball landed there: only a capture empties it
+            return hole
+    return -1
+
+
+@kernel
+def tuzduk_flags(state, player, spec, out):
+    """For each of ``player``'s holes "the opponent's tuzduk is here", then for each of the
+    opponent's holes "my tuzduk is here"."""
+    pits = spec[SPEC_PITS]
+    cells = 2 * pits + 2
+    out[:] = 0.0
+    theirs, mine = state[cells + 2 - player], state[cells + 1 + player]
+    if theirs >= 0:
+        out[theirs] = 1.0
+    if mine >= 0:
+        out[pits + mine] = 1.0
+
+
+@kernel
+def tesauro(state, player, spec, obs_id, out):
+    """gym-togyzkumalak's encoding, 128 floats for 9 holes. Per side, own side first: holes
+    1..P-1 as [n>=1, n>=2, n mod 2, (n mod 9)/8, (n mod 18)/17, n/9, is-tuzduk], the last hole as
+    [n>=1, n mod 2, (n mod 9)/8, (n mod 18)/17, n/9], then min(kazan, majority)/majority and
+    [this kazan > the other kazan]; last the seat one-hot, [1, 0] for player_0 (White). As in the
+    original, the kazan cap is the majority (82 for 9x9)."""
+    pits = spec[SPEC_PITS]
+    cells = 2 * pits + 2
+    majority = 2 * pits * spec[SPEC_SEEDS] // 2 + 1
+    k = 0
+    for s in range(2):
+        side = player if s == 0 else 1 - player
+        tuzduk_here = state[cells + 2 - side]  # the other player's tuzduk lies on this side
+        for number in range(pits):
+            n = np.float32(state[side * (pits + 1) + number])
+            last = number == pits - 1  # the last hole can never be a tuzduk, and drops n >= 2
+            out[k] = n >= 1
+            k += 1
+            if not last:
+                out[k] = n >= 2
+                k += 1
+            out[k] = n % np.float32(2)
+            out[k + 1] = (n % np.float32(9)) / np.float32(8)
+            out[k + 2] = (n % np.float32(18)) / np.float32(17)
+            out[k + 3] = n / np.float32(9)
+            k += 4
+            if not last:
+                out[k] = number == tuzduk_here
+                k += 1
+        mine, other = state[side * (pits + 1) + pits], state[(1 - side) * (pits + 1) + pits]
+        out[k] = np.float32(min(mine, majority) / majority)  # float64 division, as in Python
+        out[k + 1] = mine > other
+        k += 2
+    out[k] = player == 0
+    out[k + 1] = player == 1
+
+
 class TogyzKumalak(Game):
     name = "togyz_kumalak"
-    game_id = TOGYZ
     apply_kernel = staticmethod(apply_move)
+    exact_kernel = staticmethod(capture_exact)
     pit_word, seed_word = "holes", "balls"
+    extra_slots = 2  # the two tuzduks
+    extra_features = 2  # per hole: a tuzduk flag for each side
+    extra_obs_kernel = staticmethod(tuzduk_flags)
+    custom_obs = ("tesauro",)
+    custom_obs_kernel = staticmethod(tesauro)
+    # store_free stays False: the majority rule makes the end depend on the kazans
+    examples = ({}, {"holes": 5, "balls": 5, "stop_at_majority": False}, {"holes": 4, "balls": 4})
+
+    @classmethod
+    def param_strategy(cls, st):
+        return st.fixed_dictionaries({"holes": st.integers(2, 9), "balls": st.integers(1, 9),
+                                      "stop_at_majority": st.booleans()})
 
     def __init__(self, holes: int = 9, balls: int = 9, stop_at_majority: bool = True):
         check_bool("stop_at_majority", stop_at_majority)
@@ -97,6 +192,29 @@ class TogyzKumalak(Game):
         if self.pits < 2:
             raise ValueError(f"holes must be >= 2 (the last hole can never become a tuzduk), got {holes}")
 
+    def from_board(self, board, to_move: int = 0, tuzduk=(NO_TUZDUK, NO_TUZDUK)) -> np.ndarray:
+        """A state from a canonical board, the player to move and (player_0's, player_1's) tuzduk."""
+        state = super().from_board(board, to_move)
+        state[self.board_size + 1:] = tuzduk
+        return state
+
     def tuzduks(self, state) -> tuple[int, int]:
         """(player_0's tuzduk, player_1's tuzduk): a hole number 0..holes-1 on the other side, or -1."""
         return int(state[self.board_size + 1]), int(state[self.board_size + 2])
+
+    def custom_obs_high(self, obs_type: str) -> np.ndarray:
+        """Upper bounds of the ``tesauro`` encoding."""
+        side = [1, 1, 1, 1, 1, self.total_seeds / 9, 1] * (self.pits - 1) + [1, 1, 1, 1, self.total_seeds / 9, 1, 1]
+        return np.array(side * 2 + [1, 1], dtype=np.float32)
+
+    def illegal_reason(self, state, action) -> str:
+        reason = super().illegal_reason(state, action)
+        mover = self.to_move(state)
+        if reason.endswith("is empty, it cannot be played") and self.tuzduks(state)[1 - mover] == action:
+            return f"player_{mover}'s hole {action} is the opponent's tuzduk, it cannot be played"
+        return reason
+
+    def marked_pits(self, state):
+        marks = [(side, hole) for side, hole in ((1, self.tuzduks(state)[0]), (0, self.tuzduks(state)[1]))
+                 if hole >= 0]
+        return marks, "X = tuzduk (its balls go to the owner's kazan)"

@@ -11,12 +11,13 @@ only episode resets (seat and opponent seed draws) and the info dicts are built 
 uses the env as it is::
 
     from sb3_contrib import MaskablePPO
-    from mancala_marl.vector import MancalaVecEnv
+    from mancala_marl.train.vector_env import MancalaVecEnv
     env = MancalaVecEnv(64, "sungka", opponent="max", seat="random", reward="score_diff")
     MaskablePPO("MlpPolicy", env, n_steps=64).learn(100_000)
 
 Needs ``stable-baselines3`` (the ``train`` extra). An illegal action is a forfeit, as in
-:class:`mancala_marl.single_agent.SingleAgentEnv`.
+:class:`mancala_marl.single_agent.SingleAgentEnv`. The opponents are the compiled kernels of the
+policies themselves (:mod:`mancala_marl.agents.rules`, :func:`mancala_marl.agents.search.greedy_pit`).
 """
 
 from __future__ import annotations
@@ -26,84 +27,63 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from mancala_marl.agents.search import (
-    BEST,
-    BUDGET,
-    GREEDY_MAX_CHAIN,
-    MAX_PLY,
-    PLY_LIMIT,
-    search,
-)
-
-from . import batch, observations
-from ._compile import kernel
-from .games import Game, make_game
-from .games.base import GAME_OVER, SPEC_GAME, SPEC_PITS, SPEC_SEEDS, TOGYZ, margin
+from mancala_marl import batch, observations
+from mancala_marl._compile import kernel
+from mancala_marl.agents.pcg64 import pcg64_row
+from mancala_marl.agents.rules import exact_pit, max_pit, random_pit
+from mancala_marl.agents.search import MAX_PLY, greedy_pit
+from mancala_marl.games import Game, make_game
+from mancala_marl.games.base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, margin
+from mancala_marl.games.dispatch import apply_move, legal_moves
 
 OPPONENTS = {"random": 0, "max": 1, "exact": 2, "greedy": 3}
 SEATS = ("first", "second", "random")
 REWARDS = ("result", "score_diff")
-_NO_TT = np.zeros(0, dtype=np.uint64)
 
 
 @kernel
-def _greedy_pit(state, spec, stack, counters, keys, values, depths, flags, moves):
-    """agents' ``greedy``: its own search kernel, one turn deep, no table (as GreedyPolicy runs it)."""
-    counters[:] = 0
-    counters[BUDGET] = 1 << 62
-    search(state.copy(), 1, GREEDY_MAX_CHAIN, spec, spec[SPEC_GAME] != TOGYZ,
-           keys, values, depths, flags, moves, stack, counters)
-    if counters[PLY_LIMIT]:
-        raise RuntimeError("greedy search went deeper than MAX_PLY plies")
-    return counters[BEST]
-
-
-@kernel
-def _opponent_pit(opponent, state, spec, rng, scratch, stack, counters, keys, values, depths, flags, moves):
+def _opponent_pit(opponent, state, spec, rng, scratch, mask, stack, counters):
     if opponent == 0:
-        return batch.random_pit(state, spec, rng)
+        return random_pit(state, spec, rng, mask)
     if opponent == 1:
-        return batch.max_pit(state, spec)
+        return max_pit(state, spec, mask)
     if opponent == 2:
-        return batch.exact_pit(state, spec, scratch)
-    return _greedy_pit(state, spec, stack, counters, keys, values, depths, flags, moves)
+        return exact_pit(state, spec, scratch, mask)
+    return greedy_pit(state, spec, stack, counters)
 
 
 @kernel
-def _play_opponent(i, states, players, num_moves, max_moves, opponents, spec, rngs, scratch,
-                   stack, counters, keys, values, depths, flags, moves):
+def _play_opponent(i, states, players, num_moves, opponents, spec, rngs, scratch, mask, stack, counters):
     """Opponent moves in row ``i`` until the learner is to move or the game ends (the opponent
     finishes its turn even past ``max_moves``, as in SingleAgentEnv)."""
     cells = 2 * spec[SPEC_PITS] + 2
     state = states[i]
     while state[cells] == 1 - players[i]:
-        pit = _opponent_pit(opponents[i], state, spec, rngs[i], scratch, stack, counters,
-                            keys, values, depths, flags, moves)
-        batch.apply_move(state, pit, spec)
+        pit = _opponent_pit(opponents[i], state, spec, rngs[i], scratch, mask, stack, counters)
+        apply_move(state, pit, spec)
         num_moves[i] += 1
 
 
 @kernel
 def _step(states, actions, players, num_moves, pending, max_moves, opponents, score_diff, spec, rngs,
-          scratch, stack, counters, keys, values, depths, flags, moves, rewards, terminated, truncated,
-          illegal):
+          scratch, mask, stack, counters, rewards, terminated, truncated, illegal):
     """One learner move and the opponent's replies in every row; rewards in seeds or +-1, unscaled."""
     pits = spec[SPEC_PITS]
     cells = 2 * pits + 2
     total = 2 * pits * spec[SPEC_SEEDS]
     for i in range(states.shape[0]):
         state, me, pit = states[i], players[i], actions[i]
-        illegal[i] = not (0 <= pit < pits and state[me * (pits + 1) + pit] > 0)
+        illegal[i] = not (0 <= pit < pits and state[cells] == me and legal_moves(state, spec, mask) > 0
+                          and mask[pit])
         if illegal[i]:  # forfeit, as in SingleAgentEnv
             rewards[i] = -1.0 if not score_diff else -float(total)
             terminated[i], truncated[i] = True, False
             continue
         before = margin(state, pits, me) - pending[i]
         pending[i] = 0
-        batch.apply_move(state, pit, spec)
+        apply_move(state, pit, spec)
         num_moves[i] += 1
-        _play_opponent(i, states, players, num_moves, max_moves, opponents, spec, rngs, scratch,
-                       stack, counters, keys, values, depths, flags, moves)
+        _play_opponent(i, states, players, num_moves, opponents, spec, rngs, scratch, mask, stack, counters)
         terminated[i] = state[cells] == GAME_OVER
         truncated[i] = not terminated[i] and num_moves[i] >= max_moves
         final = margin(state, pits, me)
@@ -116,8 +96,8 @@ def _step(states, actions, players, num_moves, pending, max_moves, opponents, sc
 
 
 @kernel
-def _reset_rows(rows, states, start, players, num_moves, pending, max_moves, opponents, spec, rngs,
-                scratch, stack, counters, keys, values, depths, flags, moves):
+def _reset_rows(rows, states, start, players, num_moves, pending, opponents, spec, rngs, scratch, mask,
+                stack, counters):
     """New games in ``rows``: the opponent opens when the learner sits second. Returns False if an
     opening ended a game (degenerate rules)."""
     pits = spec[SPEC_PITS]
@@ -125,8 +105,7 @@ def _reset_rows(rows, states, start, players, num_moves, pending, max_moves, opp
         states[i] = start
         num_moves[i] = 0
         before = margin(states[i], pits, players[i])
-        _play_opponent(i, states, players, num_moves, max_moves, opponents, spec, rngs, scratch,
-                       stack, counters, keys, values, depths, flags, moves)
+        _play_opponent(i, states, players, num_moves, opponents, spec, rngs, scratch, mask, stack, counters)
         if states[i, 2 * pits + 2] == GAME_OVER:
             return False
         pending[i] = margin(states[i], pits, players[i]) - before
@@ -191,10 +170,10 @@ class MancalaVecEnv(VecEnv):
         self._illegal = np.zeros(n, dtype=np.bool_)
         self._forfeited = np.zeros(n, dtype=np.bool_)
         self._work = (np.zeros(g.state_size, dtype=np.int32),  # scratch row
+                      np.zeros(g.pits, dtype=np.bool_),  # scratch mask
                       np.zeros((MAX_PLY, g.pits, g.state_size), dtype=np.int32),  # greedy's stack
-                      np.zeros(5, dtype=np.int64), _NO_TT, np.zeros(0, np.int32), np.zeros(0, np.int32),
-                      np.zeros(0, np.int8), np.zeros(0, np.int8))
-        self._obs_args = (g.pits, g.total_seeds, batch.OBS_IDS[obs_type], g.name == "togyz_kumalak")
+                      np.zeros(5, dtype=np.int64))  # greedy's counters
+        self._obs_id = observations.obs_id(g, obs_type)
 
     # -- VecEnv API ---------------------------------------------------------------------------
     def reset(self) -> np.ndarray:
@@ -203,7 +182,7 @@ class MancalaVecEnv(VecEnv):
         self._reset_seeds()
         self._reset_options()
         self._forfeited[:] = False
-        batch._encode_serial(self.states, self.players, *self._obs_args, self._obs)
+        observations.encode_rows(self.states, self.players, self.game.spec, self._obs_id, self._obs)
         self._reset_infos_for(rows, self.action_masks())
         return self._obs.copy()
 
@@ -216,7 +195,7 @@ class MancalaVecEnv(VecEnv):
     def step_wait(self):
         self._step_compiled()
         done = self._terminated | self._truncated
-        batch._encode_serial(self.states, self.players, *self._obs_args, self._obs)
+        observations.encode_rows(self.states, self.players, self.game.spec, self._obs_id, self._obs)
         masks = self.action_masks()
         infos = self._infos(masks, done)
         rows = np.flatnonzero(done)
@@ -226,7 +205,7 @@ class MancalaVecEnv(VecEnv):
             self._new_episodes(rows, seeds=[None] * self.num_envs)
             self._forfeited[rows] = False
             obs_rows = np.empty((rows.size, self._obs.shape[1]), dtype=np.float32)
-            batch._encode_serial(self.states[rows], self.players[rows], *self._obs_args, obs_rows)
+            observations.encode_rows(self.states[rows], self.players[rows], self.game.spec, self._obs_id, obs_rows)
             self._obs[rows] = obs_rows
             self._reset_infos_for(rows, self.action_masks())
         rewards = (self._rewards * self.reward_scale).astype(np.float32)
@@ -234,7 +213,7 @@ class MancalaVecEnv(VecEnv):
 
     def action_masks(self) -> np.ndarray:
         """``(N, P)`` bool: the learner's legal pits in each game (all False once it is over)."""
-        masks = batch.legal_masks(self.game, self.states)
+        masks = batch.legal_masks(self.game, self.states)  # the game's own legality
         masks[(self.states[:, self.game.to_move_index] != self.players) | self._forfeited] = False
         return masks
 
@@ -259,11 +238,9 @@ class MancalaVecEnv(VecEnv):
 
     # -- internals ----------------------------------------------------------------------------
     def _step_compiled(self) -> None:
-        scratch, stack, counters, keys, values, depths, flags, moves = self._work
         _step(self.states, self._actions, self.players, self.num_moves, self._pending, self.max_moves,
-              self._opponent_ids, self.reward_type == "score_diff", self.game.spec, self._rngs, scratch, stack,
-              counters, keys, values, depths, flags, moves, self._rewards, self._terminated,
-              self._truncated, self._illegal)
+              self._opponent_ids, self.reward_type == "score_diff", self.game.spec, self._rngs, *self._work,
+              self._rewards, self._terminated, self._truncated, self._illegal)
         self._forfeited |= self._illegal
 
     def _new_episodes(self, rows, seeds) -> None:
@@ -276,11 +253,9 @@ class MancalaVecEnv(VecEnv):
             rng.integers(1)  # SingleAgentEnv picks one opponent from a list of one (draws nothing)
             opponent_seed = int(rng.integers(2**31))
             if self._opponent_ids[i] == 0:  # RandomPolicy's np.random.default_rng(seed), i.e. PCG64(seed)
-                self._rngs[i] = batch.pcg64_row(np.random.PCG64(opponent_seed))
-        scratch, stack, counters, keys, values, depths, flags, moves = self._work
+                self._rngs[i] = pcg64_row(np.random.PCG64(opponent_seed))
         ok = _reset_rows(np.asarray(rows, dtype=np.int64), self.states, self._start, self.players, self.num_moves,
-                         self._pending, self.max_moves, self._opponent_ids, self.game.spec, self._rngs, scratch,
-                         stack, counters, keys, values, depths, flags, moves)
+                         self._pending, self._opponent_ids, self.game.spec, self._rngs, *self._work)
         if not ok:
             raise ValueError(f"{self.game!r}: the opponent's opening moves ended the game; the rules are degenerate")
 
