@@ -32,7 +32,9 @@ import numpy as np
 
 from mancala_marl._compile import kernel
 from mancala_marl.games.base import SPEC_PITS
-from mancala_marl.games.base import margin as _margin  # the name margin is a local below
+from mancala_marl.games.base import (
+    margin as _margin,  # the name margin is a local below
+)
 from mancala_marl.games.dispatch import apply_move as _apply
 from mancala_marl.games.dispatch import legal_moves
 

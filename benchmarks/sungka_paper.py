@@ -31,11 +31,11 @@ from stable_baselines3.common.callbacks import (
 
 from mancala_marl.agents import make_policy
 from mancala_marl.agents.learned import ModelPolicy, make_metadata, save_model
+from mancala_marl.agents.masked_dqn import MaskedDQN
 from mancala_marl.games import make_game
 from mancala_marl.single_agent import SingleAgentEnv
 from mancala_marl.train.callbacks import TargetUpdateEveryEpisodes
 from mancala_marl.train.evaluation import play
-from mancala_marl.agents.masked_dqn import MaskedDQN
 
 RESULTS = Path(__file__).resolve().parent / "results"
 OPPONENTS = ("random", "max", "exact", "self")
