@@ -32,14 +32,13 @@ import numpy as np
 
 from mancala_marl._compile import kernel
 from mancala_marl.games.base import SPEC_PITS
-from mancala_marl.games.base import (
-    margin as _margin,  # the name margin is a local below
-)
+from mancala_marl.games.base import margin as _margin
 from mancala_marl.games.dispatch import apply_move as _apply
 from mancala_marl.games.dispatch import legal_moves
 
 from .base import Policy, register_policy
 
+# (``margin`` is imported as ``_margin``: the search uses the name for a local)
 GREEDY_MAX_CHAIN = 12
 MAX_PLY = 512  # deeper than any line the tests and benchmarks reach; hitting it is reported
 UNBOUNDED = 1 << 30
