@@ -10,10 +10,9 @@ from mancala_marl.agents.search import UNBOUNDED
 from mancala_marl.games import make_game
 
 from .helpers import random_game
+from .registry import EXAMPLES
 
-GAMES = [("kalah", {}), ("kalah", dict(pits=4, seeds=3, empty_capture=True, end_rule="mover")),
-         ("sungka", {}), ("sungka", dict(houses=4, stones=3, sunog_needs_opposite=True)),
-         ("togyz_kumalak", {}), ("togyz_kumalak", dict(holes=5, balls=4, stop_at_majority=False))]
+GAMES = [(game.name, game.params) for game in EXAMPLES]  # every registered game and its examples
 FAST = ["random", "max", "exact", "simple", "greedy", "alphabeta:depth=2"]
 
 
@@ -137,8 +136,17 @@ def test_greedy_follows_the_extra_turn_to_the_end_of_the_turn():
 
 # -- alpha-beta against plain minimax --------------------------------------------------------
 
-def minimax(game, state, depth):
-    """Margin for the mover by exhaustive search; depth counts turns, a same-player move is free."""
+def minimax(game, state, depth, memo=None):
+    """Margin for the mover by exhaustive search; depth counts turns, a same-player move is free.
+    (Memoised on the whole state, which holds all that decides the rest of the game.)"""
+    memo = {} if memo is None else memo
+    key = (state.tobytes(), depth)
+    if key not in memo:
+        memo[key] = _minimax(game, state, depth, memo)
+    return memo[key]
+
+
+def _minimax(game, state, depth, memo):
     mover = game.to_move(state)
     best = None
     for pit in np.flatnonzero(game.legal_mask(state)):
@@ -150,11 +158,11 @@ def minimax(game, state, depth):
         if nxt < 0:
             value = margin
         elif nxt == mover:
-            value = minimax(game, child, depth)
+            value = minimax(game, child, depth, memo)
         elif depth <= 1:
             value = margin
         else:
-            value = -minimax(game, child, depth - 1)
+            value = -minimax(game, child, depth - 1, memo)
         best = value if best is None else max(best, value)
     return best
 

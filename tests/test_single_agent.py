@@ -5,13 +5,14 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import mancala_marl  # noqa: F401  (registers the gymnasium ids)
-from mancala_marl import observations
+from mancala_marl import gym_id, observations
 from mancala_marl.agents import Policy
 from mancala_marl.games import make_game
 from mancala_marl.single_agent import SingleAgentEnv
 
-IDS = ["mancala_marl/Kalah-v0", "mancala_marl/Sungka-v0", "mancala_marl/TogyzKumalak-v0"]
+from .registry import NAMES
+
+IDS = [gym_id(name) for name in NAMES]
 
 
 class Scripted(Policy):
@@ -80,7 +81,7 @@ def test_opponent_with_empty_houses_passes_and_the_learner_moves_again():
     assert terminated and reward == 1.0 and info["margin"] == 12 - 5 and info["result"] == 1
 
 
-@pytest.mark.parametrize("game", ["kalah", "sungka", "togyz_kumalak"])
+@pytest.mark.parametrize("game", NAMES)
 @pytest.mark.parametrize("seat", ["first", "second"])
 def test_score_diff_rewards_sum_to_the_final_margin(game, seat):
     env = SingleAgentEnv(game, opponent="random", seat=seat, reward="score_diff")

@@ -5,19 +5,22 @@ import numpy as np
 import pytest
 from stable_baselines3.common.vec_env import DummyVecEnv
 
+from mancala_marl import observations
+from mancala_marl.games import GAMES
 from mancala_marl.single_agent import SingleAgentEnv
 from mancala_marl.train.vector_env import MancalaVecEnv
 
-CASES = [  # game, opponent, seat, reward, obs_type, extra parameters
-    ("kalah", "random", "random", "score_diff", "counts", {}),
-    ("kalah", "exact", "second", "result", "paper", {"pits": 4, "seeds": 3}),
+# Every registered game meets each compiled opponent in some seat, with each of its encodings and
+# its second example's rules; a few cases add truncations and a mixed pool.
+OPPONENT_CYCLE = ["random", "max", "exact", "greedy"]
+CASES = []  # game, opponent, seat, reward, obs_type, extra parameters
+for _k, _cls in enumerate(GAMES.values()):
+    for _j, _obs in enumerate(observations.obs_types(_cls())):
+        CASES.append((_cls.name, OPPONENT_CYCLE[(_k + _j) % 4], ["random", "first", "second"][(_k + _j) % 3],
+                      ["result", "score_diff"][_j % 2], _obs, {}))
+    CASES.append((_cls.name, OPPONENT_CYCLE[(_k + 2) % 4], "random", "score_diff", "counts", _cls.examples[-1]))
+CASES += [
     ("kalah", "greedy", "random", "result", "counts", {"max_moves": 12}),  # truncations
-    ("sungka", "random", "random", "score_diff", "paper", {}),
-    ("sungka", "max", "first", "result", "counts", {}),
-    ("sungka", "greedy", "second", "score_diff", "counts", {"houses": 4, "stones": 3}),
-    ("togyz_kumalak", "random", "second", "result", "tesauro", {}),
-    ("togyz_kumalak", "exact", "random", "score_diff", "counts", {}),
-    ("togyz_kumalak", "max", "first", "result", "counts", {"holes": 5, "balls": 5}),
     ("sungka", ["random", "exact", "max"], "random", "score_diff", "counts", {}),  # a mixed pool
 ]
 
