@@ -21,6 +21,7 @@ for _k, _cls in enumerate(GAMES.values()):
     CASES.append((_cls.name, OPPONENT_CYCLE[(_k + 2) % 4], "random", "score_diff", "counts", _cls.examples[-1]))
 CASES += [
     ("kalah", "greedy", "random", "result", "counts", {"max_moves": 12}),  # truncations
+    ("oware", "random", "random", "result", "counts", {"max_moves": 30}),
     ("sungka", ["random", "exact", "max"], "random", "score_diff", "counts", {}),  # a mixed pool
 ]
 

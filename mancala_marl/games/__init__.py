@@ -22,6 +22,7 @@ VARIANTS = (
     "kalah",
     "sungka",
     "togyz_kumalak",
+    "oware",
 )
 
 

@@ -1,8 +1,9 @@
-"""Kalah(6, 4) against OpenSpiel's ``mancala``, move for move (examples/openspiel_crosscheck.py)."""
+"""Kalah(6, 4) against OpenSpiel's ``mancala`` and Oware against OpenSpiel's ``oware``, move for
+move (examples/openspiel_crosscheck.py)."""
 
 import pytest
 
-from mancala_marl.games import Kalah
+from mancala_marl.games import Kalah, Oware
 
 pytestmark = pytest.mark.integration("pyspiel", make="test-marl")
 
@@ -23,3 +24,22 @@ def test_crosscheck_catches_a_different_rule_set(game):
 
     with pytest.raises(AssertionError, match="differ"):
         crosscheck(games=200, seed=0, game=game)
+
+
+@pytest.mark.parametrize("game", [Oware(), Oware(houses=4, seeds=3), Oware(houses=5, seeds=2)], ids=repr)
+def test_oware_agrees_with_openspiel_oware_move_for_move(game):
+    from openspiel_crosscheck import crosscheck_oware
+
+    counts = crosscheck_oware(games=3000, seed=0, game=game)
+    assert counts["games"] == 3000
+    # Board, scores, player to move, legal moves and the end are compared after every move; the
+    # games must reach every rule: captures, the duty to feed, grand slams and repetitions.
+    assert counts["captures"] > 10_000 and counts["must_feed"] > 500
+    assert counts["grand_slams"] > 100 and counts["repetitions"] > 30
+
+
+def test_oware_crosscheck_catches_the_other_grand_slam_rule():
+    from openspiel_crosscheck import crosscheck_oware
+
+    with pytest.raises(AssertionError, match="differ"):
+        crosscheck_oware(games=500, seed=0, game=Oware(houses=3, seeds=5, grand_slam="illegal"))

@@ -1,0 +1,285 @@
+"""Oware (Abapa; also Awale, Ayo, Awari), by default exactly OpenSpiel's ``oware``.
+
+- Sow counter-clockwise from a non-empty own house, one seed per house, never into the house
+  sown from (a house of 12 or more seeds skips itself on each lap). The stores are not on the
+  path: they only hold captured seeds.
+- Last seed in the opponent's row making 2 or 3: capture it and, going backwards, every
+  consecutive house of the opponent's row holding 2 or 3.
+- Grand slam, a move that would capture every seed on the opponent's side:
+  ``grand_slam="no_capture"`` (OpenSpiel, default): legal, captures nothing.
+  ``grand_slam="illegal"`` (Ludii): not a legal move, unless every move of the turn would be a
+  grand slam; then those moves are legal and capture nothing, so a player is never left without
+  a move by this rule alone.
+- Must feed: when the opponent's row is empty, only moves that put a seed into it are legal.
+- The game ends when a store holds more than half the seeds, or both exactly half; when the
+  player to move has no legal move; or when a position (board, scores, player to move) repeats
+  since the last capture. Seeds left on the board then go to the store of their side (as
+  OpenSpiel collects them), so the final scores add up to all the seeds.
+
+State slots after TO_MOVE: ``[n, digest_lo, digest_hi, h0_lo, h0_hi, ..., h{H-1}_lo, h{H-1}_hi]``,
+the 64-bit hashes of the ``n`` positions since the last capture (the current one included) and
+their XOR, the digest, which stands for the whole set in a search's table key. ``H`` =
+:data:`HISTORY` = 256 positions, 2 * 256 + 3 = 515 int32 slots, 2 KB a state. The bound is safe
+in practice, not in theory: a stretch without capture is a walk over positions that may not
+repeat, so its length is not bounded by anything small; but over millions of random and
+alpha-beta games the longest stretch we met (``benchmarks/oware_history.py``) is far below 256,
+and OpenSpiel itself caps a game at 1000 moves. Should a stretch ever run past ``H`` positions,
+the oldest hashes are forgotten (the list wraps), so a repetition of a position more than ``H``
+moves old would go unnoticed; the rest of the rules are unaffected.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._compile import kernel
+from .base import (
+    GAME_OVER,
+    SPEC_FLAG_A,
+    SPEC_PITS,
+    SPEC_SEEDS,
+    Game,
+    check_choice,
+    store_of,
+    sweep_to_stores,
+)
+
+GRAND_SLAM = {"no_capture": 0, "illegal": 1}
+HISTORY = 256
+# Offsets from the first slot after TO_MOVE: positions recorded, their XOR (lo, hi), the hashes.
+COUNT, DIGEST, HASHES = 0, 1, 3
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+@kernel(inline="always")
+def _cell(houses, ring):
+    """Board index of position ``ring`` on the 2*houses ring of houses (stores left out)."""
+    return ring if ring < houses else ring + 1
+
+
+@kernel(inline="always")
+def _sow(state, houses, mover, house):
+    """Sow ``house`` of ``mover``, skipping the house sown from; returns the ring position of
+    the last seed."""
+    ring_size = 2 * houses
+    origin = mover * houses + house
+    seeds = state[_cell(houses, origin)]
+    state[_cell(houses, origin)] = 0
+    ring = origin
+    while seeds > 0:
+        ring += 1
+        if ring == ring_size:
+            ring = 0
+        if ring == origin:
+            continue
+        state[_cell(houses, ring)] += 1
+        seeds -= 1
+    return ring
+
+
+@kernel(inline="always")
+def _is_grand_slam(state, houses, last):
+    """Would capturing from ring position ``last`` (in the opponent's row) take every seed of that
+    row? (OpenSpiel's ``IsGrandSlam``: nothing beyond ``last``, and 2 or 3 in every house up to it.)"""
+    row_start = (last // houses) * houses
+    for ring in range(last + 1, row_start + houses):
+        if state[_cell(houses, ring)] > 0:
+            return False
+    for ring in range(row_start, last + 1):
+        count = state[_cell(houses, ring)]
+        if count != 2 and count != 3:
+            return False
+    return True
+
+
+@kernel(inline="always")
+def _position_hash(state, cells):
+    """64-bit hash of the board, the stores and the player to move."""
+    h = np.uint64(14695981039346656037)
+    for i in range(cells + 1):
+        h = (h ^ np.uint64(state[i] + 1)) * np.uint64(1099511628211)
+    h ^= h >> np.uint64(33)  # splitmix64's finalizer, so that small changes spread
+    h *= np.uint64(0xFF51AFD7ED558CCD)
+    h ^= h >> np.uint64(33)
+    return h
+
+
+@kernel(inline="always")
+def _get64(state, i):
+    return (np.uint64(np.uint32(state[i + 1])) << np.uint64(32)) | np.uint64(np.uint32(state[i]))
+
+
+@kernel(inline="always")
+def _set64(state, i, value):
+    state[i] = np.int32(np.uint32(value & _LOW32))  # the bits as they are: int32 slots
+    state[i + 1] = np.int32(np.uint32(value >> np.uint64(32)))
+
+
+@kernel
+def record_position(state, cells):
+    """Add the current position to the history; True if it was there already (a repetition)."""
+    base = cells + 1
+    h = _position_hash(state, cells)
+    n = state[base + COUNT]
+    for k in range(min(n, HISTORY)):
+        if _get64(state, base + HASHES + 2 * k) == h:
+            return True
+    slot = base + HASHES + 2 * (n % HISTORY)
+    digest = _get64(state, base + DIGEST) ^ h
+    if n >= HISTORY:  # the list is full: the oldest position is forgotten, and leaves the digest
+        digest ^= _get64(state, slot)
+    _set64(state, slot, h)
+    _set64(state, base + DIGEST, digest)
+    state[base + COUNT] = n + 1
+    return False
+
+
+@kernel
+def clear_history(state, cells):
+    base = cells + 1
+    state[base + COUNT] = 0
+    state[base + DIGEST] = 0
+    state[base + DIGEST + 1] = 0
+
+
+@kernel
+def apply_move(state, house, spec):
+    houses = spec[SPEC_PITS]
+    cells = 2 * houses + 2
+    mover = state[cells]
+    last = _sow(state, houses, mover, house)
+    captured = 0
+    if last // houses != mover and not _is_grand_slam(state, houses, last):
+        row_start = (last // houses) * houses
+        ring = last
+        while ring >= row_start:
+            count = state[_cell(houses, ring)]
+            if count != 2 and count != 3:
+                break
+            captured += count
+            state[_cell(houses, ring)] = 0
+            ring -= 1
+        state[store_of(houses, mover)] += captured
+    state[cells] = 1 - mover
+    if captured > 0:
+        clear_history(state, cells)  # captured seeds never come back: no older position can recur
+    over = record_position(state, cells)
+    if not over:
+        half = houses * spec[SPEC_SEEDS]  # half of all the seeds
+        s0, s1 = state[houses], state[cells - 1]
+        over = s0 > half or s1 > half or (s0 == half and s1 == half)
+    if not over:
+        over = legal_moves(state, spec, np.empty(houses, dtype=np.bool_)) == 0
+    if over:
+        sweep_to_stores(state, houses)
+        state[cells] = GAME_OVER
+
+
+@kernel
+def legal_moves(state, spec, out):
+    """Non-empty own houses; only those that reach the opponent's row when it is empty (must
+    feed); with ``grand_slam="illegal"``, not a grand slam unless every move is one."""
+    houses = spec[SPEC_PITS]
+    cells = 2 * houses + 2
+    mover = state[cells]
+    if mover == GAME_OVER:
+        out[:] = False
+        return 0
+    first = mover * (houses + 1)
+    opponent_empty = True
+    for i in range((1 - mover) * (houses + 1), (1 - mover) * (houses + 1) + houses):
+        if state[i] > 0:
+            opponent_empty = False
+    count = 0
+    for h in range(houses):
+        seeds = state[first + h]
+        out[h] = seeds > 0 and (not opponent_empty or seeds > houses - 1 - h)
+        count += out[h]
+    if spec[SPEC_FLAG_A] == 0 or count == 0:
+        return count
+    scratch = np.empty(cells, dtype=state.dtype)
+    slams = 0
+    for h in range(houses):
+        if out[h]:
+            scratch[:] = state[:cells]
+            last = _sow(scratch, houses, mover, h)
+            if last // houses != mover and _is_grand_slam(scratch, houses, last):
+                slams += 1
+    if slams == count:  # every move is a grand slam: they stay legal (and capture nothing)
+        return count
+    for h in range(houses):
+        if out[h]:
+            scratch[:] = state[:cells]
+            last = _sow(scratch, houses, mover, h)
+            if last // houses != mover and _is_grand_slam(scratch, houses, last):
+                out[h] = False
+    return count - slams
+
+
+@kernel
+def capture_exact(state, spec, scratch):
+    """The legal house nearest the store whose last seed captures (2 or 3 in the opponent's row,
+    not a grand slam); -1 if none."""
+    houses = spec[SPEC_PITS]
+    cells = 2 * houses + 2
+    mover = state[cells]
+    mask = np.empty(houses, dtype=np.bool_)
+    legal_moves(state, spec, mask)
+    for h in range(houses - 1, -1, -1):
+        if mask[h]:
+            scratch[:cells] = state[:cells]
+            last = _sow(scratch, houses, mover, h)
+            count = scratch[_cell(houses, last)]
+            if last // houses != mover and (count == 2 or count == 3) and not _is_grand_slam(scratch, houses, last):
+                return h
+    return -1
+
+
+class Oware(Game):
+    name = "oware"
+    apply_kernel = staticmethod(apply_move)
+    legal_kernel = staticmethod(legal_moves)
+    exact_kernel = staticmethod(capture_exact)
+    pit_word, seed_word = "houses", "seeds"
+    extra_slots = HASHES + 2 * HISTORY
+    # store_free stays False: the end depends on the stores (majority) and on the history
+    examples = ({}, {"houses": 4, "seeds": 3}, {"houses": 5, "seeds": 2, "grand_slam": "illegal"})
+
+    @classmethod
+    def param_strategy(cls, st):
+        return st.fixed_dictionaries({"houses": st.integers(1, 7), "seeds": st.integers(1, 5),
+                                      "grand_slam": st.sampled_from(list(GRAND_SLAM))})
+
+    def __init__(self, houses: int = 6, seeds: int = 4, grand_slam: str = "no_capture"):
+        check_choice("grand_slam", grand_slam, GRAND_SLAM)
+        super().__init__(houses, seeds, dict(houses=houses, seeds=seeds, grand_slam=grand_slam),
+                         flag_a=GRAND_SLAM[grand_slam])
+        # The table key: the board, the player to move, the count and the digest of the history.
+        self.key_cells = self.board_size + 1 + HASHES
+
+    def from_board(self, board, to_move: int = 0) -> np.ndarray:
+        """A state from a canonical board and the player to move; its history is this position alone."""
+        state = super().from_board(board, to_move)
+        record_position(state, self.board_size)
+        return state
+
+    def positions_since_capture(self, state) -> int:
+        """How many positions (the current one included) the repetition rule remembers."""
+        return int(state[self.board_size + 1 + COUNT])
+
+    def state_bounds(self):
+        low, high = super().state_bounds()
+        low[self.board_size + 1 + DIGEST:] = np.iinfo(np.int32).min  # hash halves: any int32
+        high[self.board_size + 1 + DIGEST:] = np.iinfo(np.int32).max
+        low[self.board_size + 1 + COUNT], high[self.board_size + 1 + COUNT] = 0, np.iinfo(np.int32).max
+        return low, high
+
+    def illegal_reason(self, state, action) -> str:
+        reason = super().illegal_reason(state, action)
+        if not reason.endswith("is not a legal move here"):
+            return reason
+        mover = self.to_move(state)
+        opponent = state[(1 - mover) * (self.pits + 1):(1 - mover) * (self.pits + 1) + self.pits]
+        if opponent.sum() == 0:
+            return f"player_{mover}'s house {action} does not reach the opponent's empty row: must feed the opponent"
+        return f"player_{mover}'s house {action} would capture every seed of the opponent (a grand slam, illegal here)"
