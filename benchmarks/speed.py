@@ -32,11 +32,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 import numba
 
-from mancala_marl import batch, kalah_v0, sungka_v0, togyz_kumalak_v0
-from mancala_marl.games import GAME_OVER, Kalah, Sungka, TogyzKumalak, make_game
+from mancala_marl import ENV_MODULES, batch
+from mancala_marl.games import GAME_OVER, make_game
+from mancala_marl.games import GAMES as REGISTRY
 
-GAMES = {"kalah": Kalah(), "sungka": Sungka(), "togyz_kumalak": TogyzKumalak()}
-OURS_AEC = {"kalah": kalah_v0, "sungka": sungka_v0, "togyz_kumalak": togyz_kumalak_v0}
+GAMES = {name: cls() for name, cls in REGISTRY.items()}  # every registered game, default rules
+OURS_AEC = ENV_MODULES
+# Like-for-like peers: OpenSpiel's game with the same rules, played through Shimmy's PettingZoo
+# wrapper (AEC) and from pyspiel directly (engine).
+OPENSPIEL_PEERS = {"kalah": "mancala", "oware": "oware"}
 
 
 def median_rate(fn, reps):
@@ -96,8 +100,8 @@ def bench_aec(steps, reps):
     warnings.filterwarnings("ignore")
     envs = {f"mancala_marl {name} env()": mod.env() for name, mod in OURS_AEC.items()}
     envs.update({f"mancala_marl {name} raw_env()": mod.raw_env() for name, mod in OURS_AEC.items()})
-    envs["OpenSpiel mancala via Shimmy"] = OpenSpielCompatibilityV0(game_name="mancala")
-    envs["OpenSpiel oware via Shimmy"] = OpenSpielCompatibilityV0(game_name="oware")
+    for peer in OPENSPIEL_PEERS.values():
+        envs[f"OpenSpiel {peer} via Shimmy"] = OpenSpielCompatibilityV0(game_name=peer)
     envs["PettingZoo connect_four_v3"] = connect_four_v3.env()
     out = {}
     for name, env in envs.items():
@@ -137,7 +141,7 @@ def bench_engine(moves, reps):
 
     out = {f"mancala_marl {name} Game.apply": median_rate(lambda g=g: engine_moves(g, moves), reps)
            for name, g in GAMES.items()}
-    for name in ("mancala", "oware"):
+    for name in OPENSPIEL_PEERS.values():
         out[f"pyspiel {name} apply_action"] = median_rate(lambda g=pyspiel.load_game(name): pyspiel_moves(g, moves), reps)
     for name, rate in out.items():
         print(f"  engine {name:40s} {fmt(rate)}", flush=True)
@@ -261,7 +265,7 @@ def bench_ppo(num_envs, n_steps, train_steps, reps, large_envs=None):
 COMPILE_SNIPPETS = {  # import + first calls, in a fresh process
     "batch": """
 import time; t, c = time.perf_counter(), time.process_time()
-from mancala_marl import batch
+from mancala_marl import batch, observations
 from mancala_marl.games import Kalah
 g = Kalah(); batch.random_playouts(g, batch.init_states(g, 4)); batch.random_playouts(g, batch.init_states(g, 4), parallel=True)
 batch.apply_moves(g, batch.init_states(g, 4), [0, 1, 2, 3]); observations.encode_batch(g, batch.init_states(g, 4), 0)
@@ -373,7 +377,9 @@ def main(argv=None):
 
 def markdown(r):
     aec, eng, bat, ppo = r["aec_steps_per_s"], r["engine_moves_per_s"], r["batch_moves_per_s"], r["maskable_ppo"]
-    shimmy = aec["OpenSpiel mancala via Shimmy"]["cpu"]
+    def peer(row):  # the Shimmy+OpenSpiel figure of the row's game (else OpenSpiel mancala's)
+        game = next((name for name in OPENSPIEL_PEERS if f" {name} " in f" {row} "), "kalah")
+        return aec[f"OpenSpiel {OPENSPIEL_PEERS[game]} via Shimmy"]["cpu"]
     lines = []
     for run in r["runs"]:
         m = run["machine"]
@@ -382,9 +388,9 @@ def markdown(r):
                      f"{m['numpy']}, numba {m['numba']}; load average (1/5/15 min) {load(m['load_average_at_start'])}"
                      f" at start, {load(m['load_average_at_end'])} at end.")
     lines += ["",
-             "| AEC random play | steps/s (wall) | steps per CPU-second | vs Shimmy+OpenSpiel mancala (CPU) |",
+             "| AEC random play | steps/s (wall) | steps per CPU-second | vs Shimmy+OpenSpiel, same game (CPU) |",
              "|---|---:|---:|---:|"]
-    lines += [f"| {k} | {v['wall']:,.0f} | {v['cpu']:,.0f} | {v['cpu'] / shimmy:.1f}x |" for k, v in aec.items()]
+    lines += [f"| {k} | {v['wall']:,.0f} | {v['cpu']:,.0f} | {v['cpu'] / peer(k):.1f}x |" for k, v in aec.items()]
     lines += ["", "| Engine from Python (random legal moves) | moves/s (wall) | moves per CPU-second |", "|---|---:|---:|"]
     lines += [f"| {k} | {v['wall']:,.0f} | {v['cpu']:,.0f} |" for k, v in eng.items()]
     sizes = sorted({int(k.split("batch=")[1].split()[0]) for k in bat})

@@ -18,9 +18,10 @@ import signal
 
 import numpy as np
 
-from mancala_marl.games import Game, make_game
+from mancala_marl.games import GAMES, Game, make_game
 
 SEATS = ("first", "second")
+GAME_HELP = f"one of {', '.join(GAMES)}, with rule parameters if wanted: kalah:pits=4,seeds=3"
 RECORD_FIELDS = ("index", "seat", "score_a", "score_b", "length")
 
 
@@ -209,7 +210,7 @@ def add_parser(subparsers) -> None:
         "arena", help="play two policies against each other in both seats",
         description="Play POLICY_A against POLICY_B, N games with A first and N with A second. "
                     "Policies and games take parameters: 'alphabeta:depth=4', 'kalah:pits=4,seeds=3'.")
-    parser.add_argument("game", help="kalah, sungka, togyz_kumalak (with parameters: kalah:pits=4)")
+    parser.add_argument("game", help=GAME_HELP)
     parser.add_argument("policy_a")
     parser.add_argument("policy_b")
     add_common_arguments(parser)

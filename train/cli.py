@@ -17,6 +17,7 @@ import sys
 
 from mancala_marl import __version__
 from mancala_marl.extras import MissingExtraError
+from mancala_marl.games import GAMES
 
 COMMANDS = [f"mancala_marl.train.{name}" for name in
             ("demo", "train_command", "distill_command", "plot", "arena", "tournament", "play")]
@@ -33,7 +34,7 @@ class Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="mancala-marl",
-        description="Mancala-family games (Kalah, Sungka, Togyz Kumalak) for multi-agent RL.")
+        description=f"Mancala-family games ({', '.join(GAMES)}) for multi-agent RL.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:

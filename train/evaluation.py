@@ -1,9 +1,10 @@
 """Games between a policy and baselines in both seats, and the SB3 callback that logs them.
 
-:func:`play` is a minimal match loop (the full arena with intervals and Elo lives in
-:mod:`mancala_marl.train.arena`); :class:`BaselineEvalCallback` runs it every ``eval_freq`` steps during
-training, logs ``eval/win_rate/<opponent>/<seat>`` to TensorBoard, prints one line per evaluation
-and appends rows to ``RUN_DIR/evaluations.csv`` (what ``mancala-marl plot`` draws).
+:func:`play` plays one seat against one opponent with the arena's match loop (the full arena
+with intervals and Elo lives in :mod:`mancala_marl.train.arena`); :class:`BaselineEvalCallback`
+runs it every ``eval_freq`` steps during training, logs ``eval/win_rate/<opponent>/<seat>`` to
+TensorBoard, prints one line per evaluation and appends rows to ``RUN_DIR/evaluations.csv``
+(what ``mancala-marl plot`` draws).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 
 from mancala_marl.agents import make_policy
 
+from .arena import play_game
 from .callbacks import PeriodicCallback
 
 CSV_FIELDS = ("timesteps", "opponent", "seat", "games", "wins", "draws", "losses", "win_rate",
@@ -23,25 +25,22 @@ CSV_FIELDS = ("timesteps", "opponent", "seat", "games", "wins", "draws", "losses
 
 
 def play(game, policy, opponent, seat: int, games: int, seed: int = 0) -> dict:
-    """``games`` games of ``policy`` in seat ``seat`` (0 first, 1 second) against ``opponent``.
+    """``games`` games of ``policy`` in seat ``seat`` (0 first, 1 second) against ``opponent``,
+    through the arena's match loop (:func:`mancala_marl.train.arena.play_game`).
 
     Returns counts and means from ``policy``'s side: wins, draws, losses, win_rate,
     mean_score (its final store, seeds), mean_margin (its store minus the opponent's).
     """
-    wins = draws = 0
     scores, margins = [], []
     for g in range(games):
-        policy.reset(seed=seed + 2 * g)
-        opponent.reset(seed=seed + 2 * g + 1)
-        state = game.init()
-        while not game.is_terminal(state):
-            mover = policy if game.to_move(state) == seat else opponent
-            game.apply(state, mover.act(game, state.copy()))
-        own, other = game.scores(state)[seat], game.scores(state)[1 - seat]
-        wins += own > other
-        draws += own == other
+        seeds = (seed + 2 * g, seed + 2 * g + 1)  # (policy's, opponent's)
+        if seat == 0:
+            own, other, _ = play_game(game, policy, opponent, seeds)
+        else:
+            other, own, _ = play_game(game, opponent, policy, seeds[::-1])
         scores.append(own)
         margins.append(own - other)
+    wins, draws = sum(m > 0 for m in margins), sum(m == 0 for m in margins)
     return {"games": games, "wins": int(wins), "draws": int(draws), "losses": int(games - wins - draws),
             "win_rate": wins / games, "mean_score": float(np.mean(scores)), "mean_margin": float(np.mean(margins))}
 

@@ -12,7 +12,7 @@ import sys
 
 from mancala_marl.render import ansi
 
-from .arena import parse_game
+from .arena import GAME_HELP, parse_game
 
 ABANDONED = 1
 RESIGN = "resign"
@@ -87,7 +87,7 @@ def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("play", help="play against a policy in the terminal",
                                    description="Play GAME against a policy: type a pit number each turn.")
-    parser.add_argument("game", help="kalah, sungka, togyz_kumalak (with parameters: kalah:pits=4)")
+    parser.add_argument("game", help=GAME_HELP)
     parser.add_argument("--opponent", default="alphabeta:depth=4", help="policy spec (default alphabeta:depth=4)")
     parser.add_argument("--seat", choices=("first", "second"), default="first", help="your seat (default first)")
     parser.add_argument("--seed", type=int, default=0)

@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 
-from .arena import add_common_arguments, arena, parse_game
+from .arena import GAME_HELP, add_common_arguments, arena, parse_game
 
 PAPER_OPPONENTS = (("Random", "random"), ("Max", "max"), ("Exact", "exact"))
 
@@ -110,7 +110,7 @@ def print_paper_table(result: dict, file=None) -> None:
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("tournament", help="round robin of policies with Elo-style ratings",
                                    description="Every pair of POLICIES plays N games in each seat.")
-    parser.add_argument("game")
+    parser.add_argument("game", help=GAME_HELP)
     parser.add_argument("policies", nargs="+", metavar="POLICY")
     add_common_arguments(parser)
     parser.add_argument("--markdown", metavar="FILE", help="also write the table as markdown to FILE")
@@ -119,7 +119,7 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("paper-table", help="results laid out as the Sungka paper's Table II",
                                    description="POLICY against Random, Max, Exact and itself, N games as first "
                                                "turn and N as second; average reward = POLICY's final store.")
-    parser.add_argument("game")
+    parser.add_argument("game", help=GAME_HELP)
     parser.add_argument("policy")
     add_common_arguments(parser, games=1000)
     parser.set_defaults(func=run_paper_table)
