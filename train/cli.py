@@ -20,7 +20,7 @@ from mancala_marl.extras import MissingExtraError
 from mancala_marl.games import GAMES
 
 COMMANDS = [f"mancala_marl.train.{name}" for name in
-            ("demo", "train_command", "distill_command", "plot", "arena", "tournament", "play")]
+            ("demo", "train_command", "distill_command", "alphazero", "plot", "arena", "tournament", "play")]
 BAD_INPUT, INTERRUPTED = 2, 130
 
 

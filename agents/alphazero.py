@@ -1,0 +1,244 @@
+"""AlphaZero-style play: a policy-value network guiding PUCT search (:mod:`mancala_marl.agents.mcts`).
+
+The ``alphazero`` policy needs only numpy and numba: the network (an MLP; trained with torch by
+``mancala-marl alphazero``, :mod:`mancala_marl.train.alphazero`) is stored as plain arrays in an
+``.npz`` file and evaluated with numpy, in batches when many games search at once.
+
+- ``alphazero`` plays the network shipped for the game (``pretrained/alphazero_<game>.npz``);
+  ``alphazero:path=run/final.npz`` another one.
+- ``sims=N`` simulations per move (default 200); ``time=T`` seconds per move instead (as many
+  simulations as fit); ``sims=0`` plays the network alone: its most likely legal move.
+- The move is the root's most visited move (ties: the higher prior).
+
+Network input (:func:`features`): the ``counts`` observation of the player to move, each count
+also one-hot (0..31, the last meaning 31 or more), as :class:`~mancala_marl.agents.features.PitCountsOneHot`
+does for SB3 models: where the last seed lands depends on exact counts.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import time
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from mancala_marl import observations
+from mancala_marl._compile import kernel
+from mancala_marl.games import Game
+from mancala_marl.games.base import SPEC_PITS
+
+from . import mcts
+from .base import Policy, register_policy
+
+MAX_COUNT = 31
+FORMAT = "mancala_marl.alphazero/1"
+
+
+# -- network input ---------------------------------------------------------------------------
+@functools.lru_cache(maxsize=64)
+def _layout(game_type: type, params: tuple) -> tuple[np.ndarray, int]:
+    game = game_type(**dict(params))
+    high = observations.observation_space(game, "counts").high.astype(np.float32)
+    scale = np.where(high > 1, high, 0).astype(np.float32)
+    return scale, high.size + int((scale > 0).sum()) * (MAX_COUNT + 1)
+
+
+def feature_layout(game: Game) -> tuple[np.ndarray, int]:
+    """(scale of each ``counts`` entry, 0 for a flag; the feature length D)."""
+    return _layout(type(game), tuple(game.params.items()))
+
+
+@kernel
+def _observe(states, spec, out):
+    cells = 2 * spec[SPEC_PITS] + 2
+    for i in range(states.shape[0]):
+        observations.encode_row(states[i], states[i, cells], spec, 0, out[i])
+
+
+@kernel
+def _expand(obs, scale, out):
+    for i in range(obs.shape[0]):
+        out[i, :] = 0.0
+        j = obs.shape[1]
+        for k in range(obs.shape[1]):
+            if scale[k] > 0:
+                out[i, k] = obs[i, k] / scale[k]
+                out[i, j + min(int(obs[i, k]), MAX_COUNT)] = 1.0
+                j += MAX_COUNT + 1
+            else:
+                out[i, k] = obs[i, k]
+
+
+def observe(game: Game, states: np.ndarray) -> np.ndarray:
+    """(n, obs) float32 ``counts`` observations of live states, each from its player to move's
+    side: what a replay buffer keeps (small), :func:`expand` makes it the network input."""
+    states = np.ascontiguousarray(states, dtype=np.int32).reshape(-1, game.state_size)
+    out = np.empty((states.shape[0], feature_layout(game)[0].size), dtype=np.float32)
+    _observe(states, game.spec, out)
+    return out
+
+
+def expand(game: Game, obs: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """(n, D) float32 network input from ``counts`` observations (see :func:`features`)."""
+    scale, size = feature_layout(game)
+    obs = np.ascontiguousarray(obs, dtype=np.float32)
+    if out is None:
+        out = np.empty((obs.shape[0], size), dtype=np.float32)
+    _expand(obs, scale, out)
+    return out
+
+
+def features(game: Game, states: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """(n, D) float32 network input of live states, from each one's player to move's side."""
+    return expand(game, observe(game, states), out)
+
+
+# -- the network -----------------------------------------------------------------------------
+class Network:
+    """An MLP with a policy head (one logit per pit) and a value head (tanh), as numpy arrays.
+
+    ``weights``: ``hidden_<k>.weight`` (out, in) and ``.bias`` per hidden layer (ReLU), then
+    ``policy.weight/bias`` and ``value.weight/bias``, as torch's ``state_dict`` names them.
+    ``meta``: game, rule params, feature length, hidden sizes, and how it was trained.
+    """
+
+    def __init__(self, weights: dict, meta: dict):
+        self.meta = meta
+        layers = sorted({k.split(".")[0] for k in weights if k.startswith("hidden_")}, key=lambda k: int(k[7:]))
+        self.hidden = [(np.ascontiguousarray(weights[f"{k}.weight"].T, dtype=np.float32),
+                        weights[f"{k}.bias"].astype(np.float32)) for k in layers]
+        self.policy = (np.ascontiguousarray(weights["policy.weight"].T, dtype=np.float32),
+                       weights["policy.bias"].astype(np.float32))
+        self.value = (np.ascontiguousarray(weights["value.weight"].T, dtype=np.float32),
+                      weights["value.bias"].astype(np.float32))
+
+    def __call__(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(logits (n, P), values (n,)) for features ``x`` (n, D)."""
+        for w, b in self.hidden:
+            x = np.maximum(x @ w + b, 0.0)
+        logits = x @ self.policy[0] + self.policy[1]
+        values = np.tanh(x @ self.value[0] + self.value[1])[:, 0]
+        return logits, values
+
+    def check(self, game: Game, where: str) -> None:
+        ours, theirs = (self.meta["game"], self.meta["rule_params"]), (game.name, dict(game.params))
+        if ours != theirs:
+            raise ValueError(f"{where} was trained for {ours[0]} {ours[1]} but is used on {theirs[0]} {theirs[1]}")
+
+    def save(self, path, weights: dict) -> None:
+        """Write ``weights`` (numpy arrays) and the metadata to ``path`` atomically."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.tmp.npz")
+        np.savez(tmp, __meta__=np.array(json.dumps({"format": FORMAT, **self.meta})), **weights)
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path) -> Network:
+        """A network written by :meth:`save`; a missing, corrupt or foreign file is a clear error."""
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"no network file at {path}")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["__meta__"]))
+                weights = {k: data[k] for k in data.files if k != "__meta__"}
+        except (OSError, ValueError, KeyError, EOFError) as error:
+            raise ValueError(f"{path} is not an alphazero network file ({type(error).__name__})") from None
+        if meta.get("format") != FORMAT:
+            raise ValueError(f"{path} is not an alphazero network file of format {FORMAT}")
+        return cls(weights, meta)
+
+
+def shipped_network(game: Game) -> Path:
+    entry = resources.files("mancala_marl.agents") / "pretrained" / f"alphazero_{game.name}.npz"
+    if not entry.is_file():
+        raise ValueError(f"no alphazero network is shipped for {game.name}")
+    with resources.as_file(entry) as path:  # installs are plain folders: the path stays valid
+        return Path(path)
+
+
+# -- search ----------------------------------------------------------------------------------
+def search(game: Game, net, forest: mcts.Forest, sims: int, c_puct: float = 1.5,
+           active: np.ndarray | None = None, deadline: float | None = None, noise=None) -> int:
+    """Run ``sims`` simulations (or until ``deadline``, a ``time.perf_counter()`` value) in every
+    active tree of ``forest`` (its roots already set), evaluating the leaves of all trees in one
+    call of ``net`` (``features (n, D) -> (logits (n, P), values (n,))``, e.g. a :class:`Network`).
+    ``noise(rows) -> (len(rows), P)`` mixes exploration noise into the roots once they are
+    expanded. Returns the simulations run."""
+    active = np.ones(len(forest.roots), dtype=np.bool_) if active is None else active
+    arrays = forest.arrays()
+    batch = np.empty((len(forest.roots), feature_layout(game)[1]), dtype=np.float32)
+    done = 0
+    while done < sims and (deadline is None or done == 0 or time.perf_counter() < deadline):
+        if mcts.select(forest.roots, active, game.spec, c_puct, *arrays):
+            rows = np.flatnonzero(forest.pending)
+            logits = np.zeros((len(forest.roots), game.pits), dtype=np.float32)
+            values = np.zeros(len(forest.roots), dtype=np.float32)
+            logits[rows], values[rows] = net(features(game, forest.leaf_states[rows], batch[: rows.size]))
+            mcts.expand_and_backup(game.spec, logits, values, *arrays)
+        done += 1
+        if done == 1 and noise is not None:  # the roots were just expanded
+            rows = np.flatnonzero(active)
+            mcts.add_root_noise(forest.prior, rows, noise(rows), 0.25)
+    return done
+
+
+@register_policy("alphazero")
+class AlphaZeroPolicy(Policy):
+    """PUCT search guided by a self-play network (``sims``, or ``time`` seconds, per move)."""
+
+    def __init__(self, sims: int = 200, time: float | None = None, path: str | None = None,
+                 c_puct: float = 1.5, seed: int | None = None, net: Network | None = None):
+        super().__init__(seed)
+        if isinstance(sims, bool) or not isinstance(sims, (int, np.integer)) or sims < 0:
+            raise ValueError(f"sims must be an integer >= 0 (0: the network alone), got {sims!r}")
+        if time is not None and not (isinstance(time, (int, float)) and time > 0):
+            raise ValueError(f"time must be a positive number of seconds per move, got {time!r}")
+        if not c_puct > 0:
+            raise ValueError(f"c_puct must be > 0, got {c_puct!r}")
+        self.sims, self.time_limit, self.c_puct = int(sims), time, float(c_puct)
+        self.path = path
+        self._nets = {} if net is None else {(net.meta["game"], json.dumps(net.meta["rule_params"])): net}
+        if path is not None:
+            loaded = Network.load(path)  # a bad file is named now, not at the first move
+            self._nets[(loaded.meta["game"], json.dumps(loaded.meta["rule_params"]))] = loaded
+        self._forest = None
+        self.last_sims = 0
+
+    def network(self, game: Game) -> Network:
+        key = (game.name, json.dumps(game.params))
+        if key not in self._nets:
+            if self.path is not None or self._nets:
+                net = next(iter(self._nets.values()))
+                net.check(game, f"alphazero network {self.path or ''}".strip())
+            self._nets[key] = Network.load(shipped_network(game))
+        net = self._nets[key]
+        net.check(game, f"alphazero network for {game.name}")
+        return net
+
+    def act(self, game, state):
+        if game.is_terminal(state):
+            raise ValueError("the game is over: there is no move to choose")
+        net = self.network(game)
+        legal = game.legal_mask(state)
+        if self.sims == 0 and self.time_limit is None:
+            logits, _ = net(features(game, state))
+            return int(np.flatnonzero(legal)[np.argmax(logits[0][legal])])
+        sims = self.sims if self.time_limit is None else 1 << 30
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        capacity = sims + 2 if self.time_limit is None else 20_000
+        if self._forest is None or self._forest.game is not game or self._forest.capacity < capacity:
+            self._forest = mcts.Forest(game, 1, capacity)
+        forest = self._forest
+        forest.reset(state[None])
+        limit = min(sims, capacity - 2)
+        self.last_sims = search(game, net, forest, limit, self.c_puct, deadline=deadline)
+        visits = forest.root_visits()[0].astype(np.float64)
+        visits += forest.prior[0, 0] * 1e-3  # ties to the higher prior
+        visits[~legal] = -1.0
+        return int(np.argmax(visits))

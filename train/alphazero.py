@@ -1,0 +1,385 @@
+"""AlphaZero by self-play: ``mancala-marl alphazero GAME`` and :func:`train`.
+
+No teacher and no human data: each generation plays ``games`` games of the current network
+against itself, all at once (one batch of network evaluations per simulation step, across
+games), with PUCT search (:mod:`mancala_marl.agents.mcts`), Dirichlet noise at the roots and
+moves drawn in proportion to the visits for the first ``temperature_moves`` moves of a game.
+Every position is stored with the search's visit distribution and the game's result from the
+side of its player to move; the network (an MLP, torch) is then fitted on the newest
+``buffer`` positions: cross-entropy to the visit distribution plus squared error to the result.
+
+A run directory holds ``config.json``, ``checkpoints/last.pt`` (network, optimiser, generation,
+random state) and ``checkpoints/buffer.npz`` (the replay buffer), both written atomically after
+every generation, so ``--resume`` continues with nothing lost; ``network.npz`` (the newest
+network, for the ``alphazero`` policy), ``evaluations.csv`` (what ``mancala-marl plot`` draws),
+and ``tb/`` (TensorBoard).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from mancala_marl.agents import alphazero, mcts
+from mancala_marl.games import make_game
+
+
+@dataclass
+class AlphaZeroConfig:
+    game: str = "kalah"
+    rule_params: dict = field(default_factory=dict)
+    generations: int = 100
+    games: int = 256                   # self-play games per generation, played at once
+    sims: int = 64                     # simulations per self-play move
+    c_puct: float = 1.5
+    dirichlet: float = 1.0             # Dirichlet alpha of the root noise (25% of the prior)
+    temperature_moves: int = 12        # moves drawn in proportion to the visits, then the most visited
+    hidden: list = field(default_factory=lambda: [256, 256])
+    buffer: int = 300_000              # positions kept for training
+    batch_size: int = 512
+    steps_per_generation: int = 300    # optimiser steps after each generation
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    eval_every: int = 5                # generations between evaluations (0: none)
+    eval_games: int = 20               # per seat and opponent, 4 random opening moves
+    eval_sims: int = 50
+    eval_opponents: list = field(default_factory=lambda: ["random", "greedy", "alphabeta:depth=2"])
+    seed: int = 0
+    threads: int = 1                   # torch threads for fitting
+    progress_bar: bool = True
+
+    def check(self) -> None:
+        from mancala_marl.agents import make_policy
+
+        for name in ("generations", "games", "sims", "buffer", "batch_size", "steps_per_generation", "eval_games"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if self.eval_every < 0 or self.temperature_moves < 0 or self.eval_sims < 0:
+            raise ValueError("eval_every, temperature_moves and eval_sims must be >= 0")
+        if not (self.hidden and all(isinstance(n, int) and n > 0 for n in self.hidden)):
+            raise ValueError(f"hidden must be a list of positive layer sizes, got {self.hidden!r}")
+        for name in ("c_puct", "dirichlet", "learning_rate"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
+        make_game(self.game, **self.rule_params)
+        for spec in self.eval_opponents:
+            make_policy(spec)
+
+
+# -- the network in torch --------------------------------------------------------------------
+def torch_network(config: AlphaZeroConfig, game):
+    """The MLP of :class:`mancala_marl.agents.alphazero.Network`, in torch, with the same names."""
+    import torch
+
+    class PolicyValueNet(torch.nn.Module):
+        def __init__(self, inputs, hidden, pits):
+            super().__init__()
+            sizes = [inputs, *hidden]
+            for k in range(len(hidden)):
+                self.add_module(f"hidden_{k}", torch.nn.Linear(sizes[k], sizes[k + 1]))
+            self.policy = torch.nn.Linear(sizes[-1], pits)
+            self.value = torch.nn.Linear(sizes[-1], 1)
+            self.depth = len(hidden)
+
+        def forward(self, x):
+            for k in range(self.depth):
+                x = torch.relu(getattr(self, f"hidden_{k}")(x))
+            return self.policy(x), torch.tanh(self.value(x)).squeeze(-1)
+
+    return PolicyValueNet(alphazero.feature_layout(game)[1], config.hidden, game.pits)
+
+
+def torch_evaluator(model):
+    """``features -> (logits, values)`` with the torch model itself: for the large batches of
+    self-play, torch's matrix products are several times faster than numpy's here."""
+    import torch
+
+    def evaluate(x: np.ndarray):
+        with torch.no_grad():
+            logits, values = model(torch.from_numpy(x))
+        return logits.numpy(), values.numpy()
+    return evaluate
+
+
+def to_numpy_network(model, config: AlphaZeroConfig, game, **extra) -> tuple[alphazero.Network, dict]:
+    weights = {k: v.detach().cpu().numpy() for k, v in model.state_dict().items()}
+    meta = {"game": game.name, "rule_params": dict(game.params), "features": alphazero.feature_layout(game)[1],
+            "hidden": list(config.hidden), "trained_by": "mancala-marl alphazero (self-play)", **extra}
+    return alphazero.Network(weights, meta), weights
+
+
+# -- replay buffer ---------------------------------------------------------------------------
+class ReplayBuffer:
+    """The newest ``capacity`` positions: ``counts`` observations (uint8: no count here
+    exceeds 255), legal masks, visit distributions and results."""
+
+    def __init__(self, capacity: int, obs_size: int, pits: int):
+        self.obs = np.zeros((capacity, obs_size), dtype=np.uint8)
+        self.masks = np.zeros((capacity, pits), dtype=np.bool_)
+        self.policies = np.zeros((capacity, pits), dtype=np.float32)
+        self.results = np.zeros(capacity, dtype=np.float32)
+        self.size, self.next, self.added = 0, 0, 0
+
+    def add(self, obs, masks, policies, results) -> None:
+        for k in range(len(results)):
+            i = self.next
+            self.obs[i], self.masks[i], self.policies[i], self.results[i] = obs[k], masks[k], policies[k], results[k]
+            self.next = (i + 1) % len(self.results)
+        self.size = min(self.size + len(results), len(self.results))
+        self.added += len(results)
+
+    def sample(self, rng, n: int):
+        rows = rng.integers(self.size, size=n)
+        return self.obs[rows], self.masks[rows], self.policies[rows], self.results[rows]
+
+    def save(self, path) -> None:
+        tmp = Path(path).with_name(f".{Path(path).name}.tmp.npz")
+        np.savez(tmp, obs=self.obs[: self.size], masks=self.masks[: self.size], policies=self.policies[: self.size],
+                 results=self.results[: self.size], next=self.next, added=self.added)
+        os.replace(tmp, path)
+
+    def load(self, path) -> None:
+        with np.load(path) as data:
+            n = len(data["results"])
+            self.obs[:n], self.masks[:n], self.policies[:n], self.results[:n] = (
+                data["obs"], data["masks"], data["policies"], data["results"])
+            self.size, self.next, self.added = n, int(data["next"]), int(data["added"])
+
+
+# -- self-play -------------------------------------------------------------------------------
+def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, progress=None):
+    """``config.games`` games of ``net`` (``features -> (logits, values)``) against itself, all at
+    once. Returns the positions
+    (observations, masks, visit distributions, results from the mover's side) and statistics."""
+    n = config.games
+    states = np.tile(game.init(), (n, 1))
+    records = [[] for _ in range(n)]  # per game: (obs, mask, policy, mover)
+    plies = np.zeros(n, dtype=np.int64)
+    live = np.ones(n, dtype=np.bool_)
+    out, outcomes, lengths = [], [], []
+
+    def noise(rows):
+        masks = np.array([game.legal_mask(forest.roots[g]) for g in rows])
+        draws = rng.dirichlet([config.dirichlet] * game.pits, size=len(rows)) * masks
+        return (draws / draws.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    while live.any():
+        rows = np.flatnonzero(live)
+        forest.reset(states[rows], rows)
+        alphazero.search(game, net, forest, config.sims, config.c_puct, active=live, noise=noise)
+        visits = forest.root_visits()[rows].astype(np.float64)
+        obs = alphazero.observe(game, states[rows])
+        for k, g in enumerate(rows):
+            mask = game.legal_mask(states[g])
+            policy = visits[k] / visits[k].sum()
+            records[g].append((obs[k], mask, policy.astype(np.float32), game.to_move(states[g])))
+            if plies[g] < config.temperature_moves:
+                move = int(rng.choice(game.pits, p=policy))
+            else:
+                move = int(np.argmax(np.where(mask, visits[k], -1)))
+            game.apply(states[g], move)
+            plies[g] += 1
+            if game.is_terminal(states[g]):
+                live[g] = False
+                result = game.returns(states[g])
+                outcomes.append(result[0])
+                lengths.append(plies[g])
+                out.extend((o, m, p, result[mover]) for o, m, p, mover in records[g])
+                if progress is not None:
+                    progress()
+    obs, masks, policies, results = (np.array(column) for column in zip(*out))
+    stats = {"first_player_score": float(np.mean(outcomes)) * 0.5 + 0.5, "mean_length": float(np.mean(lengths)),
+             "positions": len(results)}
+    return (obs, masks, policies, results), stats
+
+
+# -- fitting ---------------------------------------------------------------------------------
+def fit(model, optimizer, buffer: ReplayBuffer, game, config: AlphaZeroConfig, rng) -> dict:
+    """``steps_per_generation`` minibatches; returns the mean policy and value losses."""
+    import torch
+
+    model.train()
+    policy_losses, value_losses = [], []
+    for _ in range(config.steps_per_generation):
+        obs, masks, policies, results = buffer.sample(rng, config.batch_size)
+        x = torch.from_numpy(alphazero.expand(game, obs))
+        logits, values = model(x)
+        logits = logits.masked_fill(~torch.from_numpy(masks), -1e9)
+        policy_loss = -(torch.from_numpy(policies) * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+        value_loss = ((values - torch.from_numpy(results)) ** 2).mean()
+        optimizer.zero_grad()
+        (policy_loss + value_loss).backward()
+        optimizer.step()
+        policy_losses.append(policy_loss.item())
+        value_losses.append(value_loss.item())
+    model.eval()
+    return {"policy_loss": float(np.mean(policy_losses)), "value_loss": float(np.mean(value_losses))}
+
+
+def evaluate(game, net, config: AlphaZeroConfig, generation: int) -> list[dict]:
+    """The network with ``eval_sims`` simulations against each baseline, both seats, from
+    random 4-move openings; one row per (opponent, seat), as :mod:`mancala_marl.train.evaluation` writes them."""
+    from mancala_marl.train.arena import arena
+
+    agent = alphazero.AlphaZeroPolicy(sims=config.eval_sims, net=net)
+    rows = []
+    for spec in config.eval_opponents:
+        result = arena(game, agent, spec, n=config.eval_games, seed=generation, opening=4)
+        for seat, s in result["seats"].items():
+            rows.append({"opponent": spec, "seat": seat, "games": s["games"], "wins": s["wins"], "draws": s["draws"],
+                         "losses": s["losses"], "win_rate": s["win_rate"], "mean_score": s["mean_score"],
+                         "mean_margin": s["mean_margin"]})
+    return rows
+
+
+# -- the run ---------------------------------------------------------------------------------
+def _atomic_torch_save(obj, path: Path) -> None:
+    import torch
+
+    tmp = path.with_name(f".{path.name}.tmp")
+    torch.save(obj, tmp)
+    os.replace(tmp, path)
+
+
+def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: int | None = None) -> Path:
+    """Run (or with ``resume`` continue) the self-play loop in ``run_dir``; returns the path of the
+    newest network (``network.npz``)."""
+    import torch
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+    from torch.utils.tensorboard import SummaryWriter
+
+    from mancala_marl.train.evaluation import append_evaluations, win_rate_cells
+
+    run_dir = Path(run_dir)
+    checkpoint, buffer_path = run_dir / "checkpoints" / "last.pt", run_dir / "checkpoints" / "buffer.npz"
+    if resume:
+        if not checkpoint.is_file():
+            raise FileNotFoundError(f"--resume: no checkpoint at {checkpoint}")
+        config = AlphaZeroConfig(**{**json.loads((run_dir / "config.json").read_text()),
+                                    "progress_bar": config.progress_bar})
+        config.generations = generations or config.generations
+    elif checkpoint.is_file():
+        raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
+    config.check()
+    torch.set_num_threads(config.threads)
+    torch.manual_seed(config.seed)
+    game = make_game(config.game, **config.rule_params)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    checkpoint.parent.mkdir(exist_ok=True)
+    (run_dir / "config.json").write_text(json.dumps(asdict(config), indent=2))
+    model = torch_network(config, game)
+    optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay)
+    buffer = ReplayBuffer(config.buffer, alphazero.feature_layout(game)[0].size, game.pits)
+    rng = np.random.default_rng(config.seed)
+    generation, seconds = 0, 0.0
+    if resume:
+        saved = torch.load(checkpoint, weights_only=False)
+        model.load_state_dict(saved["model"])
+        optimizer.load_state_dict(saved["optimizer"])
+        generation, seconds = saved["generation"], saved["seconds"]
+        rng.bit_generator.state = saved["rng"]
+        buffer.load(buffer_path)
+    model.eval()
+    forest = mcts.Forest(game, config.games, config.sims + 2)
+    writer = SummaryWriter(str(run_dir / "tb"))
+    columns = (TextColumn("[bold]generation {task.fields[generation]}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("games"), TimeElapsedColumn(), TextColumn("{task.fields[status]}"))
+    with Progress(*columns, disable=not config.progress_bar) as progress:
+        task = progress.add_task("self-play", total=config.games, generation=generation, status="")
+        while generation < config.generations:
+            start = time.time()
+            progress.reset(task, total=config.games, generation=generation + 1)
+            data, stats = self_play(game, torch_evaluator(model), config, rng, forest,
+                                    progress=lambda: progress.advance(task))
+            buffer.add(*data)
+            losses = fit(model, optimizer, buffer, game, config, rng) if buffer.size >= config.batch_size else {}
+            generation += 1
+            seconds += time.time() - start
+            net, weights = to_numpy_network(model, config, game, generation=generation,
+                                            positions=buffer.added, train_seconds=round(seconds, 1))
+            net.save(run_dir / "network.npz", weights)
+            buffer.save(buffer_path)
+            _atomic_torch_save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
+                                "generation": generation, "seconds": seconds, "rng": rng.bit_generator.state},
+                               checkpoint)
+            for key, value in {**stats, **losses}.items():
+                writer.add_scalar(f"selfplay/{key}" if key in stats else f"loss/{key}", value, generation)
+            status = f"{stats['positions']} positions, losses {losses.get('policy_loss', 0):.3f}/" \
+                     f"{losses.get('value_loss', 0):.3f}, {seconds / 60:.1f} min"
+            if config.eval_every and generation % config.eval_every == 0:
+                rows = evaluate(game, net, config, generation)
+                append_evaluations(run_dir / "evaluations.csv", rows, buffer.added, seconds)
+                for row in rows:
+                    writer.add_scalar(f"eval/win_rate/{row['opponent']}/{row['seat']}", row["win_rate"], generation)
+                status += f" | {win_rate_cells(rows)}"
+                progress.console.print(f"[generation {generation}] {status}")
+            progress.update(task, status=status)
+    writer.close()
+    return run_dir / "network.npz"
+
+
+# -- command line ----------------------------------------------------------------------------
+def add_parser(subparsers) -> None:
+    from mancala_marl.games import GAMES
+
+    defaults = AlphaZeroConfig()
+    p = subparsers.add_parser("alphazero", help="train a policy-value network by self-play with PUCT search",
+                              description="AlphaZero-style self-play (no teacher). Writes RUN_DIR/network.npz, "
+                                          "usable as the policy 'alphazero:path=RUN_DIR/network.npz'.")
+    p.add_argument("game", choices=sorted(GAMES))
+    p.add_argument("--generations", type=int, default=None,
+                   help=f"self-play generations in all (default {defaults.generations}; with --resume, a new total)")
+    p.add_argument("--games", type=int, default=defaults.games, help="self-play games per generation, played at once")
+    p.add_argument("--sims", type=int, default=defaults.sims, help="simulations per self-play move")
+    p.add_argument("--hidden", default=",".join(map(str, defaults.hidden)), help="hidden layer sizes")
+    p.add_argument("--buffer", type=int, default=defaults.buffer, help="positions kept for training")
+    p.add_argument("--steps", type=int, default=defaults.steps_per_generation, help="optimiser steps per generation")
+    p.add_argument("--batch-size", type=int, default=defaults.batch_size)
+    p.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
+    p.add_argument("--temperature-moves", type=int, default=defaults.temperature_moves)
+    p.add_argument("--dirichlet", type=float, default=defaults.dirichlet)
+    p.add_argument("--c-puct", type=float, default=defaults.c_puct)
+    p.add_argument("--eval-every", type=int, default=defaults.eval_every, help="generations between evaluations")
+    p.add_argument("--eval-games", type=int, default=defaults.eval_games, help="games per seat per opponent")
+    p.add_argument("--eval-sims", type=int, default=defaults.eval_sims)
+    p.add_argument("--eval-opponents", default=",".join(defaults.eval_opponents))
+    p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule houses=4")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--run-dir", default=None, help="default runs/GAME-alphazero")
+    p.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its last generation")
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from mancala_marl.extras import require
+    from mancala_marl.train.train_command import key_values
+
+    require("train", "this command")
+    try:
+        hidden = [int(size) for size in args.hidden.split(",")]
+    except ValueError:
+        raise ValueError(f"--hidden must be comma-separated layer sizes, got {args.hidden!r}") from None
+    config = AlphaZeroConfig(
+        game=args.game, rule_params=key_values(args.rule, "--rule"), generations=args.generations or 100,
+        games=args.games, sims=args.sims, c_puct=args.c_puct, dirichlet=args.dirichlet,
+        temperature_moves=args.temperature_moves, hidden=hidden, buffer=args.buffer, batch_size=args.batch_size,
+        steps_per_generation=args.steps, learning_rate=args.learning_rate, eval_every=args.eval_every,
+        eval_games=args.eval_games, eval_sims=args.eval_sims, eval_opponents=args.eval_opponents.split(","),
+        seed=args.seed, progress_bar=not args.no_progress)
+    path = train(config, args.run_dir or f"runs/{args.game}-alphazero", resume=args.resume,
+                 generations=args.generations)
+    print(f"network: {path}   play it: mancala-marl play {args.game} --opponent alphazero:path={path}")
+    return 0
