@@ -29,6 +29,7 @@ from mancala_marl.extras import require
 from .base import Policy, register_policy
 
 META_KEY = "mancala_marl"  # attribute of the SB3 model that carries our metadata
+PRETRAINED_KINDS = {"distilled": "{game}.zip", "scratch": "scratch_{game}.zip"}  # shipped files
 # Models saved before the package had one installed name pickled classes under the repository's
 # top-level folders; while such a model loads, those names point at the installed modules.
 LEGACY_MODULES = {"agents": "mancala_marl.agents", "agents.features": "mancala_marl.agents.features",
@@ -40,9 +41,11 @@ def pretrained_dir():
     return resources.files("mancala_marl.agents") / "pretrained"
 
 
-def shipped_games() -> list[str]:
-    """Names of the games that have a shipped network."""
-    return sorted(entry.name[:-4] for entry in pretrained_dir().iterdir() if entry.name.endswith(".zip"))
+def shipped_games(kind: str = "distilled") -> list[str]:
+    """Names of the games that have a shipped network of ``kind`` (see :class:`PretrainedPolicy`)."""
+    from mancala_marl.games import GAMES
+
+    return [name for name in GAMES if (pretrained_dir() / PRETRAINED_KINDS[kind].format(game=name)).is_file()]
 
 
 def algo_class(algo: str):
@@ -202,11 +205,17 @@ class ModelPolicy(Policy):
 
 @register_policy("pretrained")
 class PretrainedPolicy(ModelPolicy):
-    """The agent shipped for the game being played: ``mancala_marl/agents/pretrained/<game>.zip``."""
+    """The network shipped for the game being played (``mancala_marl/agents/pretrained/``):
+    ``kind="distilled"`` (default, ``<game>.zip``: imitates alpha-beta) or ``kind="scratch"``
+    (``scratch_<game>.zip``: reinforcement learning from scratch, no teacher)."""
 
-    def __init__(self, deterministic: bool = True, epsilon: float = 0.0, seed: int | None = None):
+    def __init__(self, kind: str = "distilled", deterministic: bool = True, epsilon: float = 0.0,
+                 seed: int | None = None):
         Policy.__init__(self, seed)
+        if kind not in PRETRAINED_KINDS:
+            raise ValueError(f"kind must be one of {list(PRETRAINED_KINDS)}, got {kind!r}")
         require("train", "the pretrained policy")
+        self.kind = kind
         self.path, self.model, self.metadata = None, None, None
         self.deterministic, self.epsilon = bool(deterministic), float(epsilon)
         self._checked = None
@@ -224,9 +233,10 @@ class PretrainedPolicy(ModelPolicy):
         return self.model
 
     def path_for(self, game):
-        entry = pretrained_dir() / f"{game.name}.zip"
+        entry = pretrained_dir() / PRETRAINED_KINDS[self.kind].format(game=game.name)
         if not entry.is_file():
-            raise ValueError(f"no pretrained agent for {game.name}; shipped: {', '.join(shipped_games()) or 'none'}")
+            raise ValueError(f"no {self.kind} pretrained agent for {game.name}; shipped: "
+                             f"{', '.join(shipped_games(self.kind)) or 'none'}")
         # Installed packages are plain folders (wheels are unpacked), so this path outlives the
         # context; a zipped install would need the file extracted for as long as it is used.
         with resources.as_file(entry) as path:

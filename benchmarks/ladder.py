@@ -1,16 +1,30 @@
-"""Strength ladder: round robin of the baseline policies on each game, plus alpha-beta's time per move.
+"""Strength ladder: every policy we ship, rated on every registered game, with its time per move.
 
-    .venv/bin/python benchmarks/ladder.py                 # 100 games per seat = 200 per pair
-    .venv/bin/python benchmarks/ladder.py -n 10 --games kalah   # a quick look
+    .venv/bin/python benchmarks/ladder.py                        # the full ladder (hours on 2 cores)
+    .venv/bin/python benchmarks/ladder.py -n 10 --strong-n 4 --games kalah   # a quick look
 
-Every game starts with ``--opening`` (default 4) uniformly random moves, the same in both seats:
-the rule policies are deterministic, so without it each pairing would be one game repeated.
-Writes benchmarks/results/ladder.json and ladder.md.
+Two round robins per game, both seats, every game from ``--opening`` (default 4) uniformly random
+moves, the same in both seats (the rule policies are deterministic: without it each pairing
+would be one game repeated):
+
+- the **field**, ``-n`` games per seat and pair: the rule policies, alpha-beta to depth 2 and 4,
+  the shipped networks alone (distilled, from scratch, AlphaZero's network without search);
+- the **top**, ``--strong-n`` games per seat and pair: alpha-beta to depth 4 and 6, alpha-beta
+  with ten times AlphaZero's time (``alphabeta:depth=64,time_limit=0.5``), AlphaZero with search
+  and with its network alone, and the distilled network.
+
+Ratings: Bradley-Terry on all the games of a game's ladder (Elo scale, mean 1500). Then each
+policy's mean milliseconds per move, over ``--timing-games`` games against greedy. A shipped
+policy with no network for a game is left out of that game's ladder. Writes
+``benchmarks/results/ladder.json`` and ``ladder.md``, and prints the AlphaZero targets: points per
+game (win 1, draw 1/2) over both seats against ``alphabeta:depth=6`` and the time-limited
+alpha-beta, and the network alone's rating against ``alphabeta:depth=2``'s.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import platform
 import sys
@@ -20,20 +34,35 @@ from pathlib import Path
 import numpy as np
 
 from mancala_marl.agents import make_policy
+from mancala_marl.games import GAMES as REGISTRY
 from mancala_marl.games import make_game
-from mancala_marl.train.tournament import round_robin, tournament_markdown
+from mancala_marl.train.arena import arena
+from mancala_marl.train.tournament import elo_ratings, score_matrix
 
-LADDER = ["random", "max", "exact", "simple", "greedy", "alphabeta:depth=2", "alphabeta:depth=4"]
-GAMES = ["kalah", "sungka", "togyz_kumalak"]
+ALPHAZERO = "alphazero:time=0.045"  # a 45 ms budget: with the network's own overhead, <= 50 ms a move
+TIMED_ALPHABETA = "alphabeta:depth=64,time_limit=0.5"
+FIELD = ["random", "max", "exact", "simple", "greedy", "alphabeta:depth=2", "alphabeta:depth=4", "pretrained",
+         "pretrained:kind=scratch", "alphazero:sims=0"]
+TOP = ["alphabeta:depth=4", "alphabeta:depth=6", TIMED_ALPHABETA, ALPHAZERO, "alphazero:sims=0", "pretrained"]
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def time_per_move(game_name: str, spec: str, games: int, seed: int = 0) -> dict:
-    """Seconds per move of ``spec`` over ``games`` games against greedy (seats alternating, 4 random opening moves)."""
-    game = make_game(game_name)
+def available(spec: str, game) -> bool:
+    """Whether ``spec`` can play ``game`` (a shipped network exists for it)."""
+    try:
+        policy = make_policy(spec)
+        policy.act(game, game.init())
+        return True
+    except ValueError:
+        return False
+
+
+def time_per_move(game, spec: str, games: int, seed: int = 0) -> dict:
+    """Milliseconds per move of ``spec`` over ``games`` games against greedy (seats alternating,
+    4 random opening moves); the first move is played before the clock (compilation)."""
     policy, opponent = make_policy(spec), make_policy("greedy")
-    policy.act(game, game.init())  # compile outside the clock
-    times, nodes = [], []
+    policy.act(game, game.init())
+    times = []
     rng = np.random.default_rng(seed)
     for g in range(games):
         policy.reset(g)
@@ -42,60 +71,98 @@ def time_per_move(game_name: str, spec: str, games: int, seed: int = 0) -> dict:
             if ply < 4:
                 move = int(rng.choice(np.flatnonzero(game.legal_mask(state))))
             elif game.to_move(state) == seat:
-                before, start = policy.nodes, time.perf_counter()
+                start = time.perf_counter()
                 move = policy.act(game, state.copy())
                 times.append(time.perf_counter() - start)
-                nodes.append(policy.nodes - before)
             else:
                 move = opponent.act(game, state.copy())
             game.apply(state, move)
             ply += 1
-    t = np.array(times)
-    return {"game": game_name, "policy": spec, "moves": len(t), "mean_ms": 1000 * t.mean(),
-            "median_ms": 1000 * np.median(t), "p99_ms": 1000 * np.quantile(t, 0.99), "max_ms": 1000 * t.max(),
-            "mean_nodes": float(np.mean(nodes))}
+    t = 1000 * np.array(times)
+    return {"moves": len(t), "mean_ms": float(t.mean()), "p99_ms": float(np.quantile(t, 0.99)), "max_ms": float(t.max())}
+
+
+def points(result: dict) -> float:
+    o = result["overall"]
+    return (o["wins"] + 0.5 * o["draws"]) / o["games"]
+
+
+def ladder(name: str, args) -> dict:
+    game = make_game(name)
+    field = [p for p in FIELD if available(p, game)]
+    top = [p for p in TOP if available(p, game)]
+    pairs = {(a, b): args.n for a, b in itertools.combinations(field, 2)}
+    pairs.update({(a, b): args.strong_n for a, b in itertools.combinations(top, 2) if (a, b) not in pairs})
+    results = []
+    for (a, b), n in pairs.items():
+        start = time.time()
+        result = arena(name, a, b, n, args.seed, args.workers, args.opening)
+        result["seconds"] = round(time.time() - start, 1)
+        results.append(result)
+        o = result["overall"]
+        print(f"  {name}: {a} vs {b}: {o['wins']}-{o['draws']}-{o['losses']} ({result['seconds']:.0f} s)", flush=True)
+    policies = list(dict.fromkeys(field + top))
+    ratings = elo_ratings(policies, results)
+    timing = {p: time_per_move(game, p, args.timing_games, args.seed) for p in policies}
+    for p in policies:
+        print(f"  {name}: {p} {ratings[p]:.0f}, {timing[p]['mean_ms']:.2f} ms per move", flush=True)
+    targets = {}
+    if ALPHAZERO in top:
+        for opponent in ("alphabeta:depth=6", TIMED_ALPHABETA):
+            found = [r for r in results if {r["a"], r["b"]} == {ALPHAZERO, opponent}]
+            if found:
+                r = found[0]
+                targets[f"{ALPHAZERO} points per game vs {opponent}"] = points(r) if r["a"] == ALPHAZERO else 1 - points(r)
+    if "alphazero:sims=0" in field:
+        targets["network alone rating - alphabeta:depth=2 rating"] = (ratings["alphazero:sims=0"]
+                                                                      - ratings["alphabeta:depth=2"])
+    return {"game": name, "policies": policies, "field": field, "top": top, "pairs": results, "ratings": ratings,
+            "timing": timing, "targets": targets,
+            "matrix": score_matrix({"policies": policies, "pairs": results, "games_per_seat": args.n})}
+
+
+def markdown(out: dict) -> str:
+    lines = [f"Made with `{out['command']}` on {out['machine']}: {out['games_per_seat']} games per seat and pair in "
+             f"the field, {out['strong_games_per_seat']} in the top, {out['opening']} random opening moves.", ""]
+    names = list(out["ladders"])
+    policies = list(dict.fromkeys(p for name in names for p in out["ladders"][name]["policies"]))
+    lines += ["| policy | " + " | ".join(f"{n} rating (ms/move)" for n in names) + " |",
+              "|---|" + "---:|" * len(names)]
+    for p in sorted(policies, key=lambda p: -np.mean([out["ladders"][n]["ratings"].get(p, 0) for n in names])):
+        cells = []
+        for n in names:
+            lad = out["ladders"][n]
+            cells.append(f"{lad['ratings'][p]:.0f} ({lad['timing'][p]['mean_ms']:.1f})" if p in lad["ratings"] else "-")
+        lines.append(f"| `{p}` | " + " | ".join(cells) + " |")
+    lines += ["", "AlphaZero targets (points per game over both seats; rating gap):", ""]
+    for n in names:
+        for key, value in out["ladders"][n]["targets"].items():
+            lines.append(f"- {n}: {key}: {value:.3f}")
+    return "\n".join(lines) + "\n"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("-n", type=int, default=100, help="games per seat per pair (default 100)")
+    parser.add_argument("-n", type=int, default=100, help="games per seat per pair in the field (default 100)")
+    parser.add_argument("--strong-n", type=int, default=20, help="games per seat per pair in the top (default 20)")
     parser.add_argument("--opening", type=int, default=4)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--games", nargs="+", default=GAMES)
-    parser.add_argument("--timing-games", type=int, default=20)
+    parser.add_argument("--games", nargs="+", default=list(REGISTRY), choices=list(REGISTRY))
+    parser.add_argument("--timing-games", type=int, default=4)
     parser.add_argument("--out", default="ladder")
     args = parser.parse_args()
-    command = "python benchmarks/ladder.py " + " ".join(sys.argv[1:])
-    out = {"command": command.strip(), "machine": f"{platform.processor() or platform.machine()}, "
-           f"{args.workers} worker processes", "games_per_seat": args.n, "opening": args.opening, "ladders": {},
-           "timing": []}
-    md = [f"Made with `{out['command']}` ({args.n} games per seat, {2 * args.n} per pair, "
-          f"{args.opening} random opening moves, seed {args.seed}).", ""]
+    out = {"command": ("python benchmarks/ladder.py " + " ".join(sys.argv[1:])).strip(),
+           "machine": f"{platform.processor() or platform.machine()}, {args.workers} worker processes",
+           "games_per_seat": args.n, "strong_games_per_seat": args.strong_n, "opening": args.opening, "ladders": {}}
     for name in args.games:
         start = time.time()
-        result = round_robin(name, LADDER, args.n, args.seed, args.workers, args.opening,
-                             progress=lambda r: print(f"  {r['a']} vs {r['b']}: {r['overall']['wins']}-"
-                                                      f"{r['overall']['draws']}-{r['overall']['losses']}",
-                                                      flush=True))
-        result["seconds"] = time.time() - start
-        out["ladders"][name] = result
-        md += [f"### {name}", "", "Row's points per game against column (win 1, draw 0.5), both seats; "
-               "Elo-style rating (mean 1500).", "", tournament_markdown(result), ""]
-        print(f"{name} done in {result['seconds']:.0f}s", flush=True)
-    md += ["### alphabeta depth 4: time per move (single process, against greedy)", "",
-           "| game | moves timed | mean ms | median ms | p99 ms | max ms | mean nodes |",
-           "|---|---:|---:|---:|---:|---:|---:|"]
-    for name in args.games:
-        t = time_per_move(name, "alphabeta:depth=4", args.timing_games, args.seed)
-        out["timing"].append(t)
-        md.append(f"| {name} | {t['moves']} | {t['mean_ms']:.2f} | {t['median_ms']:.2f} | {t['p99_ms']:.1f} | "
-                  f"{t['max_ms']:.1f} | {t['mean_nodes']:.0f} |")
-        print(md[-1], flush=True)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{args.out}.json").write_text(json.dumps(out, indent=1))
-    (RESULTS / f"{args.out}.md").write_text("\n".join(md) + "\n")
-    print("\n".join(md))
+        out["ladders"][name] = ladder(name, args)
+        out["ladders"][name]["seconds"] = round(time.time() - start)
+        RESULTS.mkdir(exist_ok=True)
+        (RESULTS / f"{args.out}.json").write_text(json.dumps(out, indent=1))  # after each game: nothing lost
+    (RESULTS / f"{args.out}.md").write_text(markdown(out))
+    print(markdown(out))
     return 0
 
 

@@ -1,5 +1,6 @@
 """``mancala-marl plot RUN_DIR``: learning curves (win rate against each baseline, per seat, vs
-training steps) from ``RUN_DIR/evaluations.csv`` to ``RUN_DIR/learning_curves.png``."""
+training steps, labelled or self-play positions) from ``RUN_DIR/evaluations.csv`` to
+``RUN_DIR/learning_curves.png``, for runs of ``train``, ``distill`` and ``alphazero``."""
 
 from __future__ import annotations
 
@@ -56,10 +57,13 @@ def run(args) -> int:
     run_dir = Path(args.run_dir)
     csv_path = run_dir / "evaluations.csv"
     if not csv_path.is_file():
-        raise ValueError(f"no evaluations.csv in {run_dir}: not a run directory of `mancala-marl train` or `distill`")
+        raise ValueError(f"no evaluations.csv in {run_dir}: not a run directory of `mancala-marl train`, "
+                         "`distill` or `alphazero`")
     xlabel = "training steps (learner moves)"
     if (run_dir / "data").is_dir():  # a `mancala-marl distill` run counts labelled positions
         xlabel = "labelled positions"
+    elif (run_dir / "network.npz").is_file():  # a `mancala-marl alphazero` run counts self-play positions
+        xlabel = "self-play positions"
     out = plot_curves(csv_path, args.out or run_dir / "learning_curves.png", title=run_dir.name, xlabel=xlabel)
     print(out)
     return 0

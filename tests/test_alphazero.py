@@ -1,0 +1,203 @@
+"""AlphaZero: the batched PUCT search against exact values, the network file, the policy on every
+game, and the self-play trainer's run directory, resume and errors."""
+
+import json
+
+import numpy as np
+import pytest
+
+from mancala_marl.agents import make_policy, mcts
+from mancala_marl.agents.alphazero import (
+    AlphaZeroPolicy,
+    Network,
+    feature_layout,
+    features,
+    search,
+)
+from mancala_marl.games import make_game
+from mancala_marl.train.alphazero import AlphaZeroConfig, torch_network, train
+
+from .helpers import random_game
+from .registry import DEFAULTS, EXAMPLES
+
+
+def random_network(game, seed=0, hidden=(16,)):
+    """A small untrained network: what the search does must not depend on it being good."""
+    rng = np.random.default_rng(seed)
+    sizes = [feature_layout(game)[1], *hidden]
+    weights = {}
+    for k in range(len(hidden)):
+        weights[f"hidden_{k}.weight"] = rng.normal(0, 0.1, (sizes[k + 1], sizes[k])).astype(np.float32)
+        weights[f"hidden_{k}.bias"] = np.zeros(sizes[k + 1], np.float32)
+    weights["policy.weight"] = rng.normal(0, 0.1, (game.pits, sizes[-1])).astype(np.float32)
+    weights["policy.bias"] = np.zeros(game.pits, np.float32)
+    weights["value.weight"] = rng.normal(0, 0.1, (1, sizes[-1])).astype(np.float32)
+    weights["value.bias"] = np.zeros(1, np.float32)
+    meta = {"game": game.name, "rule_params": dict(game.params), "features": sizes[0], "hidden": list(hidden)}
+    return Network(weights, meta), weights
+
+
+class Uninformed:
+    """Uniform priors and value 0: the search is then plain UCT with exact terminal values."""
+
+    def __init__(self, pits):
+        self.pits = pits
+
+    def __call__(self, x):
+        return np.zeros((len(x), self.pits), np.float32), np.zeros(len(x), np.float32)
+
+
+@pytest.mark.parametrize("name, params", [("kalah", dict(pits=3, seeds=2)), ("sungka", dict(houses=3, stones=2)),
+                                          ("oware", dict(houses=2, seeds=1))])
+def test_search_values_converge_to_the_solvers_on_small_boards(name, params):
+    """Extra turns, passes and Oware's repetitions keep the right player to move in the tree:
+    with enough simulations the root's best move wins whenever the solver says it can."""
+    game = make_game(name, **params)
+    solver = make_policy("solver")
+    rng = np.random.default_rng(1)
+    checked = 0
+    for _ in range(30):
+        history, _ = random_game(game, rng)
+        state = history[len(history) // 2][0]
+        value = solver.value(game, state)
+        forest = mcts.Forest(game, 1, 3002)
+        forest.reset(state[None])
+        search(game, Uninformed(game.pits), forest, 3000)
+        move = int(np.argmax(forest.root_visits()[0]))
+        child = state.copy()
+        game.apply(child, move)
+        after = solver.value(game, child) if not game.is_terminal(child) else None
+        if after is None:
+            s = game.scores(child)
+            after_margin = s[game.to_move(state)] - s[1 - game.to_move(state)]
+        else:
+            after_margin = after if game.to_move(child) == game.to_move(state) else -after
+        assert np.sign(after_margin) == np.sign(value), (state, move, value, after_margin)
+        checked += 1
+    assert checked == 30
+
+
+def test_batched_search_equals_one_tree_at_a_time():
+    game = make_game("kalah")
+    net, _ = random_network(game)
+    states = np.array([h[0] for h in random_game(game, np.random.default_rng(2))[0][:6]])
+    together = mcts.Forest(game, len(states), 52)
+    together.reset(states)
+    search(game, net, together, 50)
+    for k, state in enumerate(states):
+        alone = mcts.Forest(game, 1, 52)
+        alone.reset(state[None])
+        search(game, net, alone, 50)
+        assert np.array_equal(alone.root_visits()[0], together.root_visits()[k])
+
+
+def test_the_forest_refuses_more_simulations_than_it_holds():
+    game = make_game("kalah")
+    forest = mcts.Forest(game, 1, 10)
+    forest.reset(game.init()[None])
+    with pytest.raises(ValueError, match="search tree full"):
+        search(game, Uninformed(game.pits), forest, 50)
+
+
+@pytest.mark.parametrize("game", EXAMPLES, ids=repr)
+def test_the_policy_plays_legal_moves_on_every_game(game, tmp_path):
+    net, weights = random_network(game)
+    path = tmp_path / "net.npz"
+    net.save(path, weights)
+    rng = np.random.default_rng(0)
+    for spec in (f"alphazero:path={path},sims=0", f"alphazero:path={path},sims=20",
+                 f"alphazero:path={path},time=0.01"):
+        policy = make_policy(spec)
+        for state, _ in random_game(game, rng)[0][::7]:
+            before = state.copy()
+            assert game.legal_mask(state)[policy.act(game, state)]
+            assert np.array_equal(state, before)
+
+
+def test_sims_0_plays_the_networks_most_likely_legal_move():
+    game = make_game("kalah")
+    net, _ = random_network(game, seed=3)
+    policy = AlphaZeroPolicy(sims=0, net=net)
+    for state, _ in random_game(game, np.random.default_rng(4))[0]:
+        logits, _ = net(features(game, state))
+        legal = game.legal_mask(state)
+        assert policy.act(game, state) == int(np.argmax(np.where(legal, logits[0], -np.inf)))
+
+
+def test_network_files_are_checked(tmp_path):
+    kalah, sungka = make_game("kalah"), make_game("sungka")
+    net, weights = random_network(kalah)
+    net.save(tmp_path / "kalah.npz", weights)
+    with pytest.raises(ValueError, match="trained for kalah"):
+        AlphaZeroPolicy(path=str(tmp_path / "kalah.npz")).act(sungka, sungka.init())
+    (tmp_path / "junk.npz").write_bytes(b"not a network")
+    with pytest.raises(ValueError, match="not an alphazero network file"):
+        AlphaZeroPolicy(path=str(tmp_path / "junk.npz"))
+    with pytest.raises(FileNotFoundError, match="no network file"):
+        AlphaZeroPolicy(path=str(tmp_path / "none.npz"))
+    with pytest.raises(ValueError, match="sims must be an integer >= 0"):
+        make_policy("alphazero:sims=-1")
+
+
+def test_numpy_network_equals_the_torch_network_it_came_from():
+    import torch
+
+    from mancala_marl.train.alphazero import to_numpy_network
+
+    game = make_game("togyz_kumalak")
+    config = AlphaZeroConfig(game="togyz_kumalak", hidden=[32, 16])
+    model = torch_network(config, game)
+    x = features(game, np.array([h[0] for h in random_game(game, np.random.default_rng(0))[0][:20]]))
+    with torch.no_grad():
+        logits, values = model(torch.from_numpy(x))
+    net, _ = to_numpy_network(model, config, game)
+    ours = net(x)
+    assert np.allclose(ours[0], logits.numpy(), atol=1e-5) and np.allclose(ours[1], values.numpy(), atol=1e-5)
+
+
+def tiny(**overrides):
+    return AlphaZeroConfig(**{**dict(game="kalah", rule_params={"pits": 3, "seeds": 2}, generations=2, games=8,
+                                     sims=8, hidden=[16], buffer=2000, batch_size=32, steps_per_generation=5,
+                                     eval_every=1, eval_games=1, eval_sims=4, eval_opponents=["random"],
+                                     progress_bar=False), **overrides})
+
+
+def test_training_writes_a_run_that_resumes_with_nothing_lost(tmp_path):
+    path = train(tiny(), tmp_path)
+    assert path == tmp_path / "network.npz"
+    net = Network.load(path)
+    assert net.meta["generation"] == 2 and net.meta["game"] == "kalah"
+    rows = (tmp_path / "evaluations.csv").read_text().splitlines()
+    assert len(rows) == 1 + 2 * 2  # header, then (random, first/second) per evaluation
+    with np.load(tmp_path / "checkpoints" / "buffer.npz") as buffer:
+        kept = len(buffer["results"])
+    assert kept == net.meta["positions"] > 0
+    with pytest.raises(ValueError, match="already holds a run"):
+        train(tiny(), tmp_path)
+    train(tiny(), tmp_path, resume=True, generations=3)
+    net = Network.load(path)
+    assert net.meta["generation"] == 3 and net.meta["positions"] > kept
+    assert json.loads((tmp_path / "config.json").read_text())["generations"] == 3
+    game = make_game("kalah", pits=3, seeds=2)
+    assert game.legal_mask(game.init())[make_policy(f"alphazero:path={path},sims=4").act(game, game.init())]
+
+
+def test_training_refuses_bad_settings(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no checkpoint"):
+        train(tiny(), tmp_path / "none", resume=True)
+    with pytest.raises(ValueError, match="games must be a positive integer"):
+        train(tiny(games=0), tmp_path / "a")
+    with pytest.raises(ValueError, match="unknown policy"):
+        train(tiny(eval_opponents=["oracle"]), tmp_path / "b")
+
+
+@pytest.mark.parametrize("game", DEFAULTS, ids=repr)
+def test_self_play_records_every_position_with_the_result_of_its_mover(game):
+    from mancala_marl.train.alphazero import self_play
+
+    config = AlphaZeroConfig(game=game.name, games=4, sims=4, temperature_moves=100)
+    net, _ = random_network(game)
+    (obs, masks, policies, results), stats = self_play(game, net, config, np.random.default_rng(0),
+                                                       mcts.Forest(game, 4, 6))
+    assert len(obs) == len(results) == stats["positions"] and set(np.unique(results)) <= {-1.0, 0.0, 1.0}
+    assert np.allclose(policies.sum(axis=1), 1.0) and not (policies[~masks] > 0).any()
