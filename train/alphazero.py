@@ -43,7 +43,7 @@ class AlphaZeroConfig:
     buffer: int = 300_000              # positions kept for training
     batch_size: int = 512
     steps_per_generation: int = 300    # optimiser steps after each generation
-    learning_rate: float = 1e-3
+    learning_rate: float = 1e-3        # cosine decay to a tenth of it over the generations
     weight_decay: float = 1e-4
     eval_every: int = 5                # generations between evaluations (0: none)
     eval_games: int = 20               # per seat and opponent, 4 random opening moves
@@ -304,6 +304,9 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
             data, stats = self_play(game, torch_evaluator(model), config, rng, forest,
                                     progress=lambda: progress.advance(task))
             buffer.add(*data)
+            decay = 0.1 + 0.9 * 0.5 * (1 + np.cos(np.pi * generation / config.generations))
+            for group in optimizer.param_groups:
+                group["lr"] = config.learning_rate * decay
             losses = fit(model, optimizer, buffer, game, config, rng) if buffer.size >= config.batch_size else {}
             generation += 1
             seconds += time.time() - start
