@@ -24,6 +24,7 @@ import time
 from importlib import resources
 from pathlib import Path
 
+import numba
 import numpy as np
 
 from mancala_marl import observations
@@ -116,12 +117,15 @@ class Network:
         self.value = (np.ascontiguousarray(weights["value.weight"].T, dtype=np.float32),
                       weights["value.bias"].astype(np.float32))
 
+        layers = [*self.hidden, self.policy, self.value]
+        self._weights, self._biases = numba.typed.List([w for w, _ in layers]), numba.typed.List([b for _, b in layers])
+
     def __call__(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(logits (n, P), values (n,)) for features ``x`` (n, D)."""
-        for w, b in self.hidden:
-            x = np.maximum(x @ w + b, 0.0)
-        logits = x @ self.policy[0] + self.policy[1]
-        values = np.tanh(x @ self.value[0] + self.value[1])[:, 0]
+        x = np.ascontiguousarray(x, dtype=np.float32)
+        logits = np.empty((x.shape[0], self.policy[1].size), dtype=np.float32)
+        values = np.empty(x.shape[0], dtype=np.float32)
+        _forward(x, self._weights, self._biases, logits, values)
         return logits, values
 
     def check(self, game: Game, where: str) -> None:
@@ -154,6 +158,39 @@ class Network:
         return cls(weights, meta)
 
 
+@kernel
+def _forward(x, weights, biases, logits, values):
+    """The MLP row by row: hidden layers (ReLU), then the policy and value (tanh) heads. The input
+    is mostly one-hot zeros, so the first layer adds only the rows of its nonzero inputs; a
+    search's one-position calls then cost a few microseconds, not numpy's call overheads."""
+    depth = len(weights) - 2
+    width = 0
+    for k in range(depth + 2):
+        width = max(width, biases[k].shape[0])
+    h, nxt = np.empty(width, np.float32), np.empty(width, np.float32)
+    for r in range(x.shape[0]):
+        n_in = x.shape[1]
+        for k in range(depth + 2):
+            w, b = weights[k], biases[k]
+            n_out = b.shape[0]
+            for j in range(n_out):
+                nxt[j] = b[j]
+            for i in range(n_in):
+                v = x[r, i] if k == 0 else h[i]
+                if v != 0.0:
+                    for j in range(n_out):
+                        nxt[j] += v * w[i, j]
+            if k < depth:
+                for j in range(n_out):
+                    h[j] = max(nxt[j], 0.0)
+                n_in = n_out
+            elif k == depth:
+                for j in range(n_out):
+                    logits[r, j] = nxt[j]
+            else:
+                values[r] = np.tanh(nxt[0])
+
+
 def shipped_network(game: Game) -> Path:
     entry = resources.files("mancala_marl.agents") / "pretrained" / f"alphazero_{game.name}.npz"
     if not entry.is_file():
@@ -167,18 +204,26 @@ def search(game: Game, net, forest: mcts.Forest, sims: int, c_puct: float = 1.5,
            active: np.ndarray | None = None, deadline: float | None = None, noise=None) -> int:
     """Run ``sims`` simulations (or until ``deadline``, a ``time.perf_counter()`` value) in every
     active tree of ``forest`` (its roots already set), evaluating the leaves of all trees in one
-    call of ``net`` (``features (n, D) -> (logits (n, P), values (n,))``, e.g. a :class:`Network`).
-    ``noise(rows) -> (len(rows), P)`` mixes exploration noise into the roots once they are
-    expanded. Returns the simulations run."""
+    call of ``net`` (``features (n, D) -> (logits (n, P), values (n,))``, e.g. a torch model's).
+    A :class:`Network` runs the simulations in compiled chunks instead (:func:`_simulate`), the
+    same steps without Python in between. ``noise(rows) -> (len(rows), P)`` mixes exploration
+    noise into the roots once they are expanded. Returns the simulations run."""
     active = np.ones(len(forest.roots), dtype=np.bool_) if active is None else active
     arrays = forest.arrays()
-    batch = np.empty((len(forest.roots), feature_layout(game)[1]), dtype=np.float32)
+    scale, size = feature_layout(game)
+    batch = np.empty((len(forest.roots), size), dtype=np.float32)
+    logits = np.zeros((len(forest.roots), game.pits), dtype=np.float32)
+    values = np.zeros(len(forest.roots), dtype=np.float32)
     done = 0
     while done < sims and (deadline is None or done == 0 or time.perf_counter() < deadline):
+        if isinstance(net, Network) and done > 0:
+            chunk = min(sims - done, 64 if deadline is not None else sims)
+            _simulate(chunk, forest.roots, active, game.spec, c_puct, scale, np.empty(scale.size, np.float32), batch,
+                      net._weights, net._biases, logits, values, *arrays)
+            done += chunk
+            continue
         if mcts.select(forest.roots, active, game.spec, c_puct, *arrays):
             rows = np.flatnonzero(forest.pending)
-            logits = np.zeros((len(forest.roots), game.pits), dtype=np.float32)
-            values = np.zeros(len(forest.roots), dtype=np.float32)
             logits[rows], values[rows] = net(features(game, forest.leaf_states[rows], batch[: rows.size]))
             mcts.expand_and_backup(game.spec, logits, values, *arrays)
         done += 1
@@ -186,6 +231,25 @@ def search(game: Game, net, forest: mcts.Forest, sims: int, c_puct: float = 1.5,
             rows = np.flatnonzero(active)
             mcts.add_root_noise(forest.prior, rows, noise(rows), 0.25)
     return done
+
+
+@kernel
+def _simulate(sims, roots, active, spec, c_puct, scale, obs, batch, weights, biases, logits, values,
+              n_nodes, to_move, expanded, prior, child, visits, value_sum, path_nodes, path_moves, path_len,
+              pending, leaf_states, scratch):
+    """``sims`` simulations of :func:`search` with a :class:`Network`, all compiled."""
+    cells = 2 * spec[SPEC_PITS] + 2
+    for _ in range(sims):
+        if mcts.select(roots, active, spec, c_puct, n_nodes, to_move, expanded, prior, child, visits, value_sum,
+                       path_nodes, path_moves, path_len, pending, leaf_states, scratch) == 0:
+            continue
+        for g in range(roots.shape[0]):
+            if pending[g]:
+                observations.encode_row(leaf_states[g], leaf_states[g, cells], spec, 0, obs)
+                _expand(obs.reshape((1, obs.shape[0])), scale, batch[g:g + 1])
+                _forward(batch[g:g + 1], weights, biases, logits[g:g + 1], values[g:g + 1])
+        mcts.expand_and_backup(spec, logits, values, n_nodes, to_move, expanded, prior, child, visits, value_sum,
+                               path_nodes, path_moves, path_len, pending, leaf_states, scratch)
 
 
 @register_policy("alphazero")

@@ -91,6 +91,20 @@ def test_batched_search_equals_one_tree_at_a_time():
         assert np.array_equal(alone.root_visits()[0], together.root_visits()[k])
 
 
+def test_compiled_simulations_equal_the_python_loop():
+    """A Network runs its simulations compiled; any other callable goes step by step in Python."""
+    game = make_game("oware")
+    net, _ = random_network(game, seed=5)
+    states = np.array([h[0] for h in random_game(game, np.random.default_rng(6))[0][:5]])
+    compiled, stepwise = mcts.Forest(game, len(states), 202), mcts.Forest(game, len(states), 202)
+    compiled.reset(states)
+    stepwise.reset(states)
+    search(game, net, compiled, 200)
+    search(game, lambda x: net(x), stepwise, 200)
+    assert np.array_equal(compiled.root_visits(), stepwise.root_visits())
+    assert np.allclose(compiled.value_sum[:, 0], stepwise.value_sum[:, 0], atol=1e-4)
+
+
 def test_the_forest_refuses_more_simulations_than_it_holds():
     game = make_game("kalah")
     forest = mcts.Forest(game, 1, 10)
