@@ -17,12 +17,16 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 class PitCountsOneHot(BaseFeaturesExtractor):
     """Each observation entry as ``count / scale`` plus a one-hot of ``min(count, max_count)``.
 
-    Entries whose upper bound is 1 (e.g. Togyz Kumalak's tuzduk flags) pass through unchanged.
+    Which entries are counts: the first ``counts`` of them if given (the board of a ``moves``
+    observation, whose move features are not counts), else those whose upper bound exceeds 1
+    (entries bounded by 1, e.g. Togyz Kumalak's tuzduk flags, pass through unchanged).
     """
 
-    def __init__(self, observation_space: gym.spaces.Box, max_count: int = 31):
+    def __init__(self, observation_space: gym.spaces.Box, max_count: int = 31, counts: int | None = None):
         high = torch.as_tensor(observation_space.high, dtype=torch.float32)
         is_count = high > 1
+        if counts is not None:
+            is_count[counts:] = False
         super().__init__(observation_space, features_dim=high.numel() + int(is_count.sum()) * (max_count + 1))
         self.max_count = int(max_count)
         self.register_buffer("is_count", is_count)

@@ -4,6 +4,12 @@
     own pits 0..P-1, own store, opponent's pits 0..P-1, opponent's store, then what the game adds
     (``Game.extra_features`` per pit: Togyz Kumalak's tuzduk flags, so 38 for Togyz(9, 9)).
 ``"paper"``, length 2P: the Sungka paper's house counts without the stores, own side first.
+``"moves"``, ``counts`` then, for each of the observer's pits, what playing it does now (zeros
+    for an illegal pit, or when the observer is not to move), found by playing it on a copy with
+    the game's own kernels: [legal, own store gain / 10, the same player moves again, the game
+    ends, seeds the opponent's pits gain / 10, the opponent's best single-move store gain in
+    reply / 10 (0 when there is no reply)]. Rules, not search: no move is preferred, only
+    described, which spares a network the sowing arithmetic it otherwise learns slowly.
 A game's own encodings (``Game.custom_obs``, e.g. Togyz Kumalak's ``"tesauro"``) come from its
 rules file.
 
@@ -20,11 +26,13 @@ import numpy as np
 from gymnasium import spaces
 
 from ._compile import kernel
-from .games.base import SPEC_PITS, Game
-from .games.dispatch import encode_custom, encode_extra
+from .games.base import GAME_OVER, SPEC_PITS, Game
+from .games.dispatch import apply_move, encode_custom, encode_extra, legal_moves
 
-GENERIC = ("counts", "paper")
-COUNTS, PAPER = 0, 1  # obs ids; a game's own encodings are 2, 3, ...
+GENERIC = ("counts", "paper", "moves")
+COUNTS, PAPER, MOVES = 0, 1, 2  # obs ids; a game's own encodings are 3, 4, ...
+MOVE_FEATURES = 6  # per pit, in "moves"
+MOVE_SCALE = 10.0  # seeds per unit in the move features
 
 
 def obs_types(game: Game) -> tuple[str, ...]:
@@ -52,13 +60,27 @@ def _high(game_type: type, params: tuple, obs_type: str) -> np.ndarray:
         return high
     if obs_type == "paper":
         return np.full(2 * game.pits, total, dtype=np.float32)
+    if obs_type == "moves":
+        counts = _high(game_type, params, "counts")
+        moves = np.tile(np.array([1, total, 1, 1, total, total], np.float32) / [1, MOVE_SCALE, 1, 1, MOVE_SCALE,
+                                                                              MOVE_SCALE], game.pits)
+        return np.concatenate((counts, moves.astype(np.float32)))
     return game.custom_obs_high(obs_type)
+
+
+def low_bounds(game: Game, obs_type: str) -> np.ndarray:
+    """Lower bounds: 0, except the opponent's pit change in ``moves`` (it can lose seeds)."""
+    high = _high(type(game), tuple(game.params.items()), obs_type)
+    low = np.zeros_like(high)
+    if obs_type == "moves":
+        low[high.size - game.pits * MOVE_FEATURES + 4::MOVE_FEATURES] = -game.total_seeds / MOVE_SCALE
+    return low
 
 
 def observation_space(game: Game, obs_type: str = "counts") -> spaces.Box:
     check_obs_type(game, obs_type)
     high = _high(type(game), tuple(game.params.items()), obs_type)
-    return spaces.Box(low=0.0, high=high.copy(), dtype=np.float32)
+    return spaces.Box(low=low_bounds(game, obs_type), high=high.copy(), dtype=np.float32)
 
 
 @kernel
@@ -66,7 +88,7 @@ def encode_row(state, player, spec, obs, out):
     """Write ``player``'s observation ``obs`` (an obs id) of ``state`` into ``out`` (float32)."""
     pits = spec[SPEC_PITS]
     cells = 2 * pits + 2
-    if obs > PAPER:
+    if obs > MOVES:
         encode_custom(state, player, spec, obs, out)
         return
     shift = player * (pits + 1)
@@ -77,8 +99,51 @@ def encode_row(state, player, spec, obs, out):
         return
     for k in range(cells):
         out[k] = state[(shift + k) % cells]
-    if out.shape[0] > cells:
-        encode_extra(state, player, spec, out[cells:])
+    extra = out.shape[0] - cells - (pits * MOVE_FEATURES if obs == MOVES else 0)
+    if extra > 0:
+        encode_extra(state, player, spec, out[cells:cells + extra])
+    if obs == MOVES:
+        _move_features(state, player, spec, out[cells + extra:])
+
+
+@kernel
+def _move_features(state, player, spec, out):
+    pits = spec[SPEC_PITS]
+    cells = 2 * pits + 2
+    out[:] = 0.0
+    if state[cells] != player:
+        return
+    own_store, their_first = player * (pits + 1) + pits, (1 - player) * (pits + 1)
+    their_store = their_first + pits
+    legal, replies = np.empty(pits, np.bool_), np.empty(pits, np.bool_)
+    after, reply = np.empty_like(state), np.empty_like(state)
+    legal_moves(state, spec, legal)
+    theirs = 0
+    for q in range(pits):
+        theirs += state[their_first + q]
+    for p in range(pits):
+        if not legal[p]:
+            continue
+        after[:] = state
+        apply_move(after, p, spec)
+        o = p * MOVE_FEATURES
+        out[o] = 1.0
+        out[o + 1] = (after[own_store] - state[own_store]) / MOVE_SCALE
+        out[o + 2] = after[cells] == player
+        out[o + 3] = after[cells] == GAME_OVER
+        now = 0
+        for q in range(pits):
+            now += after[their_first + q]
+        out[o + 4] = (now - theirs) / MOVE_SCALE
+        best = 0
+        if after[cells] == 1 - player:
+            legal_moves(after, spec, replies)
+            for r in range(pits):
+                if replies[r]:
+                    reply[:] = after
+                    apply_move(reply, r, spec)
+                    best = max(best, reply[their_store] - after[their_store])
+        out[o + 5] = best / MOVE_SCALE
 
 
 @kernel
