@@ -1,5 +1,6 @@
 """Kalah rules on exact boards: the issue's vectors K1-K5 and hand-worked cases."""
 
+import numpy as np
 import pytest
 
 from mancala_marl.games import Kalah
@@ -75,3 +76,18 @@ def test_capture_does_not_happen_on_opponent_side():
     play(game, [5], state)  # store, then player_1's empty pit 0: no capture there
     # player_0's side is now empty: the game ends and player_1's 1 + 20 seeds go to its store.
     assert split(game, state) == ([0] * 6, 1, [0] * 6, 21, -1)
+
+
+def test_moves_observation_describes_each_move_on_a_worked_board():
+    from mancala_marl import observations
+
+    game = Kalah(pits=3, seeds=2)  # [2, 2, 2 | 0 | 2, 2, 2 | 0]
+    obs = observations.encode(game, game.init(), 0, "moves")
+    assert obs[:8].tolist() == [2, 2, 2, 0, 2, 2, 2, 0]
+    # per pit: legal, own store gain / 10, moves again, game over, their pits' gain / 10, their best reply / 10
+    # pit 0: seeds to pits 1 and 2; their best reply (pit 1 or 2) puts one seed in their store
+    # pit 1: pit 2, then the store: an extra turn, so no reply
+    # pit 2: the store, then their pit 0; every reply of theirs then stores one seed
+    expected = [[1, 0, 0, 0, 0, 0.1], [1, 0.1, 1, 0, 0, 0], [1, 0.1, 0, 0, 0.1, 0.1]]
+    assert np.allclose(obs[8:].reshape(3, 6), expected)
+    assert not observations.encode(game, game.init(), 1, "moves")[8:].any()  # not player_1's turn
