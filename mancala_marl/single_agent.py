@@ -47,6 +47,26 @@ def resolve_policy(spec):
     return make_policy(spec)
 
 
+def random_opening(game: Game, rng: np.random.Generator, opening: int, opening_prob: float):
+    """The start of an episode: with probability ``opening_prob`` (one draw, made only when
+    ``opening`` > 0), ``k`` uniformly random legal plies of either side, ``k`` uniform in
+    1..``opening``; else the usual start. Returns (state, plies played). An opening that ends the
+    game is drawn again."""
+    state = game.init()
+    if opening <= 0 or rng.random() >= opening_prob:
+        return state, 0
+    plies = int(rng.integers(1, opening + 1))
+    for _ in range(100):
+        state = game.init()
+        for _ in range(plies):
+            game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+            if game.is_terminal(state):
+                break
+        if not game.is_terminal(state):
+            return state, plies
+    raise ValueError(f"{game!r}: 100 random openings of {plies} plies all ended the game; use a shorter opening")
+
+
 class SingleAgentEnv(gymnasium.Env):
     """One seat of ``game`` against ``opponent``.
 
@@ -65,13 +85,18 @@ class SingleAgentEnv(gymnasium.Env):
         obs_type: see :mod:`mancala_marl.observations`.
         max_moves: moves of both players after which the episode is truncated (checked after the
             learner's move once the opponent has finished its turn).
+        opening, opening_prob: with probability ``opening_prob`` an episode starts after 1 to
+            ``opening`` uniformly random plies (:func:`random_opening`), so that the learner
+            meets positions its opponents alone would never lead to (a deterministic
+            opponent otherwise plays the same game every time). Its return counts from there.
     """
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(self, game: Game | str = "sungka", opponent="random", seat: str = "first",
                  reward: str = "result", obs_type: str = "counts", reward_scale: float = 1.0,
-                 max_moves: int = 1000, render_mode: str | None = None, **rule_params):
+                 max_moves: int = 1000, render_mode: str | None = None, opening: int = 0,
+                 opening_prob: float = 1.0, **rule_params):
         self.game = make_game(game, **rule_params) if isinstance(game, str) else game
         if rule_params and not isinstance(game, str):
             raise ValueError(f"rule parameters {sorted(rule_params)} given with a Game object; pass them to the game")
@@ -82,6 +107,8 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        check_opening(opening, opening_prob)
+        self.opening, self.opening_prob = int(opening), float(opening_prob)
         if isinstance(opponent, (list, tuple)):
             if not opponent:
                 raise ValueError("opponent list is empty")
@@ -114,8 +141,7 @@ class SingleAgentEnv(gymnasium.Env):
         else:
             self.opponent = self._opponents.sample(rng)
         self.opponent.reset(seed=int(rng.integers(2**31)))
-        self._state = self.game.init()
-        self.num_moves = 0
+        self._state, self.num_moves = random_opening(self.game, rng, self.opening, self.opening_prob)
         self._forfeit = False
         before = self._margin()
         self._play_opponent()
@@ -204,3 +230,10 @@ class SingleAgentEnv(gymnasium.Env):
             info["result"] = int(np.sign(self._margin()))
             info["margin"] = self._margin()
         return info
+
+
+def check_opening(opening, opening_prob) -> None:
+    if isinstance(opening, bool) or not isinstance(opening, (int, np.integer)) or opening < 0:
+        raise ValueError(f"opening must be an integer >= 0 (random plies at most), got {opening!r}")
+    if not 0.0 <= opening_prob <= 1.0:
+        raise ValueError(f"opening_prob must be in [0, 1], got {opening_prob!r}")

@@ -176,3 +176,20 @@ def test_step_refused_when_the_learner_is_not_to_move():
     env._state = state
     with pytest.raises(RuntimeError, match="episode ended"):
         env.step(0)
+
+
+def test_random_openings_start_episodes_elsewhere():
+    env = SingleAgentEnv("kalah", opponent="max", seat="first", opening=3, opening_prob=1.0)
+    starts = set()
+    for seed in range(40):
+        env.reset(seed=seed)
+        assert 1 <= env.num_moves  # 1..3 opening plies, then max's replies if it was to move
+        starts.add(env.state().tobytes())
+    assert len(starts) > 10
+    plain = SingleAgentEnv("kalah", opponent="max", seat="first", opening=3, opening_prob=0.0)
+    plain.reset(seed=0)
+    assert plain.num_moves == 0 and np.array_equal(plain.state(), plain.game.init())
+    with pytest.raises(ValueError, match="opening must be an integer >= 0"):
+        SingleAgentEnv("kalah", opening=-1)
+    with pytest.raises(ValueError, match="opening_prob must be in"):
+        SingleAgentEnv("kalah", opening=2, opening_prob=2)

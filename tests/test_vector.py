@@ -23,6 +23,8 @@ CASES += [
     ("kalah", "greedy", "random", "result", "counts", {"max_moves": 12}),  # truncations
     ("oware", "random", "random", "result", "counts", {"max_moves": 30}),
     ("sungka", ["random", "exact", "max"], "random", "score_diff", "counts", {}),  # a mixed pool
+    ("sungka", "exact", "random", "score_diff", "moves", {"opening": 6, "opening_prob": 0.5}),  # random openings
+    ("oware", ["max", "random"], "second", "result", "counts", {"opening": 3}),
 ]
 
 

@@ -35,6 +35,7 @@ from mancala_marl.agents.search import MAX_PLY, greedy_pit
 from mancala_marl.games import Game, make_game
 from mancala_marl.games.base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
+from mancala_marl.single_agent import check_opening, random_opening
 
 OPPONENTS = {"random": 0, "max": 1, "exact": 2, "greedy": 3}
 SEATS = ("first", "second", "random")
@@ -96,14 +97,15 @@ def _step(states, actions, players, num_moves, pending, max_moves, opponents, sc
 
 
 @kernel
-def _reset_rows(rows, states, start, players, num_moves, pending, opponents, spec, rngs, scratch, mask,
+def _reset_rows(rows, states, starts, plies, players, num_moves, pending, opponents, spec, rngs, scratch, mask,
                 stack, counters):
-    """New games in ``rows``: the opponent opens when the learner sits second. Returns False if an
-    opening ended a game (degenerate rules)."""
+    """New games in ``rows`` from ``starts`` (after ``plies`` opening plies): the opponent moves
+    first when it is to move. Returns False if its moves ended a game (degenerate rules)."""
     pits = spec[SPEC_PITS]
-    for i in rows:
-        states[i] = start
-        num_moves[i] = 0
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        states[i] = starts[k]
+        num_moves[i] = plies[k]
         before = margin(states[i], pits, players[i])
         _play_opponent(i, states, players, num_moves, opponents, spec, rngs, scratch, mask, stack, counters)
         if states[i, 2 * pits + 2] == GAME_OVER:
@@ -121,7 +123,7 @@ class MancalaVecEnv(VecEnv):
         opponent: ``"random"``, ``"max"``, ``"exact"`` or ``"greedy"`` (the ``agents`` policies),
             or a list of those names: env ``i`` plays ``opponent[i % len(opponent)]`` in every
             episode (a fixed mixed pool, e.g. ``["random", "random", "max", "exact"]``).
-        seat, reward, reward_scale, obs_type, max_moves: as in ``SingleAgentEnv``.
+        seat, reward, reward_scale, obs_type, max_moves, opening, opening_prob: as in ``SingleAgentEnv``.
 
     Shapes: observations ``(N, obs_dim)`` float32, rewards ``(N,)`` float32, dones ``(N,)`` bool,
     ``action_masks()`` ``(N, P)`` bool. Env ``i`` is seeded with ``seed + i`` by :meth:`seed`
@@ -130,7 +132,8 @@ class MancalaVecEnv(VecEnv):
 
     def __init__(self, num_envs: int, game: Game | str = "sungka", opponent: str = "random",
                  seat: str = "first", reward: str = "result", obs_type: str = "counts",
-                 reward_scale: float = 1.0, max_moves: int = 1000, **rule_params):
+                 reward_scale: float = 1.0, max_moves: int = 1000, opening: int = 0, opening_prob: float = 1.0,
+                 **rule_params):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if rule_params and not isinstance(game, str):
@@ -148,6 +151,8 @@ class MancalaVecEnv(VecEnv):
             raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
         if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 1:
             raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
+        check_opening(opening, opening_prob)
+        self.opening, self.opening_prob = int(opening), float(opening_prob)
         n, g = int(num_envs), self.game
         self.render_mode = None  # read by VecEnv.__init__; this env does not render
         super().__init__(n, observations.observation_space(g, obs_type), spaces.Discrete(g.pits))
@@ -244,8 +249,10 @@ class MancalaVecEnv(VecEnv):
         self._forfeited |= self._illegal
 
     def _new_episodes(self, rows, seeds) -> None:
-        """Seat and opponent seed drawn per row exactly as SingleAgentEnv.reset draws them."""
-        for i in rows:
+        """Seat, opponent seed and opening drawn per row exactly as SingleAgentEnv.reset draws them."""
+        starts = np.empty((len(rows), self.game.state_size), dtype=np.int32)
+        plies = np.zeros(len(rows), dtype=np.int64)
+        for k, i in enumerate(rows):
             if seeds[i] is not None or self._np_randoms[i] is None:
                 self._np_randoms[i] = seeding.np_random(seeds[i])[0]
             rng = self._np_randoms[i]
@@ -254,7 +261,8 @@ class MancalaVecEnv(VecEnv):
             opponent_seed = int(rng.integers(2**31))
             if self._opponent_ids[i] == 0:  # RandomPolicy's np.random.default_rng(seed), i.e. PCG64(seed)
                 self._rngs[i] = pcg64_row(np.random.PCG64(opponent_seed))
-        ok = _reset_rows(np.asarray(rows, dtype=np.int64), self.states, self._start, self.players, self.num_moves,
+            starts[k], plies[k] = random_opening(self.game, rng, self.opening, self.opening_prob)
+        ok = _reset_rows(np.asarray(rows, dtype=np.int64), self.states, starts, plies, self.players, self.num_moves,
                          self._pending, self._opponent_ids, self.game.spec, self._rngs, *self._work)
         if not ok:
             raise ValueError(f"{self.game!r}: the opponent's opening moves ended the game; the rules are degenerate")
