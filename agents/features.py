@@ -36,3 +36,15 @@ class PitCountsOneHot(BaseFeaturesExtractor):
         counts = observations[:, self.is_count].round().long().clamp(0, self.max_count)
         one_hot = torch.nn.functional.one_hot(counts, self.max_count + 1).flatten(1).float()
         return torch.cat([observations / self.scale, one_hot], dim=1)
+
+
+def onehot_kwargs(game, obs_type: str) -> dict:
+    """SB3 ``policy_kwargs`` entries that put :class:`PitCountsOneHot` in front of the network for
+    ``obs_type`` ``"counts"`` or ``"moves"`` (whose move features follow the counts and are not
+    counts themselves)."""
+    from mancala_marl import observations
+
+    if obs_type not in ("counts", "moves"):
+        raise ValueError(f"one-hot features read seed counts: they need obs_type 'counts' or 'moves', not {obs_type!r}")
+    counts = observations.observation_space(game, "counts").shape[0]
+    return {"features_extractor_class": PitCountsOneHot, "features_extractor_kwargs": {"counts": counts}}

@@ -103,7 +103,7 @@ def test_ctrl_c_in_a_long_command_is_one_line(workers):
     # Ctrl-C in a terminal interrupts the whole process group: the command and its workers.
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
-    time.sleep(4)  # imports and the first games
+    time.sleep(8)  # imports (a few seconds on a busy machine) and the first games
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err

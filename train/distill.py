@@ -70,8 +70,9 @@ class DistillConfig:
             raise ValueError(f"explore must be in [0, 1], got {self.explore!r}")
         if self.features not in FEATURES:
             raise ValueError(f"features must be one of {list(FEATURES)}, got {self.features!r}")
-        if self.features == "onehot" and self.obs_type != "counts":
-            raise ValueError(f"features='onehot' reads seed counts: it needs obs_type='counts', not {self.obs_type!r}")
+        if self.features == "onehot" and self.obs_type not in ("counts", "moves"):
+            raise ValueError(f"features='onehot' reads seed counts: it needs obs_type 'counts' or 'moves', "
+                             f"not {self.obs_type!r}")
         if not (self.net_arch and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in self.net_arch)):
             raise ValueError(f"net_arch must be a list of positive layer sizes, got {self.net_arch!r}")
         if not self.learning_rate > 0:
@@ -156,8 +157,8 @@ def new_student(config: DistillConfig):
     # Only the policy is fitted: a linear value head keeps the saved model small.
     policy_kwargs = {"net_arch": {"pi": list(config.net_arch), "vf": []}}
     if config.features == "onehot":
-        from mancala_marl.agents.features import PitCountsOneHot
-        policy_kwargs["features_extractor_class"] = PitCountsOneHot
+        from mancala_marl.agents.features import onehot_kwargs
+        policy_kwargs.update(onehot_kwargs(make_game(config.game, **config.rule_params), config.obs_type))
     return MaskablePPO("MlpPolicy", env, policy_kwargs=policy_kwargs, seed=config.seed, device="cpu")
 
 

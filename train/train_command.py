@@ -21,53 +21,84 @@ def key_values(items, what: str) -> dict:
     return out
 
 
+# command-line option -> TrainConfig field, for the options that a recipe may set too
+OPTIONS = {"algo": "algo", "opponent": "opponent", "seat": "seat", "timesteps": "timesteps", "reward": "reward",
+           "reward_scale": "reward_scale", "obs_type": "obs_type", "features": "features", "opening": "opening",
+           "opening_prob": "opening_prob", "n_envs": "n_envs", "vec": "vec", "seed": "seed", "eval_freq": "eval_freq",
+           "eval_games": "eval_games", "checkpoint_freq": "checkpoint_freq", "snapshot_freq": "snapshot_freq",
+           "snapshot_prob": "snapshot_prob", "max_snapshots": "max_snapshots"}
+
+
 def add_parser(subparsers) -> None:
+    from mancala_marl.train.training import RECIPES, TrainConfig
+
+    d = TrainConfig()
     p = subparsers.add_parser("train", help="train MaskablePPO or masked DQN on one seat of a game",
                               description="Train an agent; checkpoints, evaluations, TensorBoard logs and "
-                                          "final.zip go to --run-dir (default runs/GAME-ALGO-OPPONENT).")
+                                          "final.zip go to --run-dir (default runs/GAME-ALGO-OPPONENT). "
+                                          "--recipe sets every option to a tested recipe; options given "
+                                          "as well override it.")
     p.add_argument("game", choices=sorted(GAMES))
-    p.add_argument("--algo", choices=["maskable-ppo", "dqn"], default="maskable-ppo")
-    p.add_argument("--opponent", default="random",
+    p.add_argument("--recipe", choices=sorted(RECIPES), default=None,
+                   help="scratch: reinforcement learning from scratch, no teacher (see RESULTS.md)")
+    p.add_argument("--algo", choices=["maskable-ppo", "dqn"], default=None, help=f"default {d.algo}")
+    p.add_argument("--opponent", default=None,
                    help="policy spec (random, max, exact, greedy, alphabeta:depth=2, model:PATH.zip), "
-                        "comma-separated specs for a pool, or 'selfplay' (default: random)")
-    p.add_argument("--seat", choices=["first", "second", "random"], default="random")
+                        f"comma-separated specs for a pool, or 'selfplay' (default: {d.opponent})")
+    p.add_argument("--seat", choices=["first", "second", "random"], default=None, help=f"default {d.seat}")
     p.add_argument("--timesteps", type=int, default=None,
-                   help="learner moves in total (default 100000; with --resume, a new total for the run)")
+                   help=f"learner moves in total (default {d.timesteps}; with --resume, a new total for the run)")
     p.add_argument("--run-dir", default=None)
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its last checkpoint")
-    p.add_argument("--reward", choices=["result", "score_diff"], default="score_diff")
+    p.add_argument("--reward", choices=["result", "score_diff"], default=None, help=f"default {d.reward}")
     p.add_argument("--reward-scale", type=float, default=None)
-    p.add_argument("--obs-type", default="counts", choices=["counts", "paper", "tesauro"])
+    p.add_argument("--obs-type", default=None, choices=["counts", "paper", "moves", "tesauro"],
+                   help=f"default {d.obs_type}")
+    p.add_argument("--features", choices=["plain", "onehot"], default=None,
+                   help=f"onehot: each count also one-hot (default {d.features})")
+    p.add_argument("--opening", type=int, default=None, help="episodes start after 1..K random plies (default 0)")
+    p.add_argument("--opening-prob", type=float, default=None, help="... with this probability (default 1)")
     p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule pits=4")
     p.add_argument("--hyper", action="append", metavar="KEY=VALUE", help="algorithm argument, e.g. --hyper learning_rate=1e-4")
-    p.add_argument("--n-envs", type=int, default=8)
-    p.add_argument("--vec", choices=["dummy", "subproc", "fast"], default="dummy",
-                   help="fast: all envs in one compiled call (opponents random/max/exact/greedy only)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--eval-freq", type=int, default=20_000)
-    p.add_argument("--eval-games", type=int, default=20, help="games per seat per baseline at each evaluation")
-    p.add_argument("--eval-opponents", default="random,max,exact")
-    p.add_argument("--checkpoint-freq", type=int, default=20_000)
-    p.add_argument("--pool", default="random,max,exact,greedy", help="self-play baselines in the pool")
-    p.add_argument("--snapshot-freq", type=int, default=20_000)
-    p.add_argument("--snapshot-prob", type=float, default=0.5, help="chance an episode's opponent is a snapshot")
-    p.add_argument("--max-snapshots", type=int, default=10, help="newest snapshots kept in the pool")
+    p.add_argument("--n-envs", type=int, default=None, help=f"default {d.n_envs}")
+    p.add_argument("--vec", choices=["dummy", "subproc", "fast"], default=None,
+                   help=f"fast: all envs in one compiled call (opponents random/max/exact/greedy only; default {d.vec})")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--eval-freq", type=int, default=None, help=f"default {d.eval_freq}")
+    p.add_argument("--eval-games", type=int, default=None, help="games per seat per baseline at each evaluation")
+    p.add_argument("--eval-opponents", default=None, help=f"default {','.join(d.eval_opponents)}")
+    p.add_argument("--checkpoint-freq", type=int, default=None)
+    p.add_argument("--pool", default=None, help=f"self-play baselines in the pool (default {','.join(d.pool_baselines)})")
+    p.add_argument("--snapshot-freq", type=int, default=None)
+    p.add_argument("--snapshot-prob", type=float, default=None, help="chance an episode's opponent is a snapshot")
+    p.add_argument("--max-snapshots", type=int, default=None, help="newest snapshots kept in the pool")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
 
+def config_from(args):
+    """The TrainConfig of a command line: TrainConfig's defaults, then the recipe's, then the
+    options given."""
+    from mancala_marl.train.training import RECIPES, TrainConfig
+
+    values = dict(RECIPES[args.recipe]) if args.recipe else {}
+    values.update({field: getattr(args, option) for option, field in OPTIONS.items()
+                   if getattr(args, option) is not None})
+    if args.eval_opponents is not None:
+        values["eval_opponents"] = args.eval_opponents.split(",")
+    if args.pool is not None:
+        values["pool_baselines"] = args.pool.split(",")
+    values["hyperparams"] = {**values.get("hyperparams", {}), **key_values(args.hyper, "--hyper")}
+    return TrainConfig(game=args.game, rule_params=key_values(args.rule, "--rule"),
+                       progress_bar=not args.no_progress, **values)
+
+
 def run(args) -> int:
     require("train", "this command")
-    from mancala_marl.train.training import TrainConfig, train
+    from mancala_marl.train.training import train
 
-    run_dir = args.run_dir or f"runs/{args.game}-{args.algo}-{args.opponent.replace(':', '_').replace(',', '+')}"
-    config = TrainConfig(
-        game=args.game, rule_params=key_values(args.rule, "--rule"), algo=args.algo, opponent=args.opponent,
-        seat=args.seat, reward=args.reward, reward_scale=args.reward_scale, obs_type=args.obs_type,
-        timesteps=args.timesteps or 100_000, n_envs=args.n_envs, vec=args.vec, seed=args.seed, eval_freq=args.eval_freq,
-        eval_games=args.eval_games, eval_opponents=args.eval_opponents.split(","), checkpoint_freq=args.checkpoint_freq,
-        pool_baselines=args.pool.split(","), snapshot_freq=args.snapshot_freq, snapshot_prob=args.snapshot_prob,
-        max_snapshots=args.max_snapshots, hyperparams=key_values(args.hyper, "--hyper"),
-        progress_bar=not args.no_progress)
+    config = config_from(args)
+    run_dir = args.run_dir or (f"runs/{args.game}-{args.recipe}" if args.recipe else
+                               f"runs/{args.game}-{config.algo}-{config.opponent.replace(':', '_').replace(',', '+')}")
     train(config, run_dir, resume=args.resume, timesteps=args.timesteps)
     return 0

@@ -36,6 +36,9 @@ class TrainConfig:
     reward: str = "score_diff"
     reward_scale: float | None = None  # None: 1/total_seeds for PPO score_diff, else 1
     obs_type: str = "counts"
+    features: str = "plain"            # "onehot": each count also one-hot (agents.features.PitCountsOneHot)
+    opening: int = 0                   # episodes start after 1..opening random plies ...
+    opening_prob: float = 1.0          # ... with this probability (SingleAgentEnv)
     timesteps: int = 100_000
     n_envs: int = 8
     vec: str = "dummy"                 # "dummy", "subproc", or "fast" (mancala_marl.train.vector_env)
@@ -59,6 +62,8 @@ class TrainConfig:
             raise ValueError(f"algo must be one of {list(ALGOS)}, got {self.algo!r}")
         if self.vec not in VECS:
             raise ValueError(f"vec must be one of {list(VECS)}, got {self.vec!r}")
+        if self.features not in ("plain", "onehot"):
+            raise ValueError(f"features must be 'plain' or 'onehot', got {self.features!r}")
         if self.vec == "fast":
             from mancala_marl.train.vector_env import OPPONENTS
             names = self.opponent.split(",")
@@ -69,6 +74,19 @@ class TrainConfig:
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
 
+
+# Named recipes: TrainConfig values that ``mancala-marl train GAME --recipe NAME`` starts from.
+# "scratch": reinforcement learning with no teacher (RESULTS.md, "From scratch"): MaskablePPO on
+# the vectorized env against random, max and exact in random seats, from random openings half of
+# the time, seeing what each move does ("moves" observation) with one-hot counts.
+RECIPES = {
+    "scratch": dict(algo="maskable-ppo", opponent="random,max,exact", seat="random", reward="score_diff",
+                    obs_type="moves", features="onehot", opening=8, opening_prob=0.5, vec="fast", n_envs=256,
+                    timesteps=4_000_000, eval_freq=500_000, eval_games=50, checkpoint_freq=500_000,
+                    hyperparams=dict(n_steps=64, batch_size=2048, n_epochs=4, learning_rate=3e-4, ent_coef=0.01,
+                                     gamma=1.0, gae_lambda=0.95, clip_range=0.2,
+                                     policy_kwargs={"net_arch": [256, 256]})),
+}
 
 DEFAULTS = {
     "maskable-ppo": dict(n_steps=256, batch_size=256, learning_rate=3e-4, ent_coef=0.01, gamma=0.99,
@@ -89,7 +107,8 @@ def make_env_fn(config: TrainConfig, run_dir: Path, rank: int):
             torch.set_num_threads(config.torch_threads)  # model opponents in this worker
         env = SingleAgentEnv(make_game(config.game, **config.rule_params), opponent=_opponent(config, run_dir),
                              seat=config.seat, reward=config.reward, obs_type=config.obs_type,
-                             reward_scale=_reward_scale(config))
+                             reward_scale=_reward_scale(config), opening=config.opening,
+                             opening_prob=config.opening_prob)
         env.reset(seed=config.seed * 1000 + rank)
         return Monitor(env, info_keywords=("result",))
     return build
@@ -119,7 +138,8 @@ def make_vec_env(config: TrainConfig, run_dir: Path):
         from mancala_marl.train.vector_env import MancalaVecEnv
         venv = MancalaVecEnv(config.n_envs, make_game(config.game, **config.rule_params),
                              opponent=config.opponent.split(","), seat=config.seat, reward=config.reward,
-                             obs_type=config.obs_type, reward_scale=_reward_scale(config))
+                             obs_type=config.obs_type, reward_scale=_reward_scale(config), opening=config.opening,
+                             opening_prob=config.opening_prob)
         venv.seed(config.seed * 1000)
         return VecMonitor(venv, info_keywords=("result",))
     fns = [make_env_fn(config, run_dir, rank) for rank in range(config.n_envs)]
@@ -171,6 +191,9 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
             model.load_replay_buffer(buffer_path)
     else:
         params = {**DEFAULTS[config.algo], **config.hyperparams}
+        if config.features == "onehot":
+            from mancala_marl.agents.features import onehot_kwargs
+            params["policy_kwargs"] = {**params.get("policy_kwargs", {}), **onehot_kwargs(game, config.obs_type)}
         if config.target_update_episodes:
             params["target_update_interval"] = 10**12  # the callback below does it per episode
         model = cls("MlpPolicy", env, seed=config.seed, verbose=0, tensorboard_log=str(run_dir / "tb"), **params)
