@@ -24,9 +24,10 @@ CSV_FIELDS = ("timesteps", "opponent", "seat", "games", "wins", "draws", "losses
               "mean_score", "mean_margin", "wall_seconds")
 
 
-def play(game, policy, opponent, seat: int, games: int, seed: int = 0) -> dict:
+def play(game, policy, opponent, seat: int, games: int, seed: int = 0, opening: int = 0) -> dict:
     """``games`` games of ``policy`` in seat ``seat`` (0 first, 1 second) against ``opponent``,
-    through the arena's match loop (:func:`mancala_marl.train.arena.play_game`).
+    through the arena's match loop (:func:`mancala_marl.train.arena.play_game`), each from
+    ``opening`` uniformly random moves (without them, two deterministic policies play one game).
 
     Returns counts and means from ``policy``'s side: wins, draws, losses, win_rate,
     mean_score (its final store, seeds), mean_margin (its store minus the opponent's).
@@ -34,10 +35,11 @@ def play(game, policy, opponent, seat: int, games: int, seed: int = 0) -> dict:
     scores, margins = [], []
     for g in range(games):
         seeds = (seed + 2 * g, seed + 2 * g + 1)  # (policy's, opponent's)
+        openings = np.random.default_rng([seed, g])
         if seat == 0:
-            own, other, _ = play_game(game, policy, opponent, seeds)
+            own, other, _ = play_game(game, policy, opponent, seeds, openings, opening)
         else:
-            other, own, _ = play_game(game, opponent, policy, seeds[::-1])
+            other, own, _ = play_game(game, opponent, policy, seeds[::-1], openings, opening)
         scores.append(own)
         margins.append(own - other)
     wins, draws = sum(m > 0 for m in margins), sum(m == 0 for m in margins)
@@ -45,14 +47,14 @@ def play(game, policy, opponent, seat: int, games: int, seed: int = 0) -> dict:
             "win_rate": wins / games, "mean_score": float(np.mean(scores)), "mean_margin": float(np.mean(margins))}
 
 
-def evaluate(game, policy, opponents, games: int, seed: int = 0) -> list[dict]:
+def evaluate(game, policy, opponents, games: int, seed: int = 0, opening: int = 0) -> list[dict]:
     """:func:`play` against each opponent spec in both seats; one row per (opponent, seat)."""
     rows = []
     for name in opponents:
         opponent = make_policy(name) if isinstance(name, str) else name
         for seat, seat_name in enumerate(("first", "second")):
             rows.append({"opponent": str(name), "seat": seat_name,
-                         **play(game, policy, opponent, seat, games, seed)})
+                         **play(game, policy, opponent, seat, games, seed, opening)})
     return rows
 
 
@@ -74,8 +76,10 @@ class BaselineEvalCallback(PeriodicCallback):
     """Every ``eval_freq`` environment steps, play ``games`` games per seat against each baseline
     with the current model (greedy), log and print the win rates and append them to the CSV."""
 
-    def __init__(self, game, obs_type: str, opponents, eval_freq: int, games: int, csv_path, verbose: int = 1):
+    def __init__(self, game, obs_type: str, opponents, eval_freq: int, games: int, csv_path, verbose: int = 1,
+                 opening: int = 0):
         super().__init__(eval_freq, verbose)
+        self.opening = int(opening)
         self.game, self.obs_type, self.opponents = game, obs_type, list(opponents)
         self.games, self.csv_path = int(games), Path(csv_path)
         self._start = time.time()
@@ -85,7 +89,7 @@ class BaselineEvalCallback(PeriodicCallback):
 
     def run_evaluation(self) -> list[dict]:
         policy = model_policy(self.model, self.game, self.obs_type)
-        rows = evaluate(self.game, policy, self.opponents, self.games, seed=self.num_timesteps)
+        rows = evaluate(self.game, policy, self.opponents, self.games, seed=self.num_timesteps, opening=self.opening)
         append_evaluations(self.csv_path, rows, self.num_timesteps, time.time() - self._start)
         for row in rows:
             self.logger.record(f"eval/win_rate/{row['opponent']}/{row['seat']}", row["win_rate"])

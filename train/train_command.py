@@ -26,7 +26,8 @@ OPTIONS = {"algo": "algo", "opponent": "opponent", "seat": "seat", "timesteps": 
            "reward_scale": "reward_scale", "obs_type": "obs_type", "features": "features", "opening": "opening",
            "opening_prob": "opening_prob", "n_envs": "n_envs", "vec": "vec", "seed": "seed", "eval_freq": "eval_freq",
            "eval_games": "eval_games", "checkpoint_freq": "checkpoint_freq", "snapshot_freq": "snapshot_freq",
-           "snapshot_prob": "snapshot_prob", "max_snapshots": "max_snapshots"}
+           "snapshot_prob": "snapshot_prob", "max_snapshots": "max_snapshots",
+           "learning_rate_end": "learning_rate_end", "eval_opening": "eval_opening"}
 
 
 def add_parser(subparsers) -> None:
@@ -67,6 +68,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--eval-freq", type=int, default=None, help=f"default {d.eval_freq}")
     p.add_argument("--eval-games", type=int, default=None, help="games per seat per baseline at each evaluation")
     p.add_argument("--eval-opponents", default=None, help=f"default {','.join(d.eval_opponents)}")
+    p.add_argument("--eval-opening", type=int, default=None, help="random opening moves of each evaluation game")
+    p.add_argument("--learning-rate-end", type=float, default=None,
+                   help="decay the learning rate linearly to this over the run (PPO: --hyper learning_rate=... is the start)")
     p.add_argument("--checkpoint-freq", type=int, default=None)
     p.add_argument("--pool", default=None, help=f"self-play baselines in the pool (default {','.join(d.pool_baselines)})")
     p.add_argument("--snapshot-freq", type=int, default=None)

@@ -40,12 +40,14 @@ class TrainConfig:
     opening: int = 0                   # episodes start after 1..opening random plies ...
     opening_prob: float = 1.0          # ... with this probability (SingleAgentEnv)
     timesteps: int = 100_000
+    learning_rate_end: float | None = None  # decay the learning rate linearly to this over the run
     n_envs: int = 8
     vec: str = "dummy"                 # "dummy", "subproc", or "fast" (mancala_marl.train.vector_env)
     seed: int = 0
     eval_freq: int = 20_000
     eval_games: int = 20
     eval_opponents: list = field(default_factory=lambda: ["random", "max", "exact"])
+    eval_opening: int = 0              # random opening moves of each evaluation game
     checkpoint_freq: int = 20_000
     pool_baselines: list = field(default_factory=lambda: ["random", "max", "exact", "greedy"])
     snapshot_freq: int = 20_000
@@ -80,9 +82,10 @@ class TrainConfig:
 # the vectorized env against random, max and exact in random seats, from random openings half of
 # the time, seeing what each move does ("moves" observation) with one-hot counts.
 RECIPES = {
-    "scratch": dict(algo="maskable-ppo", opponent="random,max,exact", seat="random", reward="score_diff",
-                    obs_type="moves", features="onehot", opening=8, opening_prob=0.5, vec="fast", n_envs=256,
-                    timesteps=4_000_000, eval_freq=500_000, eval_games=50, checkpoint_freq=500_000,
+    "scratch": dict(algo="maskable-ppo", opponent="random,max,exact,exact", seat="random", reward="score_diff",
+                    obs_type="moves", features="onehot", opening=6, opening_prob=0.75, vec="fast", n_envs=256,
+                    timesteps=4_000_000, learning_rate_end=3e-5, eval_freq=500_000, eval_games=50, eval_opening=4,
+                    checkpoint_freq=500_000,
                     hyperparams=dict(n_steps=64, batch_size=2048, n_epochs=4, learning_rate=3e-4, ent_coef=0.01,
                                      gamma=1.0, gae_lambda=0.95, clip_range=0.2,
                                      policy_kwargs={"net_arch": [256, 256]})),
@@ -146,6 +149,13 @@ def make_vec_env(config: TrainConfig, run_dir: Path):
     return SubprocVecEnv(fns) if config.vec == "subproc" else DummyVecEnv(fns)
 
 
+def linear_schedule(start: float, end: float):
+    """SB3 schedule: ``start`` at the beginning of training, ``end`` at its last step."""
+    def rate(progress_remaining: float) -> float:
+        return end + (start - end) * progress_remaining
+    return rate
+
+
 def metadata(config: TrainConfig, **extra) -> dict:
     from mancala_marl.agents.learned import make_metadata
     return make_metadata(make_game(config.game, **config.rule_params), config.obs_type, config.algo,
@@ -191,6 +201,8 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
             model.load_replay_buffer(buffer_path)
     else:
         params = {**DEFAULTS[config.algo], **config.hyperparams}
+        if config.learning_rate_end is not None:
+            params["learning_rate"] = linear_schedule(params["learning_rate"], config.learning_rate_end)
         if config.features == "onehot":
             from mancala_marl.agents.features import onehot_kwargs
             params["policy_kwargs"] = {**params.get("policy_kwargs", {}), **onehot_kwargs(game, config.obs_type)}
@@ -200,7 +212,8 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
     meta = metadata(config)
     callbacks = [AtomicCheckpointCallback(ckpt, config.checkpoint_freq, meta, buffer_path if config.algo == "dqn" else None),
                  BaselineEvalCallback(game, config.obs_type, config.eval_opponents, config.eval_freq,
-                                      config.eval_games, run_dir / "evaluations.csv", verbose=config.verbose)]
+                                      config.eval_games, run_dir / "evaluations.csv", verbose=config.verbose,
+                                      opening=config.eval_opening)]
     if config.opponent == "selfplay":
         callbacks.append(SnapshotCallback(run_dir / "snapshots", config.snapshot_freq, meta))
     if config.algo == "dqn" and config.target_update_episodes:
