@@ -1,25 +1,29 @@
-"""Our recipes, per game, then the final agent (greedy moves, no search) against every baseline in
-both seats.
+"""Our network recipes, per game, then the final agent (greedy moves, no search) against every
+baseline in both seats.
 
-``--recipe distill`` (the best): a MaskablePPO network distilled from alphabeta depth 2 by DAgger
-(train/distill.py), with one-hot count features. Exactly the command line:
+``--recipe scratch`` (reinforcement learning from scratch, no teacher): exactly
+
+    mancala-marl train GAME --recipe scratch --run-dir benchmarks/runs/scratch_GAME
+
+(MaskablePPO on the vectorized env, the ``moves`` observation with one-hot counts, random
+openings, opponents random/max/exact/exact, 4M learner moves; RESULTS.md).
+
+``--recipe distill``: a MaskablePPO network distilled from alphabeta depth 2 by DAgger
+(train/distill.py), with one-hot count features. Exactly
 
     mancala-marl distill GAME --teacher alphabeta:depth=2 --rounds 6 --states 150000 --workers 2 \
         --eval-games 200 --run-dir benchmarks/runs/distill_GAME
 
-``--recipe ppo``: MaskablePPO from scratch, random seats, an opponent pool of baselines plus
-self-play snapshots, reward score_diff scaled to [-1, 1]. Exactly the command line:
+The test (the issue's protocol): 1000 games per seat against random from the usual start; 200
+games per seat against max and exact, and 100 against greedy and alpha-beta, each from 4 random
+opening moves (the same openings for every opponent and seat: without them two deterministic
+policies play one game); 95% Wilson intervals. ``--ceiling`` adds alphabeta:depth=6 against max
+and exact from the same openings: what a strong search wins there bounds what to ask of a network.
 
-    mancala-marl train GAME --algo maskable-ppo --opponent selfplay --pool random,max,exact,greedy \\
-        --snapshot-prob 0.3 --seat random --timesteps N --eval-freq 50000 --checkpoint-freq 50000 \\
-        --snapshot-freq 50000 --run-dir benchmarks/runs/best_GAME
+    .venv/bin/python benchmarks/best_recipe.py sungka --recipe scratch [--eval-only] [--install]
 
-(``--pool random,max,exact`` on Sungka, where greedy is too slow to train against.)
-
-    .venv/bin/python benchmarks/best_recipe.py sungka [--recipe ppo --timesteps 500000] [--install]
-
-``--install`` copies the final model to agents/pretrained/GAME.zip. Writes
-benchmarks/results/{distill,best_recipe}_GAME.{json,md} and the learning curves PNG.
+``--install`` copies the final model to agents/pretrained/ (``scratch_GAME.zip``, or ``GAME.zip``
+for distill). Writes benchmarks/results/{scratch,distill}_GAME.{json,md} and the learning curves.
 """
 
 from __future__ import annotations
@@ -32,27 +36,30 @@ import time
 from pathlib import Path
 
 from mancala_marl.agents import make_policy
-from mancala_marl.agents.learned import ModelPolicy, read_metadata
-from mancala_marl.games import make_game
+from mancala_marl.agents.learned import PRETRAINED_KINDS, ModelPolicy, read_metadata
+from mancala_marl.games import GAMES, make_game
+from mancala_marl.train.arena import wilson
 from mancala_marl.train.distill import DistillConfig, distill
 from mancala_marl.train.evaluation import play
 from mancala_marl.train.plot import plot_curves
-from mancala_marl.train.training import TrainConfig, train
+from mancala_marl.train.training import RECIPES, TrainConfig, train
 
 ROOT = Path(__file__).resolve().parent
 PRETRAINED_DIR = ROOT.parent / "agents" / "pretrained"  # the source tree's shipped networks
-OPPONENTS = ("random", "max", "exact", "greedy", "alphabeta:depth=2", "alphabeta:depth=4")
+# opponent: (games per seat, random opening moves)
+OPPONENTS = {"random": (1000, 0), "max": (200, 4), "exact": (200, 4), "greedy": (100, 4),
+             "alphabeta:depth=2": (100, 4), "alphabeta:depth=4": (100, 4)}
+CEILING = "alphabeta:depth=6"
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description="our recipes (distilled alphabeta, or MaskablePPO + self-play "
-                                                 "pool), tested in both seats against every baseline")
-    parser.add_argument("game", choices=["sungka", "kalah", "togyz_kumalak"])
-    parser.add_argument("--recipe", choices=["distill", "ppo"], default="distill")
-    parser.add_argument("--timesteps", type=int, default=500_000, help="ppo: learner moves")
+    parser = argparse.ArgumentParser(description="our network recipes (from scratch, or distilled alphabeta), "
+                                                 "tested in both seats against every baseline")
+    parser.add_argument("game", choices=list(GAMES))
+    parser.add_argument("--recipe", choices=["scratch", "distill"], default="scratch")
     parser.add_argument("--workers", type=int, default=2, help="distill: labelling processes")
-    parser.add_argument("--games", type=int, default=1000, help="test games per seat vs random")
-    parser.add_argument("--games-other", type=int, default=50, help="test games per seat vs the other baselines")
+    parser.add_argument("--scale", type=float, default=1.0, help="test games: this share of the protocol's")
+    parser.add_argument("--ceiling", action="store_true", help=f"also play {CEILING} vs max and exact")
     parser.add_argument("--eval-only", action="store_true",
                         help="skip training, evaluate the run's final.zip (or, if the run was stopped, its last checkpoint)")
     parser.add_argument("--install", action="store_true", help="copy the final model to agents/pretrained/")
@@ -73,22 +80,16 @@ def main(argv=None) -> int:
         title = (f"{args.game}: MaskablePPO network distilled from {config.teacher} (DAgger, {meta['rounds']} rounds, "
                  f"{meta['positions']} labelled positions, pool {', '.join(config.pool)}, random seats)")
         return report(args, run_dir, final, meta, meta["train_seconds"], f"distill_{args.game}", title)
-    run_dir = ROOT / "runs" / f"best_{args.game}"
-    # greedy follows every chain of extra turns; on Sungka that costs ~0.7 s a game, too slow for the pool.
-    pool = ["random", "max", "exact"] + ([] if args.game == "sungka" else ["greedy"])
-    config = TrainConfig(game=args.game, algo="maskable-ppo", opponent="selfplay", seat="random",
-                         reward="score_diff", timesteps=args.timesteps, n_envs=8, seed=args.seed,
-                         pool_baselines=pool, snapshot_prob=0.3,
-                         eval_freq=50_000, eval_games=10, eval_opponents=pool,
-                         checkpoint_freq=50_000, snapshot_freq=50_000, progress_bar=False)
+    run_dir = ROOT / "runs" / f"scratch_{args.game}"
+    config = TrainConfig(game=args.game, seed=args.seed, progress_bar=False, **RECIPES["scratch"])
     if not args.eval_only:
         train(config, run_dir)
     final = finished_model(run_dir)
     meta = read_metadata(final)
     train_seconds = meta.get("train_seconds") or wall_seconds_at(run_dir / "evaluations.csv", meta["timesteps"])
-    title = (f"{args.game}: MaskablePPO, self-play pool ({', '.join(config.pool_baselines)} + snapshots), "
-             f"random seats, {meta['timesteps']} learner moves")
-    return report(args, run_dir, final, meta, train_seconds, f"best_recipe_{args.game}", title)
+    title = (f"{args.game}: MaskablePPO from scratch (recipe 'scratch': moves observation, one-hot counts, "
+             f"random openings, opponents {config.opponent}, random seats), {meta['timesteps']} learner moves")
+    return report(args, run_dir, final, meta, train_seconds, f"scratch_{args.game}", title)
 
 
 def finished_model(run_dir: Path) -> Path:
@@ -103,29 +104,56 @@ def report(args, run_dir, final, meta, train_seconds, stem, title) -> int:
     agent = ModelPolicy(path=str(final))
     rows = []
     start = time.time()
-    for name in OPPONENTS:
-        n = args.games if name == "random" else args.games_other
+    players = [("agent", agent, name) for name in OPPONENTS]
+    if args.ceiling:
+        players += [(CEILING, make_policy(CEILING), name) for name in ("max", "exact")]
+    for who, policy, name in players:
+        n, opening = OPPONENTS[name]
+        n = max(1, int(n * args.scale))
         for seat, seat_name in enumerate(("first", "second")):
-            r = play(game, agent, make_policy(name), seat, n, seed=10**6)
-            rows.append({"opponent": name, "seat": seat_name, **r})
-            print(f"{args.game} vs {name:>18} as {seat_name:>6}: {100 * r['win_rate']:5.1f}% wins, "
-                  f"{r['draws']} draws, margin {r['mean_margin']:+.1f} ({n} games)", flush=True)
-    text = render(title, rows, train_seconds, time.time() - start)
+            r = play(game, policy, make_policy(name), seat, n, seed=10**6, opening=opening)
+            r["ci95"] = wilson(r["wins"], r["games"])
+            rows.append({"player": who, "opponent": name, "seat": seat_name, "opening": opening, **r})
+            print(f"{args.game}: {who} vs {name:>18} as {seat_name:>6}: {100 * r['win_rate']:5.1f}% wins "
+                  f"[{100 * r['ci95'][0]:.1f}, {100 * r['ci95'][1]:.1f}], {r['draws']} draws, "
+                  f"margin {r['mean_margin']:+.1f} ({n} games, opening {opening})", flush=True)
+    target = time_to_target(run_dir / "evaluations.csv")
+    text = render(title, rows, train_seconds, time.time() - start, target)
     print(text)
     (ROOT / "results").mkdir(exist_ok=True)
     (ROOT / "results" / f"{stem}.md").write_text(text)
     (ROOT / "results" / f"{stem}.json").write_text(json.dumps(
-        {"game": args.game, "recipe": args.recipe, "metadata": meta, "train_seconds": train_seconds, "rows": rows},
-        indent=2))
+        {"game": args.game, "recipe": args.recipe, "metadata": meta, "train_seconds": train_seconds,
+         "first_perfect_evaluation_vs_random": target, "rows": rows}, indent=2))
     if (run_dir / "evaluations.csv").is_file():
         xlabel = "labelled positions" if args.recipe == "distill" else "training steps (learner moves)"
         plot_curves(run_dir / "evaluations.csv", ROOT / "results" / f"{stem}.png", title=title.split(" (")[0],
                     xlabel=xlabel)
     if args.install:
+        name = PRETRAINED_KINDS["distilled" if args.recipe == "distill" else "scratch"].format(game=args.game)
         PRETRAINED_DIR.mkdir(exist_ok=True)
-        shutil.copyfile(final, PRETRAINED_DIR / f"{args.game}.zip")
-        print(f"installed {PRETRAINED_DIR / (args.game + '.zip')}")
+        shutil.copyfile(final, PRETRAINED_DIR / name)
+        print(f"installed {PRETRAINED_DIR / name}")
     return 0
+
+
+def time_to_target(csv_path) -> dict | None:
+    """The first training evaluation at which the agent won every game against random in both
+    seats (steps and wall seconds), or None."""
+    import csv
+    if not Path(csv_path).is_file():
+        return None
+    by_step = {}
+    with open(csv_path, newline="") as handle:
+        for r in csv.DictReader(handle):
+            if r["opponent"] == "random":
+                by_step.setdefault(int(r["timesteps"]), {})[r["seat"]] = r
+    for step in sorted(by_step):
+        seats = by_step[step]
+        if len(seats) == 2 and all(float(r["win_rate"]) >= 0.99 for r in seats.values()):
+            return {"timesteps": step, "wall_seconds": float(seats["first"]["wall_seconds"]),
+                    "games_per_seat": int(seats["first"]["games"])}
+    return None
 
 
 def wall_seconds_at(csv_path, timesteps):
@@ -136,18 +164,24 @@ def wall_seconds_at(csv_path, timesteps):
     return float(rows[-1]["wall_seconds"]) if rows else None
 
 
-def render(title, rows, train_seconds, eval_seconds) -> str:
+def render(title, rows, train_seconds, eval_seconds, target) -> str:
     minutes = "?" if train_seconds is None else f"{train_seconds / 60:.1f}"
     lines = [f"#### {title}", "", f"{minutes} min training wall clock on this 2-core machine; the agent plays "
-             "greedily (argmax), without search.", "",
-             "opponent | as first: win % (W/D/L) | margin | as second: win % (W/D/L) | margin", "---|---|---|---|---"]
-    by = {(r["opponent"], r["seat"]): r for r in rows}
-    for name in OPPONENTS:
+             "greedily (argmax), without search. Win % [95% Wilson interval] (W/D/L); random from the usual "
+             "start, the others from 4 random opening moves.", ""]
+    if target:
+        lines += [f"First training evaluation won in full against random in both seats "
+                  f"({target['games_per_seat']} games per seat): {target['timesteps']} steps, "
+                  f"{target['wall_seconds'] / 60:.1f} min.", ""]
+    lines += ["player | opponent | games per seat | as first | margin | as second | margin", "---|---|---|---|---|---|---"]
+    by = {(r["player"], r["opponent"], r["seat"]): r for r in rows}
+    for player, name in dict.fromkeys((r["player"], r["opponent"]) for r in rows):
         cells = []
         for seat in ("first", "second"):
-            r = by[(name, seat)]
-            cells += [f"{100 * r['win_rate']:.1f} ({r['wins']}/{r['draws']}/{r['losses']})", f"{r['mean_margin']:+.1f}"]
-        lines.append(f"{name} | " + " | ".join(cells))
+            r = by[(player, name, seat)]
+            cells += [f"{100 * r['win_rate']:.1f} [{100 * r['ci95'][0]:.1f}, {100 * r['ci95'][1]:.1f}] "
+                      f"({r['wins']}/{r['draws']}/{r['losses']})", f"{r['mean_margin']:+.1f}"]
+        lines.append(f"{player} | {name} | {by[(player, name, 'first')]['games']} | " + " | ".join(cells))
     lines.append(f"\n(evaluation took {eval_seconds:.0f} s)")
     return "\n".join(lines) + "\n"
 
