@@ -1,8 +1,9 @@
-"""``mancala-marl demo``: train a small agent, then measure it in the arena (what ``make demo`` runs).
+"""``mancala-marl demo``: train an agent from scratch, then measure it in the arena (``make demo``).
 
-MaskablePPO learns one seat at a time of the game (random seats) against the random policy for
-``--timesteps`` moves (about a minute on 2 cores), then plays ``--games`` games in each seat
-against random and max; the table shows the win rates with 95% Wilson intervals. ``--watch``
+MaskablePPO learns the game with the ``scratch`` recipe (no teacher; random seats; random, max
+and exact as opponents) for ``--timesteps`` moves (about two minutes on 2 cores), then plays
+``--games`` games in each seat against random from the usual start and against max and exact
+from 4 random opening moves; the table shows the win rates with 95% Wilson intervals. ``--watch``
 instead plays and prints one game between two policies, board by board.
 """
 
@@ -18,8 +19,9 @@ from mancala_marl.extras import require
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("demo", help="train a small agent and evaluate it in the arena (make demo)")
     parser.add_argument("game", nargs="?", default="sungka", choices=sorted(ENV_MODULES))
-    parser.add_argument("--timesteps", type=int, default=150_000, help="training moves (default 150000)")
-    parser.add_argument("--games", type=int, default=100, help="arena games per seat per opponent")
+    parser.add_argument("--timesteps", type=int, default=800_000,
+                        help="training moves (default 800000, about two minutes on 2 cores)")
+    parser.add_argument("--games", type=int, default=200, help="arena games per seat per opponent")
     parser.add_argument("--run-dir", default="runs/demo")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--watch", action="store_true", help="only print one game between --first and --second")
@@ -37,13 +39,14 @@ def run(args) -> int:
 
     from mancala_marl.agents import make_policy
     from mancala_marl.train.arena import arena
-    from mancala_marl.train.training import TrainConfig, train
+    from mancala_marl.train.training import RECIPES, TrainConfig, train
 
-    # The vectorized env (64 games per compiled call) trains several times more moves a minute.
-    config = TrainConfig(game=args.game, algo="maskable-ppo", opponent="random", seat="random",
-                         timesteps=args.timesteps, n_envs=64, vec="fast", seed=args.seed, eval_freq=max(args.timesteps // 4, 1),
-                         eval_games=10, eval_opponents=["random", "max"], checkpoint_freq=args.timesteps)
-    print(f"Training MaskablePPO on {args.game} against random for {args.timesteps} moves ...")
+    # The scratch recipe (no teacher), shortened: its learning-rate decay then ends with the demo.
+    recipe = {**RECIPES["scratch"], "timesteps": args.timesteps, "eval_freq": max(args.timesteps // 4, 1),
+              "eval_games": 20, "checkpoint_freq": args.timesteps}
+    config = TrainConfig(game=args.game, seed=args.seed, **recipe)
+    print(f"Training MaskablePPO from scratch on {args.game} (recipe 'scratch', against random, max and exact) "
+          f"for {args.timesteps} moves ...")
     start = time.time()
     shutil.rmtree(args.run_dir, ignore_errors=True)  # a fresh demo run each time
     final = train(config, args.run_dir)
@@ -53,9 +56,9 @@ def run(args) -> int:
                         f"{args.games} games per seat")
     for column in ("opponent", "agent moves", "win rate", "95% CI", "W/D/L", "mean margin"):
         table.add_column(column, justify="right")
-    for opponent in ("random", "max"):
+    for opponent, opening in (("random", 0), ("max", 4), ("exact", 4)):
         # 4 random opening moves give a deterministic agent and opponent different games to play.
-        result = arena(args.game, agent, opponent, n=args.games, seed=args.seed, opening=4)
+        result = arena(args.game, agent, opponent, n=args.games, seed=args.seed, opening=opening)
         for seat, s in result["seats"].items():
             table.add_row(opponent, seat, f"{100 * s['win_rate']:.1f}%",
                           f"{100 * s['ci95'][0]:.0f}-{100 * s['ci95'][1]:.0f}%",
