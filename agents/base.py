@@ -19,9 +19,15 @@ from mancala_marl.games import Game
 
 
 class Policy:
-    """Base class: subclasses implement :meth:`act` and set ``name``."""
+    """Base class: subclasses implement :meth:`act` and set ``name``.
+
+    ``deterministic``: whether the policy always answers a position with the same move (all but
+    ``random`` and sampling models); two such policies play the same game every time from the
+    same start, so tests between them start from random openings.
+    """
 
     name = "policy"
+    deterministic = True
 
     def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)
@@ -130,6 +136,8 @@ def make_policy(name: str, *args, **params) -> Policy:
 @register_policy("random")
 class RandomPolicy(Policy):
     """Uniform over the legal moves."""
+
+    deterministic = False
 
     def act(self, game, state):
         return int(self.rng.choice(np.flatnonzero(game.legal_mask(state))))

@@ -48,13 +48,15 @@ def play(game, policy, opponent, seat: int, games: int, seed: int = 0, opening: 
 
 
 def evaluate(game, policy, opponents, games: int, seed: int = 0, opening: int = 0) -> list[dict]:
-    """:func:`play` against each opponent spec in both seats; one row per (opponent, seat)."""
+    """:func:`play` against each opponent spec in both seats; one row per (opponent, seat).
+    ``opening`` random moves start the games against deterministic opponents (a random opponent
+    varies the games by itself, from the usual start)."""
     rows = []
     for name in opponents:
         opponent = make_policy(name) if isinstance(name, str) else name
         for seat, seat_name in enumerate(("first", "second")):
             rows.append({"opponent": str(name), "seat": seat_name,
-                         **play(game, policy, opponent, seat, games, seed, opening)})
+                         **play(game, policy, opponent, seat, games, seed, opening if opponent.deterministic else 0)})
     return rows
 
 
