@@ -10,8 +10,9 @@ The ``alphazero`` policy needs only numpy and numba: the network (an MLP; traine
   simulations as fit); ``sims=0`` plays the network alone: its most likely legal move.
 - The move is the root's most visited move (ties: the higher prior).
 
-Network input (:func:`features`): the ``counts`` observation of the player to move, each count
-also one-hot (0..31, the last meaning 31 or more), as :class:`~mancala_marl.agents.features.PitCountsOneHot`
+Network input (:func:`features`): an observation of the player to move (``moves`` by default:
+the counts and what each move does now; see :mod:`mancala_marl.observations`), each count also
+one-hot (0..31, the last meaning 31 or more), as :class:`~mancala_marl.agents.features.PitCountsOneHot`
 does for SB3 models: where the last seed lands depends on exact counts.
 """
 
@@ -40,24 +41,30 @@ FORMAT = "mancala_marl.alphazero/1"
 
 
 # -- network input ---------------------------------------------------------------------------
+OBS_TYPES = ("counts", "moves")
+
+
 @functools.lru_cache(maxsize=64)
-def _layout(game_type: type, params: tuple) -> tuple[np.ndarray, int]:
+def _layout(game_type: type, params: tuple, obs_type: str) -> tuple[np.ndarray, int]:
     game = game_type(**dict(params))
-    high = observations.observation_space(game, "counts").high.astype(np.float32)
-    scale = np.where(high > 1, high, 0).astype(np.float32)
+    high = observations.observation_space(game, obs_type).high.astype(np.float32)
+    counts = observations.observation_space(game, "counts").shape[0]  # the move features come after
+    scale = np.where((high > 1) & (np.arange(high.size) < counts), high, 0).astype(np.float32)
     return scale, high.size + int((scale > 0).sum()) * (MAX_COUNT + 1)
 
 
-def feature_layout(game: Game) -> tuple[np.ndarray, int]:
-    """(scale of each ``counts`` entry, 0 for a flag; the feature length D)."""
-    return _layout(type(game), tuple(game.params.items()))
+def feature_layout(game: Game, obs_type: str = "counts") -> tuple[np.ndarray, int]:
+    """(scale of each observation entry that is a count, 0 for the others; the feature length D)."""
+    if obs_type not in OBS_TYPES:
+        raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, got {obs_type!r}")
+    return _layout(type(game), tuple(game.params.items()), obs_type)
 
 
 @kernel
-def _observe(states, spec, out):
+def _observe(states, spec, obs_id, out):
     cells = 2 * spec[SPEC_PITS] + 2
     for i in range(states.shape[0]):
-        observations.encode_row(states[i], states[i, cells], spec, 0, out[i])
+        observations.encode_row(states[i], states[i, cells], spec, obs_id, out[i])
 
 
 @kernel
@@ -74,18 +81,18 @@ def _expand(obs, scale, out):
                 out[i, k] = obs[i, k]
 
 
-def observe(game: Game, states: np.ndarray) -> np.ndarray:
-    """(n, obs) float32 ``counts`` observations of live states, each from its player to move's
-    side: what a replay buffer keeps (small), :func:`expand` makes it the network input."""
+def observe(game: Game, states: np.ndarray, obs_type: str = "counts") -> np.ndarray:
+    """(n, obs) float32 observations of live states, each from its player to move's side: what a
+    replay buffer keeps (small), :func:`expand` makes it the network input."""
     states = np.ascontiguousarray(states, dtype=np.int32).reshape(-1, game.state_size)
-    out = np.empty((states.shape[0], feature_layout(game)[0].size), dtype=np.float32)
-    _observe(states, game.spec, out)
+    out = np.empty((states.shape[0], feature_layout(game, obs_type)[0].size), dtype=np.float32)
+    _observe(states, game.spec, observations.obs_id(game, obs_type), out)
     return out
 
 
-def expand(game: Game, obs: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """(n, D) float32 network input from ``counts`` observations (see :func:`features`)."""
-    scale, size = feature_layout(game)
+def expand(game: Game, obs: np.ndarray, obs_type: str = "counts", out: np.ndarray | None = None) -> np.ndarray:
+    """(n, D) float32 network input from observations (see :func:`features`)."""
+    scale, size = feature_layout(game, obs_type)
     obs = np.ascontiguousarray(obs, dtype=np.float32)
     if out is None:
         out = np.empty((obs.shape[0], size), dtype=np.float32)
@@ -93,9 +100,9 @@ def expand(game: Game, obs: np.ndarray, out: np.ndarray | None = None) -> np.nda
     return out
 
 
-def features(game: Game, states: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+def features(game: Game, states: np.ndarray, obs_type: str = "counts", out: np.ndarray | None = None) -> np.ndarray:
     """(n, D) float32 network input of live states, from each one's player to move's side."""
-    return expand(game, observe(game, states), out)
+    return expand(game, observe(game, states, obs_type), obs_type, out)
 
 
 # -- the network -----------------------------------------------------------------------------
@@ -109,6 +116,7 @@ class Network:
 
     def __init__(self, weights: dict, meta: dict):
         self.meta = meta
+        self.obs_type = meta.get("obs_type", "counts")  # networks of the first runs read counts
         layers = sorted({k.split(".")[0] for k in weights if k.startswith("hidden_")}, key=lambda k: int(k[7:]))
         self.hidden = [(np.ascontiguousarray(weights[f"{k}.weight"].T, dtype=np.float32),
                         weights[f"{k}.bias"].astype(np.float32)) for k in layers]
@@ -201,16 +209,19 @@ def shipped_network(game: Game) -> Path:
 
 # -- search ----------------------------------------------------------------------------------
 def search(game: Game, net, forest: mcts.Forest, sims: int, c_puct: float = 1.5,
-           active: np.ndarray | None = None, deadline: float | None = None, noise=None) -> int:
+           active: np.ndarray | None = None, deadline: float | None = None, noise=None,
+           obs_type: str | None = None) -> int:
     """Run ``sims`` simulations (or until ``deadline``, a ``time.perf_counter()`` value) in every
     active tree of ``forest`` (its roots already set), evaluating the leaves of all trees in one
     call of ``net`` (``features (n, D) -> (logits (n, P), values (n,))``, e.g. a torch model's).
     A :class:`Network` runs the simulations in compiled chunks instead (:func:`_simulate`), the
     same steps without Python in between. ``noise(rows) -> (len(rows), P)`` mixes exploration
-    noise into the roots once they are expanded. Returns the simulations run."""
+    noise into the roots once they are expanded. ``obs_type``: the network's input (a Network
+    knows its own). Returns the simulations run."""
     active = np.ones(len(forest.roots), dtype=np.bool_) if active is None else active
+    obs_type = obs_type or (net.obs_type if isinstance(net, Network) else "counts")
     arrays = forest.arrays()
-    scale, size = feature_layout(game)
+    scale, size = feature_layout(game, obs_type)
     batch = np.empty((len(forest.roots), size), dtype=np.float32)
     logits = np.zeros((len(forest.roots), game.pits), dtype=np.float32)
     values = np.zeros(len(forest.roots), dtype=np.float32)
@@ -218,13 +229,13 @@ def search(game: Game, net, forest: mcts.Forest, sims: int, c_puct: float = 1.5,
     while done < sims and (deadline is None or done == 0 or time.perf_counter() < deadline):
         if isinstance(net, Network) and done > 0:
             chunk = min(sims - done, 64 if deadline is not None else sims)
-            _simulate(chunk, forest.roots, active, game.spec, c_puct, scale, np.empty(scale.size, np.float32), batch,
-                      net._weights, net._biases, logits, values, *arrays)
+            _simulate(chunk, forest.roots, active, game.spec, c_puct, observations.obs_id(game, obs_type), scale,
+                      np.empty(scale.size, np.float32), batch, net._weights, net._biases, logits, values, *arrays)
             done += chunk
             continue
         if mcts.select(forest.roots, active, game.spec, c_puct, *arrays):
             rows = np.flatnonzero(forest.pending)
-            logits[rows], values[rows] = net(features(game, forest.leaf_states[rows], batch[: rows.size]))
+            logits[rows], values[rows] = net(features(game, forest.leaf_states[rows], obs_type, batch[: rows.size]))
             mcts.expand_and_backup(game.spec, logits, values, *arrays)
         done += 1
         if done == 1 and noise is not None:  # the roots were just expanded
@@ -234,7 +245,7 @@ def search(game: Game, net, forest: mcts.Forest, sims: int, c_puct: float = 1.5,
 
 
 @kernel
-def _simulate(sims, roots, active, spec, c_puct, scale, obs, batch, weights, biases, logits, values,
+def _simulate(sims, roots, active, spec, c_puct, obs_id, scale, obs, batch, weights, biases, logits, values,
               n_nodes, to_move, expanded, prior, child, visits, value_sum, path_nodes, path_moves, path_len,
               pending, leaf_states, scratch):
     """``sims`` simulations of :func:`search` with a :class:`Network`, all compiled."""
@@ -245,7 +256,7 @@ def _simulate(sims, roots, active, spec, c_puct, scale, obs, batch, weights, bia
             continue
         for g in range(roots.shape[0]):
             if pending[g]:
-                observations.encode_row(leaf_states[g], leaf_states[g, cells], spec, 0, obs)
+                observations.encode_row(leaf_states[g], leaf_states[g, cells], spec, obs_id, obs)
                 _expand(obs.reshape((1, obs.shape[0])), scale, batch[g:g + 1])
                 _forward(batch[g:g + 1], weights, biases, logits[g:g + 1], values[g:g + 1])
         mcts.expand_and_backup(spec, logits, values, n_nodes, to_move, expanded, prior, child, visits, value_sum,
@@ -291,7 +302,7 @@ class AlphaZeroPolicy(Policy):
         net = self.network(game)
         legal = game.legal_mask(state)
         if self.sims == 0 and self.time_limit is None:
-            logits, _ = net(features(game, state))
+            logits, _ = net(features(game, state, net.obs_type))
             return int(np.flatnonzero(legal)[np.argmax(logits[0][legal])])
         sims = self.sims if self.time_limit is None else 1 << 30
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit

@@ -21,10 +21,10 @@ from .helpers import random_game
 from .registry import DEFAULTS, EXAMPLES
 
 
-def random_network(game, seed=0, hidden=(16,)):
+def random_network(game, seed=0, hidden=(16,), obs_type="moves"):
     """A small untrained network: what the search does must not depend on it being good."""
     rng = np.random.default_rng(seed)
-    sizes = [feature_layout(game)[1], *hidden]
+    sizes = [feature_layout(game, obs_type)[1], *hidden]
     weights = {}
     for k in range(len(hidden)):
         weights[f"hidden_{k}.weight"] = rng.normal(0, 0.1, (sizes[k + 1], sizes[k])).astype(np.float32)
@@ -33,7 +33,8 @@ def random_network(game, seed=0, hidden=(16,)):
     weights["policy.bias"] = np.zeros(game.pits, np.float32)
     weights["value.weight"] = rng.normal(0, 0.1, (1, sizes[-1])).astype(np.float32)
     weights["value.bias"] = np.zeros(1, np.float32)
-    meta = {"game": game.name, "rule_params": dict(game.params), "features": sizes[0], "hidden": list(hidden)}
+    meta = {"game": game.name, "rule_params": dict(game.params), "features": sizes[0], "hidden": list(hidden),
+            "obs_type": obs_type}
     return Network(weights, meta), weights
 
 
@@ -100,7 +101,7 @@ def test_compiled_simulations_equal_the_python_loop():
     compiled.reset(states)
     stepwise.reset(states)
     search(game, net, compiled, 200)
-    search(game, lambda x: net(x), stepwise, 200)
+    search(game, lambda x: net(x), stepwise, 200, obs_type=net.obs_type)
     assert np.array_equal(compiled.root_visits(), stepwise.root_visits())
     assert np.allclose(compiled.value_sum[:, 0], stepwise.value_sum[:, 0], atol=1e-4)
 
@@ -133,7 +134,7 @@ def test_sims_0_plays_the_networks_most_likely_legal_move():
     net, _ = random_network(game, seed=3)
     policy = AlphaZeroPolicy(sims=0, net=net)
     for state, _ in random_game(game, np.random.default_rng(4))[0]:
-        logits, _ = net(features(game, state))
+        logits, _ = net(features(game, state, net.obs_type))
         legal = game.legal_mask(state)
         assert policy.act(game, state) == int(np.argmax(np.where(legal, logits[0], -np.inf)))
 
@@ -161,7 +162,7 @@ def test_numpy_network_equals_the_torch_network_it_came_from():
     game = make_game("togyz_kumalak")
     config = AlphaZeroConfig(game="togyz_kumalak", hidden=[32, 16])
     model = torch_network(config, game)
-    x = features(game, np.array([h[0] for h in random_game(game, np.random.default_rng(0))[0][:20]]))
+    x = features(game, np.array([h[0] for h in random_game(game, np.random.default_rng(0))[0][:20]]), config.obs_type)
     with torch.no_grad():
         logits, values = model(torch.from_numpy(x))
     net, _ = to_numpy_network(model, config, game)

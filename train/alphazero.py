@@ -40,6 +40,7 @@ class AlphaZeroConfig:
     dirichlet: float = 1.0             # Dirichlet alpha of the root noise (25% of the prior)
     temperature_moves: int = 12        # moves drawn in proportion to the visits, then the most visited
     hidden: list = field(default_factory=lambda: [256, 256])
+    obs_type: str = "moves"            # the network's input: "moves" (what each move does) or "counts"
     buffer: int = 300_000              # positions kept for training
     batch_size: int = 512
     steps_per_generation: int = 300    # optimiser steps after each generation
@@ -62,6 +63,8 @@ class AlphaZeroConfig:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         if self.eval_every < 0 or self.temperature_moves < 0 or self.eval_sims < 0:
             raise ValueError("eval_every, temperature_moves and eval_sims must be >= 0")
+        if self.obs_type not in alphazero.OBS_TYPES:
+            raise ValueError(f"obs_type must be one of {list(alphazero.OBS_TYPES)}, got {self.obs_type!r}")
         if not (self.hidden and all(isinstance(n, int) and n > 0 for n in self.hidden)):
             raise ValueError(f"hidden must be a list of positive layer sizes, got {self.hidden!r}")
         for name in ("c_puct", "dirichlet", "learning_rate"):
@@ -92,7 +95,7 @@ def torch_network(config: AlphaZeroConfig, game):
                 x = torch.relu(getattr(self, f"hidden_{k}")(x))
             return self.policy(x), torch.tanh(self.value(x)).squeeze(-1)
 
-    return PolicyValueNet(alphazero.feature_layout(game)[1], config.hidden, game.pits)
+    return PolicyValueNet(alphazero.feature_layout(game, config.obs_type)[1], config.hidden, game.pits)
 
 
 def torch_evaluator(model):
@@ -109,18 +112,18 @@ def torch_evaluator(model):
 
 def to_numpy_network(model, config: AlphaZeroConfig, game, **extra) -> tuple[alphazero.Network, dict]:
     weights = {k: v.detach().cpu().numpy() for k, v in model.state_dict().items()}
-    meta = {"game": game.name, "rule_params": dict(game.params), "features": alphazero.feature_layout(game)[1],
-            "hidden": list(config.hidden), "trained_by": "mancala-marl alphazero (self-play)", **extra}
+    meta = {"game": game.name, "rule_params": dict(game.params), "obs_type": config.obs_type,
+            "features": alphazero.feature_layout(game, config.obs_type)[1], "hidden": list(config.hidden),
+            "trained_by": "mancala-marl alphazero (self-play)", **extra}
     return alphazero.Network(weights, meta), weights
 
 
 # -- replay buffer ---------------------------------------------------------------------------
 class ReplayBuffer:
-    """The newest ``capacity`` positions: ``counts`` observations (uint8: no count here
-    exceeds 255), legal masks, visit distributions and results."""
+    """The newest ``capacity`` positions: observations, legal masks, visit distributions and results."""
 
     def __init__(self, capacity: int, obs_size: int, pits: int):
-        self.obs = np.zeros((capacity, obs_size), dtype=np.uint8)
+        self.obs = np.zeros((capacity, obs_size), dtype=np.float32)
         self.masks = np.zeros((capacity, pits), dtype=np.bool_)
         self.policies = np.zeros((capacity, pits), dtype=np.float32)
         self.results = np.zeros(capacity, dtype=np.float32)
@@ -172,9 +175,10 @@ def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, prog
     while live.any():
         rows = np.flatnonzero(live)
         forest.reset(states[rows], rows)
-        alphazero.search(game, net, forest, config.sims, config.c_puct, active=live, noise=noise)
+        alphazero.search(game, net, forest, config.sims, config.c_puct, active=live, noise=noise,
+                         obs_type=config.obs_type)
         visits = forest.root_visits()[rows].astype(np.float64)
-        obs = alphazero.observe(game, states[rows])
+        obs = alphazero.observe(game, states[rows], config.obs_type)
         for k, g in enumerate(rows):
             mask = game.legal_mask(states[g])
             policy = visits[k] / visits[k].sum()
@@ -208,7 +212,7 @@ def fit(model, optimizer, buffer: ReplayBuffer, game, config: AlphaZeroConfig, r
     policy_losses, value_losses = [], []
     for _ in range(config.steps_per_generation):
         obs, masks, policies, results = buffer.sample(rng, config.batch_size)
-        x = torch.from_numpy(alphazero.expand(game, obs))
+        x = torch.from_numpy(alphazero.expand(game, obs, config.obs_type))
         logits, values = model(x)
         logits = logits.masked_fill(~torch.from_numpy(masks), -1e9)
         policy_loss = -(torch.from_numpy(policies) * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
@@ -281,7 +285,7 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
     (run_dir / "config.json").write_text(json.dumps(asdict(config), indent=2))
     model = torch_network(config, game)
     optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay)
-    buffer = ReplayBuffer(config.buffer, alphazero.feature_layout(game)[0].size, game.pits)
+    buffer = ReplayBuffer(config.buffer, alphazero.feature_layout(game, config.obs_type)[0].size, game.pits)
     rng = np.random.default_rng(config.seed)
     generation, seconds = 0, 0.0
     if resume:
@@ -347,6 +351,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--games", type=int, default=defaults.games, help="self-play games per generation, played at once")
     p.add_argument("--sims", type=int, default=defaults.sims, help="simulations per self-play move")
     p.add_argument("--hidden", default=",".join(map(str, defaults.hidden)), help="hidden layer sizes")
+    p.add_argument("--obs-type", choices=["moves", "counts"], default=defaults.obs_type, help="the network's input")
     p.add_argument("--buffer", type=int, default=defaults.buffer, help="positions kept for training")
     p.add_argument("--steps", type=int, default=defaults.steps_per_generation, help="optimiser steps per generation")
     p.add_argument("--batch-size", type=int, default=defaults.batch_size)
@@ -377,7 +382,7 @@ def run(args) -> int:
         raise ValueError(f"--hidden must be comma-separated layer sizes, got {args.hidden!r}") from None
     config = AlphaZeroConfig(
         game=args.game, rule_params=key_values(args.rule, "--rule"), generations=args.generations or 100,
-        games=args.games, sims=args.sims, c_puct=args.c_puct, dirichlet=args.dirichlet,
+        games=args.games, sims=args.sims, c_puct=args.c_puct, dirichlet=args.dirichlet, obs_type=args.obs_type,
         temperature_moves=args.temperature_moves, hidden=hidden, buffer=args.buffer, batch_size=args.batch_size,
         steps_per_generation=args.steps, learning_rate=args.learning_rate, eval_every=args.eval_every,
         eval_games=args.eval_games, eval_sims=args.eval_sims, eval_opponents=args.eval_opponents.split(","),
