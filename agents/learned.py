@@ -206,13 +206,14 @@ class ModelPolicy(Policy):
 @register_policy("pretrained")
 class PretrainedPolicy(ModelPolicy):
     """The network shipped for the game being played (``mancala_marl/agents/pretrained/``):
-    ``kind="distilled"`` (default, ``<game>.zip``: imitates alpha-beta) or ``kind="scratch"``
-    (``scratch_<game>.zip``: reinforcement learning from scratch, no teacher)."""
+    ``kind="distilled"`` (``<game>.zip``: imitates alpha-beta), ``kind="scratch"``
+    (``scratch_<game>.zip``: reinforcement learning from scratch, no teacher), or by default the
+    distilled network where one is shipped, else the one from scratch."""
 
-    def __init__(self, kind: str = "distilled", deterministic: bool = True, epsilon: float = 0.0,
+    def __init__(self, kind: str | None = None, deterministic: bool = True, epsilon: float = 0.0,
                  seed: int | None = None):
         Policy.__init__(self, seed)
-        if kind not in PRETRAINED_KINDS:
+        if kind is not None and kind not in PRETRAINED_KINDS:
             raise ValueError(f"kind must be one of {list(PRETRAINED_KINDS)}, got {kind!r}")
         require("train", "the pretrained policy")
         self.kind = kind
@@ -233,10 +234,12 @@ class PretrainedPolicy(ModelPolicy):
         return self.model
 
     def path_for(self, game):
-        entry = pretrained_dir() / PRETRAINED_KINDS[self.kind].format(game=game.name)
-        if not entry.is_file():
-            raise ValueError(f"no {self.kind} pretrained agent for {game.name}; shipped: "
-                             f"{', '.join(shipped_games(self.kind)) or 'none'}")
+        kinds = [self.kind] if self.kind else list(PRETRAINED_KINDS)
+        entries = [pretrained_dir() / PRETRAINED_KINDS[kind].format(game=game.name) for kind in kinds]
+        entry = next((e for e in entries if e.is_file()), None)
+        if entry is None:
+            shipped = {kind: shipped_games(kind) for kind in kinds}
+            raise ValueError(f"no pretrained agent ({' or '.join(kinds)}) for {game.name}; shipped: {shipped}")
         # Installed packages are plain folders (wheels are unpacked), so this path outlives the
         # context; a zipped install would need the file extracted for as long as it is used.
         with resources.as_file(entry) as path:
