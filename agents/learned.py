@@ -85,6 +85,15 @@ def save_model(model, path, metadata: dict) -> None:
     os.replace(tmp, path)
 
 
+def save_for_shipping(source, target) -> None:
+    """Copy the model ``source`` to ``target`` without its optimiser's state (Adam's moments
+    double a file's size and only matter for training on)."""
+    model, metadata = load_model(source)
+    policy = model.policy
+    policy.optimizer = policy.optimizer_class(policy.parameters(), lr=1e-4, **policy.optimizer_kwargs)
+    save_model(model, target, metadata)
+
+
 def read_metadata(path) -> dict:
     """The metadata stored in a model zip, without loading the network.
 

@@ -30,13 +30,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
 
 from mancala_marl.agents import make_policy
-from mancala_marl.agents.learned import PRETRAINED_KINDS, ModelPolicy, read_metadata
+from mancala_marl.agents.learned import (
+    PRETRAINED_KINDS,
+    ModelPolicy,
+    read_metadata,
+    save_for_shipping,
+)
 from mancala_marl.games import GAMES, make_game
 from mancala_marl.train.arena import wilson
 from mancala_marl.train.distill import DistillConfig, distill
@@ -132,8 +136,8 @@ def report(args, run_dir, final, meta, train_seconds, stem, title) -> int:
     if args.install:
         name = PRETRAINED_KINDS["distilled" if args.recipe == "distill" else "scratch"].format(game=args.game)
         PRETRAINED_DIR.mkdir(exist_ok=True)
-        shutil.copyfile(final, PRETRAINED_DIR / name)
-        print(f"installed {PRETRAINED_DIR / name}")
+        save_for_shipping(final, PRETRAINED_DIR / name)
+        print(f"installed {PRETRAINED_DIR / name} ({(PRETRAINED_DIR / name).stat().st_size / 1e6:.1f} MB)")
     return 0
 
 
