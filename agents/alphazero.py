@@ -288,13 +288,10 @@ class AlphaZeroPolicy(Policy):
     def network(self, game: Game) -> Network:
         key = (game.name, json.dumps(game.params))
         if key not in self._nets:
-            if self.path is not None or self._nets:
-                net = next(iter(self._nets.values()))
-                net.check(game, f"alphazero network {self.path or ''}".strip())
+            if self._nets:  # a network given by path= or net= plays its own game only
+                next(iter(self._nets.values())).check(game, f"alphazero network {self.path or ''}".strip())
             self._nets[key] = Network.load(shipped_network(game))
-        net = self._nets[key]
-        net.check(game, f"alphazero network for {game.name}")
-        return net
+        return self._nets[key]
 
     def act(self, game, state):
         if game.is_terminal(state):
@@ -306,7 +303,8 @@ class AlphaZeroPolicy(Policy):
             return int(np.flatnonzero(legal)[np.argmax(logits[0][legal])])
         sims = self.sims if self.time_limit is None else 1 << 30
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        capacity = sims + 2 if self.time_limit is None else 20_000
+        # With a time limit, room for more simulations than fit in it (~10-40 us each).
+        capacity = sims + 2 if self.time_limit is None else max(20_000, int(self.time_limit * 200_000))
         if self._forest is None or self._forest.game is not game or self._forest.capacity < capacity:
             self._forest = mcts.Forest(game, 1, capacity)
         forest = self._forest
