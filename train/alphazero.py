@@ -373,13 +373,10 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from mancala_marl.extras import require
-    from mancala_marl.train.train_command import key_values
+    from mancala_marl.train.train_command import key_values, layer_sizes
 
     require("train", "this command")
-    try:
-        hidden = [int(size) for size in args.hidden.split(",")]
-    except ValueError:
-        raise ValueError(f"--hidden must be comma-separated layer sizes, got {args.hidden!r}") from None
+    hidden = layer_sizes(args.hidden, "--hidden")
     config = AlphaZeroConfig(
         game=args.game, rule_params=key_values(args.rule, "--rule"), generations=args.generations or 100,
         games=args.games, sims=args.sims, c_puct=args.c_puct, dirichlet=args.dirichlet, obs_type=args.obs_type,

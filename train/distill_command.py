@@ -5,7 +5,7 @@ from __future__ import annotations
 from mancala_marl.extras import require
 from mancala_marl.games import GAMES
 
-from .train_command import key_values
+from .train_command import key_values, layer_sizes
 
 
 def add_parser(subparsers) -> None:
@@ -44,10 +44,7 @@ def run(args) -> int:
     require("train", "this command")
     from mancala_marl.train.distill import DistillConfig, distill
 
-    try:
-        net = [int(size) for size in args.net.split(",")]
-    except ValueError:
-        raise ValueError(f"--net must be comma-separated layer sizes, got {args.net!r}") from None
+    net = layer_sizes(args.net, "--net")
     config = DistillConfig(
         game=args.game, rule_params=key_values(args.rule, "--rule"), teacher=args.teacher,
         pool=args.pool.split(","), rounds=args.rounds, states_per_round=args.states, explore=args.explore,

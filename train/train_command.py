@@ -21,6 +21,14 @@ def key_values(items, what: str) -> dict:
     return out
 
 
+def layer_sizes(text: str, option: str) -> list[int]:
+    """``"256,256"`` -> ``[256, 256]``; anything else is a ValueError naming ``option``."""
+    try:
+        return [int(size) for size in text.split(",")]
+    except ValueError:
+        raise ValueError(f"{option} must be comma-separated layer sizes, got {text!r}") from None
+
+
 # command-line option -> TrainConfig field, for the options that a recipe may set too
 OPTIONS = {"algo": "algo", "opponent": "opponent", "seat": "seat", "timesteps": "timesteps", "reward": "reward",
            "reward_scale": "reward_scale", "obs_type": "obs_type", "features": "features", "opening": "opening",
