@@ -64,6 +64,8 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="distill: labelling processes")
     parser.add_argument("--scale", type=float, default=1.0, help="test games: this share of the protocol's")
     parser.add_argument("--ceiling", action="store_true", help=f"also play {CEILING} vs max and exact")
+    parser.add_argument("--model", default=None, help="test this model file instead (e.g. a shipped network); "
+                                                       "writes results/{recipe}_GAME_model.*")
     parser.add_argument("--eval-only", action="store_true",
                         help="skip training, evaluate the run's final.zip (or, if the run was stopped, its last checkpoint)")
     parser.add_argument("--install", action="store_true", help="copy the final model to agents/pretrained/")
@@ -73,6 +75,11 @@ def main(argv=None) -> int:
     import torch
     torch.set_num_threads(1)  # batch-1 inference on a busy 2-core CPU: extra threads only slow it down
 
+    if args.model:
+        meta = read_metadata(args.model)
+        title = f"{args.game}: {args.model} ({meta.get('trained_by', args.recipe)})"
+        return report(args, Path(args.model).parent, Path(args.model), meta, meta.get("train_seconds"),
+                      f"{args.recipe}_{args.game}_model", title)
     if args.recipe == "distill":
         run_dir = ROOT / "runs" / f"distill_{args.game}"
         config = DistillConfig(game=args.game, teacher="alphabeta:depth=2", rounds=6, states_per_round=150_000,
