@@ -88,7 +88,8 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("play", help="play against a policy in the terminal",
                                    description="Play GAME against a policy: type a pit number each turn.")
     parser.add_argument("game", help=GAME_HELP)
-    parser.add_argument("--opponent", default="alphabeta:depth=4", help="policy spec (default alphabeta:depth=4)")
+    parser.add_argument("--opponent", default="alphazero:time=0.5",
+                        help="policy spec (default alphazero:time=0.5: the shipped self-play network, searching 0.5 s a move)")
     parser.add_argument("--seat", choices=("first", "second"), default="first", help="your seat (default first)")
     parser.add_argument("--seed", type=int, default=0)
     parser.set_defaults(func=run)
