@@ -74,6 +74,7 @@ expect_hint plot "$work"
 expect_hint demo
 expect_hint arena sungka pretrained random -n 5
 expect_hint arena kalah "model:$work/some.zip" random
+"$mm" arena kalah alphazero:sims=8 random -n 2 > /dev/null  # the shipped AlphaZero network needs no extra
 
 step "a read-only install used by someone who can write no cache (numba compiles without one)"
 chmod -R a-w "$work/core"
