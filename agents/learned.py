@@ -29,7 +29,9 @@ from mancala_marl.extras import require
 from .base import Policy, register_policy
 
 META_KEY = "mancala_marl"  # attribute of the SB3 model that carries our metadata
-PRETRAINED_KINDS = {"distilled": "{game}.zip", "scratch": "scratch_{game}.zip"}  # shipped files
+# Shipped files; without kind=, the first kind shipped for the game (the scratch networks win more
+# against every baseline than the distilled ones: benchmarks/results/scratch_*.md, distill_*_model.md).
+PRETRAINED_KINDS = {"scratch": "scratch_{game}.zip", "distilled": "{game}.zip"}
 # Models saved before the package had one installed name pickled classes under the repository's
 # top-level folders; while such a model loads, those names point at the installed modules.
 LEGACY_MODULES = {"agents": "mancala_marl.agents", "agents.features": "mancala_marl.agents.features",
@@ -41,7 +43,7 @@ def pretrained_dir():
     return resources.files("mancala_marl.agents") / "pretrained"
 
 
-def shipped_games(kind: str = "distilled") -> list[str]:
+def shipped_games(kind: str = "scratch") -> list[str]:
     """Names of the games that have a shipped network of ``kind`` (see :class:`PretrainedPolicy`)."""
     from mancala_marl.games import GAMES
 
@@ -215,9 +217,9 @@ class ModelPolicy(Policy):
 @register_policy("pretrained")
 class PretrainedPolicy(ModelPolicy):
     """The network shipped for the game being played (``mancala_marl/agents/pretrained/``):
-    ``kind="distilled"`` (``<game>.zip``: imitates alpha-beta), ``kind="scratch"``
-    (``scratch_<game>.zip``: reinforcement learning from scratch, no teacher), or by default the
-    distilled network where one is shipped, else the one from scratch."""
+    ``kind="scratch"`` (``scratch_<game>.zip``: reinforcement learning from scratch, no teacher;
+    the default) or ``kind="distilled"`` (``<game>.zip``: imitates alpha-beta, shipped for the
+    first three games)."""
 
     def __init__(self, kind: str | None = None, deterministic: bool = True, epsilon: float = 0.0,
                  seed: int | None = None):

@@ -42,7 +42,7 @@ from mancala_marl.train.tournament import elo_ratings, score_matrix
 ALPHAZERO = "alphazero:time=0.045"  # a 45 ms budget: with the network's own overhead, <= 50 ms a move
 TIMED_ALPHABETA = "alphabeta:depth=64,time_limit=0.5"
 FIELD = ["random", "max", "exact", "simple", "greedy", "alphabeta:depth=2", "alphabeta:depth=4", "pretrained",
-         "pretrained:kind=scratch", "alphazero:sims=0"]
+         "pretrained:kind=distilled", "alphazero:sims=0"]
 TOP = ["alphabeta:depth=4", "alphabeta:depth=6", TIMED_ALPHABETA, ALPHAZERO]
 RESULTS = Path(__file__).resolve().parent / "results"
 
