@@ -144,6 +144,20 @@ def test_more_than_half_ends_the_game_at_once():
     assert split(game, state) == ([0] * 6, 25, [0] * 6, 23, GAME_OVER)
 
 
+def test_a_stretch_of_HISTORY_positions_without_capture_ends_the_game():
+    game = Oware()
+    state = game.from_board(board([0, 0, 0, 0, 1, 0], 23, [0, 0, 0, 0, 0, 1], 23))
+    count = game.board_size + 1  # the history's first slot (module docstring)
+    state[count] = HISTORY - 2  # as if a long stretch without capture had led here (distinct hashes)
+    state[count + 3:count + 3 + 2 * (HISTORY - 2)] = np.arange(1, 2 * HISTORY - 3)
+    play(game, [4], state)  # the history is now full, the game goes on
+    assert game.positions_since_capture(state) == HISTORY - 1
+    play(game, [5], state)
+    assert game.positions_since_capture(state) == HISTORY
+    play(game, [5], state)  # no repetition, but one position too many: ended as a repetition is
+    assert split(game, state) == ([0] * 6, 24, [0] * 6, 24, GAME_OVER)
+
+
 def test_history_is_bounded_and_documented():
     game = Oware()
     assert game.state_size == game.board_size + 1 + 3 + 2 * HISTORY

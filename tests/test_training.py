@@ -9,7 +9,7 @@ import torch as th
 from mancala_marl.agents import make_policy, masked_dqn
 from mancala_marl.agents.learned import ModelPolicy, load_model, read_metadata
 from mancala_marl.agents.masked_dqn import MaskedDQN, masked_max
-from mancala_marl.games import make_game
+from mancala_marl.games import GAMES, make_game
 from mancala_marl.single_agent import SingleAgentEnv
 from mancala_marl.train.cli import main as cli
 from mancala_marl.train.evaluation import play
@@ -144,8 +144,8 @@ def test_selfplay_pool_samples_snapshots_and_baselines(tmp_path):
     assert not any(p.stem in n for p in snapshots[:-2] for n in names)
 
 
-@pytest.mark.parametrize("kind", ["scratch", "distilled"])
-@pytest.mark.parametrize("game_name", ["kalah", "sungka", "togyz_kumalak"])
+@pytest.mark.parametrize("game_name,kind", [(name, "scratch") for name in GAMES]
+                         + [(name, "distilled") for name in ("kalah", "sungka", "togyz_kumalak")])
 def test_shipped_pretrained_agents_play_and_beat_random(game_name, kind):
     game = make_game(game_name)
     result = play(game, make_policy(f"pretrained:kind={kind}"), make_policy("random"), seat=1, games=20)

@@ -15,17 +15,18 @@
   player to move has no legal move; or when a position (board, scores, player to move) repeats
   since the last capture. Seeds left on the board then go to the store of their side (as
   OpenSpiel collects them), so the final scores add up to all the seeds.
+- One bound of ours: a stretch of :data:`HISTORY` = 256 positions without a capture also ends
+  the game that way, as if the next position repeated one. Without it a game need not end: two
+  deterministic players can circle through more positions than any fixed history holds (an agent
+  and ``alphabeta:depth=2`` did, with 9 seeds left, for thousands of moves). OpenSpiel keeps every
+  position since the last capture and stops with an error at 1000 moves instead; in its
+  cross-check (random games) no stretch comes near 256 positions, so both agree move for move.
 
 State slots after TO_MOVE: ``[n, digest_lo, digest_hi, h0_lo, h0_hi, ..., h{H-1}_lo, h{H-1}_hi]``,
 the 64-bit hashes of the ``n`` positions since the last capture (the current one included) and
-their XOR, the digest, which stands for the whole set in a search's table key. ``H`` =
-:data:`HISTORY` = 256 positions, 2 * 256 + 3 = 515 int32 slots, 2 KB a state. The bound is safe
-in practice, not in theory: a stretch without capture is a walk over positions that may not
-repeat, so its length is not bounded by anything small; but over millions of random and
-alpha-beta games the longest stretch we met (``benchmarks/oware_history.py``) is far below 256,
-and OpenSpiel itself caps a game at 1000 moves. Should a stretch ever run past ``H`` positions,
-the oldest hashes are forgotten (the list wraps), so a repetition of a position more than ``H``
-moves old would go unnoticed; the rest of the rules are unaffected.
+their XOR, the digest, which stands for the whole set in a search's table key: 2 * 256 + 3 = 515
+int32 slots, 2 KB a state. Since the stretch itself is bounded by ``H``, the history is never
+truncated: every repetition within a stretch is seen.
 """
 
 from __future__ import annotations
@@ -117,19 +118,18 @@ def _set64(state, i, value):
 
 @kernel
 def record_position(state, cells):
-    """Add the current position to the history; True if it was there already (a repetition)."""
+    """Add the current position to the history; True if the game ends by repetition: the position
+    was there already, or the history is full."""
     base = cells + 1
     h = _position_hash(state, cells)
     n = state[base + COUNT]
-    for k in range(min(n, HISTORY)):
+    if n >= HISTORY:  # the longest stretch without capture we allow (module docstring)
+        return True
+    for k in range(n):
         if _get64(state, base + HASHES + 2 * k) == h:
             return True
-    slot = base + HASHES + 2 * (n % HISTORY)
-    digest = _get64(state, base + DIGEST) ^ h
-    if n >= HISTORY:  # the list is full: the oldest position is forgotten, and leaves the digest
-        digest ^= _get64(state, slot)
-    _set64(state, slot, h)
-    _set64(state, base + DIGEST, digest)
+    _set64(state, base + HASHES + 2 * n, h)
+    _set64(state, base + DIGEST, _get64(state, base + DIGEST) ^ h)
     state[base + COUNT] = n + 1
     return False
 
@@ -271,7 +271,7 @@ class Oware(Game):
         low, high = super().state_bounds()
         low[self.board_size + 1 + DIGEST:] = np.iinfo(np.int32).min  # hash halves: any int32
         high[self.board_size + 1 + DIGEST:] = np.iinfo(np.int32).max
-        low[self.board_size + 1 + COUNT], high[self.board_size + 1 + COUNT] = 0, np.iinfo(np.int32).max
+        low[self.board_size + 1 + COUNT], high[self.board_size + 1 + COUNT] = 0, HISTORY
         return low, high
 
     def illegal_reason(self, state, action) -> str:
