@@ -13,7 +13,8 @@ would be one game repeated):
   with ten times AlphaZero's time (``alphabeta:depth=64,time_limit=0.5``) and AlphaZero with
   search (``alphabeta:depth=4`` links the two round robins).
 
-Ratings: Bradley-Terry on all the games of a game's ladder (Elo scale, mean 1500). Then each
+Games already in ``results/ladder.json`` from a run with the same ``-n``, ``--strong-n`` and
+``--opening`` are kept, so the games can be run one at a time. Ratings: Bradley-Terry on all the games of a game's ladder (Elo scale, mean 1500). Then each
 policy's mean milliseconds per move, over ``--timing-games`` games against greedy. A shipped
 policy with no network for a game is left out of that game's ladder. Writes
 ``benchmarks/results/ladder.json`` and ``ladder.md``, and prints the AlphaZero targets: points per
@@ -155,12 +156,19 @@ def main() -> int:
     out = {"command": ("python benchmarks/ladder.py " + " ".join(sys.argv[1:])).strip(),
            "machine": f"{platform.processor() or platform.machine()}, {args.workers} worker processes",
            "games_per_seat": args.n, "strong_games_per_seat": args.strong_n, "opening": args.opening, "ladders": {}}
+    path = RESULTS / f"{args.out}.json"
+    if path.is_file():  # games run earlier with the same settings stay (one game a run is fine)
+        old = json.loads(path.read_text())
+        if all(old.get(k) == out[k] for k in ("games_per_seat", "strong_games_per_seat", "opening")):
+            out["ladders"] = {k: v for k, v in old["ladders"].items() if k not in args.games}
+            if out["ladders"]:
+                out["command"] = old["command"] + "; " + out["command"]
     for name in args.games:
         start = time.time()
         out["ladders"][name] = ladder(name, args)
         out["ladders"][name]["seconds"] = round(time.time() - start)
         RESULTS.mkdir(exist_ok=True)
-        (RESULTS / f"{args.out}.json").write_text(json.dumps(out, indent=1))  # after each game: nothing lost
+        path.write_text(json.dumps(out, indent=1))  # after each game: nothing lost
     (RESULTS / f"{args.out}.md").write_text(markdown(out))
     print(markdown(out))
     return 0
