@@ -38,7 +38,7 @@ from mancala_marl.agents import make_policy
 from mancala_marl.games import GAMES as REGISTRY
 from mancala_marl.games import make_game
 from mancala_marl.train.arena import arena
-from mancala_marl.train.tournament import elo_ratings, score_matrix
+from mancala_marl.train.tournament import elo_ratings, score_matrix, tournament_markdown
 
 ALPHAZERO = "alphazero:time=0.045"  # a 45 ms budget: with the network's own overhead, <= 50 ms a move
 TIMED_ALPHABETA = "alphabeta:depth=64,time_limit=0.5"
@@ -139,6 +139,10 @@ def markdown(out: dict) -> str:
     for n in names:
         for key, value in out["ladders"][n]["targets"].items():
             lines.append(f"- {n}: {key}: {value:.3f}")
+    for n in names:  # the full tables: each pair's points, blank where the pair did not play
+        lad = out["ladders"][n]
+        lines += ["", f"### {n}", "", "Row's points per game against column (win 1, draw 1/2), both seats.", "",
+                  tournament_markdown(lad)]
     return "\n".join(lines) + "\n"
 
 

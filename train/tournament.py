@@ -72,7 +72,7 @@ def tournament_markdown(result: dict) -> str:
     matrix = score_matrix(result)
     lines = ["| policy | rating | " + " | ".join(names) + " |", "|---|---:|" + "---:|" * len(names)]
     for a in names:
-        cells = ["-" if a == b else f"{matrix[a][b]:.2f}" for b in names]
+        cells = ["-" if a == b else f"{matrix[a][b]:.2f}" if b in matrix[a] else "" for b in names]  # "": not played
         lines.append(f"| {a} | {result['ratings'][a]:.0f} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
