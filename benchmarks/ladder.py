@@ -36,7 +36,7 @@ import numpy as np
 
 from mancala_marl.agents import make_policy
 from mancala_marl.games import GAMES as REGISTRY
-from mancala_marl.games import make_game
+from mancala_marl.games import MAX_MOVES, make_game
 from mancala_marl.train.arena import arena
 from mancala_marl.train.tournament import elo_ratings, score_matrix, tournament_markdown
 
@@ -68,7 +68,7 @@ def time_per_move(game, spec: str, games: int, seed: int = 0) -> dict:
     for g in range(games):
         policy.reset(g)
         state, seat, ply = game.init(), g % 2, 0
-        while not game.is_terminal(state):
+        while not game.is_terminal(state) and ply < MAX_MOVES:
             if ply < 4:
                 move = int(rng.choice(np.flatnonzero(game.legal_mask(state))))
             elif game.to_move(state) == seat:

@@ -20,7 +20,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from . import observations, render
-from .games.base import GAME_OVER, Game
+from .games.base import GAME_OVER, MAX_MOVES, Game
 
 REWARDS = ("result", "score_diff")
 AGENTS = ("player_0", "player_1")
@@ -48,7 +48,7 @@ class MancalaEnv(AECEnv):
     }
 
     def __init__(self, game: Game, obs_type: str = "counts", reward: str = "result",
-                 max_moves: int = 1000, render_mode: str | None = None):
+                 max_moves: int = MAX_MOVES, render_mode: str | None = None):
         super().__init__()
         observations.check_obs_type(game, obs_type)
         if reward not in REWARDS:

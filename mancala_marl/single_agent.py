@@ -29,7 +29,7 @@ from gymnasium import spaces
 
 from . import observations, render
 from .agents import make_policy
-from .games import Game, make_game
+from .games import MAX_MOVES, Game, make_game
 
 SEATS = ("first", "second", "random")
 REWARDS = ("result", "score_diff")
@@ -95,7 +95,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def __init__(self, game: Game | str = "sungka", opponent="random", seat: str = "first",
                  reward: str = "result", obs_type: str = "counts", reward_scale: float = 1.0,
-                 max_moves: int = 1000, render_mode: str | None = None, opening: int = 0,
+                 max_moves: int = MAX_MOVES, render_mode: str | None = None, opening: int = 0,
                  opening_prob: float = 1.0, **rule_params):
         self.game = make_game(game, **rule_params) if isinstance(game, str) else game
         if rule_params and not isinstance(game, str):

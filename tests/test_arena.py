@@ -5,7 +5,9 @@ import json
 
 import pytest
 
-from mancala_marl.train.arena import arena, wilson
+from mancala_marl.agents import make_policy
+from mancala_marl.games import MAX_MOVES, make_game
+from mancala_marl.train.arena import arena, play_game, wilson
 from mancala_marl.train.cli import main
 from mancala_marl.train.tournament import elo_ratings, paper_table, round_robin
 
@@ -112,3 +114,16 @@ def test_tournament_and_paper_table_commands(capsys):
     assert main(["paper-table", "kalah:pits=3,seeds=3", "greedy", "-n", "3"]) == 0
     out = capsys.readouterr().out
     assert "As First Turn" in out and "As Second Turn" in out and "vs. Self" in out
+
+
+
+def test_a_game_that_never_ends_is_stopped_at_max_moves_and_scored_a_draw():
+    # Togyz Kumalak has no repetition rule: on a 3-hole board with one ball a hole, two max
+    # players send the balls round the ring for ever (no capture, no majority).
+    game = make_game("togyz_kumalak", holes=3, balls=1)
+    s0, s1, moves = play_game(game, make_policy("max"), make_policy("max"))
+    assert (s0, s1, moves) == (2.0, 2.0, MAX_MOVES)  # both stores hold 2: the mean of 2 and 2
+    s0, s1, moves = play_game(game, make_policy("max"), make_policy("max"), max_moves=50)
+    assert moves == 50 and s0 == s1
+    result = arena("togyz_kumalak:holes=3,balls=1", "max", "simple", 2)
+    assert result["overall"]["draws"] == 4

@@ -18,7 +18,7 @@ import signal
 
 import numpy as np
 
-from mancala_marl.games import GAMES, Game, make_game
+from mancala_marl.games import GAMES, MAX_MOVES, Game, make_game
 
 SEATS = ("first", "second")
 GAME_HELP = f"one of {', '.join(GAMES)}, with rule parameters if wanted: kalah:pits=4,seeds=3"
@@ -47,11 +47,14 @@ def _policy(spec):
     return spec if isinstance(spec, Policy) else make_policy(spec)
 
 
-def play_game(game: Game, first, second, seeds=(None, None), opening_rng=None, opening: int = 0):
+def play_game(game: Game, first, second, seeds=(None, None), opening_rng=None, opening: int = 0,
+              max_moves: int = MAX_MOVES):
     """Play one game; returns (store of player_0, store of player_1, number of moves).
 
     ``first``/``second`` are policies for player_0/player_1, reset with ``seeds`` before the game;
     the first ``opening`` moves are uniformly random from ``opening_rng`` and count in the length.
+    A game still on after ``max_moves`` moves (the environments' truncation) is stopped and
+    scored a draw: both get the mean of the two stores, which keeps the margin at 0.
     """
     first.reset(seeds[0])
     second.reset(seeds[1])
@@ -59,6 +62,9 @@ def play_game(game: Game, first, second, seeds=(None, None), opening_rng=None, o
     state = game.init()
     moves = 0
     while not game.is_terminal(state):
+        if moves >= max_moves:
+            s0, s1 = game.scores(state)
+            return (s0 + s1) / 2, (s0 + s1) / 2, moves
         if moves < opening:
             move = int(opening_rng.choice(np.flatnonzero(game.legal_mask(state))))
         else:

@@ -33,7 +33,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from mancala_marl import observations
-from mancala_marl.games import make_game
+from mancala_marl.games import MAX_MOVES, make_game
 from mancala_marl.train.arena import process_pool
 
 FEATURES = ("onehot", "plain")
@@ -112,7 +112,9 @@ def collect(config: DistillConfig, states: int, seed, student_path: str | None =
         learner, opponent = int(rng.integers(2)), pool[rng.integers(len(pool))]
         teacher.reset()
         state = game.init()
-        while not game.is_terminal(state):
+        moves = 0
+        while not game.is_terminal(state) and moves < MAX_MOVES:
+            moves += 1
             if game.to_move(state) != learner:
                 game.apply(state, opponent.act(game, state.copy()))
                 continue

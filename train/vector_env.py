@@ -32,7 +32,7 @@ from mancala_marl._compile import kernel
 from mancala_marl.agents.pcg64 import pcg64_row
 from mancala_marl.agents.rules import exact_pit, max_pit, random_pit
 from mancala_marl.agents.search import MAX_PLY, greedy_pit
-from mancala_marl.games import Game, make_game
+from mancala_marl.games import MAX_MOVES, Game, make_game
 from mancala_marl.games.base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
 from mancala_marl.single_agent import check_opening, random_opening
@@ -132,7 +132,7 @@ class MancalaVecEnv(VecEnv):
 
     def __init__(self, num_envs: int, game: Game | str = "sungka", opponent: str = "random",
                  seat: str = "first", reward: str = "result", obs_type: str = "counts",
-                 reward_scale: float = 1.0, max_moves: int = 1000, opening: int = 0, opening_prob: float = 1.0,
+                 reward_scale: float = 1.0, max_moves: int = MAX_MOVES, opening: int = 0, opening_prob: float = 1.0,
                  **rule_params):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")

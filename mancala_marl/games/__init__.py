@@ -16,7 +16,7 @@ from .._compile import drop_stale_cache
 drop_stale_cache(__name__)  # before any compiled kernel is loaded from the cache
 
 # ruff: noqa: E402
-from .base import GAME_OVER, Game, IllegalMoveError
+from .base import GAME_OVER, MAX_MOVES, Game, IllegalMoveError
 
 VARIANTS = (
     "kalah",
@@ -57,5 +57,5 @@ def make_game(name: str, **params) -> Game:
     return cls(**params)
 
 
-__all__ = ["GAME_OVER", "GAMES", "VARIANTS", "Game", "IllegalMoveError", "make_game",
+__all__ = ["GAME_OVER", "GAMES", "MAX_MOVES", "VARIANTS", "Game", "IllegalMoveError", "make_game",
            *(cls.__name__ for cls in GAMES.values())]

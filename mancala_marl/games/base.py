@@ -46,6 +46,10 @@ from .._compile import kernel
 SPEC_GAME, SPEC_PITS, SPEC_SEEDS, SPEC_FLAG_A, SPEC_FLAG_B = range(5)
 
 GAME_OVER = -1
+# Moves after which the environments truncate a game and the match loops stop one (a draw):
+# with no repetition rule, Togyz Kumalak (and Kalah, Sungka) balls can circle for ever between
+# two deterministic players (alphabeta:depth=2 and a network did, with 16 balls on the board).
+MAX_MOVES = 1000
 NO_TUZDUK = -1
 
 
