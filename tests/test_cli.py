@@ -100,6 +100,9 @@ def test_version(capsys):
 def test_ctrl_c_in_a_long_command_is_one_line(workers):
     command = [sys.executable, "-m", "mancala_marl.train.cli", "arena", "kalah", "alphabeta:depth=5", "greedy",
                "-n", "100000", "--workers", str(workers)]
+    # One short game first, so that numba's cache holds the kernels and the interrupt below lands
+    # in the games (on a cold cache and a busy machine it could land in the compiler instead).
+    subprocess.run(command[:-4] + ["-n", "1"], capture_output=True, check=True, timeout=300)
     # Ctrl-C in a terminal interrupts the whole process group: the command and its workers.
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
