@@ -104,8 +104,11 @@ def test_ctrl_c_in_a_long_command_is_one_line(workers):
     # in the games (on a cold cache and a busy machine it could land in the compiler instead).
     subprocess.run(command[:-4] + ["-n", "1"], capture_output=True, check=True, timeout=300)
     # Ctrl-C in a terminal interrupts the whole process group: the command and its workers.
+    # pytest-xdist workers ignore SIGINT, and a child inherits that (Python then installs no
+    # KeyboardInterrupt handler): give the command the default a terminal gives it.
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(8)  # imports (a few seconds on a busy machine) and the first games
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=120)
