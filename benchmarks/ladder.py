@@ -14,9 +14,10 @@ would be one game repeated):
   search (``alphabeta:depth=4`` links the two round robins).
 
 Games already in ``results/ladder.json`` from a run with the same ``-n``, ``--strong-n`` and
-``--opening`` are kept, so the games can be run one at a time. Ratings: Bradley-Terry on all the games of a game's ladder (Elo scale, mean 1500). Then each
-policy's mean milliseconds per move, over ``--timing-games`` games against greedy. A shipped
-policy with no network for a game is left out of that game's ladder. Writes
+``--opening`` are kept, so the games can be run one at a time. Ratings: Bradley-Terry on all the
+games of a game's ladder (Elo scale, mean 1500). Then each policy's mean milliseconds per move,
+over ``--timing-games`` games against greedy. A shipped policy with no network for a game is left
+out of that game's ladder. Writes
 ``benchmarks/results/ladder.json`` and ``ladder.md``, and prints the AlphaZero targets: points per
 game (win 1, draw 1/2) over both seats against ``alphabeta:depth=6`` and the time-limited
 alpha-beta, and the network alone's rating against ``alphabeta:depth=2``'s.

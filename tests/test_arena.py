@@ -116,7 +116,6 @@ def test_tournament_and_paper_table_commands(capsys):
     assert "As First Turn" in out and "As Second Turn" in out and "vs. Self" in out
 
 
-
 def test_a_game_that_never_ends_is_stopped_at_max_moves_and_scored_a_draw():
     # Togyz Kumalak has no repetition rule: on a 3-hole board with one ball a hole, two max
     # players send the balls round the ring for ever (no capture, no majority).

@@ -189,10 +189,11 @@ def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, prog
                 move = int(np.argmax(np.where(mask, visits[k], -1)))
             game.apply(states[g], move)
             plies[g] += 1
-            if game.is_terminal(states[g]) or plies[g] >= MAX_MOVES:
+            finished = game.is_terminal(states[g])
+            if finished or plies[g] >= MAX_MOVES:
                 live[g] = False
                 # A game stopped at MAX_MOVES (balls circling for ever) teaches a draw.
-                result = game.returns(states[g]) if game.is_terminal(states[g]) else np.zeros(2)
+                result = game.returns(states[g]) if finished else np.zeros(2)
                 outcomes.append(result[0])
                 lengths.append(plies[g])
                 out.extend((o, m, p, result[mover]) for o, m, p, mover in records[g])
