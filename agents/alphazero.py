@@ -105,6 +105,12 @@ def features(game: Game, states: np.ndarray, obs_type: str = "counts", out: np.n
     return expand(game, observe(game, states, obs_type), obs_type, out)
 
 
+def margin_unit(game: Game) -> float:
+    """Seeds worth a value of 1 in a margin-blended value (:func:`mancala_marl.agents.mcts.utility`):
+    half the seeds in play, so only the largest possible win is worth the whole margin part."""
+    return game.total_seeds / 2.0
+
+
 # -- the network -----------------------------------------------------------------------------
 class Network:
     """An MLP with a policy head (one logit per pit) and a value head (tanh), as numpy arrays.
@@ -117,6 +123,7 @@ class Network:
     def __init__(self, weights: dict, meta: dict):
         self.meta = meta
         self.obs_type = meta.get("obs_type", "counts")  # networks of the first runs read counts
+        self.margin_weight = float(meta.get("margin_weight", 0.0))  # and learned the result alone
         layers = sorted({k.split(".")[0] for k in weights if k.startswith("hidden_")}, key=lambda k: int(k[7:]))
         self.hidden = [(np.ascontiguousarray(weights[f"{k}.weight"].T, dtype=np.float32),
                         weights[f"{k}.bias"].astype(np.float32)) for k in layers]
@@ -210,16 +217,21 @@ def shipped_network(game: Game) -> Path:
 # -- search ----------------------------------------------------------------------------------
 def search(game: Game, net, forest: mcts.Forest, sims: int, c_puct: float = 1.5,
            active: np.ndarray | None = None, deadline: float | None = None, noise=None,
-           obs_type: str | None = None) -> int:
+           obs_type: str | None = None, margin_weight: float | None = None) -> int:
     """Run ``sims`` simulations (or until ``deadline``, a ``time.perf_counter()`` value) in every
     active tree of ``forest`` (its roots already set), evaluating the leaves of all trees in one
     call of ``net`` (``features (n, D) -> (logits (n, P), values (n,))``, e.g. a torch model's).
     A :class:`Network` runs the simulations in compiled chunks instead (:func:`_simulate`), the
     same steps without Python in between. ``noise(rows) -> (len(rows), P)`` mixes exploration
     noise into the roots once they are expanded. ``obs_type``: the network's input (a Network
-    knows its own). Returns the simulations run."""
+    knows its own), and ``margin_weight`` the value a finished game has in the tree
+    (:func:`mancala_marl.agents.mcts.utility`; a Network knows its own, else 0: the result alone).
+    Returns the simulations run."""
     active = np.ones(len(forest.roots), dtype=np.bool_) if active is None else active
     obs_type = obs_type or (net.obs_type if isinstance(net, Network) else "counts")
+    if margin_weight is None:
+        margin_weight = net.margin_weight if isinstance(net, Network) else 0.0
+    terminal = (float(margin_weight), margin_unit(game))
     arrays = forest.arrays()
     scale, size = feature_layout(game, obs_type)
     batch = np.empty((len(forest.roots), size), dtype=np.float32)
@@ -229,11 +241,12 @@ def search(game: Game, net, forest: mcts.Forest, sims: int, c_puct: float = 1.5,
     while done < sims and (deadline is None or done == 0 or time.perf_counter() < deadline):
         if isinstance(net, Network) and done > 0:
             chunk = min(sims - done, 64 if deadline is not None else sims)
-            _simulate(chunk, forest.roots, active, game.spec, c_puct, observations.obs_id(game, obs_type), scale,
-                      np.empty(scale.size, np.float32), batch, net._weights, net._biases, logits, values, *arrays)
+            _simulate(chunk, forest.roots, active, game.spec, c_puct, *terminal, observations.obs_id(game, obs_type),
+                      scale, np.empty(scale.size, np.float32), batch, net._weights, net._biases, logits, values,
+                      *arrays)
             done += chunk
             continue
-        if mcts.select(forest.roots, active, game.spec, c_puct, *arrays):
+        if mcts.select(forest.roots, active, game.spec, c_puct, *terminal, *arrays):
             rows = np.flatnonzero(forest.pending)
             logits[rows], values[rows] = net(features(game, forest.leaf_states[rows], obs_type, batch[: rows.size]))
             mcts.expand_and_backup(game.spec, logits, values, *arrays)
@@ -245,14 +258,15 @@ def search(game: Game, net, forest: mcts.Forest, sims: int, c_puct: float = 1.5,
 
 
 @kernel
-def _simulate(sims, roots, active, spec, c_puct, obs_id, scale, obs, batch, weights, biases, logits, values,
-              n_nodes, to_move, expanded, prior, child, visits, value_sum, path_nodes, path_moves, path_len,
+def _simulate(sims, roots, active, spec, c_puct, margin_weight, margin_unit, obs_id, scale, obs, batch, weights,
+              biases, logits, values, n_nodes, to_move, expanded, prior, child, visits, value_sum, path_nodes, path_moves, path_len,
               pending, leaf_states, scratch):
     """``sims`` simulations of :func:`search` with a :class:`Network`, all compiled."""
     cells = 2 * spec[SPEC_PITS] + 2
     for _ in range(sims):
-        if mcts.select(roots, active, spec, c_puct, n_nodes, to_move, expanded, prior, child, visits, value_sum,
-                       path_nodes, path_moves, path_len, pending, leaf_states, scratch) == 0:
+        if mcts.select(roots, active, spec, c_puct, margin_weight, margin_unit, n_nodes, to_move, expanded, prior,
+                       child, visits, value_sum, path_nodes, path_moves, path_len, pending, leaf_states,
+                       scratch) == 0:
             continue
         for g in range(roots.shape[0]):
             if pending[g]:

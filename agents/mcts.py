@@ -12,7 +12,9 @@
 Values are from the side of the player to move at a node. A move that keeps the same player to
 move (an extra turn, or the opponent passing) keeps the value's sign on the way up; a move that
 hands the turn over flips it. A finished game is worth +1, -1 or 0 to the player who moved into
-it, from the final scores.
+it, from the final scores; with ``margin_weight`` w > 0 it is worth ``(1 - w) * result + w *
+margin / margin_unit`` instead (clipped to [-1, 1]), the utility a network trained on that blend
+predicts (:func:`utility`).
 
 PUCT (AlphaZero): pick ``argmax Q(a) + c_puct * P(a) * sqrt(N + 1) / (1 + N(a))`` over the
 legal moves, where an unvisited move's Q is the node's mean value so far (first-play urgency).
@@ -93,10 +95,21 @@ def reset_trees(roots, states, rows, to_move_index, n_nodes, to_move, expanded, 
 
 
 @kernel(inline="always")
-def _outcome(state, pits, player):
-    """+1, -1 or 0: the finished game from ``player``'s side."""
+def utility(margin, margin_weight, margin_unit):
+    """A finished game's value for a player who won by ``margin`` seeds (negative: lost): the
+    result (+1, -1, 0), blended with the margin in units of ``margin_unit`` seeds. A blend gives
+    self-play a denser signal than the result alone (how well a game went, not only its sign)."""
+    result = 1.0 if margin > 0 else (-1.0 if margin < 0 else 0.0)
+    if margin_weight == 0.0:
+        return result
+    return (1.0 - margin_weight) * result + margin_weight * min(1.0, max(-1.0, margin / margin_unit))
+
+
+@kernel(inline="always")
+def _outcome(state, pits, player, margin_weight, margin_unit):
+    """The finished game's :func:`utility` from ``player``'s side."""
     mine, theirs = state[player * (pits + 1) + pits], state[(1 - player) * (pits + 1) + pits]
-    return 1.0 if mine > theirs else (-1.0 if mine < theirs else 0.0)
+    return utility(float(mine - theirs), margin_weight, margin_unit)
 
 
 @kernel
@@ -112,10 +125,10 @@ def _backup(g, leaf_value, leaf_mover, to_move, visits, value_sum, path_nodes, p
 
 
 @kernel
-def select(roots, active, spec, c_puct, n_nodes, to_move, expanded, prior, child, visits, value_sum,
+def select(roots, active, spec, c_puct, margin_weight, margin_unit, n_nodes, to_move, expanded, prior, child, visits, value_sum,
            path_nodes, path_moves, path_len, pending, leaf_states, scratch):
-    """One simulation's descent in every active tree (see the module docstring). Returns the
-    number of leaves left for the network."""
+    """One simulation's descent in every active tree (see the module docstring); a finished game's
+    value is its :func:`utility`. Returns the number of leaves left for the network."""
     pits = spec[SPEC_PITS]
     cells = 2 * pits + 2
     waiting = 0
@@ -160,8 +173,8 @@ def select(roots, active, spec, c_puct, n_nodes, to_move, expanded, prior, child
         if state[cells] == GAME_OVER:
             # The value for the player who moved into the end: the last node on the path.
             mover = to_move[g, path_nodes[g, depth - 1]]
-            _backup(g, _outcome(state, pits, mover), mover, to_move, visits, value_sum, path_nodes, path_moves,
-                    path_len)
+            _backup(g, _outcome(state, pits, mover, margin_weight, margin_unit), mover, to_move, visits, value_sum,
+                    path_nodes, path_moves, path_len)
         else:
             pending[g] = True
             waiting += 1

@@ -216,3 +216,58 @@ def test_self_play_records_every_position_with_the_result_of_its_mover(game):
                                                        mcts.Forest(game, 4, 6))
     assert len(obs) == len(results) == stats["positions"] and set(np.unique(results)) <= {-1.0, 0.0, 1.0}
     assert np.allclose(policies.sum(axis=1), 1.0) and not (policies[~masks] > 0).any()
+
+
+def test_utility_blends_the_result_with_the_margin():
+    assert mcts.utility(3.0, 0.0, 24.0) == 1.0 and mcts.utility(-3.0, 0.0, 24.0) == -1.0
+    assert mcts.utility(0.0, 0.5, 24.0) == 0.0
+    assert mcts.utility(6.0, 0.5, 24.0) == pytest.approx(0.5 + 0.5 * 6 / 24)
+    assert mcts.utility(-6.0, 0.25, 24.0) == pytest.approx(-0.75 - 0.25 * 6 / 24)
+    assert mcts.utility(40.0, 0.5, 24.0) == 1.0 and mcts.utility(-40.0, 1.0, 24.0) == -1.0
+
+
+def test_a_finished_game_is_worth_its_blended_utility_in_the_tree():
+    """From positions where every move ends the game, each root move's mean value is exactly the
+    utility of the margin it ends with, from the mover's side."""
+    from mancala_marl.agents.alphazero import margin_unit
+
+    game = make_game("kalah", pits=3, seeds=2)
+    rng = np.random.default_rng(7)
+    checked = 0
+    while checked < 10:
+        for state, _ in random_game(game, rng)[0]:
+            moves = np.flatnonzero(game.legal_mask(state))
+            ends = []
+            for move in moves:
+                child = state.copy()
+                game.apply(child, move)
+                ends.append(child if game.is_terminal(child) else None)
+            if any(end is None for end in ends):
+                continue
+            forest = mcts.Forest(game, 1, 42)
+            forest.reset(state[None])
+            search(game, Uninformed(game.pits), forest, 40, margin_weight=0.5)
+            mover = game.to_move(state)
+            for move, end in zip(moves, ends):
+                scores = game.scores(end)
+                expected = mcts.utility(float(scores[mover] - scores[1 - mover]), 0.5, margin_unit(game))
+                n = forest.visits[0, 0, move]
+                assert n > 0 and forest.value_sum[0, 0, move] / n == pytest.approx(expected)
+            checked += 1
+
+
+def test_self_play_with_a_margin_weight_records_the_blended_value():
+    from mancala_marl.agents.alphazero import margin_unit
+    from mancala_marl.train.alphazero import self_play
+
+    game = make_game("kalah", pits=3, seeds=2)
+    config = AlphaZeroConfig(game="kalah", rule_params=dict(pits=3, seeds=2), games=8, sims=4, margin_weight=0.5)
+    net, _ = random_network(game)
+    (_, _, _, results), _ = self_play(game, net, config, np.random.default_rng(0), mcts.Forest(game, 8, 6))
+    decided = results[results != 0]
+    assert decided.size and (np.abs(decided) >= 0.5).all() and (np.abs(decided) <= 1).all()
+    # (1 - w) * sign + w * margin / unit with w = 1/2: the margin is a whole number of seeds.
+    seeds = (decided - 0.5 * np.sign(decided)) * 2 * margin_unit(game)
+    assert np.allclose(seeds, np.round(seeds), atol=1e-4) and (np.abs(np.round(seeds)) >= 1).all()
+    with pytest.raises(ValueError, match="margin_weight"):
+        AlphaZeroConfig(margin_weight=1.5).check()

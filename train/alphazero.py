@@ -5,8 +5,10 @@ against itself, all at once (one batch of network evaluations per simulation ste
 games), with PUCT search (:mod:`mancala_marl.agents.mcts`), Dirichlet noise at the roots and
 moves drawn in proportion to the visits for the first ``temperature_moves`` moves of a game.
 Every position is stored with the search's visit distribution and the game's result from the
-side of its player to move; the network (an MLP, torch) is then fitted on the newest
-``buffer`` positions: cross-entropy to the visit distribution plus squared error to the result.
+side of its player to move (with ``margin_weight`` > 0, the result blended with the final score
+margin: :func:`mancala_marl.agents.mcts.utility`); the network (an MLP, torch) is then fitted on
+the newest ``buffer`` positions: cross-entropy to the visit distribution plus squared error to
+that value.
 
 A run directory holds ``config.json``, ``checkpoints/last.pt`` (network, optimiser, generation,
 random state) and ``checkpoints/buffer.npz`` (the replay buffer), both written atomically after
@@ -41,6 +43,7 @@ class AlphaZeroConfig:
     temperature_moves: int = 12        # moves drawn in proportion to the visits, then the most visited
     hidden: list = field(default_factory=lambda: [256, 256])
     obs_type: str = "moves"            # the network's input: "moves" (what each move does) or "counts"
+    margin_weight: float = 0.0         # value target: (1 - w) * result + w * margin / (seeds / 2)
     buffer: int = 300_000              # positions kept for training
     batch_size: int = 512
     steps_per_generation: int = 300    # optimiser steps after each generation
@@ -67,6 +70,8 @@ class AlphaZeroConfig:
             raise ValueError(f"obs_type must be one of {list(alphazero.OBS_TYPES)}, got {self.obs_type!r}")
         if not (self.hidden and all(isinstance(n, int) and n > 0 for n in self.hidden)):
             raise ValueError(f"hidden must be a list of positive layer sizes, got {self.hidden!r}")
+        if not 0.0 <= self.margin_weight <= 1.0:
+            raise ValueError(f"margin_weight must be between 0 and 1, got {self.margin_weight!r}")
         for name in ("c_puct", "dirichlet", "learning_rate"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
@@ -113,6 +118,7 @@ def torch_evaluator(model):
 def to_numpy_network(model, config: AlphaZeroConfig, game, **extra) -> tuple[alphazero.Network, dict]:
     weights = {k: v.detach().cpu().numpy() for k, v in model.state_dict().items()}
     meta = {"game": game.name, "rule_params": dict(game.params), "obs_type": config.obs_type,
+            "margin_weight": config.margin_weight,
             "features": alphazero.feature_layout(game, config.obs_type)[1], "hidden": list(config.hidden),
             "trained_by": "mancala-marl alphazero (self-play)", **extra}
     return alphazero.Network(weights, meta), weights
@@ -165,6 +171,7 @@ def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, prog
     records = [[] for _ in range(n)]  # per game: (obs, mask, policy, mover)
     plies = np.zeros(n, dtype=np.int64)
     live = np.ones(n, dtype=np.bool_)
+    unit = alphazero.margin_unit(game)
     out, outcomes, lengths = [], [], []
 
     def noise(rows):
@@ -176,7 +183,7 @@ def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, prog
         rows = np.flatnonzero(live)
         forest.reset(states[rows], rows)
         alphazero.search(game, net, forest, config.sims, config.c_puct, active=live, noise=noise,
-                         obs_type=config.obs_type)
+                         obs_type=config.obs_type, margin_weight=config.margin_weight)
         visits = forest.root_visits()[rows].astype(np.float64)
         obs = alphazero.observe(game, states[rows], config.obs_type)
         for k, g in enumerate(rows):
@@ -194,9 +201,11 @@ def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, prog
                 live[g] = False
                 # A game stopped at MAX_MOVES (balls circling for ever) teaches a draw.
                 result = game.returns(states[g]) if finished else np.zeros(2)
+                first_margin = float(np.subtract(*game.scores(states[g]))) if finished else 0.0
+                value = [mcts.utility(side * first_margin, config.margin_weight, unit) for side in (1.0, -1.0)]
                 outcomes.append(result[0])
                 lengths.append(plies[g])
-                out.extend((o, m, p, result[mover]) for o, m, p, mover in records[g])
+                out.extend((o, m, p, value[mover]) for o, m, p, mover in records[g])
                 if progress is not None:
                     progress()
     obs, masks, policies, results = (np.array(column) for column in zip(*out))
@@ -354,6 +363,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--sims", type=int, default=defaults.sims, help="simulations per self-play move")
     p.add_argument("--hidden", default=",".join(map(str, defaults.hidden)), help="hidden layer sizes")
     p.add_argument("--obs-type", choices=["moves", "counts"], default=defaults.obs_type, help="the network's input")
+    p.add_argument("--margin-weight", type=float, default=defaults.margin_weight,
+                   help="value target: the result blended with the final margin in half the seeds, this much "
+                        f"of it (default {defaults.margin_weight}: the result alone)")
     p.add_argument("--buffer", type=int, default=defaults.buffer, help="positions kept for training")
     p.add_argument("--steps", type=int, default=defaults.steps_per_generation, help="optimiser steps per generation")
     p.add_argument("--batch-size", type=int, default=defaults.batch_size)
@@ -382,6 +394,7 @@ def run(args) -> int:
     config = AlphaZeroConfig(
         game=args.game, rule_params=key_values(args.rule, "--rule"), generations=args.generations or 100,
         games=args.games, sims=args.sims, c_puct=args.c_puct, dirichlet=args.dirichlet, obs_type=args.obs_type,
+        margin_weight=args.margin_weight,
         temperature_moves=args.temperature_moves, hidden=hidden, buffer=args.buffer, batch_size=args.batch_size,
         steps_per_generation=args.steps, learning_rate=args.learning_rate, eval_every=args.eval_every,
         eval_games=args.eval_games, eval_sims=args.eval_sims, eval_opponents=args.eval_opponents.split(","),
