@@ -126,7 +126,7 @@ def ladder(name: str, args) -> dict:
 def markdown(out: dict) -> str:
     lines = [f"Made with `{out['command']}` on {out['machine']}: {out['games_per_seat']} games per seat and pair in "
              f"the field, {out['strong_games_per_seat']} in the top, {out['opening']} random opening moves.", ""]
-    names = list(out["ladders"])
+    names = [n for n in REGISTRY if n in out["ladders"]]  # registry order, however the games were run
     policies = list(dict.fromkeys(p for name in names for p in out["ladders"][name]["policies"]))
     lines += ["| policy | " + " | ".join(f"{n} rating (ms/move)" for n in names) + " |",
               "|---|" + "---:|" * len(names)]
