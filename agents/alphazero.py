@@ -107,7 +107,7 @@ def features(game: Game, states: np.ndarray, obs_type: str = "counts", out: np.n
 
 def margin_unit(game: Game) -> float:
     """Seeds worth a value of 1 in a margin-blended value (:func:`mancala_marl.agents.mcts.utility`):
-    half the seeds in play, so only the largest possible win is worth the whole margin part."""
+    half of all the seeds: a win by that many seeds or more gets the whole margin part."""
     return game.total_seeds / 2.0
 
 
@@ -259,8 +259,8 @@ def search(game: Game, net, forest: mcts.Forest, sims: int, c_puct: float = 1.5,
 
 @kernel
 def _simulate(sims, roots, active, spec, c_puct, margin_weight, margin_unit, obs_id, scale, obs, batch, weights,
-              biases, logits, values, n_nodes, to_move, expanded, prior, child, visits, value_sum, path_nodes, path_moves, path_len,
-              pending, leaf_states, scratch):
+              biases, logits, values, n_nodes, to_move, expanded, prior, child, visits, value_sum, path_nodes,
+              path_moves, path_len, pending, leaf_states, scratch):
     """``sims`` simulations of :func:`search` with a :class:`Network`, all compiled."""
     cells = 2 * spec[SPEC_PITS] + 2
     for _ in range(sims):

@@ -125,8 +125,8 @@ def _backup(g, leaf_value, leaf_mover, to_move, visits, value_sum, path_nodes, p
 
 
 @kernel
-def select(roots, active, spec, c_puct, margin_weight, margin_unit, n_nodes, to_move, expanded, prior, child, visits, value_sum,
-           path_nodes, path_moves, path_len, pending, leaf_states, scratch):
+def select(roots, active, spec, c_puct, margin_weight, margin_unit, n_nodes, to_move, expanded, prior, child, visits,
+           value_sum, path_nodes, path_moves, path_len, pending, leaf_states, scratch):
     """One simulation's descent in every active tree (see the module docstring); a finished game's
     value is its :func:`utility`. Returns the number of leaves left for the network."""
     pits = spec[SPEC_PITS]

@@ -10,14 +10,16 @@ Paired that way, each opening falls in one of five kinds:
 - **first seat won both** or **second seat won both**: whoever had that seat won, whoever played;
 - **split by a draw**: a draw in at least one of the two games.
 
-A's points per game are 1/2 + (A won both - B won both) / (2 n) + what the draws add, so only openings
-that one player wins from both seats move the score off 1/2. When nearly every opening is decided
-by its seat even between players of very different search effort, no player can score much more
-than 1/2 against the stronger one: the target is then out of reach, and this shows it.
+A's points per game are 1/2 + (A won both - B won both) / (2 n) + what the draws add: only openings
+that one player wins from both seats, and draws, move the score off 1/2. When nearly every opening
+is decided by its seat, even between players of very different search effort, the players tested
+cannot separate on that test. That is evidence, not proof, that a target of "more than 1/2" is
+out of reach there: a stronger player might still convert openings these do not.
 
 ``--verdict-time T`` also searches every opening position (the position after the random moves)
 with alpha-beta for T seconds and records its value for the first seat: a search much longer than
-either player's, saying which seat the opening favours, to set beside who won.
+either player's (a store-margin estimate, not a solved value), saying which seat the opening
+favours, to set beside who won.
 
 Writes ``benchmarks/results/paired_openings.json`` (one entry per game and pair, replaced when
 run again) and ``paired_openings.md``.
@@ -36,7 +38,7 @@ import numpy as np
 
 from mancala_marl.agents import make_policy
 from mancala_marl.games import GAMES
-from mancala_marl.train.arena import _game_seeds, parse_game, play_match
+from mancala_marl.train.arena import _game_seeds, parse_game, play_match  # the arena's own opening seeds
 
 RESULTS = Path(__file__).resolve().parent / "results"
 KINDS = ("A won both", "B won both", "first seat won both", "second seat won both", "split by a draw")
@@ -140,6 +142,7 @@ def main() -> int:
     entries = json.loads(path.read_text())["entries"] if path.is_file() else []
     key = ("game", "params", "a", "b", "opening", "seed")
     entries = [e for e in entries if tuple(e[k] for k in key) != tuple(entry[k] for k in key)] + [entry]
+    entries.sort(key=lambda e: list(GAMES).index(e["game"]))  # registry order; runs of a game stay in order
     path.write_text(json.dumps({"entries": entries}, indent=1))
     (RESULTS / "paired_openings.md").write_text(markdown(entries))
     print(markdown([entry]))

@@ -43,7 +43,7 @@ class AlphaZeroConfig:
     temperature_moves: int = 12        # moves drawn in proportion to the visits, then the most visited
     hidden: list = field(default_factory=lambda: [256, 256])
     obs_type: str = "moves"            # the network's input: "moves" (what each move does) or "counts"
-    margin_weight: float = 0.0         # value target: (1 - w) * result + w * margin / (seeds / 2)
+    margin_weight: float = 0.0         # value: (1 - w) * result + w * margin / (half of all seeds)
     buffer: int = 300_000              # positions kept for training
     batch_size: int = 512
     steps_per_generation: int = 300    # optimiser steps after each generation
