@@ -26,6 +26,7 @@ import numpy as np
 
 from mancala_marl._compile import kernel
 from mancala_marl.games.base import GAME_OVER, SPEC_PITS
+from mancala_marl.games.base import margin as _margin  # ``margin`` is utility()'s argument
 from mancala_marl.games.dispatch import apply_move, legal_moves
 
 MAX_DEPTH = 1024  # moves from the root to a leaf; more means a broken tree
@@ -108,8 +109,7 @@ def utility(margin, margin_weight, margin_unit):
 @kernel(inline="always")
 def _outcome(state, pits, player, margin_weight, margin_unit):
     """The finished game's :func:`utility` from ``player``'s side."""
-    mine, theirs = state[player * (pits + 1) + pits], state[(1 - player) * (pits + 1) + pits]
-    return utility(float(mine - theirs), margin_weight, margin_unit)
+    return utility(float(_margin(state, pits, player)), margin_weight, margin_unit)
 
 
 @kernel
