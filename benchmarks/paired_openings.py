@@ -38,15 +38,14 @@ import numpy as np
 
 from mancala_marl.agents import make_policy
 from mancala_marl.games import GAMES
-from mancala_marl.train.arena import _game_seeds, parse_game, play_match  # the arena's own opening seeds
+from mancala_marl.train.arena import opening_position, parse_game, play_match, seat_summary
 
 RESULTS = Path(__file__).resolve().parent / "results"
 KINDS = ("A won both", "B won both", "first seat won both", "second seat won both", "split by a draw")
 
 
-def classify(first: dict, second: dict) -> str:
-    """The kind of an opening from its two records (A moved first in ``first``, second in ``second``)."""
-    m1, m2 = first["score_a"] - first["score_b"], second["score_a"] - second["score_b"]
+def classify(m1, m2) -> str:
+    """The kind of an opening from A's margins in its two games (A moved first in the first)."""
     if m1 == 0 or m2 == 0:
         return "split by a draw"
     if m1 > 0 and m2 > 0:
@@ -54,17 +53,6 @@ def classify(first: dict, second: dict) -> str:
     if m1 < 0 and m2 < 0:
         return "B won both"
     return "first seat won both" if m1 > 0 else "second seat won both"
-
-
-def opening_position(game, seed: int, index: int, opening: int) -> np.ndarray:
-    """The position game ``index`` of the arena starts from once its ``opening`` random moves are played."""
-    rng = _game_seeds(seed, index, 0)[0]
-    state = game.init()
-    for _ in range(opening):
-        if game.is_terminal(state):
-            break
-        game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
-    return state
 
 
 def verdict(game, state: np.ndarray, seconds: float) -> dict:
@@ -86,17 +74,15 @@ def run(game_spec: str, a: str, b: str, n: int, opening: int, seed: int, workers
     by_seat = {(r["seat"], r["index"]): r for r in records}
     openings = []
     for i in range(n):
-        first, second = by_seat[("first", i)], by_seat[("second", i)]
-        row = {"index": i, "kind": classify(first, second),
-               "margin_a_first": first["score_a"] - first["score_b"],
-               "margin_a_second": second["score_a"] - second["score_b"]}
+        m1, m2 = (by_seat[(seat, i)]["score_a"] - by_seat[(seat, i)]["score_b"] for seat in ("first", "second"))
+        row = {"index": i, "kind": classify(m1, m2), "margin_a_first": m1, "margin_a_second": m2}
         if verdict_time:
             row.update(verdict(game, opening_position(game, seed, i, opening), verdict_time))
         openings.append(row)
     counts = {kind: sum(o["kind"] == kind for o in openings) for kind in KINDS}
-    points = [1.0 if r["score_a"] > r["score_b"] else 0.5 if r["score_a"] == r["score_b"] else 0.0 for r in records]
+    overall = seat_summary(records)
     result = {"game": game.name, "params": dict(game.params), "a": a, "b": b, "openings": n, "opening": opening,
-              "seed": seed, "points_per_game_a": float(np.mean(points)), "kinds": counts, "per_opening": openings,
+              "seed": seed, "points_per_game_a": (overall["wins"] + overall["draws"] / 2) / overall["games"], "kinds": counts, "per_opening": openings,
               "seconds": round(time.time() - start, 1)}
     if verdict_time:
         decided = [o for o in openings if o["kind"] in KINDS[2:4]]

@@ -60,19 +60,26 @@ def play_game(game: Game, first, second, seeds=(None, None), opening_rng=None, o
     second.reset(seeds[1])
     players = (first, second)
     state = game.init()
-    moves = 0
+    moves = play_opening(game, state, opening_rng, min(opening, max_moves))
     while not game.is_terminal(state):
         if moves >= max_moves:
             s0, s1 = game.scores(state)
             return (s0 + s1) / 2, (s0 + s1) / 2, moves
-        if moves < opening:
-            move = int(opening_rng.choice(np.flatnonzero(game.legal_mask(state))))
-        else:
-            move = players[game.to_move(state)].act(game, state.copy())
+        move = players[game.to_move(state)].act(game, state.copy())
         game.apply(state, move)  # raises IllegalMoveError if a policy misbehaves
         moves += 1
     s0, s1 = game.scores(state)
     return s0, s1, moves
+
+
+def play_opening(game: Game, state: np.ndarray, rng, opening: int) -> int:
+    """Play up to ``opening`` uniformly random moves from ``rng`` on ``state`` (in place; fewer
+    if the game ends); returns the number played."""
+    moves = 0
+    while moves < opening and not game.is_terminal(state):
+        game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+        moves += 1
+    return moves
 
 
 def _game_seeds(seed: int, index: int, seat: int):
@@ -80,6 +87,14 @@ def _game_seeds(seed: int, index: int, seat: int):
     opening = np.random.default_rng([seed, index])
     a, b = np.random.SeedSequence([seed, index, seat]).generate_state(2)
     return opening, int(a), int(b)
+
+
+def opening_position(game: Game, seed: int, index: int, opening: int) -> np.ndarray:
+    """The position game ``index`` of a match seeded ``seed`` starts from once its ``opening``
+    random moves are played (the same in both seats)."""
+    state = game.init()
+    play_opening(game, state, _game_seeds(seed, index, 0)[0], opening)
+    return state
 
 
 def _play_jobs(game, a, b, jobs, seed, opening):
