@@ -38,7 +38,7 @@ import numpy as np
 from mancala_marl.agents import make_policy
 from mancala_marl.games import GAMES as REGISTRY
 from mancala_marl.games import MAX_MOVES, make_game
-from mancala_marl.train.arena import arena
+from mancala_marl.train.arena import arena, play_opening
 from mancala_marl.train.tournament import elo_ratings, score_matrix, tournament_markdown
 
 ALPHAZERO = "alphazero:time=0.045"  # a 45 ms budget: with the network's own overhead, <= 50 ms a move
@@ -68,11 +68,10 @@ def time_per_move(game, spec: str, games: int, seed: int = 0) -> dict:
     rng = np.random.default_rng(seed)
     for g in range(games):
         policy.reset(g)
-        state, seat, ply = game.init(), g % 2, 0
+        state, seat = game.init(), g % 2
+        ply = play_opening(game, state, rng, 4)
         while not game.is_terminal(state) and ply < MAX_MOVES:
-            if ply < 4:
-                move = int(rng.choice(np.flatnonzero(game.legal_mask(state))))
-            elif game.to_move(state) == seat:
+            if game.to_move(state) == seat:
                 start = time.perf_counter()
                 move = policy.act(game, state.copy())
                 times.append(time.perf_counter() - start)
