@@ -41,7 +41,7 @@ FORMAT = "mancala_marl.alphazero/1"
 
 
 # -- network input ---------------------------------------------------------------------------
-OBS_TYPES = ("counts", "moves")
+OBS_TYPES = ("counts", "moves", "turns")
 
 
 @functools.lru_cache(maxsize=64)

@@ -40,11 +40,12 @@ class PitCountsOneHot(BaseFeaturesExtractor):
 
 def onehot_kwargs(game, obs_type: str) -> dict:
     """SB3 ``policy_kwargs`` entries that put :class:`PitCountsOneHot` in front of the network for
-    ``obs_type`` ``"counts"`` or ``"moves"`` (whose move features follow the counts and are not
-    counts themselves)."""
+    an ``obs_type`` that starts with the counts (``"counts"``, ``"moves"``, ``"turns"``: the move
+    features that follow are not counts themselves)."""
     from mancala_marl import observations
 
-    if obs_type not in ("counts", "moves"):
-        raise ValueError(f"one-hot features read seed counts: they need obs_type 'counts' or 'moves', not {obs_type!r}")
+    if obs_type not in observations.COUNTS_FIRST:
+        raise ValueError(f"one-hot features read seed counts: they need an obs_type in "
+                         f"{list(observations.COUNTS_FIRST)}, not {obs_type!r}")
     counts = observations.observation_space(game, "counts").shape[0]
     return {"features_extractor_class": PitCountsOneHot, "features_extractor_kwargs": {"counts": counts}}

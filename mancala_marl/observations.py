@@ -10,6 +10,10 @@
     ends, seeds the opponent's pits gain / 10, the opponent's best single-move store gain in
     reply / 10 (0 when there is no reply)]. Rules, not search: no move is preferred, only
     described, which spares a network the sowing arithmetic it otherwise learns slowly.
+``"turns"``, ``moves`` with a seventh feature per pit: the most that move can add to the
+    observer's store margin over the whole turn it starts, following extra turns (and the
+    opponent's passes) for up to ``TURN_CHAIN`` more moves, / 10. Where a turn can run to many
+    moves (Sungka), that is what a move is worth now; a single move's store gain is not.
 A game's own encodings (``Game.custom_obs``, e.g. Togyz Kumalak's ``"tesauro"``) come from its
 rules file.
 
@@ -26,12 +30,14 @@ import numpy as np
 from gymnasium import spaces
 
 from ._compile import kernel
-from .games.base import GAME_OVER, SPEC_PITS, Game
+from .games.base import GAME_OVER, SPEC_PITS, Game, margin
 from .games.dispatch import apply_move, encode_custom, encode_extra, legal_moves
 
-GENERIC = ("counts", "paper", "moves")
-COUNTS, PAPER, MOVES = 0, 1, 2  # obs ids; a game's own encodings are 3, 4, ...
-MOVE_FEATURES = 6  # per pit, in "moves"
+GENERIC = ("counts", "paper", "moves", "turns")
+COUNTS, PAPER, MOVES, TURNS = 0, 1, 2, 3  # obs ids; a game's own encodings are 4, 5, ...
+COUNTS_FIRST = ("counts", "moves", "turns")  # encodings that start with the counts encoding
+MOVE_FEATURES = 6  # per pit, in "moves"; "turns" adds one
+TURN_CHAIN = 4  # moves of one turn followed after the first, as alphabeta's default max_chain
 MOVE_SCALE = 10.0  # seeds per unit in the move features
 
 
@@ -60,20 +66,25 @@ def _high(game_type: type, params: tuple, obs_type: str) -> np.ndarray:
         return high
     if obs_type == "paper":
         return np.full(2 * game.pits, total, dtype=np.float32)
-    if obs_type == "moves":
+    if obs_type in ("moves", "turns"):
         counts = _high(game_type, params, "counts")
-        moves = np.tile(np.array([1, total, 1, 1, total, total], np.float32) / [1, MOVE_SCALE, 1, 1, MOVE_SCALE,
-                                                                              MOVE_SCALE], game.pits)
-        return np.concatenate((counts, moves.astype(np.float32)))
+        per_pit = [1, total / MOVE_SCALE, 1, 1, total / MOVE_SCALE, total / MOVE_SCALE]
+        per_pit += [total / MOVE_SCALE] if obs_type == "turns" else []
+        return np.concatenate((counts, np.tile(np.array(per_pit, np.float32), game.pits)))
     return game.custom_obs_high(obs_type)
 
 
 def low_bounds(game: Game, obs_type: str) -> np.ndarray:
-    """Lower bounds: 0, except the opponent's pit change in ``moves`` (it can lose seeds)."""
+    """Lower bounds: 0, except the opponent's pit change in ``moves`` (it can lose seeds) and a
+    turn's margin gain in ``turns`` (a game that ends in it gives the opponent its pits' seeds)."""
     high = _high(type(game), tuple(game.params.items()), obs_type)
     low = np.zeros_like(high)
-    if obs_type == "moves":
-        low[high.size - game.pits * MOVE_FEATURES + 4::MOVE_FEATURES] = -game.total_seeds / MOVE_SCALE
+    if obs_type in ("moves", "turns"):
+        per_pit = MOVE_FEATURES + (obs_type == "turns")
+        first = high.size - game.pits * per_pit
+        low[first + 4::per_pit] = -game.total_seeds / MOVE_SCALE
+        if obs_type == "turns":
+            low[first + MOVE_FEATURES::per_pit] = -game.total_seeds / MOVE_SCALE
     return low
 
 
@@ -88,7 +99,7 @@ def encode_row(state, player, spec, obs, out):
     """Write ``player``'s observation ``obs`` (an obs id) of ``state`` into ``out`` (float32)."""
     pits = spec[SPEC_PITS]
     cells = 2 * pits + 2
-    if obs > MOVES:
+    if obs > TURNS:
         encode_custom(state, player, spec, obs, out)
         return
     shift = player * (pits + 1)
@@ -99,20 +110,58 @@ def encode_row(state, player, spec, obs, out):
         return
     for k in range(cells):
         out[k] = state[(shift + k) % cells]
-    extra = out.shape[0] - cells - (pits * MOVE_FEATURES if obs == MOVES else 0)
+    per_pit = MOVE_FEATURES + 1 if obs == TURNS else MOVE_FEATURES if obs == MOVES else 0
+    extra = out.shape[0] - cells - pits * per_pit
     if extra > 0:
         encode_extra(state, player, spec, out[cells:cells + extra])
-    if obs == MOVES:
-        _move_features(state, player, spec, out[cells + extra:])
+    if per_pit:
+        _move_features(state, player, spec, per_pit, out[cells + extra:])
 
 
 @kernel
-def _move_features(state, player, spec, out):
+def turn_gain(after, player, spec, chain, stack, legal):
+    """The most ``player``'s store margin can grow from ``after`` to the end of the turn (``after``
+    may already be the opponent's turn or the game's end: 0), following ``player``'s further moves
+    for up to ``chain`` of them; the last one followed is scored as it stands. ``stack`` is
+    (chain + 1, state size) scratch, ``legal`` (chain + 1, pits) bool."""
+    pits = spec[SPEC_PITS]
+    cells = 2 * pits + 2
+    if after[cells] != player or chain == 0:
+        return 0
+    base = margin(after, pits, player)
+    best = -(1 << 30)
+    nxt = np.zeros(chain + 1, np.int64)  # the next pit to try at each depth
+    stack[0, :] = after
+    legal_moves(stack[0], spec, legal[0])
+    depth = 0
+    while depth >= 0:
+        p = nxt[depth]
+        if p == pits:
+            depth -= 1
+            continue
+        nxt[depth] += 1
+        if not legal[depth, p]:
+            continue
+        child = stack[depth + 1]
+        child[:] = stack[depth]
+        apply_move(child, p, spec)
+        if child[cells] == player and depth + 1 < chain:
+            depth += 1
+            nxt[depth] = 0
+            legal_moves(child, spec, legal[depth])
+        else:
+            best = max(best, margin(child, pits, player) - base)
+    return best
+
+
+@kernel
+def _move_features(state, player, spec, per_pit, out):
     pits = spec[SPEC_PITS]
     cells = 2 * pits + 2
     out[:] = 0.0
     if state[cells] != player:
         return
+    stack, turn_legal = np.empty((TURN_CHAIN + 1, state.shape[0]), state.dtype), np.empty((TURN_CHAIN + 1, pits), np.bool_)
     own_store, their_first = player * (pits + 1) + pits, (1 - player) * (pits + 1)
     their_store = their_first + pits
     legal, replies = np.empty(pits, np.bool_), np.empty(pits, np.bool_)
@@ -126,7 +175,7 @@ def _move_features(state, player, spec, out):
             continue
         after[:] = state
         apply_move(after, p, spec)
-        o = p * MOVE_FEATURES
+        o = p * per_pit
         out[o] = 1.0
         out[o + 1] = (after[own_store] - state[own_store]) / MOVE_SCALE
         out[o + 2] = after[cells] == player
@@ -144,6 +193,9 @@ def _move_features(state, player, spec, out):
                     apply_move(reply, r, spec)
                     best = max(best, reply[their_store] - after[their_store])
         out[o + 5] = best / MOVE_SCALE
+        if per_pit > MOVE_FEATURES:
+            gain = margin(after, pits, player) - margin(state, pits, player)
+            out[o + MOVE_FEATURES] = (gain + turn_gain(after, player, spec, TURN_CHAIN, stack, turn_legal)) / MOVE_SCALE
 
 
 @kernel

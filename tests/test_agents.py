@@ -279,3 +279,43 @@ def test_policies_registered_in_other_agents_modules_are_found_by_name():
     assert type(policy).__name__ == "ModelPolicy" and policy.path == path and policy.epsilon == 0.01
     with pytest.raises(FileNotFoundError, match="no model file at some/run.zip"):
         make_policy("model:some/run.zip")  # named when the policy is made, not at its first move
+
+
+# -- the "turns" observation's whole-turn feature against plain Python ----------------------
+
+def best_turn_margin(game, state, mover, chain):
+    """The mover's best store margin at the end of the turn, following up to ``chain`` more moves."""
+    scores = game.scores(state)
+    if game.to_move(state) != mover or chain == 0:
+        return scores[mover] - scores[1 - mover]
+    values = []
+    for pit in np.flatnonzero(game.legal_mask(state)):
+        child = state.copy()
+        game.apply(child, int(pit))
+        values.append(best_turn_margin(game, child, mover, chain - 1))
+    return max(values)
+
+
+@pytest.mark.parametrize("name, params", GAMES)
+def test_turn_feature_is_the_best_margin_over_the_whole_turn(name, params):
+    from mancala_marl import observations
+
+    game = make_game(name, **params)
+    per_pit = observations.MOVE_FEATURES + 1
+    for state in positions(game, 25, seed=7):
+        mover = game.to_move(state)
+        scores = game.scores(state)
+        turn = observations.encode(game, state, mover, "turns")[-game.pits * per_pit:].reshape(game.pits, per_pit)
+        for pit in range(game.pits):
+            expected = 0.0
+            if game.legal_mask(state)[pit]:
+                child = state.copy()
+                game.apply(child, pit)
+                best = best_turn_margin(game, child, mover, observations.TURN_CHAIN)
+                expected = (best - (scores[mover] - scores[1 - mover])) / observations.MOVE_SCALE
+            assert turn[pit, -1] == pytest.approx(expected), (name, state, pit)
+        # the best move's value is what a one-turn alpha-beta search finds, chain for chain
+        value = make_policy("alphabeta", depth=1, max_chain=observations.TURN_CHAIN, tt_bits=0)
+        value.act(game, state)
+        assert turn[game.legal_mask(state).astype(bool), -1].max() * observations.MOVE_SCALE == pytest.approx(
+            value.last_value - (scores[mover] - scores[1 - mover]))

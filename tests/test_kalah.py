@@ -91,3 +91,16 @@ def test_moves_observation_describes_each_move_on_a_worked_board():
     expected = [[1, 0, 0, 0, 0, 0.1], [1, 0.1, 1, 0, 0, 0], [1, 0.1, 0, 0, 0.1, 0.1]]
     assert np.allclose(obs[8:].reshape(3, 6), expected)
     assert not observations.encode(game, game.init(), 1, "moves")[8:].any()  # not player_1's turn
+
+
+def test_turns_observation_follows_the_extra_turn_on_a_worked_board():
+    from mancala_marl import observations
+
+    game = Kalah(pits=3, seeds=2)  # [2, 2, 2 | 0 | 2, 2, 2 | 0]
+    obs = observations.encode(game, game.init(), 0, "turns")
+    per_pit = obs[8:].reshape(3, 7)
+    assert np.allclose(per_pit[:, :6], observations.encode(game, game.init(), 0, "moves")[8:].reshape(3, 6))
+    # pit 0: no seed stored, the turn ends; pit 2: one seed stored, the turn ends.
+    # pit 1 stores one seed and moves again on [2, 0, 3 | 1 | 2, 2, 2 | 0]: pit 0 then stores
+    # nothing more, pit 2 (3 seeds: store, their pits 0 and 1) one more: 2 in the whole turn
+    assert np.allclose(per_pit[:, 6], [0.0, 0.2, 0.1])

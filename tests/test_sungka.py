@@ -66,3 +66,15 @@ def test_player_1_skips_player_0_head_then_sunog():
     state = game.from_board([1, 1, 1, 1, 1, 1, 1, 40, 0, 0, 5, 5, 5, 5, 10, 0], to_move=1)
     play(game, [6], state)
     assert split(game, state) == ([2, 2, 2, 2, 2, 0, 2], 40, [1, 0, 5, 5, 5, 5, 0], 1 + 2 + 1, 0)
+
+
+def test_turns_observation_values_the_whole_turn_not_the_first_move():
+    from mancala_marl import observations
+
+    game = Sungka()
+    obs = observations.encode(game, game.init(), 0, "turns")
+    pit_0 = obs[16 + 0 * 7:16 + 1 * 7]
+    # S1 then S3: house 0 stores one stone and moves again; house 1 next makes the head 8 and
+    # moves again, and no later move of the turn takes stones out of the own head
+    assert pit_0[1] == pytest.approx(0.1) and pit_0[2] == 1.0
+    assert pit_0[6] >= 0.8

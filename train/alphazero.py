@@ -42,7 +42,7 @@ class AlphaZeroConfig:
     dirichlet: float = 1.0             # Dirichlet alpha of the root noise (25% of the prior)
     temperature_moves: int = 12        # moves drawn in proportion to the visits, then the most visited
     hidden: list = field(default_factory=lambda: [256, 256])
-    obs_type: str = "moves"            # the network's input: "moves" (what each move does) or "counts"
+    obs_type: str = "moves"            # the network's input: "moves" (what each move does), "turns", "counts"
     margin_weight: float = 0.0         # value: (1 - w) * result + w * margin / (half of all seeds)
     buffer: int = 300_000              # positions kept for training
     batch_size: int = 512
@@ -362,7 +362,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--games", type=int, default=defaults.games, help="self-play games per generation, played at once")
     p.add_argument("--sims", type=int, default=defaults.sims, help="simulations per self-play move")
     p.add_argument("--hidden", default=",".join(map(str, defaults.hidden)), help="hidden layer sizes")
-    p.add_argument("--obs-type", choices=["moves", "counts"], default=defaults.obs_type, help="the network's input")
+    p.add_argument("--obs-type", choices=["moves", "turns", "counts"], default=defaults.obs_type, help="the network's input")
     p.add_argument("--margin-weight", type=float, default=defaults.margin_weight,
                    help="value target: the result blended with the final margin in half the seeds, this much "
                         f"of it (default {defaults.margin_weight}: the result alone)")

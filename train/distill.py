@@ -70,9 +70,9 @@ class DistillConfig:
             raise ValueError(f"explore must be in [0, 1], got {self.explore!r}")
         if self.features not in FEATURES:
             raise ValueError(f"features must be one of {list(FEATURES)}, got {self.features!r}")
-        if self.features == "onehot" and self.obs_type not in ("counts", "moves"):
-            raise ValueError(f"features='onehot' reads seed counts: it needs obs_type 'counts' or 'moves', "
-                             f"not {self.obs_type!r}")
+        if self.features == "onehot" and self.obs_type not in observations.COUNTS_FIRST:
+            raise ValueError(f"features='onehot' reads seed counts: it needs an obs_type in "
+                             f"{list(observations.COUNTS_FIRST)}, not {self.obs_type!r}")
         if not (self.net_arch and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in self.net_arch)):
             raise ValueError(f"net_arch must be a list of positive layer sizes, got {self.net_arch!r}")
         if not self.learning_rate > 0:
