@@ -11,7 +11,8 @@ The ``alphazero`` policy needs only numpy and numba: the network (an MLP; traine
 - The move is the root's most visited move (ties: the higher prior).
 
 Network input (:func:`features`): an observation of the player to move (``moves`` by default:
-the counts and what each move does now; see :mod:`mancala_marl.observations`), each count also
+the counts and what each move does now; ``turns`` adds what each move can earn over its whole
+turn; see :mod:`mancala_marl.observations`), each count also
 one-hot (0..31, the last meaning 31 or more), as :class:`~mancala_marl.agents.features.PitCountsOneHot`
 does for SB3 models: where the last seed lands depends on exact counts.
 """

@@ -8,6 +8,7 @@ import pytest
 
 from mancala_marl.agents import make_policy, mcts
 from mancala_marl.agents.alphazero import (
+    OBS_TYPES,
     AlphaZeroPolicy,
     Network,
     feature_layout,
@@ -114,9 +115,10 @@ def test_the_forest_refuses_more_simulations_than_it_holds():
         search(game, Uninformed(game.pits), forest, 50)
 
 
+@pytest.mark.parametrize("obs_type", OBS_TYPES)
 @pytest.mark.parametrize("game", EXAMPLES, ids=repr)
-def test_the_policy_plays_legal_moves_on_every_game(game, tmp_path):
-    net, weights = random_network(game)
+def test_the_policy_plays_legal_moves_on_every_game(game, obs_type, tmp_path):
+    net, weights = random_network(game, obs_type=obs_type)
     path = tmp_path / "net.npz"
     net.save(path, weights)
     rng = np.random.default_rng(0)
