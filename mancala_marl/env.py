@@ -31,7 +31,8 @@ class MancalaEnv(AECEnv):
 
     Args:
         game: the rules and their parameters (e.g. ``Kalah(pits=6, seeds=4)``).
-        obs_type: ``"counts"``, ``"paper"`` or ``"tesauro"``; see :mod:`mancala_marl.observations`.
+        obs_type: ``"counts"``, ``"paper"``, ``"moves"``, ``"turns"`` or a game's own (``"tesauro"``);
+            see :mod:`mancala_marl.observations`.
         reward: ``"result"``: +1/-1/0 at the end only. ``"score_diff"``: after every move the
             mover gets (its store gain - the opponent's store gain) and the opponent the
             negative, the end-of-game sweep included, so an agent's rewards sum to its final

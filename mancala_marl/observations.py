@@ -42,8 +42,16 @@ MOVE_SCALE = 10.0  # seeds per unit in the move features
 
 
 def obs_types(game: Game) -> tuple[str, ...]:
-    """The encodings ``game`` offers: ``counts``, ``paper`` and the game's own."""
+    """The encodings ``game`` offers: the generic ones (``GENERIC``) and the game's own."""
     return GENERIC + tuple(game.custom_obs)
+
+
+def all_obs_types() -> list[str]:
+    """Every encoding some registered game offers (a command line's choices; each game still
+    checks its own with :func:`check_obs_type`)."""
+    from .games import GAMES
+
+    return list(dict.fromkeys(t for cls in GAMES.values() for t in obs_types(cls())))
 
 
 def check_obs_type(game: Game, obs_type: str) -> None:
@@ -76,7 +84,8 @@ def _high(game_type: type, params: tuple, obs_type: str) -> np.ndarray:
 
 def low_bounds(game: Game, obs_type: str) -> np.ndarray:
     """Lower bounds: 0, except the opponent's pit change in ``moves`` (it can lose seeds) and a
-    turn's margin gain in ``turns`` (a game that ends in it gives the opponent its pits' seeds)."""
+    turn's margin gain in ``turns`` (the opponent's store can grow in the mover's turn: a Togyz
+    Kumalak ball sown into the opponent's tuzduk, the seeds swept when the game ends)."""
     high = _high(type(game), tuple(game.params.items()), obs_type)
     low = np.zeros_like(high)
     if obs_type in ("moves", "turns"):
@@ -122,7 +131,8 @@ def encode_row(state, player, spec, obs, out):
 def turn_gain(after, player, spec, chain, stack, legal):
     """The most ``player``'s store margin can grow from ``after`` to the end of the turn (``after``
     may already be the opponent's turn or the game's end: 0), following ``player``'s further moves
-    for up to ``chain`` of them; the last one followed is scored as it stands. ``stack`` is
+    for up to ``chain`` of them; the last one followed, or one with no legal move, is scored as it
+    stands. ``stack`` is
     (chain + 1, state size) scratch, ``legal`` (chain + 1, pits) bool."""
     pits = spec[SPEC_PITS]
     cells = 2 * pits + 2
@@ -132,7 +142,8 @@ def turn_gain(after, player, spec, chain, stack, legal):
     best = -(1 << 30)
     nxt = np.zeros(chain + 1, np.int64)  # the next pit to try at each depth
     stack[0, :] = after
-    legal_moves(stack[0], spec, legal[0])
+    if legal_moves(stack[0], spec, legal[0]) == 0:
+        return 0
     depth = 0
     while depth >= 0:
         p = nxt[depth]
@@ -145,10 +156,9 @@ def turn_gain(after, player, spec, chain, stack, legal):
         child = stack[depth + 1]
         child[:] = stack[depth]
         apply_move(child, p, spec)
-        if child[cells] == player and depth + 1 < chain:
+        if child[cells] == player and depth + 1 < chain and legal_moves(child, spec, legal[depth + 1]) > 0:
             depth += 1
             nxt[depth] = 0
-            legal_moves(child, spec, legal[depth])
         else:
             best = max(best, margin(child, pits, player) - base)
     return best
@@ -161,7 +171,9 @@ def _move_features(state, player, spec, per_pit, out):
     out[:] = 0.0
     if state[cells] != player:
         return
-    stack, turn_legal = np.empty((TURN_CHAIN + 1, state.shape[0]), state.dtype), np.empty((TURN_CHAIN + 1, pits), np.bool_)
+    turns = per_pit > MOVE_FEATURES
+    stack = np.empty((TURN_CHAIN + 1 if turns else 0, state.shape[0]), state.dtype)
+    turn_legal = np.empty((TURN_CHAIN + 1 if turns else 0, pits), np.bool_)
     own_store, their_first = player * (pits + 1) + pits, (1 - player) * (pits + 1)
     their_store = their_first + pits
     legal, replies = np.empty(pits, np.bool_), np.empty(pits, np.bool_)
@@ -193,7 +205,7 @@ def _move_features(state, player, spec, per_pit, out):
                     apply_move(reply, r, spec)
                     best = max(best, reply[their_store] - after[their_store])
         out[o + 5] = best / MOVE_SCALE
-        if per_pit > MOVE_FEATURES:
+        if turns:
             gain = margin(after, pits, player) - margin(state, pits, player)
             out[o + MOVE_FEATURES] = (gain + turn_gain(after, player, spec, TURN_CHAIN, stack, turn_legal)) / MOVE_SCALE
 

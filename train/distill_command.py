@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mancala_marl.extras import require
+from mancala_marl import observations
 from mancala_marl.games import GAMES
 
 from .train_command import key_values, layer_sizes
@@ -26,7 +27,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--epochs", type=int, default=10, help="passes over all the data after each round")
     p.add_argument("--batch-size", type=int, default=512)
     p.add_argument("--learning-rate", type=float, default=1e-3)
-    p.add_argument("--obs-type", default="counts", choices=["counts", "paper", "tesauro"])
+    p.add_argument("--obs-type", default="counts", choices=observations.all_obs_types())
     p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule pits=4")
     p.add_argument("--workers", type=int, default=1, help="processes playing and labelling games")
     p.add_argument("--seed", type=int, default=0)

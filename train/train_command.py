@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from mancala_marl import observations
 from mancala_marl.extras import require
 from mancala_marl.games import GAMES
 
@@ -61,7 +62,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its last checkpoint")
     p.add_argument("--reward", choices=["result", "score_diff"], default=None, help=f"default {d.reward}")
     p.add_argument("--reward-scale", type=float, default=None)
-    p.add_argument("--obs-type", default=None, choices=["counts", "paper", "moves", "turns", "tesauro"],
+    p.add_argument("--obs-type", default=None, choices=observations.all_obs_types(),
                    help=f"default {d.obs_type}")
     p.add_argument("--features", choices=["plain", "onehot"], default=None,
                    help=f"onehot: each count also one-hot (default {d.features})")
