@@ -132,8 +132,7 @@ def turn_gain(after, player, spec, chain, stack, legal):
     """The most ``player``'s store margin can grow from ``after`` to the end of the turn (``after``
     may already be the opponent's turn or the game's end: 0), following ``player``'s further moves
     for up to ``chain`` of them; the last one followed, or one with no legal move, is scored as it
-    stands. ``stack`` is
-    (chain + 1, state size) scratch, ``legal`` (chain + 1, pits) bool."""
+    stands. ``stack`` is (chain + 1, state size) scratch, ``legal`` (chain + 1, pits) bool."""
     pits = spec[SPEC_PITS]
     cells = 2 * pits + 2
     if after[cells] != player or chain == 0:

@@ -75,8 +75,7 @@ def test_turns_observation_values_the_whole_turn_not_the_first_move():
     obs = observations.encode(game, game.init(), 0, "turns")
     pit_0 = obs[16 + 0 * 7:16 + 1 * 7]
     # S1 then S3: house 0 stores one stone and moves again; house 1 next makes the head 8 and
-    # moves again: the turn is worth 8 or more, its first move 1
+    # moves again. The first move is worth 1; with the best four further moves (what
+    # alphabeta:depth=1,max_chain=4 finds) the turn ends with the head at 39
     assert pit_0[1] == pytest.approx(0.1) and pit_0[2] == 1.0
-    assert pit_0[6] >= 0.8
-    # the best four further moves (what alphabeta:depth=1,max_chain=4 finds) end with the head at 39
     assert pit_0[6] == pytest.approx(3.9)

@@ -362,7 +362,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--games", type=int, default=defaults.games, help="self-play games per generation, played at once")
     p.add_argument("--sims", type=int, default=defaults.sims, help="simulations per self-play move")
     p.add_argument("--hidden", default=",".join(map(str, defaults.hidden)), help="hidden layer sizes")
-    p.add_argument("--obs-type", choices=list(alphazero.OBS_TYPES), default=defaults.obs_type, help="the network's input")
+    p.add_argument("--obs-type", choices=list(alphazero.OBS_TYPES), default=defaults.obs_type,
+                   help="the network's input")
     p.add_argument("--margin-weight", type=float, default=defaults.margin_weight,
                    help="value target: the result blended with the final margin in half the seeds, this much "
                         f"of it (default {defaults.margin_weight}: the result alone)")
