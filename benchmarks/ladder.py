@@ -166,7 +166,7 @@ def main() -> int:
         if all(old.get(k) == out[k] for k in ("games_per_seat", "strong_games_per_seat", "opening")):
             out["ladders"] = {k: v for k, v in old["ladders"].items() if k not in args.games}
             if out["ladders"]:
-                out["command"] = old["command"] + "; " + out["command"]
+                out["command"] = "; ".join(dict.fromkeys(old["command"].split("; ") + [out["command"]]))
     for name in args.games:
         start = time.time()
         out["ladders"][name] = ladder(name, args)
