@@ -5,8 +5,8 @@ baseline in both seats.
 
     mancala-marl train GAME --recipe scratch --run-dir benchmarks/runs/scratch_GAME
 
-(MaskablePPO on the vectorized env, the ``moves`` observation with one-hot counts, random
-openings, opponents random/max/exact/exact, 4M learner moves; RESULTS.md).
+(MaskablePPO on the vectorized env, the ``moves`` observation (Sungka: ``turns``) with one-hot
+counts, random openings, opponents random/max/exact/exact, 4M learner moves; RESULTS.md).
 
 ``--recipe distill``: a MaskablePPO network distilled from alphabeta depth 2 by DAgger
 (train/distill.py), with one-hot count features. Exactly
@@ -46,7 +46,7 @@ from mancala_marl.train.arena import wilson
 from mancala_marl.train.distill import DistillConfig, distill
 from mancala_marl.train.evaluation import play
 from mancala_marl.train.plot import plot_curves
-from mancala_marl.train.training import RECIPES, TrainConfig, train
+from mancala_marl.train.training import TrainConfig, recipe, train
 
 ROOT = Path(__file__).resolve().parent
 PRETRAINED_DIR = ROOT.parent / "agents" / "pretrained"  # the source tree's shipped networks
@@ -92,13 +92,13 @@ def main(argv=None) -> int:
                  f"{meta['positions']} labelled positions, pool {', '.join(config.pool)}, random seats)")
         return report(args, run_dir, final, meta, meta["train_seconds"], f"distill_{args.game}", title)
     run_dir = ROOT / "runs" / f"scratch_{args.game}"
-    config = TrainConfig(game=args.game, seed=args.seed, progress_bar=False, **RECIPES["scratch"])
+    config = TrainConfig(game=args.game, seed=args.seed, progress_bar=False, **recipe("scratch", args.game))
     if not args.eval_only:
         train(config, run_dir)
     final = finished_model(run_dir)
     meta = read_metadata(final)
     train_seconds = meta.get("train_seconds") or wall_seconds_at(run_dir / "evaluations.csv", meta["timesteps"])
-    title = (f"{args.game}: MaskablePPO from scratch (recipe 'scratch': moves observation, one-hot counts, "
+    title = (f"{args.game}: MaskablePPO from scratch (recipe 'scratch': {config.obs_type} observation, one-hot counts, "
              f"random openings, opponents {config.opponent}, random seats), {meta['timesteps']} learner moves")
     return report(args, run_dir, final, meta, train_seconds, f"scratch_{args.game}", title)
 

@@ -178,3 +178,22 @@ def test_fast_vec_env_trains_against_a_compiled_mix(tmp_path):
         tiny_config("maskable-ppo", vec="fast", opponent="alphabeta:depth=2").check()
     with pytest.raises(ValueError, match="vec must be one of"):
         tiny_config("maskable-ppo", vec="threads").check()
+
+
+def test_the_scratch_recipe_reads_whole_turns_on_sungka_only_and_options_override_it():
+    import argparse
+
+    from mancala_marl.train import train_command
+    from mancala_marl.train.training import RECIPES, recipe
+
+    assert recipe("scratch", "sungka") == {**RECIPES["scratch"], "obs_type": "turns"}
+    assert recipe("scratch", "kalah") == RECIPES["scratch"] and RECIPES["scratch"]["obs_type"] == "moves"
+    with pytest.raises(ValueError, match="unknown recipe 'fast'"):
+        recipe("fast", "kalah")
+    parser = argparse.ArgumentParser()
+    train_command.add_parser(parser.add_subparsers())
+    config = train_command.config_from(parser.parse_args(["train", "sungka", "--recipe", "scratch"]))
+    assert config.obs_type == "turns" and config.features == "onehot" and config.timesteps == 4_000_000
+    config = train_command.config_from(parser.parse_args(["train", "sungka", "--recipe", "scratch",
+                                                          "--obs-type", "moves"]))
+    assert config.obs_type == "moves"

@@ -39,12 +39,12 @@ def run(args) -> int:
 
     from mancala_marl.agents import make_policy
     from mancala_marl.train.arena import arena
-    from mancala_marl.train.training import RECIPES, TrainConfig, train
+    from mancala_marl.train.training import TrainConfig, recipe, train
 
     # The scratch recipe (no teacher), shortened: its learning-rate decay then ends with the demo.
-    recipe = {**RECIPES["scratch"], "timesteps": args.timesteps, "eval_freq": max(args.timesteps // 4, 1),
+    values = {**recipe("scratch", args.game), "timesteps": args.timesteps, "eval_freq": max(args.timesteps // 4, 1),
               "eval_games": 20, "checkpoint_freq": args.timesteps}
-    config = TrainConfig(game=args.game, seed=args.seed, **recipe)
+    config = TrainConfig(game=args.game, seed=args.seed, **values)
     print(f"Training MaskablePPO from scratch on {args.game} (recipe 'scratch', against random, max and exact) "
           f"for {args.timesteps} moves ...")
     start = time.time()

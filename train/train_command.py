@@ -92,9 +92,9 @@ def add_parser(subparsers) -> None:
 def config_from(args):
     """The TrainConfig of a command line: TrainConfig's defaults, then the recipe's, then the
     options given."""
-    from mancala_marl.train.training import RECIPES, TrainConfig
+    from mancala_marl.train.training import TrainConfig, recipe
 
-    values = dict(RECIPES[args.recipe]) if args.recipe else {}
+    values = recipe(args.recipe, args.game) if args.recipe else {}
     values.update({field: getattr(args, option) for option, field in OPTIONS.items()
                    if getattr(args, option) is not None})
     if args.eval_opponents is not None:

@@ -77,10 +77,13 @@ class TrainConfig:
                 raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
 
 
-# Named recipes: TrainConfig values that ``mancala-marl train GAME --recipe NAME`` starts from.
+# Named recipes: TrainConfig values that ``mancala-marl train GAME --recipe NAME`` starts from
+# (``recipe(name, game)``: the recipe, then its values for that game).
 # "scratch": reinforcement learning with no teacher (RESULTS.md, "From scratch"): MaskablePPO on
-# the vectorized env against random, max and exact in random seats, from random openings half of
-# the time, seeing what each move does ("moves" observation) with one-hot counts.
+# the vectorized env against random, max and exact in random seats, from random openings 3 times
+# in 4, seeing what each move does ("moves" observation) with one-hot counts. Sungka's turns run
+# to many moves, so there the network sees what each move earns over its whole turn ("turns":
+# better in every row of the test, two seeds, RESULTS.md).
 RECIPES = {
     "scratch": dict(algo="maskable-ppo", opponent="random,max,exact,exact", seat="random", reward="score_diff",
                     obs_type="moves", features="onehot", opening=6, opening_prob=0.75, vec="fast", n_envs=256,
@@ -90,6 +93,14 @@ RECIPES = {
                                      gamma=1.0, gae_lambda=0.95, clip_range=0.2,
                                      policy_kwargs={"net_arch": [256, 256]})),
 }
+RECIPES_PER_GAME = {"scratch": {"sungka": dict(obs_type="turns")}}
+
+
+def recipe(name: str, game: str) -> dict:
+    """The TrainConfig values of recipe ``name`` for ``game``."""
+    if name not in RECIPES:
+        raise ValueError(f"unknown recipe {name!r}; recipes: {sorted(RECIPES)}")
+    return {**RECIPES[name], **RECIPES_PER_GAME.get(name, {}).get(game, {})}
 
 DEFAULTS = {
     "maskable-ppo": dict(n_steps=256, batch_size=256, learning_rate=3e-4, ent_coef=0.01, gamma=0.99,
