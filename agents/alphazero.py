@@ -42,7 +42,7 @@ FORMAT = "mancala_marl.alphazero/1"
 
 
 # -- network input ---------------------------------------------------------------------------
-OBS_TYPES = ("counts", "moves", "turns")
+OBS_TYPES = observations.COUNTS_FIRST  # the layout below scales and one-hots their leading counts
 
 
 @functools.lru_cache(maxsize=64)

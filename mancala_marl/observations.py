@@ -37,6 +37,7 @@ GENERIC = ("counts", "paper", "moves", "turns")
 COUNTS, PAPER, MOVES, TURNS = 0, 1, 2, 3  # obs ids; a game's own encodings are 4, 5, ...
 COUNTS_FIRST = ("counts", "moves", "turns")  # encodings that start with the counts encoding
 MOVE_FEATURES = 6  # per pit, in "moves"; "turns" adds one
+PER_PIT = {"moves": MOVE_FEATURES, "turns": MOVE_FEATURES + 1}  # features per pit after the counts
 TURN_CHAIN = 4  # moves of one turn followed after the first, as alphabeta's default max_chain
 MOVE_SCALE = 10.0  # seeds per unit in the move features
 
@@ -74,11 +75,10 @@ def _high(game_type: type, params: tuple, obs_type: str) -> np.ndarray:
         return high
     if obs_type == "paper":
         return np.full(2 * game.pits, total, dtype=np.float32)
-    if obs_type in ("moves", "turns"):
+    if obs_type in PER_PIT:
         counts = _high(game_type, params, "counts")
-        per_pit = [1, total / MOVE_SCALE, 1, 1, total / MOVE_SCALE, total / MOVE_SCALE]
-        per_pit += [total / MOVE_SCALE] if obs_type == "turns" else []
-        return np.concatenate((counts, np.tile(np.array(per_pit, np.float32), game.pits)))
+        per_pit = [1, total / MOVE_SCALE, 1, 1, total / MOVE_SCALE, total / MOVE_SCALE, total / MOVE_SCALE]
+        return np.concatenate((counts, np.tile(np.array(per_pit[:PER_PIT[obs_type]], np.float32), game.pits)))
     return game.custom_obs_high(obs_type)
 
 
@@ -88,11 +88,11 @@ def low_bounds(game: Game, obs_type: str) -> np.ndarray:
     Kumalak ball sown into the opponent's tuzduk, the seeds swept when the game ends)."""
     high = _high(type(game), tuple(game.params.items()), obs_type)
     low = np.zeros_like(high)
-    if obs_type in ("moves", "turns"):
-        per_pit = MOVE_FEATURES + (obs_type == "turns")
+    if obs_type in PER_PIT:
+        per_pit = PER_PIT[obs_type]
         first = high.size - game.pits * per_pit
         low[first + 4::per_pit] = -game.total_seeds / MOVE_SCALE
-        if obs_type == "turns":
+        if per_pit > MOVE_FEATURES:  # the turn's gain
             low[first + MOVE_FEATURES::per_pit] = -game.total_seeds / MOVE_SCALE
     return low
 

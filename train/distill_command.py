@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from mancala_marl.extras import require
 from mancala_marl import observations
+from mancala_marl.extras import require
 from mancala_marl.games import GAMES
 
 from .train_command import key_values, layer_sizes
