@@ -208,16 +208,20 @@ def test_training_refuses_bad_settings(tmp_path):
         train(tiny(eval_opponents=["oracle"]), tmp_path / "b")
 
 
+@pytest.mark.parametrize("policy_target", ["visits", "completed-q"])
 @pytest.mark.parametrize("game", DEFAULTS, ids=repr)
-def test_self_play_records_every_position_with_the_result_of_its_mover(game):
+def test_self_play_records_every_position_with_the_result_of_its_mover(game, policy_target):
     from mancala_marl.train.alphazero import self_play
 
-    config = AlphaZeroConfig(game=game.name, games=4, sims=4, temperature_moves=100)
+    config = AlphaZeroConfig(game=game.name, games=4, sims=4, temperature_moves=100, policy_target=policy_target)
     net, _ = random_network(game)
     (obs, masks, policies, results), stats = self_play(game, net, config, np.random.default_rng(0),
                                                        mcts.Forest(game, 4, 6))
     assert len(obs) == len(results) == stats["positions"] and set(np.unique(results)) <= {-1.0, 0.0, 1.0}
     assert np.allclose(policies.sum(axis=1), 1.0) and not (policies[~masks] > 0).any()
+    # Visit shares of at most 4 visits are multiples of 1/12; the improved prior (almost surely) is not.
+    shares = np.isclose(policies * 12, np.round(policies * 12), atol=1e-4).all()
+    assert shares == (policy_target == "visits")
 
 
 def test_utility_blends_the_result_with_the_margin():
@@ -303,3 +307,39 @@ def test_self_play_with_a_margin_weight_records_the_blended_value():
     assert blended > 0
     with pytest.raises(ValueError, match="margin_weight"):
         AlphaZeroConfig(margin_weight=1.5).check()
+
+
+def test_completed_q_target_on_a_worked_root():
+    """Uniform prior; move 0: 2 visits worth 1.0 in all (Q 0.5), move 1: 1 visit worth -0.5,
+    move 2 unvisited, move 3 illegal. The unvisited move's Q is the mix (0 + 3 * 0) / 4 = 0 (the
+    visited Qs weighted by the prior average 0); rescaled over the legal moves the Qs are 1, 0,
+    1/2, weighted by (50 + 2) * 0.1 = 5.2."""
+    from mancala_marl.train.alphazero import completed_q_target
+
+    target = completed_q_target(np.zeros(4), 0.0, np.array([2, 1, 0, 0.0]), np.array([1.0, -0.5, 0, 0]),
+                                np.array([True, True, True, False]))
+    expected = np.exp([5.2, 0.0, 2.6]) / np.exp([5.2, 0.0, 2.6]).sum()
+    assert target == pytest.approx([*expected, 0.0])
+
+
+def test_completed_q_target_is_the_prior_before_any_visit_and_follows_q_after():
+    from mancala_marl.train.alphazero import completed_q_target
+
+    logits, mask = np.array([1.0, 0.0, -1.0]), np.ones(3, dtype=bool)
+    prior = np.exp(logits) / np.exp(logits).sum()
+    assert completed_q_target(logits, 0.3, np.zeros(3), np.zeros(3), mask) == pytest.approx(prior)
+    # The least likely move turned out best and the likeliest worst: the target turns round.
+    target = completed_q_target(logits, 0.0, np.array([10, 10, 10.0]), np.array([-9.0, 0.0, 9.0]), mask)
+    assert target.argmax() == 2 and target.argmin() == 0 and target.sum() == pytest.approx(1.0)
+
+
+def test_a_resumed_run_can_switch_its_policy_target(tmp_path):
+    train(tiny(), tmp_path)
+    assert json.loads((tmp_path / "config.json").read_text())["policy_target"] == "visits"
+    train(tiny(), tmp_path, resume=True, generations=3, policy_target="completed-q")
+    assert json.loads((tmp_path / "config.json").read_text())["policy_target"] == "completed-q"
+    train(tiny(), tmp_path, resume=True, generations=4)  # not given again: the run keeps it
+    assert json.loads((tmp_path / "config.json").read_text())["policy_target"] == "completed-q"
+    assert Network.load(tmp_path / "network.npz").meta["generation"] == 4
+    with pytest.raises(ValueError, match="policy_target must be one of"):
+        AlphaZeroConfig(policy_target="votes").check()

@@ -7,8 +7,9 @@ moves drawn in proportion to the visits for the first ``temperature_moves`` move
 Every position is stored with the search's visit distribution and the game's result from the
 side of its player to move (with ``margin_weight`` > 0, the result blended with the final score
 margin: :func:`mancala_marl.agents.mcts.utility`); the network (an MLP, torch) is then fitted on
-the newest ``buffer`` positions: cross-entropy to the visit distribution plus squared error to
-that value.
+the newest ``buffer`` positions: cross-entropy to the visit distribution (or, with
+``policy_target="completed-q"``, to the prior improved by the root's Q-values:
+:func:`completed_q_target`) plus squared error to that value.
 
 A run directory holds ``config.json``, ``checkpoints/last.pt`` (network, optimiser, generation,
 random state) and ``checkpoints/buffer.npz`` (the replay buffer), both written atomically after
@@ -31,6 +32,9 @@ from mancala_marl.agents import alphazero, mcts
 from mancala_marl.games import MAX_MOVES, make_game
 
 
+POLICY_TARGETS = ("visits", "completed-q")
+
+
 @dataclass
 class AlphaZeroConfig:
     game: str = "kalah"
@@ -44,6 +48,7 @@ class AlphaZeroConfig:
     hidden: list = field(default_factory=lambda: [256, 256])
     obs_type: str = "moves"            # the network's input: "moves" (what each move does), "turns", "counts"
     margin_weight: float = 0.0         # value: (1 - w) * result + w * margin / (half of all seeds)
+    policy_target: str = "visits"      # or "completed-q": the prior improved by the root's Q-values
     buffer: int = 300_000              # positions kept for training
     batch_size: int = 512
     steps_per_generation: int = 300    # optimiser steps after each generation
@@ -70,6 +75,8 @@ class AlphaZeroConfig:
             raise ValueError(f"obs_type must be one of {list(alphazero.OBS_TYPES)}, got {self.obs_type!r}")
         if not (self.hidden and all(isinstance(n, int) and n > 0 for n in self.hidden)):
             raise ValueError(f"hidden must be a list of positive layer sizes, got {self.hidden!r}")
+        if self.policy_target not in POLICY_TARGETS:
+            raise ValueError(f"policy_target must be one of {list(POLICY_TARGETS)}, got {self.policy_target!r}")
         if not 0.0 <= self.margin_weight <= 1.0:
             raise ValueError(f"margin_weight must be between 0 and 1, got {self.margin_weight!r}")
         for name in ("c_puct", "dirichlet", "learning_rate"):
@@ -162,6 +169,34 @@ class ReplayBuffer:
 
 
 # -- self-play -------------------------------------------------------------------------------
+def completed_q_target(logits, value, visits, value_sum, mask, visit_init: float = 50.0, scale: float = 0.1):
+    """The policy target of Gumbel AlphaZero (Danihelka et al., 2022, "Policy improvement by
+    planning with Gumbel"): ``softmax(logits + sigma(completed Q))`` over the legal moves.
+
+    With few simulations a move's share of the visits is a coarse, noisy target (root noise
+    included); the Q-values the search found say how good each tried move is. A visited move's Q
+    is its mean value; an unvisited one gets a mix of the network's value and the prior-weighted
+    Q of the visited moves. The completed Qs are rescaled to [0, 1] over the legal moves and
+    weighted by ``(visit_init + most visits) * scale``: the more the search looked, the more its
+    findings count. ``logits``, ``visits``, ``value_sum``, ``mask``: (P,) at the root, values from
+    the side of its player to move; ``value``: the network's value there."""
+    logits = np.where(mask, logits, -np.inf)
+    prior = np.exp(logits - logits[mask].max())
+    prior /= prior.sum()
+    seen = (visits > 0) & mask
+    q = np.where(seen, value_sum / np.maximum(visits, 1), 0.0)
+    total = visits[seen].sum()
+    mixed = value
+    if total > 0:
+        mixed = (value + total * (prior[seen] * q[seen]).sum() / prior[seen].sum()) / (1.0 + total)
+    completed = np.where(seen, q, mixed)
+    low, high = completed[mask].min(), completed[mask].max()
+    completed = (completed - low) / max(high - low, 1e-8)
+    improved = np.where(mask, logits + (visit_init + visits.max()) * scale * completed, -np.inf)
+    target = np.exp(improved - improved[mask].max())
+    return target / target.sum()
+
+
 def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, progress=None):
     """``config.games`` games of ``net`` (``features -> (logits, values)``) against itself, all at
     once. Returns the positions
@@ -186,10 +221,15 @@ def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, prog
                          obs_type=config.obs_type, margin_weight=config.margin_weight)
         visits = forest.root_visits()[rows].astype(np.float64)
         obs = alphazero.observe(game, states[rows], config.obs_type)
+        if config.policy_target == "completed-q":  # the network's own prior, before the root noise
+            root_logits, root_values = net(alphazero.expand(game, obs, config.obs_type))
+            value_sums = forest.value_sum[rows, 0, :].astype(np.float64)
         for k, g in enumerate(rows):
             mask = game.legal_mask(states[g])
             policy = visits[k] / visits[k].sum()
-            records[g].append((obs[k], mask, policy.astype(np.float32), game.to_move(states[g])))
+            target = policy if config.policy_target == "visits" else completed_q_target(
+                root_logits[k].astype(np.float64), float(root_values[k]), visits[k], value_sums[k], mask)
+            records[g].append((obs[k], mask, target.astype(np.float32), game.to_move(states[g])))
             if plies[g] < config.temperature_moves:
                 move = int(rng.choice(game.pits, p=policy))
             else:
@@ -262,7 +302,8 @@ def _atomic_torch_save(obj, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: int | None = None) -> Path:
+def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: int | None = None,
+          policy_target: str | None = None) -> Path:
     """Run (or with ``resume`` continue) the self-play loop in ``run_dir``; returns the path of the
     newest network (``network.npz``)."""
     import torch
@@ -282,7 +323,8 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
     if resume:
         if not checkpoint.is_file():
             raise FileNotFoundError(f"--resume: no checkpoint at {checkpoint}")
-        config = AlphaZeroConfig(**{**json.loads((run_dir / "config.json").read_text()),
+        changed = {"policy_target": policy_target} if policy_target else {}  # from this generation on
+        config = AlphaZeroConfig(**{**json.loads((run_dir / "config.json").read_text()), **changed,
                                     "progress_bar": config.progress_bar})
         config.generations = generations or config.generations
     elif checkpoint.is_file():
@@ -367,6 +409,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--margin-weight", type=float, default=defaults.margin_weight,
                    help="value target: the result blended with the final margin in half the seeds, this much "
                         f"of it (default {defaults.margin_weight}: the result alone)")
+    p.add_argument("--policy-target", choices=POLICY_TARGETS, default=None,
+                   help="what the policy head learns: the root's visit shares or the prior improved by its "
+                        f"completed Q-values (default {defaults.policy_target}; with --resume, the run "
+                        "switches to it)")
     p.add_argument("--buffer", type=int, default=defaults.buffer, help="positions kept for training")
     p.add_argument("--steps", type=int, default=defaults.steps_per_generation, help="optimiser steps per generation")
     p.add_argument("--batch-size", type=int, default=defaults.batch_size)
@@ -395,12 +441,12 @@ def run(args) -> int:
     config = AlphaZeroConfig(
         game=args.game, rule_params=key_values(args.rule, "--rule"), generations=args.generations or 100,
         games=args.games, sims=args.sims, c_puct=args.c_puct, dirichlet=args.dirichlet, obs_type=args.obs_type,
-        margin_weight=args.margin_weight,
+        margin_weight=args.margin_weight, policy_target=args.policy_target or AlphaZeroConfig.policy_target,
         temperature_moves=args.temperature_moves, hidden=hidden, buffer=args.buffer, batch_size=args.batch_size,
         steps_per_generation=args.steps, learning_rate=args.learning_rate, eval_every=args.eval_every,
         eval_games=args.eval_games, eval_sims=args.eval_sims, eval_opponents=args.eval_opponents.split(","),
         seed=args.seed, progress_bar=not args.no_progress)
     path = train(config, args.run_dir or f"runs/{args.game}-alphazero", resume=args.resume,
-                 generations=args.generations)
+                 generations=args.generations, policy_target=args.policy_target)
     print(f"network: {path}   play it: mancala-marl play {args.game} --opponent alphazero:path={path}")
     return 0
