@@ -125,7 +125,7 @@ def torch_evaluator(model):
 def to_numpy_network(model, config: AlphaZeroConfig, game, **extra) -> tuple[alphazero.Network, dict]:
     weights = {k: v.detach().cpu().numpy() for k, v in model.state_dict().items()}
     meta = {"game": game.name, "rule_params": dict(game.params), "obs_type": config.obs_type,
-            "margin_weight": config.margin_weight,
+            "margin_weight": config.margin_weight, "policy_target": config.policy_target,
             "features": alphazero.feature_layout(game, config.obs_type)[1], "hidden": list(config.hidden),
             "trained_by": "mancala-marl alphazero (self-play)", **extra}
     return alphazero.Network(weights, meta), weights
