@@ -180,9 +180,7 @@ def completed_q_target(logits, value, visits, value_sum, mask, visit_init: float
     weighted by ``(visit_init + most visits) * scale``: the more the search looked, the more its
     findings count. ``logits``, ``visits``, ``value_sum``, ``mask``: (P,) at the root, values from
     the side of its player to move; ``value``: the network's value there."""
-    logits = np.where(mask, logits, -np.inf)
-    prior = np.exp(logits - logits[mask].max())
-    prior /= prior.sum()
+    prior = _softmax(logits, mask)
     seen = (visits > 0) & mask
     q = np.where(seen, value_sum / np.maximum(visits, 1), 0.0)
     total = visits[seen].sum()
@@ -192,9 +190,13 @@ def completed_q_target(logits, value, visits, value_sum, mask, visit_init: float
     completed = np.where(seen, q, mixed)
     low, high = completed[mask].min(), completed[mask].max()
     completed = (completed - low) / max(high - low, 1e-8)
-    improved = np.where(mask, logits + (visit_init + visits.max()) * scale * completed, -np.inf)
-    target = np.exp(improved - improved[mask].max())
-    return target / target.sum()
+    return _softmax(logits + (visit_init + visits.max()) * scale * completed, mask)
+
+
+def _softmax(logits, mask):
+    """Probabilities over the legal moves (0 on the others)."""
+    p = np.exp(np.where(mask, logits - logits[mask].max(), -np.inf))
+    return p / p.sum()
 
 
 def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, progress=None):
