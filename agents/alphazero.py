@@ -313,6 +313,9 @@ class AlphaZeroPolicy(Policy):
             raise ValueError("the game is over: there is no move to choose")
         net = self.network(game)
         legal = game.legal_mask(state)
+        if legal.sum() == 1:  # a forced move: searching it would only spend the clock
+            self.last_sims = 0
+            return int(np.flatnonzero(legal)[0])
         if self.sims == 0 and self.time_limit is None:
             logits, _ = net(features(game, state, net.obs_type))
             return int(np.flatnonzero(legal)[np.argmax(logits[0][legal])])

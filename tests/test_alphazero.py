@@ -141,6 +141,16 @@ def test_sims_0_plays_the_networks_most_likely_legal_move():
         assert policy.act(game, state) == int(np.argmax(np.where(legal, logits[0], -np.inf)))
 
 
+@pytest.mark.parametrize("spec", [dict(sims=50), dict(time=0.05)])
+def test_a_forced_move_is_played_without_a_search(spec):
+    game = make_game("kalah", pits=3, seeds=2)
+    state = np.array([0, 0, 1, 5, 2, 2, 2, 0, 0])  # player 0 to move, only pit 2 holds seeds
+    net, _ = random_network(game)
+    policy = AlphaZeroPolicy(net=net, **spec)
+    assert policy.act(game, state) == 2 and policy.last_sims == 0
+    assert policy.act(game, game.init()) in (0, 1, 2) and policy.last_sims > 0
+
+
 def test_network_files_are_checked(tmp_path):
     kalah, sungka = make_game("kalah"), make_game("sungka")
     net, weights = random_network(kalah)
@@ -333,13 +343,50 @@ def test_completed_q_target_is_the_prior_before_any_visit_and_follows_q_after():
     assert target.argmax() == 2 and target.argmin() == 0 and target.sum() == pytest.approx(1.0)
 
 
-def test_a_resumed_run_can_switch_its_policy_target(tmp_path):
+def test_a_resumed_run_can_switch_its_policy_target_and_opening(tmp_path):
+    def saved():
+        config = json.loads((tmp_path / "config.json").read_text())
+        return config["policy_target"], config["opening"], config["sims"]
+
     train(tiny(), tmp_path)
-    assert json.loads((tmp_path / "config.json").read_text())["policy_target"] == "visits"
-    train(tiny(), tmp_path, resume=True, generations=3, policy_target="completed-q")
-    assert json.loads((tmp_path / "config.json").read_text())["policy_target"] == "completed-q"
-    train(tiny(), tmp_path, resume=True, generations=4)  # not given again: the run keeps it
-    assert json.loads((tmp_path / "config.json").read_text())["policy_target"] == "completed-q"
+    assert saved() == ("visits", 0, 8)
+    train(tiny(), tmp_path, resume=True, generations=3, policy_target="completed-q", opening=3)
+    assert saved() == ("completed-q", 3, 8)
+    train(tiny(sims=4), tmp_path, resume=True, generations=4)  # not named: the run keeps its settings
+    assert saved() == ("completed-q", 3, 8)
     assert Network.load(tmp_path / "network.npz").meta["generation"] == 4
     with pytest.raises(ValueError, match="policy_target must be one of"):
         AlphaZeroConfig(policy_target="votes").check()
+    with pytest.raises(ValueError, match="opening must be an integer >= 0"):
+        AlphaZeroConfig(opening=-1).check()
+
+
+def test_random_opening_stops_before_a_move_that_would_end_the_game():
+    from mancala_marl.train.alphazero import random_opening
+
+    game = make_game("kalah", pits=3, seeds=2)
+    # Player 0 to move with one seed left, in pit 2: sowing it into the store empties the side.
+    state = np.array([0, 0, 1, 5, 2, 2, 2, 0, 0])
+    assert game.legal_mask(state).tolist() == [False, False, True]
+    assert random_opening(game, state, np.random.default_rng(0), 5) == 0
+    assert state.tolist() == [0, 0, 1, 5, 2, 2, 2, 0, 0]
+    state = game.init()
+    assert random_opening(game, state, np.random.default_rng(0), 2) == 2
+    assert state[:-1].sum() == 12 and not np.array_equal(state, game.init())  # seeds, then the mover
+
+
+@pytest.mark.parametrize("game", DEFAULTS, ids=repr)
+def test_self_play_from_random_openings_records_only_the_searched_moves(game):
+    from mancala_marl.agents.alphazero import observe
+    from mancala_marl.train.alphazero import self_play
+
+    net, _ = random_network(game)
+    start = observe(game, game.init()[None], "moves")[0]
+
+    def games_recorded_from_the_start(opening):
+        config = AlphaZeroConfig(game=game.name, games=16, sims=2, opening=opening)
+        (obs, _, _, _), _ = self_play(game, net, config, np.random.default_rng(1), mcts.Forest(game, 16, 4))
+        return sum(np.array_equal(row, start) for row in obs)  # the start cannot recur: stores only grow
+
+    assert games_recorded_from_the_start(0) == 16
+    assert games_recorded_from_the_start(6) < 16  # the others began after random moves, not recorded

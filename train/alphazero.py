@@ -45,6 +45,7 @@ class AlphaZeroConfig:
     c_puct: float = 1.5
     dirichlet: float = 1.0             # Dirichlet alpha of the root noise (25% of the prior)
     temperature_moves: int = 12        # moves drawn in proportion to the visits, then the most visited
+    opening: int = 0                   # each game starts with 0..opening uniformly random moves (not recorded)
     hidden: list = field(default_factory=lambda: [256, 256])
     obs_type: str = "moves"            # the network's input: "moves" (what each move does), "turns", "counts"
     margin_weight: float = 0.0         # value: (1 - w) * result + w * margin / (half of all seeds)
@@ -69,8 +70,10 @@ class AlphaZeroConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if self.eval_every < 0 or self.temperature_moves < 0 or self.eval_sims < 0:
-            raise ValueError("eval_every, temperature_moves and eval_sims must be >= 0")
+        for name in ("eval_every", "temperature_moves", "eval_sims", "opening"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
         if self.obs_type not in alphazero.OBS_TYPES:
             raise ValueError(f"obs_type must be one of {list(alphazero.OBS_TYPES)}, got {self.obs_type!r}")
         if not (self.hidden and all(isinstance(n, int) and n > 0 for n in self.hidden)):
@@ -199,14 +202,33 @@ def _softmax(logits, mask):
     return p / p.sum()
 
 
+def random_opening(game, state, rng, moves: int) -> int:
+    """Play up to ``moves`` uniformly random moves on ``state`` (in place), stopping before one that
+    would end the game; returns the number played."""
+    for played in range(moves):
+        after = state.copy()
+        game.apply(after, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+        if game.is_terminal(after):
+            return played
+        state[:] = after
+    return moves
+
+
 def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, progress=None):
     """``config.games`` games of ``net`` (``features -> (logits, values)``) against itself, all at
     once. Returns the positions
-    (observations, masks, visit distributions, results from the mover's side) and statistics."""
+    (observations, masks, visit distributions, results from the mover's side) and statistics.
+
+    With ``config.opening`` > 0 each game first plays 0..opening random moves, drawn per game:
+    self-play from the one standard start visits few of the positions that other openings lead
+    to, and a network alone plays there without a search to correct it."""
     n = config.games
     states = np.tile(game.init(), (n, 1))
     records = [[] for _ in range(n)]  # per game: (obs, mask, policy, mover)
     plies = np.zeros(n, dtype=np.int64)
+    if config.opening:
+        for g in range(n):
+            plies[g] = random_opening(game, states[g], rng, int(rng.integers(config.opening + 1)))
     live = np.ones(n, dtype=np.bool_)
     unit = alphazero.margin_unit(game)
     out, outcomes, lengths = [], [], []
@@ -305,9 +327,10 @@ def _atomic_torch_save(obj, path: Path) -> None:
 
 
 def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: int | None = None,
-          policy_target: str | None = None) -> Path:
+          policy_target: str | None = None, opening: int | None = None) -> Path:
     """Run (or with ``resume`` continue) the self-play loop in ``run_dir``; returns the path of the
-    newest network (``network.npz``)."""
+    newest network (``network.npz``). On resume, ``policy_target`` and ``opening``, where given,
+    change the run from the next generation on; every other setting stays the run's."""
     import torch
     from rich.progress import (
         BarColumn,
@@ -325,7 +348,8 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
     if resume:
         if not checkpoint.is_file():
             raise FileNotFoundError(f"--resume: no checkpoint at {checkpoint}")
-        changed = {"policy_target": policy_target} if policy_target else {}  # from this generation on
+        changed = {key: value for key, value in (("policy_target", policy_target), ("opening", opening))
+                   if value is not None}
         config = AlphaZeroConfig(**{**json.loads((run_dir / "config.json").read_text()), **changed,
                                     "progress_bar": config.progress_bar})
         config.generations = generations or config.generations
@@ -420,6 +444,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--batch-size", type=int, default=defaults.batch_size)
     p.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
     p.add_argument("--temperature-moves", type=int, default=defaults.temperature_moves)
+    p.add_argument("--opening", type=int, default=None,
+                   help="start each self-play game with 0..N uniformly random moves, drawn per game "
+                        f"(default {defaults.opening}: the standard start; with --resume, the run switches to it)")
     p.add_argument("--dirichlet", type=float, default=defaults.dirichlet)
     p.add_argument("--c-puct", type=float, default=defaults.c_puct)
     p.add_argument("--eval-every", type=int, default=defaults.eval_every, help="generations between evaluations")
@@ -444,11 +471,11 @@ def run(args) -> int:
         game=args.game, rule_params=key_values(args.rule, "--rule"), generations=args.generations or 100,
         games=args.games, sims=args.sims, c_puct=args.c_puct, dirichlet=args.dirichlet, obs_type=args.obs_type,
         margin_weight=args.margin_weight, policy_target=args.policy_target or AlphaZeroConfig.policy_target,
-        temperature_moves=args.temperature_moves, hidden=hidden, buffer=args.buffer, batch_size=args.batch_size,
+        temperature_moves=args.temperature_moves, opening=args.opening or 0, hidden=hidden, buffer=args.buffer, batch_size=args.batch_size,
         steps_per_generation=args.steps, learning_rate=args.learning_rate, eval_every=args.eval_every,
         eval_games=args.eval_games, eval_sims=args.eval_sims, eval_opponents=args.eval_opponents.split(","),
         seed=args.seed, progress_bar=not args.no_progress)
     path = train(config, args.run_dir or f"runs/{args.game}-alphazero", resume=args.resume,
-                 generations=args.generations, policy_target=args.policy_target)
+                 generations=args.generations, policy_target=args.policy_target, opening=args.opening)
     print(f"network: {path}   play it: mancala-marl play {args.game} --opponent alphazero:path={path}")
     return 0
