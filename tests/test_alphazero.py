@@ -352,6 +352,7 @@ def test_a_resumed_run_can_switch_its_policy_target_and_opening(tmp_path):
     assert saved() == ("visits", 0, 8)
     train(tiny(), tmp_path, resume=True, generations=3, policy_target="completed-q", opening=3)
     assert saved() == ("completed-q", 3, 8)
+    assert Network.load(tmp_path / "network.npz").meta["opening"] == 3  # the file says how it was trained
     train(tiny(sims=4), tmp_path, resume=True, generations=4)  # not named: the run keeps its settings
     assert saved() == ("completed-q", 3, 8)
     assert Network.load(tmp_path / "network.npz").meta["generation"] == 4

@@ -129,6 +129,7 @@ def to_numpy_network(model, config: AlphaZeroConfig, game, **extra) -> tuple[alp
     weights = {k: v.detach().cpu().numpy() for k, v in model.state_dict().items()}
     meta = {"game": game.name, "rule_params": dict(game.params), "obs_type": config.obs_type,
             "margin_weight": config.margin_weight, "policy_target": config.policy_target,
+            "opening": config.opening,
             "features": alphazero.feature_layout(game, config.obs_type)[1], "hidden": list(config.hidden),
             "trained_by": "mancala-marl alphazero (self-play)", **extra}
     return alphazero.Network(weights, meta), weights
@@ -471,7 +472,8 @@ def run(args) -> int:
         game=args.game, rule_params=key_values(args.rule, "--rule"), generations=args.generations or 100,
         games=args.games, sims=args.sims, c_puct=args.c_puct, dirichlet=args.dirichlet, obs_type=args.obs_type,
         margin_weight=args.margin_weight, policy_target=args.policy_target or AlphaZeroConfig.policy_target,
-        temperature_moves=args.temperature_moves, opening=args.opening or 0, hidden=hidden, buffer=args.buffer, batch_size=args.batch_size,
+        temperature_moves=args.temperature_moves, opening=args.opening or 0, hidden=hidden, buffer=args.buffer,
+        batch_size=args.batch_size,
         steps_per_generation=args.steps, learning_rate=args.learning_rate, eval_every=args.eval_every,
         eval_games=args.eval_games, eval_sims=args.eval_sims, eval_opponents=args.eval_opponents.split(","),
         seed=args.seed, progress_bar=not args.no_progress)
