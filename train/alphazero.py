@@ -1,9 +1,10 @@
 """AlphaZero by self-play: ``mancala-marl alphazero GAME`` and :func:`train`.
 
 No teacher and no human data: each generation plays ``games`` games of the current network
-against itself, all at once (one batch of network evaluations per simulation step, across
-games), with PUCT search (:mod:`mancala_marl.agents.mcts`), Dirichlet noise at the roots and
-moves drawn in proportion to the visits for the first ``temperature_moves`` moves of a game.
+against itself (from the standard start, or with ``opening`` > 0 after 0..opening random moves),
+all at once (one batch of network evaluations per simulation step, across games), with PUCT
+search (:mod:`mancala_marl.agents.mcts`), Dirichlet noise at the roots and moves drawn in
+proportion to the visits for the first ``temperature_moves`` moves of a game.
 Every position is stored with the search's visit distribution and the game's result from the
 side of its player to move (with ``margin_weight`` > 0, the result blended with the final score
 margin: :func:`mancala_marl.agents.mcts.utility`); the network (an MLP, torch) is then fitted on
@@ -446,7 +447,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
     p.add_argument("--temperature-moves", type=int, default=defaults.temperature_moves)
     p.add_argument("--opening", type=int, default=None,
-                   help="start each self-play game with 0..N uniformly random moves, drawn per game "
+                   metavar="N", help="start each self-play game with 0..N uniformly random moves, drawn per game "
                         f"(default {defaults.opening}: the standard start; with --resume, the run switches to it)")
     p.add_argument("--dirichlet", type=float, default=defaults.dirichlet)
     p.add_argument("--c-puct", type=float, default=defaults.c_puct)
@@ -473,10 +474,9 @@ def run(args) -> int:
         games=args.games, sims=args.sims, c_puct=args.c_puct, dirichlet=args.dirichlet, obs_type=args.obs_type,
         margin_weight=args.margin_weight, policy_target=args.policy_target or AlphaZeroConfig.policy_target,
         temperature_moves=args.temperature_moves, opening=args.opening or 0, hidden=hidden, buffer=args.buffer,
-        batch_size=args.batch_size,
-        steps_per_generation=args.steps, learning_rate=args.learning_rate, eval_every=args.eval_every,
-        eval_games=args.eval_games, eval_sims=args.eval_sims, eval_opponents=args.eval_opponents.split(","),
-        seed=args.seed, progress_bar=not args.no_progress)
+        batch_size=args.batch_size, steps_per_generation=args.steps, learning_rate=args.learning_rate,
+        eval_every=args.eval_every, eval_games=args.eval_games, eval_sims=args.eval_sims,
+        eval_opponents=args.eval_opponents.split(","), seed=args.seed, progress_bar=not args.no_progress)
     path = train(config, args.run_dir or f"runs/{args.game}-alphazero", resume=args.resume,
                  generations=args.generations, policy_target=args.policy_target, opening=args.opening)
     print(f"network: {path}   play it: mancala-marl play {args.game} --opponent alphazero:path={path}")
