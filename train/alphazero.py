@@ -67,14 +67,14 @@ class AlphaZeroConfig:
     def check(self) -> None:
         from mancala_marl.agents import make_policy
 
-        for name in ("generations", "games", "sims", "buffer", "batch_size", "steps_per_generation", "eval_games"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        for name in ("eval_every", "temperature_moves", "eval_sims", "opening"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
+        counts = ((1, "a positive integer", ("generations", "games", "sims", "buffer", "batch_size",
+                                             "steps_per_generation", "eval_games")),
+                  (0, "an integer >= 0", ("eval_every", "temperature_moves", "eval_sims", "opening")))
+        for low, kind, names in counts:
+            for name in names:
+                value = getattr(self, name)
+                if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                    raise ValueError(f"{name} must be {kind}, got {value!r}")
         if self.obs_type not in alphazero.OBS_TYPES:
             raise ValueError(f"obs_type must be one of {list(alphazero.OBS_TYPES)}, got {self.obs_type!r}")
         if not (self.hidden and all(isinstance(n, int) and n > 0 for n in self.hidden)):
@@ -206,7 +206,9 @@ def _softmax(logits, mask):
 
 def random_opening(game, state, rng, moves: int) -> int:
     """Play up to ``moves`` uniformly random moves on ``state`` (in place), stopping before one that
-    would end the game; returns the number played."""
+    would end the game; returns the number played. (The Gymnasium views draw theirs with
+    :func:`mancala_marl.single_agent.random_opening`, whose draws differ; the shipped Sungka
+    network was trained with this one, so its command reproduces it only with this one.)"""
     for played in range(moves):
         after = state.copy()
         game.apply(after, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
