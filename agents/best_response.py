@@ -1,0 +1,164 @@
+"""Can any play beat a deterministic baseline from a given position? An exact answer by search.
+
+Against ``max`` or ``exact`` the opponent's moves are fixed by the position, so the game is a
+puzzle for one player: a line of the learner's moves wins or it does not. :func:`can_win`
+searches those lines depth first (an OR tree: only the learner chooses) until one ends in a win,
+remembering every position already explored so that none is searched twice. Unlike a
+depth-limited search, a "no" is a proof that nothing wins from there against that baseline,
+which bounds what any policy can score on a test built from such positions
+(``benchmarks/ceiling.py``).
+
+Two bounds end a line early, both valid because seeds are conserved and stores never shrink:
+the opponent already holds half the seeds (the learner can no longer finish strictly ahead), or
+the learner holds more than half (it has won). The learner's moves are tried best first by the
+store margin once the opponent has answered, so that a win, when there is one, is usually met
+early; proving there is none means exploring every reachable position, which may not fit the
+node budget: then the answer is "unknown".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mancala_marl._compile import kernel
+from mancala_marl.games.base import GAME_OVER, MAX_MOVES, SPEC_PITS, margin
+from mancala_marl.games.dispatch import apply_move, legal_moves
+
+from .rules import exact_pit, max_pit
+from .search import _key
+
+WIN, NO_WIN, UNKNOWN = 1, 0, -1
+OPPONENTS = {"max": 0, "exact": 1}
+
+
+@kernel
+def _answer(state, learner, spec, opponent, scratch, mask):
+    """Play the opponent's fixed moves until the learner is to move or the game is over
+    (``scratch``, ``mask``: the baselines' scratch space)."""
+    cells = 2 * spec[SPEC_PITS] + 2
+    while state[cells] == 1 - learner:
+        pit = max_pit(state, spec, mask) if opponent == 0 else exact_pit(state, spec, scratch, mask)
+        apply_move(state, pit, spec)
+
+
+@kernel
+def _settled(state, learner, spec, total):
+    """WIN or NO_WIN if the line's outcome is already decided, else UNKNOWN."""
+    pits = spec[SPEC_PITS]
+    cells = 2 * pits + 2
+    if state[cells] == GAME_OVER:
+        return WIN if margin(state, pits, learner) > 0 else NO_WIN
+    mine, theirs = state[learner * (pits + 1) + pits], state[(1 - learner) * (pits + 1) + pits]
+    if 2 * mine > total:
+        return WIN
+    if 2 * theirs >= total:
+        return NO_WIN
+    return UNKNOWN
+
+
+@kernel
+def _search(root, learner, spec, opponent, key_cells, total, table, budget, stack, order, count, next_child, line,
+            counters):
+    pits = spec[SPEC_PITS]
+    depth_limit = stack.shape[0] - 1
+    size_mask = np.uint64(table.shape[0] - 1)
+    scratch, their_mask = np.empty_like(root), np.empty(pits, np.bool_)
+    mask, gains = np.empty(pits, np.bool_), np.empty(pits, np.int64)
+    stack[0, :] = root
+    _answer(stack[0], learner, spec, opponent, scratch, their_mask)
+    outcome = _settled(stack[0], learner, spec, total)
+    if outcome != UNKNOWN:
+        return outcome
+    table[_key(stack[0], pits, False, key_cells) & size_mask] = _key(stack[0], pits, False, key_cells)
+    d = 0
+    expand = True
+    while d >= 0:
+        if expand:  # order the learner's moves here, best margin after the opponent's answer first
+            expand = False
+            legal_moves(stack[d], spec, mask)
+            n = 0
+            for p in range(pits):
+                if mask[p]:
+                    after = stack[d + 1]  # free until the first child is played
+                    after[:] = stack[d]
+                    apply_move(after, p, spec)
+                    _answer(after, learner, spec, opponent, scratch, their_mask)
+                    gains[n] = margin(after, pits, learner)
+                    order[d, n] = p
+                    n += 1
+            for a in range(1, n):  # insertion sort, largest gain first
+                b = a
+                while b > 0 and gains[b] > gains[b - 1]:
+                    gains[b], gains[b - 1] = gains[b - 1], gains[b]
+                    order[d, b], order[d, b - 1] = order[d, b - 1], order[d, b]
+                    b -= 1
+            count[d] = n
+            next_child[d] = 0
+        if next_child[d] == count[d]:
+            d -= 1
+            continue
+        child = stack[d + 1]
+        child[:] = stack[d]
+        apply_move(child, order[d, next_child[d]], spec)
+        next_child[d] += 1
+        _answer(child, learner, spec, opponent, scratch, their_mask)
+        outcome = _settled(child, learner, spec, total)
+        if outcome == WIN:
+            for k in range(d + 1):  # the winning line, for the caller to replay
+                line[k] = order[k, next_child[k] - 1]
+            counters[1] = d + 1
+            return WIN
+        if outcome == NO_WIN:
+            continue
+        key = _key(child, pits, False, key_cells)
+        slot = key & size_mask
+        while table[slot] != 0 and table[slot] != key:
+            slot = (slot + np.uint64(1)) & size_mask
+        if table[slot] == key:  # explored already, or on the current line (a cycle)
+            continue
+        counters[0] += 1
+        if counters[0] > budget or counters[0] * 2 > table.shape[0] or d + 1 == depth_limit:
+            return UNKNOWN
+        table[slot] = key
+        d += 1
+        expand = True
+    return NO_WIN
+
+
+class BestResponse:
+    """Reusable memory for :meth:`can_win` on one game (the table is cleared for each position)."""
+
+    def __init__(self, game, opponent: str, table_bits: int = 24):
+        if opponent not in OPPONENTS:
+            raise ValueError(f"opponent must be one of {list(OPPONENTS)} (a deterministic baseline), got {opponent!r}")
+        if not 10 <= table_bits <= 32:
+            raise ValueError(f"table_bits must be in 10..32, got {table_bits!r}")
+        self.game, self.opponent = game, OPPONENTS[opponent]
+        self.table = np.zeros(1 << table_bits, dtype=np.uint64)
+        self.stack = np.zeros((MAX_MOVES + 1, game.state_size), dtype=np.int32)
+        self.order = np.zeros((MAX_MOVES + 1, game.pits), dtype=np.int64)
+        self.count = np.zeros(MAX_MOVES + 1, dtype=np.int64)
+        self.next_child = np.zeros(MAX_MOVES + 1, dtype=np.int64)
+        self.line = np.zeros(MAX_MOVES + 1, dtype=np.int64)
+        self.counters = np.zeros(2, dtype=np.int64)
+        self.nodes, self.winning_line = 0, []
+
+    def can_win(self, state: np.ndarray, learner: int, budget: int = 5_000_000) -> int:
+        """WIN if some line of ``learner``'s moves beats the baseline from ``state`` (either player
+        to move), NO_WIN if none does (proved), UNKNOWN if ``budget`` positions did not settle it.
+        ``self.nodes``: positions explored; ``self.winning_line``: after WIN, the learner's moves of
+        one winning line (the baseline's replies in between are its own), to replay."""
+        game = self.game
+        if learner not in (0, 1):
+            raise ValueError(f"learner must be 0 or 1, got {learner!r}")
+        if game.is_terminal(state):
+            raise ValueError("the game is over: there is nothing to search")
+        self.table[:] = 0
+        self.counters[:] = 0
+        total = int(state[: game.board_size].sum())
+        result = _search(state.astype(np.int32, copy=True), learner, game.spec, self.opponent, game.key_cells, total,
+                         self.table, budget, self.stack, self.order, self.count, self.next_child, self.line,
+                         self.counters)
+        self.nodes = int(self.counters[0])
+        self.winning_line = [int(p) for p in self.line[: self.counters[1]]] if result == WIN else []
+        return int(result)
