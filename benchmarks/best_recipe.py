@@ -18,7 +18,8 @@ The test (the issue's protocol): 1000 games per seat against random from the usu
 games per seat against max and exact, and 100 against greedy and alpha-beta, each from 4 random
 opening moves (the same openings for every opponent and seat: without them two deterministic
 policies play one game); 95% Wilson intervals. ``--ceiling`` adds alphabeta:depth=6 against max
-and exact from the same openings: what a strong search wins there bounds what to ask of a network.
+and exact from the same openings: what a strong general search wins there (the flag's name is
+older than ``benchmarks/ceiling.py``, which proves how many of these openings any play can win).
 
     .venv/bin/python benchmarks/best_recipe.py sungka --recipe scratch [--eval-only] [--install]
 
