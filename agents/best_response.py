@@ -57,8 +57,8 @@ def _settled(state, learner, spec, total):
 
 
 @kernel
-def _search(root, learner, spec, opponent, key_cells, total, table, budget, stack, order, count, next_child, line,
-            counters):
+def _search(root, learner, spec, opponent, key_cells, total, table, used, budget, stack, order, count, next_child,
+            line, counters):
     pits = spec[SPEC_PITS]
     depth_limit = stack.shape[0] - 1
     size_mask = np.uint64(table.shape[0] - 1)
@@ -69,7 +69,10 @@ def _search(root, learner, spec, opponent, key_cells, total, table, budget, stac
     outcome = _settled(stack[0], learner, spec, total)
     if outcome != UNKNOWN:
         return outcome
-    table[_key(stack[0], pits, False, key_cells) & size_mask] = _key(stack[0], pits, False, key_cells)
+    key = _key(stack[0], pits, False, key_cells)
+    used[0] = key & size_mask  # the slots written, so that the caller can clear just those
+    table[used[0]] = key
+    counters[2] = 1
     d = 0
     expand = True
     while d >= 0:
@@ -120,13 +123,15 @@ def _search(root, learner, spec, opponent, key_cells, total, table, budget, stac
         if counters[0] > budget or counters[0] * 2 > table.shape[0] or d + 1 == depth_limit:
             return UNKNOWN
         table[slot] = key
+        used[counters[2]] = slot
+        counters[2] += 1
         d += 1
         expand = True
     return NO_WIN
 
 
 class BestResponse:
-    """Reusable memory for :meth:`can_win` on one game (the table is cleared for each position)."""
+    """Reusable memory for :meth:`can_win` on one game (each search starts from an empty table)."""
 
     def __init__(self, game, opponent: str, table_bits: int = 24):
         if opponent not in OPPONENTS:
@@ -135,12 +140,13 @@ class BestResponse:
             raise ValueError(f"table_bits must be in 10..32, got {table_bits!r}")
         self.game, self.opponent = game, OPPONENTS[opponent]
         self.table = np.zeros(1 << table_bits, dtype=np.uint64)
+        self.used = np.zeros((1 << (table_bits - 1)) + 2, dtype=np.int64)
         self.stack = np.zeros((MAX_MOVES + 1, game.state_size), dtype=np.int32)
         self.order = np.zeros((MAX_MOVES + 1, game.pits), dtype=np.int64)
         self.count = np.zeros(MAX_MOVES + 1, dtype=np.int64)
         self.next_child = np.zeros(MAX_MOVES + 1, dtype=np.int64)
         self.line = np.zeros(MAX_MOVES + 1, dtype=np.int64)
-        self.counters = np.zeros(2, dtype=np.int64)
+        self.counters = np.zeros(3, dtype=np.int64)  # positions explored, winning line's length, slots used
         self.nodes, self.winning_line = 0, []
 
     def can_win(self, state: np.ndarray, learner: int, budget: int = 5_000_000) -> int:
@@ -153,12 +159,12 @@ class BestResponse:
             raise ValueError(f"learner must be 0 or 1, got {learner!r}")
         if game.is_terminal(state):
             raise ValueError("the game is over: there is nothing to search")
-        self.table[:] = 0
         self.counters[:] = 0
         total = int(state[: game.board_size].sum())
         result = _search(state.astype(np.int32, copy=True), learner, game.spec, self.opponent, game.key_cells, total,
-                         self.table, budget, self.stack, self.order, self.count, self.next_child, self.line,
+                         self.table, self.used, budget, self.stack, self.order, self.count, self.next_child, self.line,
                          self.counters)
+        self.table[self.used[: self.counters[2]]] = 0  # empty again, without clearing all of it
         self.nodes = int(self.counters[0])
         self.winning_line = [int(p) for p in self.line[: self.counters[1]]] if result == WIN else []
         return int(result)

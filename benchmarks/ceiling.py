@@ -10,7 +10,13 @@ opening either some line of play beats the baseline or none does, and
 opening it cannot settle within the node budget is counted apart). The share of openings that
 can be won is then the ceiling of that test: no policy, learned or searched, can score more.
 
-Writes ``benchmarks/results/ceiling.json`` and ``ceiling.md``.
+``--policy SPEC`` also plays that policy from every opening that can be won and, for each one it
+does not win, finds its first losing move: the first of its moves after which no line wins any
+more. Where those fall (early, late) says what the policy lacks.
+
+Writes ``benchmarks/results/ceiling.json`` and ``ceiling.md`` (with ``--policy``,
+``ceiling_<policy>.json`` and ``.md``, named after the spec): one row per game, baseline and
+seat, replaced when run again.
 """
 
 from __future__ import annotations
@@ -18,10 +24,12 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import re
 import sys
 import time
 from pathlib import Path
 
+from mancala_marl.agents import make_policy
 from mancala_marl.agents.best_response import NO_WIN, UNKNOWN, WIN, BestResponse
 from mancala_marl.games import GAMES, make_game
 from mancala_marl.train.arena import SEATS, opening_position
@@ -30,25 +38,53 @@ RESULTS = Path(__file__).resolve().parent / "results"
 OPPONENTS = ("max", "exact")
 
 
-def ceiling(game, opponent: str, n: int, opening: int, seed: int, budget: int) -> list[dict]:
-    """One row per seat: how many of the ``n`` openings can be won, cannot, or were not settled."""
+def first_losing_move(game, policy, baseline, solver: BestResponse, state, learner: int, budget: int):
+    """Play ``policy`` (the learner) against ``baseline`` from the winnable ``state``; None if it
+    wins, else the number of its first move after which no line wins (1 = its first move)."""
+    policy.reset(0)
+    state, moves, first = state.copy(), 0, None
+    while not game.is_terminal(state):
+        if game.to_move(state) != learner:
+            game.apply(state, baseline.act(game, state.copy()))
+            continue
+        game.apply(state, policy.act(game, state.copy()))
+        moves += 1
+        if first is None and (game.is_terminal(state) or solver.can_win(state, learner, budget) != WIN):
+            first = moves  # at the end of the game: the last move threw the win away
+    scores = game.scores(state)
+    return None if scores[learner] > scores[1 - learner] else first
+
+
+def ceiling(game, opponent: str, n: int, opening: int, seed: int, budget: int, policy_spec=None) -> list[dict]:
+    """One row per seat: how many of the ``n`` openings can be won, cannot, or were not settled
+    (and with ``policy_spec``, how many of those that can be won it wins, and its first losing moves)."""
     solver = BestResponse(game, opponent)
+    baseline = make_policy(opponent)
+    policy = None if policy_spec is None else make_policy(policy_spec)
     rows = []
     for learner, seat in enumerate(SEATS):
         start = time.perf_counter()
-        results, lost, nodes = {WIN: 0, NO_WIN: 0, UNKNOWN: 0}, [], 0
+        results, lost, nodes, mistakes = {WIN: 0, NO_WIN: 0, UNKNOWN: 0}, [], 0, []
         for index in range(n):
             result = solver.can_win(opening_position(game, seed, index, opening), learner, budget)
             results[result] += 1
             nodes = max(nodes, solver.nodes)
             if result != WIN:
                 lost.append(index)
+            elif policy is not None:
+                mistakes.append(first_losing_move(game, policy, baseline, solver,
+                                                  opening_position(game, seed, index, opening), learner, budget))
         rows.append({"game": game.name, "opponent": opponent, "seat": seat, "openings": n, "winnable": results[WIN],
                      "proved_not_winnable": results[NO_WIN], "unsettled": results[UNKNOWN],
                      "ceiling": results[WIN] / n, "not_won": lost, "most_positions": nodes,
                      "seconds": round(time.perf_counter() - start, 2)})
         print(f"{game.name} vs {opponent}, {seat} seat: {results[WIN]} of {n} openings can be won, "
               f"{results[NO_WIN]} cannot, {results[UNKNOWN]} unsettled ({rows[-1]['seconds']} s)", flush=True)
+        if policy is not None:
+            losing = sorted(m for m in mistakes if m is not None)
+            rows[-1].update(policy=policy_spec, policy_won=len(mistakes) - len(losing), first_losing_moves=losing)
+            print(f"  {policy_spec} wins {rows[-1]['policy_won']} of them; its first losing move in the others: "
+                  f"{losing}", flush=True)
     return rows
 
 
@@ -59,10 +95,18 @@ def markdown(rows: list[dict], command: str) -> str:
              "The ceiling is the share that can be won: a count over these openings, not an estimate.", "",
              "| game | opponent | seat | openings | can be won | cannot | unsettled | ceiling | not won (opening index) "
              "| most positions searched | seconds |", "|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|"]
+    policy = rows[0].get("policy")
+    if policy:
+        lines[0] += (f" `{policy}` played every opening that can be won; its first losing move is the first of "
+                     "its moves after which no line won any more (1: its first move).")
+        lines[2] = lines[2][:-1] + f" `{policy}` won | its first losing moves |"
+        lines[3] += "---:|---|"
     for r in rows:
         lines.append(f"| {r['game']} | {r['opponent']} | {r['seat']} | {r['openings']} | {r['winnable']} | "
                      f"{r['proved_not_winnable']} | {r['unsettled']} | {100 * r['ceiling']:.1f}% | "
                      f"{', '.join(map(str, r['not_won'])) or '-'} | {r['most_positions']:,} | {r['seconds']} |")
+        if policy:
+            lines[-1] += f" {r['policy_won']} | {', '.join(map(str, r['first_losing_moves'])) or '-'} |"
     return "\n".join(lines) + "\n"
 
 
@@ -73,6 +117,7 @@ def main(argv=None) -> int:
     parser.add_argument("--opening", type=int, default=4, help="random moves per opening (default 4)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=int, default=5_000_000, help="positions searched per opening at most")
+    parser.add_argument("--policy", metavar="SPEC", help="also play this policy from the openings that can be won")
     args = parser.parse_args(argv)
     if args.openings < 1 or args.opening < 0 or args.budget < 1:
         parser.error("--openings and --budget must be >= 1, --opening >= 0")
@@ -80,15 +125,24 @@ def main(argv=None) -> int:
     if unknown:
         parser.error(f"unknown game {unknown[0]!r}: choose from {', '.join(GAMES)}")
     command = "python benchmarks/ceiling.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    if args.policy is not None:
+        make_policy(args.policy)  # a bad spec is named before any search
+    name = "ceiling" if args.policy is None else "ceiling_" + re.sub(r"[^A-Za-z0-9=.-]+", "_", args.policy)
+    path = RESULTS / f"{name}.json"
+    kept = json.loads(path.read_text())["rows"] if path.is_file() else []
     rows = []
-    for name in args.games or GAMES:
+    for game in args.games or GAMES:
         for opponent in OPPONENTS:
-            for row in ceiling(make_game(name), opponent, args.openings, args.opening, args.seed, args.budget):
+            for row in ceiling(make_game(game), opponent, args.openings, args.opening, args.seed, args.budget,
+                               args.policy):
                 rows.append({**row, "opening_moves": args.opening, "seed": args.seed})
+    new = {(r["game"], r["opponent"], r["seat"]) for r in rows}
+    rows = [r for r in kept if (r["game"], r["opponent"], r["seat"]) not in new] + rows
+    rows.sort(key=lambda r: (list(GAMES).index(r["game"]), OPPONENTS.index(r["opponent"]), SEATS.index(r["seat"])))
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "ceiling.json").write_text(json.dumps({"command": command.strip(), "rows": rows}, indent=1))
-    (RESULTS / "ceiling.md").write_text(markdown(rows, command.strip()))
-    print(f"wrote {RESULTS / 'ceiling.md'}")
+    path.write_text(json.dumps({"command": command.strip(), "rows": rows}, indent=1))
+    (RESULTS / f"{name}.md").write_text(markdown(rows, command.strip()))
+    print(f"wrote {RESULTS / name}.md")
     return 0
 
 
