@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/ceiling.py                 # every game, 200 openings per seat
     .venv/bin/python benchmarks/ceiling.py sungka -n 50
 
-The scratch target is measured from 4 random opening moves (the arena's openings, seed 0), 200
+The scratch target is measured from 4 random opening moves (``benchmarks/best_recipe.py``: game
+``g`` opens with ``numpy.random.default_rng([10**6, g])``, as the arena's openings of seed 10**6), 200
 games per seat against ``max`` and ``exact``. Both baselines are deterministic, so from each
 opening either some line of play beats the baseline or none does, and
 :class:`mancala_marl.agents.best_response.BestResponse` decides which by exhaustive search (an
@@ -36,6 +37,7 @@ from mancala_marl.train.arena import SEATS, opening_position
 
 RESULTS = Path(__file__).resolve().parent / "results"
 OPPONENTS = ("max", "exact")
+SCRATCH_TEST_SEED = 10**6  # train.evaluation.play's openings in best_recipe.py's test
 
 
 def first_losing_move(game, policy, baseline, solver: BestResponse, state, learner: int, budget: int):
@@ -88,11 +90,19 @@ def ceiling(game, opponent: str, n: int, opening: int, seed: int, budget: int, p
     return rows
 
 
+def ceiling_text(row: dict) -> str:
+    low, high = row["winnable"] / row["openings"], (row["winnable"] + row["unsettled"]) / row["openings"]
+    return f"{100 * low:.1f}%" if low == high else f"{100 * low:.1f}-{100 * high:.1f}%"
+
+
 def markdown(rows: list[dict], command: str) -> str:
+    seed = rows[0]["seed"]
+    which = " (the scratch test's, as best_recipe.py plays them)" if seed == SCRATCH_TEST_SEED else ""
     lines = [f"Made with `{command}` on {platform.node() or 'this machine'}. Openings: {rows[0]['opening_moves']} random "
-             f"moves (the arena's, seed {rows[0]['seed']}), the learner in the given seat against a deterministic "
+             f"moves, the arena's of seed {seed}{which}; the learner in the given seat against a deterministic "
              "baseline. Can be won: an exhaustive search found a winning line; cannot: it proved there is none. "
-             "The ceiling is the share that can be won: a count over these openings, not an estimate.", "",
+             "The ceiling is the share that can be won (a range where some were unsettled): a count over these openings, "
+             "not an estimate.", "",
              "| game | opponent | seat | openings | can be won | cannot | unsettled | ceiling | not won (opening index) "
              "| most positions searched | seconds |", "|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|"]
     policy = rows[0].get("policy")
@@ -103,7 +113,7 @@ def markdown(rows: list[dict], command: str) -> str:
         lines[3] += "---:|---|"
     for r in rows:
         lines.append(f"| {r['game']} | {r['opponent']} | {r['seat']} | {r['openings']} | {r['winnable']} | "
-                     f"{r['proved_not_winnable']} | {r['unsettled']} | {100 * r['ceiling']:.1f}% | "
+                     f"{r['proved_not_winnable']} | {r['unsettled']} | {ceiling_text(r)} | "
                      f"{', '.join(map(str, r['not_won'])) or '-'} | {r['most_positions']:,} | {r['seconds']} |")
         if policy:
             lines[-1] += f" {r['policy_won']} | {', '.join(map(str, r['first_losing_moves'])) or '-'} |"
@@ -115,7 +125,8 @@ def main(argv=None) -> int:
     parser.add_argument("games", nargs="*", metavar="GAME", help=f"games (default: all of {', '.join(GAMES)})")
     parser.add_argument("-n", "--openings", type=int, default=200, help="openings per seat (default 200)")
     parser.add_argument("--opening", type=int, default=4, help="random moves per opening (default 4)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=SCRATCH_TEST_SEED,
+                        help=f"openings of the arena's seed SEED (default {SCRATCH_TEST_SEED}: the scratch test's)")
     parser.add_argument("--budget", type=int, default=5_000_000, help="positions searched per opening at most")
     parser.add_argument("--policy", metavar="SPEC", help="also play this policy from the openings that can be won")
     args = parser.parse_args(argv)
