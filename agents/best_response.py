@@ -13,7 +13,8 @@ the opponent already holds half the seeds (the learner can no longer finish stri
 the learner holds more than half (it has won). The learner's moves are tried best first by the
 store margin once the opponent has answered, so that a win, when there is one, is usually met
 early; proving there is none means exploring every reachable position, which may not fit the
-node budget: then the answer is "unknown".
+node budget: then the answer is "unknown". A line that returns to a position already on it wins
+nothing (the games' balls can circle for ever); the matches' 1000-move stop is not modelled.
 """
 
 from __future__ import annotations
