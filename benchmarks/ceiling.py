@@ -51,10 +51,13 @@ def first_losing_move(game, policy, baseline, solver: BestResponse, state, learn
             continue
         game.apply(state, policy.act(game, state.copy()))
         moves += 1
-        if first is None and (game.is_terminal(state) or solver.can_win(state, learner, budget) != WIN):
-            first = moves  # at the end of the game: the last move threw the win away
+        if first is None and not game.is_terminal(state) and solver.can_win(state, learner, budget) == NO_WIN:
+            first = moves
     scores = game.scores(state)
-    return None if scores[learner] > scores[1 - learner] else first
+    if scores[learner] > scores[1 - learner]:
+        return None
+    # No position on the way was proved lost (the last move lost it, or the budget left one unsettled).
+    return moves if first is None else first
 
 
 def ceiling(game, opponent: str, n: int, opening: int, seed: int, budget: int, policy_spec=None) -> list[dict]:
