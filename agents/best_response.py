@@ -58,8 +58,8 @@ def _settled(state, learner, spec, total):
 
 
 @kernel
-def _search(root, learner, spec, opponent, key_cells, total, table, used, budget, stack, order, count, next_child,
-            line, counters):
+def _search(root, learner, spec, opponent, key_cells, total, table, used, budget, stack, children, order, count,
+            next_child, line, counters):
     pits = spec[SPEC_PITS]
     depth_limit = stack.shape[0] - 1
     size_mask = np.uint64(table.shape[0] - 1)
@@ -83,7 +83,7 @@ def _search(root, learner, spec, opponent, key_cells, total, table, used, budget
             n = 0
             for p in range(pits):
                 if mask[p]:
-                    after = stack[d + 1]  # free until the first child is played
+                    after = children[d, p]  # kept, so that playing the move later is a copy
                     after[:] = stack[d]
                     apply_move(after, p, spec)
                     _answer(after, learner, spec, opponent, scratch, their_mask)
@@ -102,10 +102,8 @@ def _search(root, learner, spec, opponent, key_cells, total, table, used, budget
             d -= 1
             continue
         child = stack[d + 1]
-        child[:] = stack[d]
-        apply_move(child, order[d, next_child[d]], spec)
+        child[:] = children[d, order[d, next_child[d]]]
         next_child[d] += 1
-        _answer(child, learner, spec, opponent, scratch, their_mask)
         outcome = _settled(child, learner, spec, total)
         if outcome == WIN:
             for k in range(d + 1):  # the winning line, for the caller to replay
@@ -143,6 +141,7 @@ class BestResponse:
         self.table = np.zeros(1 << table_bits, dtype=np.uint64)
         self.used = np.zeros((1 << (table_bits - 1)) + 2, dtype=np.int64)
         self.stack = np.zeros((MAX_MOVES + 1, game.state_size), dtype=np.int32)
+        self.children = np.zeros((MAX_MOVES + 1, game.pits, game.state_size), dtype=np.int32)
         self.order = np.zeros((MAX_MOVES + 1, game.pits), dtype=np.int64)
         self.count = np.zeros(MAX_MOVES + 1, dtype=np.int64)
         self.next_child = np.zeros(MAX_MOVES + 1, dtype=np.int64)
@@ -163,8 +162,8 @@ class BestResponse:
         self.counters[:] = 0
         total = int(state[: game.board_size].sum())
         result = _search(state.astype(np.int32, copy=True), learner, game.spec, self.opponent, game.key_cells, total,
-                         self.table, self.used, budget, self.stack, self.order, self.count, self.next_child, self.line,
-                         self.counters)
+                         self.table, self.used, budget, self.stack, self.children, self.order, self.count,
+                         self.next_child, self.line, self.counters)
         self.table[self.used[: self.counters[2]]] = 0  # empty again, without clearing all of it
         self.nodes = int(self.counters[0])
         self.winning_line = [int(p) for p in self.line[: self.counters[1]]] if result == WIN else []

@@ -71,14 +71,14 @@ def ceiling(game, opponent: str, n: int, opening: int, seed: int, budget: int, p
         start = time.perf_counter()
         results, lost, nodes, mistakes = {WIN: 0, NO_WIN: 0, UNKNOWN: 0}, [], 0, []
         for index in range(n):
-            result = solver.can_win(opening_position(game, seed, index, opening), learner, budget)
+            start_state = opening_position(game, seed, index, opening)
+            result = solver.can_win(start_state, learner, budget)
             results[result] += 1
             nodes = max(nodes, solver.nodes)
             if result != WIN:
                 lost.append(index)
             elif policy is not None:
-                mistakes.append(first_losing_move(game, policy, baseline, solver,
-                                                  opening_position(game, seed, index, opening), learner, budget))
+                mistakes.append(first_losing_move(game, policy, baseline, solver, start_state, learner, budget))
         rows.append({"game": game.name, "opponent": opponent, "seat": seat, "openings": n, "winnable": results[WIN],
                      "proved_not_winnable": results[NO_WIN], "unsettled": results[UNKNOWN],
                      "ceiling": results[WIN] / n, "not_won": lost, "most_positions": nodes,
