@@ -112,7 +112,7 @@ def markdown(rows: list[dict], command: str) -> str:
     if policy:
         lines[0] += (f" `{policy}` played every opening that can be won; its first losing move is the first of "
                      "its moves after which no line won any more (1: its first move).")
-        lines[2] = lines[2][:-1] + f" `{policy}` won | its first losing moves |"
+        lines[2] += f" `{policy}` won | its first losing moves |"
         lines[3] += "---:|---|"
     for r in rows:
         lines.append(f"| {r['game']} | {r['opponent']} | {r['seat']} | {r['openings']} | {r['winnable']} | "
