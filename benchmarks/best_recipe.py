@@ -47,7 +47,7 @@ from mancala_marl.train.arena import wilson
 from mancala_marl.train.distill import DistillConfig, distill
 from mancala_marl.train.evaluation import play
 from mancala_marl.train.plot import plot_curves
-from mancala_marl.train.training import TrainConfig, recipe, train
+from mancala_marl.train.training import ALGO_NAMES, TrainConfig, recipe, train
 
 ROOT = Path(__file__).resolve().parent
 PRETRAINED_DIR = ROOT.parent / "agents" / "pretrained"  # the source tree's shipped networks
@@ -99,7 +99,7 @@ def main(argv=None) -> int:
     final = finished_model(run_dir)
     meta = read_metadata(final)
     train_seconds = meta.get("train_seconds") or wall_seconds_at(run_dir / "evaluations.csv", meta["timesteps"])
-    title = (f"{args.game}: MaskablePPO from scratch (recipe 'scratch': {config.obs_type} observation, one-hot counts, "
+    title = (f"{args.game}: {ALGO_NAMES[config.algo]} from scratch (recipe 'scratch': {config.obs_type} observation, one-hot counts, "
              f"random openings, opponents {config.opponent}, random seats), {meta['timesteps']} learner moves")
     return report(args, run_dir, final, meta, train_seconds, f"scratch_{args.game}", title)
 

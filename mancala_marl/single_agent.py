@@ -19,6 +19,9 @@ Illegal action (an empty pit, e.g. from an env checker's random actions): not an
 forfeit. The episode terminates as a loss, ``info["illegal_action"] = True``, and the reward is -1
 (``reward="result"``) or ``-total_seeds`` (``reward="score_diff"``, the worst possible margin),
 times ``reward_scale``.
+
+An episode's last ``info`` holds ``result`` (+1/0/-1 from the learner's side) and ``margin``; an
+episode truncated after ``max_moves`` moves has ``result`` 0, as it was decided by neither player.
 """
 
 from __future__ import annotations
@@ -173,7 +176,7 @@ class SingleAgentEnv(gymnasium.Env):
             reward = float(np.sign(self._margin())) if terminated else 0.0
         if self.render_mode == "human":
             self.render()
-        return self._obs(), reward * self.reward_scale, terminated, truncated, self._info()
+        return self._obs(), reward * self.reward_scale, terminated, truncated, self._info(truncated=truncated)
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask (P,) of the learner's legal pits; all False once the game is over."""
@@ -218,7 +221,7 @@ class SingleAgentEnv(gymnasium.Env):
     def _obs(self) -> np.ndarray:
         return observations.encode(self.game, self._state, self.player, self.obs_type)
 
-    def _info(self, illegal_action: bool = False) -> dict:
+    def _info(self, illegal_action: bool = False, truncated: bool = False) -> dict:
         scores = self.game.scores(self._state)
         info = {"action_mask": self.action_masks().astype(np.int8), "seat": self.player,
                 "score": scores[self.player], "opponent_score": scores[1 - self.player],
@@ -229,6 +232,8 @@ class SingleAgentEnv(gymnasium.Env):
         elif self.game.is_terminal(self._state):
             info["result"] = int(np.sign(self._margin()))
             info["margin"] = self._margin()
+        elif truncated:  # cut off: neither player won (Monitor's info_keywords still find a result)
+            info["result"], info["margin"] = 0, self._margin()
         return info
 
 

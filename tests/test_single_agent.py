@@ -166,6 +166,9 @@ def test_truncation_never_leaves_the_learner_without_a_move():
     assert truncated and not terminated
     assert env.game.to_move(env.state()) == 1 and env.num_moves >= 4
     assert info["action_mask"].any() and np.array_equal(info["action_mask"], env.action_masks().astype(np.int8))
+    # Cut off, the game is won by neither: result 0 (what Monitor(info_keywords=("result",)) reads).
+    scores = env.game.scores(env.state())
+    assert info["result"] == 0 and info["margin"] == scores[1] - scores[0]
 
 
 def test_step_refused_when_the_learner_is_not_to_move():

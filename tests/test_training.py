@@ -168,8 +168,9 @@ def test_one_pretrained_policy_plays_every_game():
     assert policy.metadata["game"] == "togyz_kumalak"
 
 
-def test_fast_vec_env_trains_against_a_compiled_mix(tmp_path):
-    final = train(tiny_config("maskable-ppo", vec="fast", opponent="random,max", n_envs=4), tmp_path)
+@pytest.mark.parametrize("algo", ["maskable-ppo", "dqn"])
+def test_fast_vec_env_trains_against_a_compiled_mix(algo, tmp_path):
+    final = train(tiny_config(algo, vec="fast", opponent="random,max", n_envs=4), tmp_path)
     assert read_metadata(final)["timesteps"] >= 800
     game = make_game("kalah", pits=4, seeds=3)
     result = play(game, make_policy(f"model:{final}"), make_policy("random"), seat=0, games=3)
@@ -180,20 +181,40 @@ def test_fast_vec_env_trains_against_a_compiled_mix(tmp_path):
         tiny_config("maskable-ppo", vec="threads").check()
 
 
-def test_the_scratch_recipe_reads_whole_turns_on_sungka_only_and_options_override_it():
+def test_score_margins_are_scaled_to_the_seeds_in_play_for_both_algorithms():
+    from mancala_marl.train.training import _reward_scale
+
+    for algo in ("maskable-ppo", "dqn"):
+        assert _reward_scale(tiny_config(algo, reward="score_diff")) == pytest.approx(1 / 24)  # 4 pits x 3 x 2
+        assert _reward_scale(tiny_config(algo, reward="result")) == 1.0
+        assert _reward_scale(tiny_config(algo, reward="score_diff", reward_scale=0.5)) == 0.5
+
+
+def test_the_scratch_recipe_is_dqn_reading_whole_turns_on_sungka_only_and_options_override_it():
     import argparse
 
     from mancala_marl.train import train_command
-    from mancala_marl.train.training import RECIPES, recipe
+    from mancala_marl.train.training import RECIPE_ALGOS, RECIPES, recipe
 
-    assert recipe("scratch", "sungka") == {**RECIPES["scratch"], "obs_type": "turns"}
-    assert recipe("scratch", "kalah") == RECIPES["scratch"] and RECIPES["scratch"]["obs_type"] == "moves"
+    dqn, ppo = RECIPE_ALGOS["scratch"]["dqn"], RECIPE_ALGOS["scratch"]["maskable-ppo"]
+    assert recipe("scratch", "sungka") == {**RECIPES["scratch"], "obs_type": "turns", **dqn}
+    assert recipe("scratch", "kalah") == {**RECIPES["scratch"], **dqn} and RECIPES["scratch"]["obs_type"] == "moves"
+    assert RECIPES["scratch"]["algo"] == "dqn"
+    assert recipe("scratch", "sungka", "maskable-ppo") == {**RECIPES["scratch"], "obs_type": "turns",
+                                                           "algo": "maskable-ppo", **ppo}
     with pytest.raises(ValueError, match="unknown recipe 'fast'"):
         recipe("fast", "kalah")
+    with pytest.raises(ValueError, match="no settings for algo 'a2c'"):
+        recipe("scratch", "kalah", "a2c")
     parser = argparse.ArgumentParser()
     train_command.add_parser(parser.add_subparsers())
     config = train_command.config_from(parser.parse_args(["train", "sungka", "--recipe", "scratch"]))
     assert config.obs_type == "turns" and config.features == "onehot" and config.timesteps == 4_000_000
+    assert config.algo == "dqn" and config.hyperparams["gradient_steps"] == 2
+    config = train_command.config_from(parser.parse_args(["train", "sungka", "--recipe", "scratch",
+                                                          "--algo", "maskable-ppo", "--hyper", "n_epochs=10"]))
+    assert config.algo == "maskable-ppo" and config.hyperparams["n_epochs"] == 10
+    assert config.hyperparams["n_steps"] == 64 and "gradient_steps" not in config.hyperparams
     config = train_command.config_from(parser.parse_args(["train", "sungka", "--recipe", "scratch",
                                                           "--obs-type", "moves"]))
     assert config.obs_type == "moves"

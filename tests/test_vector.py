@@ -94,3 +94,24 @@ def test_bad_arguments_are_refused_clearly():
     env.reset()
     with pytest.raises(ValueError, match=r"pit indices 0\.\.5"):
         env.step(np.array([0, 6]))
+
+
+def test_training_monitor_reads_a_result_from_truncated_episodes_too():
+    # Training wraps the env in VecMonitor(info_keywords=("result",)): an episode cut off at
+    # max_moves must carry a result (0: won by neither), or the monitor fails at its end.
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    env = VecMonitor(MancalaVecEnv(4, "kalah", opponent="random", seat="random", max_moves=12),
+                     info_keywords=("result",))
+    env.seed(0)
+    env.reset()
+    rng = np.random.default_rng(0)
+    truncated = 0
+    for _ in range(60):
+        masks = np.stack(env.env_method("action_masks"))
+        _, _, dones, infos = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        for done, info in zip(dones, infos):
+            if done and info["TimeLimit.truncated"]:
+                truncated += 1
+                assert info["episode"]["result"] == 0
+    assert truncated > 0

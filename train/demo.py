@@ -1,7 +1,7 @@
 """``mancala-marl demo``: train an agent from scratch, then measure it in the arena (``make demo``).
 
-MaskablePPO learns the game with the ``scratch`` recipe (no teacher; random seats; random, max
-and exact as opponents) for ``--timesteps`` moves (about two minutes on 2 cores), then plays
+An agent learns the game with the ``scratch`` recipe (no teacher; random seats; random, max
+and exact as opponents; masked DQN on Sungka, MaskablePPO on the others) for ``--timesteps`` moves (about two minutes on 2 cores), then plays
 ``--games`` games in each seat against random from the usual start and against max and exact
 from 4 random opening moves; the table shows the win rates with 95% Wilson intervals. ``--watch``
 instead plays and prints one game between two policies, board by board.
@@ -39,13 +39,13 @@ def run(args) -> int:
 
     from mancala_marl.agents import make_policy
     from mancala_marl.train.arena import arena
-    from mancala_marl.train.training import TrainConfig, recipe, train
+    from mancala_marl.train.training import ALGO_NAMES, TrainConfig, recipe, train
 
     # The scratch recipe (no teacher), shortened: its learning-rate decay then ends with the demo.
     values = {**recipe("scratch", args.game), "timesteps": args.timesteps, "eval_freq": max(args.timesteps // 4, 1),
               "eval_games": 20, "checkpoint_freq": args.timesteps}
     config = TrainConfig(game=args.game, seed=args.seed, **values)
-    print(f"Training MaskablePPO from scratch on {args.game} (recipe 'scratch', against random, max and exact) "
+    print(f"Training {ALGO_NAMES[config.algo]} from scratch on {args.game} (recipe 'scratch', against random, max and exact) "
           f"for {args.timesteps} moves ...")
     start = time.time()
     shutil.rmtree(args.run_dir, ignore_errors=True)  # a fresh demo run each time

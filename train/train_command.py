@@ -50,8 +50,10 @@ def add_parser(subparsers) -> None:
                                           "as well override it.")
     p.add_argument("game", choices=sorted(GAMES))
     p.add_argument("--recipe", choices=sorted(RECIPES), default=None,
-                   help="scratch: reinforcement learning from scratch, no teacher (see RESULTS.md)")
-    p.add_argument("--algo", choices=["maskable-ppo", "dqn"], default=None, help=f"default {d.algo}")
+                   help="scratch: reinforcement learning from scratch, no teacher: MaskablePPO, masked DQN on Sungka "
+                        "(--algo picks the other; see RESULTS.md)")
+    p.add_argument("--algo", choices=["maskable-ppo", "dqn"], default=None,
+                   help=f"default {d.algo}, or the recipe's")
     p.add_argument("--opponent", default=None,
                    help="policy spec (random, max, exact, greedy, alphabeta:depth=2, model:PATH.zip), "
                         f"comma-separated specs for a pool, or 'selfplay' (default: {d.opponent})")
@@ -94,7 +96,7 @@ def config_from(args):
     options given."""
     from mancala_marl.train.training import TrainConfig, recipe
 
-    values = recipe(args.recipe, args.game) if args.recipe else {}
+    values = recipe(args.recipe, args.game, args.algo) if args.recipe else {}
     values.update({field: getattr(args, option) for option, field in OPTIONS.items()
                    if getattr(args, option) is not None})
     if args.eval_opponents is not None:

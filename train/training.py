@@ -23,6 +23,7 @@ from pathlib import Path
 from mancala_marl.games import make_game
 
 ALGOS = ("maskable-ppo", "dqn")
+ALGO_NAMES = {"maskable-ppo": "MaskablePPO", "dqn": "masked DQN"}  # for titles and messages
 VECS = ("dummy", "subproc", "fast")
 
 
@@ -34,7 +35,7 @@ class TrainConfig:
     opponent: str = "random"          # a policy spec, "selfplay", or comma-separated specs (a pool)
     seat: str = "random"
     reward: str = "score_diff"
-    reward_scale: float | None = None  # None: 1/total_seeds for PPO score_diff, else 1
+    reward_scale: float | None = None  # None: 1/total_seeds for score_diff, else 1
     obs_type: str = "counts"
     features: str = "plain"            # "onehot": each count also one-hot (agents.features.PitCountsOneHot)
     opening: int = 0                   # episodes start after 1..opening random plies ...
@@ -78,29 +79,47 @@ class TrainConfig:
 
 
 # Named recipes: TrainConfig values that ``mancala-marl train GAME --recipe NAME`` starts from
-# (``recipe(name, game)``: the recipe, then its values for that game).
-# "scratch": reinforcement learning with no teacher (RESULTS.md, "From scratch"): MaskablePPO on
+# (``recipe(name, game, algo)``: the recipe, its values for that game, then those of its algorithm).
+# "scratch": reinforcement learning with no teacher (RESULTS.md, "From scratch"): masked DQN on
 # the vectorized env against random, max and exact in random seats, from random openings 3 times
-# in 4, seeing what each move does ("moves" observation) with one-hot counts. Sungka's turns run
-# to many moves, so there the network sees what each move earns over its whole turn ("turns":
-# with two seeds ahead in 20 of the test's 24 cells and in mean margin in all 24, RESULTS.md).
+# in 4, seeing what each move does ("moves" observation) with one-hot counts. The test plays the
+# argmax, and DQN's argmax is the policy it learns, where MaskablePPO's sampled policy often wins
+# openings against exact that its argmax loses (DQN is ahead in every max/exact cell, RESULTS.md).
+# Sungka's turns run to many moves, so there the network sees what each move earns over its whole
+# turn ("turns": with two PPO seeds ahead in 20 of the test's 24 cells, RESULTS.md).
 RECIPES = {
-    "scratch": dict(algo="maskable-ppo", opponent="random,max,exact,exact", seat="random", reward="score_diff",
+    "scratch": dict(algo="dqn", opponent="random,max,exact,exact", seat="random", reward="score_diff",
                     obs_type="moves", features="onehot", opening=6, opening_prob=0.75, vec="fast", n_envs=256,
-                    timesteps=4_000_000, learning_rate_end=3e-5, eval_freq=500_000, eval_games=50, eval_opening=4,
-                    checkpoint_freq=500_000,
-                    hyperparams=dict(n_steps=64, batch_size=2048, n_epochs=4, learning_rate=3e-4, ent_coef=0.01,
-                                     gamma=1.0, gae_lambda=0.95, clip_range=0.2,
+                    timesteps=4_000_000, eval_freq=500_000, eval_games=50, eval_opening=4, checkpoint_freq=500_000),
+}
+# Each recipe's settings per algorithm (``--algo`` picks the other one).
+RECIPE_ALGOS = {
+    "scratch": {
+        "maskable-ppo": dict(learning_rate_end=3e-5,
+                             hyperparams=dict(n_steps=64, batch_size=2048, n_epochs=4, learning_rate=3e-4,
+                                              ent_coef=0.01, gamma=1.0, gae_lambda=0.95, clip_range=0.2,
+                                              policy_kwargs={"net_arch": [256, 256]})),
+        "dqn": dict(learning_rate_end=1e-5,
+                    hyperparams=dict(buffer_size=1_000_000, batch_size=512, learning_starts=50_000,
+                                     learning_rate=1e-4, gamma=1.0, exploration_fraction=0.2,
+                                     exploration_initial_eps=1.0, exploration_final_eps=0.02,
+                                     target_update_interval=80_000, train_freq=1, gradient_steps=2,
                                      policy_kwargs={"net_arch": [256, 256]})),
+    },
 }
 RECIPES_PER_GAME = {"scratch": {"sungka": dict(obs_type="turns")}}
 
 
-def recipe(name: str, game: str) -> dict:
-    """The TrainConfig values of recipe ``name`` for ``game``."""
+def recipe(name: str, game: str, algo: str | None = None) -> dict:
+    """The TrainConfig values of recipe ``name`` for ``game``, with ``algo`` (default: the
+    recipe's choice for the game) and that algorithm's settings."""
     if name not in RECIPES:
         raise ValueError(f"unknown recipe {name!r}; recipes: {sorted(RECIPES)}")
-    return {**RECIPES[name], **RECIPES_PER_GAME.get(name, {}).get(game, {})}
+    values = {**RECIPES[name], **RECIPES_PER_GAME.get(name, {}).get(game, {})}
+    values["algo"] = algo = algo or values["algo"]
+    if algo not in RECIPE_ALGOS[name]:
+        raise ValueError(f"recipe {name!r} has no settings for algo {algo!r}; it has {sorted(RECIPE_ALGOS[name])}")
+    return {**values, **RECIPE_ALGOS[name][algo]}
 
 
 DEFAULTS = {
@@ -141,7 +160,7 @@ def _opponent(config: TrainConfig, run_dir: Path):
 def _reward_scale(config: TrainConfig) -> float:
     if config.reward_scale is not None:
         return float(config.reward_scale)
-    if config.reward == "score_diff" and config.algo == "maskable-ppo":
+    if config.reward == "score_diff":
         return 1.0 / make_game(config.game, **config.rule_params).total_seeds
     return 1.0
 

@@ -289,6 +289,8 @@ class MancalaVecEnv(VecEnv):
                 infos[i]["result"], infos[i]["margin"] = -1, lead
             elif self._terminated[i]:
                 infos[i]["result"], infos[i]["margin"] = (lead > 0) - (lead < 0), lead
+            else:  # truncated after max_moves: decided by neither player, as in SingleAgentEnv
+                infos[i]["result"], infos[i]["margin"] = 0, lead
         return infos
 
     def _reset_infos_for(self, rows, masks) -> None:
