@@ -92,7 +92,10 @@ def save_for_shipping(source, target) -> None:
     double a file's size and only matter for training on)."""
     model, metadata = load_model(source)
     policy = model.policy
-    policy.optimizer = policy.optimizer_class(policy.parameters(), lr=1e-4, **policy.optimizer_kwargs)
+    # A fresh optimiser over the same parameters (DQN's holds the online network's only, not the
+    # target's): another set would not match on loading, and SB3 warns of an old file.
+    params = [p for group in policy.optimizer.param_groups for p in group["params"]]
+    policy.optimizer = policy.optimizer_class(params, lr=1e-4, **policy.optimizer_kwargs)
     save_model(model, target, metadata)
 
 

@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/ladder.py                        # the full ladder (hours on 2 cores)
     .venv/bin/python benchmarks/ladder.py -n 10 --strong-n 4 --games kalah   # a quick look
+    .venv/bin/python benchmarks/ladder.py -n 50 --strong-n 10 --replay pretrained   # a shipped network changed
 
 Two round robins per game, both seats, every game from ``--opening`` (default 4) uniformly random
 moves, the same in both seats (the rule policies are deterministic: without it each pairing
@@ -14,7 +15,9 @@ would be one game repeated):
   search (``alphabeta:depth=4`` links the two round robins).
 
 Games already in ``results/ladder.json`` from a run with the same ``-n``, ``--strong-n`` and
-``--opening`` are kept, so the games can be run one at a time. Ratings: Bradley-Terry on all the
+``--opening`` are kept, so the games can be run one at a time; ``--replay POLICY`` keeps a game's
+pairs and timings too, except those of POLICY, which are played again (after its network
+changed), and the ratings are fitted again. Ratings: Bradley-Terry on all the
 games of a game's ladder (Elo scale, mean 1500). Then each policy's mean milliseconds per move,
 over ``--timing-games`` games against greedy. A shipped policy with no network for a game is left
 out of that game's ladder. Writes
@@ -88,14 +91,20 @@ def points(result: dict) -> float:
     return (o["wins"] + 0.5 * o["draws"]) / o["games"]
 
 
-def ladder(name: str, args) -> dict:
+def ladder(name: str, args, old: dict | None = None) -> dict:
+    """The ladder of game ``name``; pairs and timings of ``old`` (the game's earlier ladder) that
+    do not involve ``args.replay`` are kept rather than played again."""
     game = make_game(name)
+    kept = {} if old is None else {(r["a"], r["b"]): r for r in old["pairs"] if args.replay not in (r["a"], r["b"])}
     field = [p for p in FIELD if available(p, game)]
     top = [p for p in TOP if available(p, game)]
     pairs = {(a, b): args.n for a, b in itertools.combinations(field, 2)}
     pairs.update({(a, b): args.strong_n for a, b in itertools.combinations(top, 2) if (a, b) not in pairs})
     results = []
     for (a, b), n in pairs.items():
+        if (a, b) in kept:
+            results.append(kept[(a, b)])
+            continue
         start = time.time()
         result = arena(name, a, b, n, args.seed, args.workers, args.opening)
         result["seconds"] = round(time.time() - start, 1)
@@ -104,7 +113,8 @@ def ladder(name: str, args) -> dict:
         print(f"  {name}: {a} vs {b}: {o['wins']}-{o['draws']}-{o['losses']} ({result['seconds']:.0f} s)", flush=True)
     policies = list(dict.fromkeys(field + top))
     ratings = elo_ratings(policies, results)
-    timing = {p: time_per_move(game, p, args.timing_games, args.seed) for p in policies}
+    timing = {p: old["timing"][p] if old is not None and p != args.replay and p in old["timing"]
+              else time_per_move(game, p, args.timing_games, args.seed) for p in policies}
     for p in policies:
         print(f"  {name}: {p} {ratings[p]:.0f}, {timing[p]['mean_ms']:.2f} ms per move", flush=True)
     targets = {}
@@ -156,21 +166,30 @@ def main() -> int:
     parser.add_argument("--games", nargs="+", default=list(REGISTRY), choices=list(REGISTRY))
     parser.add_argument("--timing-games", type=int, default=4)
     parser.add_argument("--out", default="ladder")
+    parser.add_argument("--replay", metavar="POLICY",
+                        help="keep the earlier ladder's games and timings except POLICY's, which are played again")
     args = parser.parse_args()
     out = {"command": ("python benchmarks/ladder.py " + " ".join(sys.argv[1:])).strip(),
            "machine": f"{platform.processor() or platform.machine()}, {args.workers} worker processes",
            "games_per_seat": args.n, "strong_games_per_seat": args.strong_n, "opening": args.opening, "ladders": {}}
     path = RESULTS / f"{args.out}.json"
+    earlier = {}
     if path.is_file():  # games run earlier with the same settings stay (one game a run is fine)
         old = json.loads(path.read_text())
         if all(old.get(k) == out[k] for k in ("games_per_seat", "strong_games_per_seat", "opening")):
+            earlier = old["ladders"]
             out["ladders"] = {k: v for k, v in old["ladders"].items() if k not in args.games}
             if out["ladders"]:
                 out["command"] = "; ".join(dict.fromkeys(old["command"].split("; ") + [out["command"]]))
     for name in args.games:
         start = time.time()
-        out["ladders"][name] = ladder(name, args)
-        out["ladders"][name]["seconds"] = round(time.time() - start)
+        old = earlier.get(name) if args.replay else None
+        out["ladders"][name] = ladder(name, args, old)
+        if old is None:
+            out["ladders"][name]["seconds"] = round(time.time() - start)
+        else:  # the whole ladder's time stays; the replay's is beside it
+            out["ladders"][name]["seconds"] = old.get("seconds")
+            out["ladders"][name]["replay_seconds"] = round(time.time() - start)
         RESULTS.mkdir(exist_ok=True)
         path.write_text(json.dumps(out, indent=1))  # after each game: nothing lost
     (RESULTS / f"{args.out}.md").write_text(markdown(out))

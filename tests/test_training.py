@@ -218,3 +218,24 @@ def test_the_scratch_recipe_is_dqn_reading_whole_turns_on_sungka_only_and_option
     config = train_command.config_from(parser.parse_args(["train", "sungka", "--recipe", "scratch",
                                                           "--obs-type", "moves"]))
     assert config.obs_type == "moves"
+
+
+@pytest.mark.parametrize("algo", ["maskable-ppo", "dqn"])
+def test_a_shipped_copy_drops_the_optimiser_state_and_loads_without_warnings(algo, tmp_path):
+    import warnings
+
+    from mancala_marl.agents.learned import save_for_shipping
+
+    final = train(tiny_config(algo, timesteps=300), tmp_path)
+    shipped = tmp_path / "shipped.zip"
+    save_for_shipping(final, shipped)
+    assert shipped.stat().st_size < final.stat().st_size
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # e.g. SB3's "optimizer state truncated" on a mismatched optimiser
+        model, meta = load_model(shipped)
+    original, _ = load_model(final)
+    obs = np.random.default_rng(0).random((5, *original.observation_space.shape)).astype(np.float32)
+    masks = np.ones((5, original.action_space.n), dtype=bool)
+    assert np.array_equal(model.predict(obs, action_masks=masks, deterministic=True)[0],
+                          original.predict(obs, action_masks=masks, deterministic=True)[0])
+    assert meta == read_metadata(final)
