@@ -80,7 +80,8 @@ class MaskedDQN(DQN):
     are interchangeable wherever a trained model is asked for a move.
     """
 
-    def __init__(self, policy, env, *args, **kwargs):
+    def __init__(self, policy, env, *args, double: bool = False, **kwargs):
+        self.double = bool(double)  # Double DQN targets (van Hasselt et al., 2016)
         kwargs.setdefault("replay_buffer_class", MaskedReplayBuffer)
         super().__init__(policy, env, *args, **kwargs)
 
@@ -110,7 +111,8 @@ class MaskedDQN(DQN):
         return actions, actions
 
     def train(self, gradient_steps: int, batch_size: int = 100) -> None:
-        """SB3's DQN update with the next-state max taken over legal moves only."""
+        """SB3's DQN update with the next-state max taken over legal moves only (with ``double``,
+        the online network picks the best legal next move and the target network values it)."""
         self.policy.set_training_mode(True)
         self._update_learning_rate(self.policy.optimizer)
         losses = []
@@ -118,7 +120,7 @@ class MaskedDQN(DQN):
             data = self.replay_buffer.sample(batch_size, env=self._vec_normalize_env)
             discounts = data.discounts if data.discounts is not None else self.gamma
             with th.no_grad():
-                next_q = masked_max(self.q_net_target(data.next_observations), data.next_action_masks)
+                next_q = self._next_value(data.next_observations, data.next_action_masks)
                 target = data.rewards + (1 - data.dones) * discounts * next_q.reshape(-1, 1)
             current = th.gather(self.q_net(data.observations), dim=1, index=data.actions.long())
             loss = F.smooth_l1_loss(current, target)
@@ -130,3 +132,11 @@ class MaskedDQN(DQN):
         self._n_updates += gradient_steps
         self.logger.record("train/n_updates", self._n_updates, exclude="tensorboard")
         self.logger.record("train/loss", np.mean(losses))
+
+    def _next_value(self, next_obs: th.Tensor, masks: th.Tensor) -> th.Tensor:
+        target_q = self.q_net_target(next_obs)
+        if not self.double:
+            return masked_max(target_q, masks)
+        best = self.q_net(next_obs).masked_fill(~masks, -th.inf).argmax(dim=1, keepdim=True)
+        value = th.gather(target_q, 1, best).squeeze(1)
+        return th.where(masks.any(dim=1), value, th.zeros_like(value))  # terminal rows: no legal move

@@ -64,6 +64,28 @@ def test_masked_dqn_target_uses_only_the_next_states_legal_moves(monkeypatch):
     assert seen["target"].item() == pytest.approx(3.0 + 0.5 * 2.0)  # not 3 + 0.5 * 100
 
 
+@pytest.mark.parametrize("double, expected", [(False, 3.0 + 0.5 * 2.0), (True, 3.0 + 0.5 * 1.0)])
+def test_double_dqn_values_the_online_networks_best_legal_move_with_the_target_network(double, expected, monkeypatch,
+                                                                                      tmp_path):
+    env = SingleAgentEnv("kalah", pits=3, seeds=1, opponent="random")
+    model = MaskedDQN("MlpPolicy", env, learning_starts=0, batch_size=1, gamma=0.5, seed=0, double=double)
+    model._setup_learn(10)
+    # Online: illegal pit 1 highest, then pit 0; target: pit 2 is the best legal one.
+    model.q_net.forward = lambda obs: th.tensor([[5.0, 50.0, 4.0]]).repeat(len(obs), 1).requires_grad_()
+    model.q_net_target.forward = lambda obs: th.tensor([[1.0, 100.0, 2.0]]).repeat(len(obs), 1)
+    obs = np.zeros((1, 8), dtype=np.float32)
+    model.replay_buffer.add(obs, obs, np.array([0]), np.array([3.0]), np.array([False]),
+                            [{"action_mask": np.array([1, 0, 1], dtype=np.int8)}])
+    seen = {}
+    monkeypatch.setattr(masked_dqn.F, "smooth_l1_loss",
+                        lambda current, target: (seen.setdefault("target", target), (current - target).abs().sum())[1])
+    model.train(gradient_steps=1, batch_size=1)
+    assert seen["target"].item() == pytest.approx(expected)
+    del model.q_net.forward, model.q_net_target.forward
+    model.save(tmp_path / "m.zip")
+    assert MaskedDQN.load(tmp_path / "m.zip").double is double
+
+
 def tiny_config(algo, **overrides):
     hyper = {"n_steps": 64, "batch_size": 64} if algo == "maskable-ppo" else {"learning_starts": 100, "buffer_size": 2000}
     base = dict(game="kalah", rule_params={"pits": 4, "seeds": 3}, algo=algo, opponent="random", seat="random",
