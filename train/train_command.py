@@ -50,8 +50,8 @@ def add_parser(subparsers) -> None:
                                           "as well override it.")
     p.add_argument("game", choices=sorted(GAMES))
     p.add_argument("--recipe", choices=sorted(RECIPES), default=None,
-                   help="scratch: reinforcement learning from scratch, no teacher: MaskablePPO, masked DQN on Sungka "
-                        "(--algo picks the other; see RESULTS.md)")
+                   help="scratch: reinforcement learning from scratch, no teacher: masked DQN "
+                        "(--algo maskable-ppo: the earlier PPO recipe; see RESULTS.md)")
     p.add_argument("--algo", choices=["maskable-ppo", "dqn"], default=None,
                    help=f"default {d.algo}, or the recipe's")
     p.add_argument("--opponent", default=None,

@@ -84,7 +84,7 @@ class TrainConfig:
 # the vectorized env against random, max and exact in random seats, from random openings 3 times
 # in 4, seeing what each move does ("moves" observation) with one-hot counts. The test plays the
 # argmax, and DQN's argmax is the policy it learns, where MaskablePPO's sampled policy often wins
-# openings against exact that its argmax loses (DQN is ahead in every max/exact cell, RESULTS.md).
+# openings against exact that its argmax loses (DQN: ahead in every max/exact cell below 100%, RESULTS.md).
 # Sungka's turns run to many moves, so there the network sees what each move earns over its whole
 # turn ("turns": with two PPO seeds ahead in 20 of the test's 24 cells, RESULTS.md).
 RECIPES = {
