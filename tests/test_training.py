@@ -47,26 +47,12 @@ def test_masked_max_ignores_illegal_actions_and_terminal_rows():
     assert masked_max(q, masks).tolist() == [2.0, 0.0]
 
 
-def test_masked_dqn_target_uses_only_the_next_states_legal_moves(monkeypatch):
-    env = SingleAgentEnv("kalah", pits=3, seeds=1, opponent="random")
-    model = MaskedDQN("MlpPolicy", env, learning_starts=0, batch_size=1, gamma=0.5, seed=0)
-    model._setup_learn(10)
-    # Next-state Q-values: the illegal pit 1 is by far the highest.
-    model.q_net_target.forward = lambda obs: th.tensor([[1.0, 100.0, 2.0]]).repeat(len(obs), 1)
-    obs = np.zeros((1, 8), dtype=np.float32)
-    model.replay_buffer.add(obs, obs, np.array([0]), np.array([3.0]), np.array([False]),
-                            [{"action_mask": np.array([1, 0, 1], dtype=np.int8)}])
-    seen = {}
-    real_loss = masked_dqn.F.smooth_l1_loss
-    monkeypatch.setattr(masked_dqn.F, "smooth_l1_loss",
-                        lambda current, target: seen.setdefault("target", target) is not None and real_loss(current, target))
-    model.train(gradient_steps=1, batch_size=1)
-    assert seen["target"].item() == pytest.approx(3.0 + 0.5 * 2.0)  # not 3 + 0.5 * 100
-
-
+# The next state's legal moves are pits 0 and 2: the plain target is the target network's best
+# legal value (2, not the illegal pit's 100); Double DQN's is the target network's value (1) of
+# the online network's best legal move (pit 0).
 @pytest.mark.parametrize("double, expected", [(False, 3.0 + 0.5 * 2.0), (True, 3.0 + 0.5 * 1.0)])
-def test_double_dqn_values_the_online_networks_best_legal_move_with_the_target_network(double, expected, monkeypatch,
-                                                                                      tmp_path):
+def test_the_dqn_target_uses_only_the_next_states_legal_moves_plain_or_double(double, expected, monkeypatch,
+                                                                              tmp_path):
     env = SingleAgentEnv("kalah", pits=3, seeds=1, opponent="random")
     model = MaskedDQN("MlpPolicy", env, learning_starts=0, batch_size=1, gamma=0.5, seed=0, double=double)
     model._setup_learn(10)

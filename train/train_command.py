@@ -40,7 +40,7 @@ OPTIONS = {"algo": "algo", "opponent": "opponent", "seat": "seat", "timesteps": 
 
 
 def add_parser(subparsers) -> None:
-    from mancala_marl.train.training import RECIPES, TrainConfig
+    from mancala_marl.train.training import ALGOS, RECIPES, TrainConfig
 
     d = TrainConfig()
     p = subparsers.add_parser("train", help="train MaskablePPO or masked DQN on one seat of a game",
@@ -52,7 +52,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--recipe", choices=sorted(RECIPES), default=None,
                    help="scratch: reinforcement learning from scratch, no teacher: masked DQN "
                         "(--algo maskable-ppo: the earlier PPO recipe; see RESULTS.md)")
-    p.add_argument("--algo", choices=["maskable-ppo", "dqn"], default=None,
+    p.add_argument("--algo", choices=ALGOS, default=None,
                    help=f"default {d.algo}, or the recipe's")
     p.add_argument("--opponent", default=None,
                    help="policy spec (random, max, exact, greedy, alphabeta:depth=2, model:PATH.zip), "

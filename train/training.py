@@ -22,8 +22,8 @@ from pathlib import Path
 
 from mancala_marl.games import make_game
 
-ALGOS = ("maskable-ppo", "dqn")
 ALGO_NAMES = {"maskable-ppo": "MaskablePPO", "dqn": "masked DQN"}  # for titles and messages
+ALGOS = tuple(ALGO_NAMES)
 VECS = ("dummy", "subproc", "fast")
 
 
