@@ -38,14 +38,24 @@ class MaskedReplayBufferSamples(NamedTuple):
 
 class MaskedReplayBuffer(ReplayBuffer):
     """A replay buffer that also keeps the legal-move mask of each transition's next state,
-    read from ``info["action_mask"]`` (a missing mask means "all legal")."""
+    read from ``info["action_mask"]`` (a missing mask means "all legal").
+
+    With ``n_steps > 1`` it samples n-step returns, as SB3's ``NStepReplayBuffer`` does: the
+    rewards of up to ``n_steps`` moves, cut at the episode's end and at the newest transition,
+    then the bootstrap from the last one's next state (and its mask) discounted by ``gamma``
+    to the number of moves taken. ``n_steps=1`` is plain one-step DQN, whose discount is left
+    to the algorithm (``discounts`` None), so models saved before n-step existed load unchanged.
+    """
 
     def __init__(self, buffer_size, observation_space, action_space, device="auto", n_envs=1,
-                 optimize_memory_usage=False, handle_timeout_termination=True):
+                 optimize_memory_usage=False, handle_timeout_termination=True, n_steps: int = 1, gamma: float = 0.99):
         if optimize_memory_usage:
             raise ValueError("MaskedReplayBuffer does not support optimize_memory_usage=True")
+        if int(n_steps) < 1:
+            raise ValueError(f"n_steps must be >= 1, got {n_steps}")
         super().__init__(buffer_size, observation_space, action_space, device, n_envs=n_envs,
                          handle_timeout_termination=handle_timeout_termination)
+        self.n_steps, self.gamma = int(n_steps), float(gamma)
         self.next_action_masks = np.ones((self.buffer_size, self.n_envs, int(action_space.n)), dtype=bool)
 
     def add(self, obs, next_obs, action, reward, done, infos) -> None:
@@ -56,14 +66,25 @@ class MaskedReplayBuffer(ReplayBuffer):
 
     def _get_samples(self, batch_inds, env=None) -> MaskedReplayBufferSamples:
         env_inds = np.random.randint(0, high=self.n_envs, size=(len(batch_inds),))
-        dones = self.dones[batch_inds, env_inds] * (1 - self.timeouts[batch_inds, env_inds])
+        steps = np.arange(self.n_steps)
+        rows = (batch_inds[:, None] + steps) % self.buffer_size
+        ended = np.logical_or(self.dones[rows, env_inds[:, None]], self.timeouts[rows, env_inds[:, None]])
+        last_step = np.where(ended.any(axis=1), ended.argmax(axis=1), self.n_steps - 1)
+        # never read past the newest transition: beyond it lie older episodes (or nothing yet)
+        last_step = np.minimum(last_step, (self.pos - 1 - batch_inds) % self.buffer_size)
+        last = (batch_inds + last_step) % self.buffer_size
+        taken = steps[None, :] <= last_step[:, None]
+        rewards = self._normalize_reward(self.rewards[rows, env_inds[:, None]], env)
+        returns = (rewards * taken * self.gamma ** steps).sum(axis=1, dtype=np.float32)
+        dones = self.dones[last, env_inds] * (1 - self.timeouts[last, env_inds])
         data = (self._normalize_obs(self.observations[batch_inds, env_inds, :], env),
                 self.actions[batch_inds, env_inds, :],
-                self._normalize_obs(self.next_observations[batch_inds, env_inds, :], env),
-                dones.reshape(-1, 1),
-                self._normalize_reward(self.rewards[batch_inds, env_inds].reshape(-1, 1), env))
-        masks = th.as_tensor(self.next_action_masks[batch_inds, env_inds], device=self.device)
-        return MaskedReplayBufferSamples(*map(self.to_torch, data), next_action_masks=masks)
+                self._normalize_obs(self.next_observations[last, env_inds, :], env),
+                dones.reshape(-1, 1), returns.reshape(-1, 1))
+        masks = th.as_tensor(self.next_action_masks[last, env_inds], device=self.device)
+        discounts = None if self.n_steps == 1 else \
+            self.to_torch((self.gamma ** (last_step + 1)).astype(np.float32).reshape(-1, 1))
+        return MaskedReplayBufferSamples(*map(self.to_torch, data), next_action_masks=masks, discounts=discounts)
 
 
 def masked_max(q_values: th.Tensor, masks: th.Tensor) -> th.Tensor:
@@ -80,9 +101,12 @@ class MaskedDQN(DQN):
     are interchangeable wherever a trained model is asked for a move.
     """
 
-    def __init__(self, policy, env, *args, double: bool = False, **kwargs):
+    def __init__(self, policy, env, *args, double: bool = False, n_steps: int = 1, **kwargs):
         self.double = bool(double)  # Double DQN targets (van Hasselt et al., 2016)
         kwargs.setdefault("replay_buffer_class", MaskedReplayBuffer)
+        if n_steps != 1:  # SB3 sets up n-step returns for its own buffers only; ours takes them as kwargs
+            kwargs["replay_buffer_kwargs"] = {**(kwargs.get("replay_buffer_kwargs") or {}), "n_steps": n_steps,
+                                              "gamma": kwargs.get("gamma", 0.99)}
         super().__init__(policy, env, *args, **kwargs)
 
     def predict(self, observation, state=None, episode_start=None, deterministic=False, action_masks=None):

@@ -72,6 +72,27 @@ def test_the_dqn_target_uses_only_the_next_states_legal_moves_plain_or_double(do
     assert MaskedDQN.load(tmp_path / "m.zip").double is double
 
 
+# Five moves of one env with rewards 1, 2, 4, 8, 16; the episode ends after the second. With
+# gamma 0.5 and 3-step returns each sample sums rewards up to the episode's end or the newest
+# move, and bootstraps from there with the next state's own mask.
+def test_n_step_returns_stop_at_the_episodes_end_and_at_the_newest_move():
+    env = SingleAgentEnv("kalah", pits=3, seeds=1, opponent="random")
+    model = MaskedDQN("MlpPolicy", env, n_steps=3, gamma=0.5, buffer_size=10, seed=0)
+    buffer = model.replay_buffer
+    assert (buffer.n_steps, buffer.gamma) == (3, 0.5)
+    for i, reward in enumerate([1.0, 2.0, 4.0, 8.0, 16.0]):
+        obs = np.full((1, 8), i, dtype=np.float32)
+        mask = np.array([i % 2, 1, 1], dtype=np.int8)
+        buffer.add(obs, obs + 0.5, np.array([0]), np.array([reward]), np.array([i == 1]), [{"action_mask": mask}])
+    data = buffer._get_samples(np.array([0, 1, 2, 3, 4]))
+    assert data.rewards.flatten().tolist() == [1 + 0.5 * 2, 2, 4 + 0.5 * 8 + 0.25 * 16, 8 + 0.5 * 16, 16]
+    assert data.dones.flatten().tolist() == [1, 1, 0, 0, 0]
+    assert data.discounts.flatten().tolist() == [0.25, 0.5, 0.125, 0.25, 0.5]
+    assert data.next_observations[:, 0].tolist() == [1.5, 1.5, 4.5, 4.5, 4.5]  # bootstrap states
+    assert data.next_action_masks[:, 0].tolist() == [True, True, False, False, False]
+    assert MaskedDQN("MlpPolicy", env, buffer_size=10).replay_buffer._get_samples(np.array([0])).discounts is None
+
+
 def tiny_config(algo, **overrides):
     hyper = {"n_steps": 64, "batch_size": 64} if algo == "maskable-ppo" else {"learning_starts": 100, "buffer_size": 2000}
     base = dict(game="kalah", rule_params={"pits": 4, "seeds": 3}, algo=algo, opponent="random", seat="random",
