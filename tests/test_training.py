@@ -103,7 +103,7 @@ def tiny_config(algo, **overrides):
 
 @pytest.mark.parametrize("algo", ["maskable-ppo", "dqn"])
 def test_tiny_run_trains_saves_reloads_and_plays(algo, tmp_path):
-    final = train(tiny_config(algo), tmp_path)
+    final = train(tiny_config(algo, keep_checkpoints=algo == "maskable-ppo"), tmp_path)
     meta = read_metadata(final)
     assert meta["game"] == "kalah" and meta["rule_params"]["pits"] == 4 and meta["algo"] == algo
     assert meta["obs_type"] == "counts" and "stable_baselines3" in meta["library_versions"]
@@ -114,6 +114,11 @@ def test_tiny_run_trains_saves_reloads_and_plays(algo, tmp_path):
     rows = (tmp_path / "evaluations.csv").read_text().splitlines()
     assert rows[0].startswith("timesteps,opponent,seat") and len(rows) == 1 + 2 * 2 * 2  # 2 evals x 2 opps x 2 seats
     assert (tmp_path / "checkpoints" / "last.zip").is_file() and any((tmp_path / "tb").iterdir())
+    kept = sorted(int(p.name.split("_")[1]) for p in (tmp_path / "checkpoints").glob("model_*_steps.zip"))
+    if algo == "maskable-ppo":  # every 500 steps, and the last one at the end
+        assert kept == [500, meta["timesteps"]] and read_metadata(tmp_path / "checkpoints" / "model_500_steps.zip")
+    else:
+        assert kept == []
 
 
 @pytest.mark.parametrize("algo", ["maskable-ppo", "dqn"])

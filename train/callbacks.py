@@ -4,6 +4,7 @@ target-network update every N episodes."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -38,11 +39,13 @@ class AtomicCheckpointCallback(PeriodicCallback):
     """Every ``every`` steps, write the model to ``path`` (and the replay buffer to
     ``buffer_path``) through a temporary file and ``os.replace``, so that an interrupted write
     never destroys the previous checkpoint. The buffer is replaced before the model: a model never
-    points at an older buffer than its own."""
+    points at an older buffer than its own. With ``keep``, each checkpoint's model also stays
+    beside it as ``model_STEPS_steps.zip`` (SB3's ``CheckpointCallback`` naming; the buffer is not
+    kept, it is hundreds of MB), for learning curves measured afterwards with many games."""
 
-    def __init__(self, path, every: int, metadata: dict, buffer_path=None, verbose: int = 0):
+    def __init__(self, path, every: int, metadata: dict, buffer_path=None, verbose: int = 0, keep: bool = False):
         super().__init__(every, verbose)
-        self.path, self.metadata = Path(path), metadata
+        self.path, self.metadata, self.keep = Path(path), metadata, bool(keep)
         self.buffer_path = Path(buffer_path) if buffer_path is not None else None
 
     def on_period(self) -> None:
@@ -59,6 +62,10 @@ class AtomicCheckpointCallback(PeriodicCallback):
             self.model.save_replay_buffer(tmp)
             os.replace(tmp, self.buffer_path)
         save_model(self.model, self.path, {**self.metadata, "timesteps": self.model.num_timesteps})
+        if self.keep:
+            kept = self.path.with_name(f"model_{self.model.num_timesteps}_steps.zip")
+            shutil.copyfile(self.path, kept.with_name(f".{kept.name}.tmp"))
+            os.replace(kept.with_name(f".{kept.name}.tmp"), kept)
 
 
 class TargetUpdateEveryEpisodes(BaseCallback):

@@ -36,7 +36,8 @@ OPTIONS = {"algo": "algo", "opponent": "opponent", "seat": "seat", "timesteps": 
            "opening_prob": "opening_prob", "n_envs": "n_envs", "vec": "vec", "seed": "seed", "eval_freq": "eval_freq",
            "eval_games": "eval_games", "checkpoint_freq": "checkpoint_freq", "snapshot_freq": "snapshot_freq",
            "snapshot_prob": "snapshot_prob", "max_snapshots": "max_snapshots",
-           "learning_rate_end": "learning_rate_end", "eval_opening": "eval_opening"}
+           "learning_rate_end": "learning_rate_end", "eval_opening": "eval_opening",
+           "keep_checkpoints": "keep_checkpoints"}
 
 
 def add_parser(subparsers) -> None:
@@ -83,6 +84,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--learning-rate-end", type=float, default=None,
                    help="decay the learning rate linearly to this over the run (PPO: --hyper learning_rate=... is the start)")
     p.add_argument("--checkpoint-freq", type=int, default=None)
+    p.add_argument("--keep-checkpoints", action="store_true", default=None,
+                   help="also keep each checkpoint's model as checkpoints/model_STEPS_steps.zip "
+                        "(for benchmarks/checkpoint_curve.py)")
     p.add_argument("--pool", default=None, help=f"self-play baselines in the pool (default {','.join(d.pool_baselines)})")
     p.add_argument("--snapshot-freq", type=int, default=None)
     p.add_argument("--snapshot-prob", type=float, default=None, help="chance an episode's opponent is a snapshot")
