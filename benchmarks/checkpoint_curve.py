@@ -25,7 +25,8 @@ from pathlib import Path
 
 from mancala_marl.agents import make_policy
 from mancala_marl.games import make_game
-from mancala_marl.train.arena import play_match
+from mancala_marl.train.arena import play_match, seat_summary
+from mancala_marl.train.callbacks import kept_checkpoints
 
 RESULTS = Path(__file__).resolve().parent / "results"
 OPENING_SETS = {"test": 10**6, "other": 2 * 10**6}  # arena seeds; "test" is the scratch test's
@@ -34,8 +35,7 @@ SEATS = ("first", "second")
 
 
 def checkpoints(run_dir: Path, start: int) -> list[tuple[int, Path]]:
-    kept = sorted((int(p.name.split("_")[1]), p) for p in (run_dir / "checkpoints").glob("model_*_steps.zip"))
-    kept = [(steps, p) for steps, p in kept if steps >= start]
+    kept = [(steps, path) for steps, path in kept_checkpoints(run_dir / "checkpoints") if steps >= start]
     if not kept:
         raise SystemExit(f"{run_dir}/checkpoints holds no model_STEPS_steps.zip from {start} moves on; "
                          "train with --keep-checkpoints")
@@ -50,8 +50,17 @@ def measure(game, path: Path, games: int) -> dict:
         for opponent in OPPONENTS:
             records = play_match(game, policy, make_policy(opponent), games, seed=seed, opening=4)
             for seat in SEATS:
-                wins[f"{name}/{opponent}/{seat}"] = sum(r["score_a"] > r["score_b"] for r in records if r["seat"] == seat)
+                wins[f"{name}/{opponent}/{seat}"] = seat_summary([r for r in records if r["seat"] == seat])["wins"]
     return wins
+
+
+def table_row(row: dict) -> str:
+    """One checkpoint's line of the markdown table: its wins per cell and per set's total."""
+    parts = []
+    for name in OPENING_SETS:
+        values = [row["wins"][f"{name}/{opponent}/{seat}"] for opponent in OPPONENTS for seat in SEATS]
+        parts.append(" | ".join(map(str, values)) + f" | {sum(values)}")
+    return f"| {row['timesteps']:,} | " + " | ".join(parts) + " |"
 
 
 def markdown(run: str, games: int, rows: list[dict]) -> str:
@@ -61,13 +70,7 @@ def markdown(run: str, games: int, rows: list[dict]) -> str:
              "| moves | " + " | ".join(f"test: {c}" for c in cells) + " | test total | "
              + " | ".join(f"other: {c}" for c in cells) + " | other total |",
              "|---:|" + "---:|" * (2 * len(cells) + 2)]
-    for row in rows:
-        parts = []
-        for name in OPENING_SETS:
-            values = [row["wins"][f"{name}/{opponent}/{seat}"] for opponent in OPPONENTS for seat in SEATS]
-            parts.append(" | ".join(map(str, values)) + f" | {sum(values)}")
-        lines.append(f"| {row['timesteps']:,} | " + " | ".join(parts) + " |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + [table_row(row) for row in rows]) + "\n"
 
 
 def plot(run: str, games: int, rows: list[dict], path: Path) -> None:
@@ -103,7 +106,7 @@ def main() -> int:
     run, start, rows = args.run_dir.name, time.time(), []
     for steps, path in checkpoints(args.run_dir, args.start):
         rows.append({"timesteps": steps, "wins": measure(game, path, args.games)})
-        print(markdown(run, args.games, rows).splitlines()[-1], flush=True)
+        print(table_row(rows[-1]), flush=True)
     RESULTS.mkdir(exist_ok=True)
     stem = RESULTS / f"checkpoint_curve_{run}"
     stem.with_suffix(".json").write_text(json.dumps(

@@ -11,6 +11,7 @@ from mancala_marl.agents.learned import ModelPolicy, load_model, read_metadata
 from mancala_marl.agents.masked_dqn import MaskedDQN, masked_max
 from mancala_marl.games import GAMES, make_game
 from mancala_marl.single_agent import SingleAgentEnv
+from mancala_marl.train.callbacks import kept_checkpoints
 from mancala_marl.train.cli import main as cli
 from mancala_marl.train.evaluation import play
 from mancala_marl.train.training import TrainConfig, train
@@ -114,7 +115,7 @@ def test_tiny_run_trains_saves_reloads_and_plays(algo, tmp_path):
     rows = (tmp_path / "evaluations.csv").read_text().splitlines()
     assert rows[0].startswith("timesteps,opponent,seat") and len(rows) == 1 + 2 * 2 * 2  # 2 evals x 2 opps x 2 seats
     assert (tmp_path / "checkpoints" / "last.zip").is_file() and any((tmp_path / "tb").iterdir())
-    kept = sorted(int(p.name.split("_")[1]) for p in (tmp_path / "checkpoints").glob("model_*_steps.zip"))
+    kept = [steps for steps, _ in kept_checkpoints(tmp_path / "checkpoints")]
     if algo == "maskable-ppo":  # every 500 steps, and the last one at the end
         assert kept == [500, meta["timesteps"]] and read_metadata(tmp_path / "checkpoints" / "model_500_steps.zip")
     else:

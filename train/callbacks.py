@@ -35,6 +35,14 @@ class PeriodicCallback(BaseCallback):
         raise NotImplementedError
 
 
+def kept_checkpoints(checkpoint_dir) -> list[tuple[int, Path]]:
+    """(steps, path) of every model that :class:`AtomicCheckpointCallback` kept in
+    ``checkpoint_dir`` (``model_STEPS_steps.zip``), fewest steps first."""
+    kept = ((path.name.removeprefix("model_").removesuffix("_steps.zip"), path)
+            for path in Path(checkpoint_dir).glob("model_*_steps.zip"))
+    return sorted((int(steps), path) for steps, path in kept if steps.isdigit())
+
+
 class AtomicCheckpointCallback(PeriodicCallback):
     """Every ``every`` steps, write the model to ``path`` (and the replay buffer to
     ``buffer_path``) through a temporary file and ``os.replace``, so that an interrupted write
@@ -63,9 +71,10 @@ class AtomicCheckpointCallback(PeriodicCallback):
             os.replace(tmp, self.buffer_path)
         save_model(self.model, self.path, {**self.metadata, "timesteps": self.model.num_timesteps})
         if self.keep:
-            kept = self.path.with_name(f"model_{self.model.num_timesteps}_steps.zip")
-            shutil.copyfile(self.path, kept.with_name(f".{kept.name}.tmp"))
-            os.replace(kept.with_name(f".{kept.name}.tmp"), kept)
+            kept = self.path.with_name(f"model_{self.model.num_timesteps}_steps.zip")  # read by kept_checkpoints
+            tmp = kept.with_name(f".{kept.name}.tmp")
+            shutil.copyfile(self.path, tmp)
+            os.replace(tmp, kept)
 
 
 class TargetUpdateEveryEpisodes(BaseCallback):
