@@ -25,6 +25,8 @@ from stable_baselines3 import DQN
 from stable_baselines3.common.buffers import ReplayBuffer
 from torch.nn import functional as F
 
+from .afterstate import AfterstatePolicy
+
 
 class MaskedReplayBufferSamples(NamedTuple):
     observations: th.Tensor
@@ -100,6 +102,9 @@ class MaskedDQN(DQN):
     ``predict(obs, action_masks=...)`` takes the masks like MaskablePPO's, so the two algorithms
     are interchangeable wherever a trained model is asked for a move.
     """
+
+    # "AfterstatePolicy": one value per position a move leaves (agents/afterstate.py)
+    policy_aliases = {**DQN.policy_aliases, "AfterstatePolicy": AfterstatePolicy}
 
     def __init__(self, policy, env, *args, double: bool = False, n_steps: int = 1, **kwargs):
         self.double = bool(double)  # Double DQN targets (van Hasselt et al., 2016)

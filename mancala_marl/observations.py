@@ -14,6 +14,10 @@
     observer's store margin over the whole turn it starts, following extra turns (and the
     opponent's passes) for up to ``TURN_CHAIN`` more moves, / 10. Where a turn can run to many
     moves (Sungka), that is what a move is worth now; a single move's store gain is not.
+``"afterstates"``, ``turns`` then, for each of the observer's pits, the ``counts`` encoding of the
+    board that playing it leaves, from the observer's side (zeros for an illegal pit). A network
+    can score each move by the position it makes (:mod:`mancala_marl.agents.afterstate`), one
+    evaluation shared by every pit, instead of learning the sowing's arithmetic for each pit.
 A game's own encodings (``Game.custom_obs``, e.g. Togyz Kumalak's ``"tesauro"``) come from its
 rules file.
 
@@ -33,11 +37,11 @@ from ._compile import kernel
 from .games.base import GAME_OVER, SPEC_PITS, Game, margin
 from .games.dispatch import apply_move, encode_custom, encode_extra, legal_moves
 
-GENERIC = ("counts", "paper", "moves", "turns")
-COUNTS, PAPER, MOVES, TURNS = 0, 1, 2, 3  # obs ids; a game's own encodings are 4, 5, ...
-COUNTS_FIRST = ("counts", "moves", "turns")  # encodings that start with the counts encoding
-MOVE_FEATURES = 6  # per pit, in "moves"; "turns" adds one
-PER_PIT = {"moves": MOVE_FEATURES, "turns": MOVE_FEATURES + 1}  # features per pit after the counts
+GENERIC = ("counts", "paper", "moves", "turns", "afterstates")
+COUNTS, PAPER, MOVES, TURNS, AFTERSTATES = 0, 1, 2, 3, 4  # obs ids; a game's own encodings are 5, 6, ...
+COUNTS_FIRST = ("counts", "moves", "turns", "afterstates")  # encodings that start with the counts encoding
+MOVE_FEATURES = 6  # per pit, in "moves"; "turns" and "afterstates" add one
+PER_PIT = {"moves": MOVE_FEATURES, "turns": MOVE_FEATURES + 1, "afterstates": MOVE_FEATURES + 1}
 TURN_CHAIN = 4  # moves of one turn followed after the first, as alphabeta's default max_chain
 MOVE_SCALE = 10.0  # seeds per unit in the move features
 
@@ -78,7 +82,10 @@ def _high(game_type: type, params: tuple, obs_type: str) -> np.ndarray:
     if obs_type in PER_PIT:
         counts = _high(game_type, params, "counts")
         per_pit = [1, total / MOVE_SCALE, 1, 1, total / MOVE_SCALE, total / MOVE_SCALE, total / MOVE_SCALE]
-        return np.concatenate((counts, np.tile(np.array(per_pit[:PER_PIT[obs_type]], np.float32), game.pits)))
+        parts = [counts, np.tile(np.array(per_pit[:PER_PIT[obs_type]], np.float32), game.pits)]
+        if obs_type == "afterstates":
+            parts.append(np.tile(counts, game.pits))
+        return np.concatenate(parts)
     return game.custom_obs_high(obs_type)
 
 
@@ -90,10 +97,11 @@ def low_bounds(game: Game, obs_type: str) -> np.ndarray:
     low = np.zeros_like(high)
     if obs_type in PER_PIT:
         per_pit = PER_PIT[obs_type]
-        first = high.size - game.pits * per_pit
-        low[first + 4::per_pit] = -game.total_seeds / MOVE_SCALE
+        first = observation_space(game, "counts").shape[0]
+        features = low[first:first + game.pits * per_pit]
+        features[4::per_pit] = -game.total_seeds / MOVE_SCALE
         if per_pit > MOVE_FEATURES:  # the turn's gain
-            low[first + MOVE_FEATURES::per_pit] = -game.total_seeds / MOVE_SCALE
+            features[MOVE_FEATURES::per_pit] = -game.total_seeds / MOVE_SCALE
     return low
 
 
@@ -108,23 +116,33 @@ def encode_row(state, player, spec, obs, out):
     """Write ``player``'s observation ``obs`` (an obs id) of ``state`` into ``out`` (float32)."""
     pits = spec[SPEC_PITS]
     cells = 2 * pits + 2
-    if obs > TURNS:
+    if obs > AFTERSTATES:
         encode_custom(state, player, spec, obs, out)
         return
-    shift = player * (pits + 1)
     if obs == PAPER:  # own pits, then the opponent's pits
+        shift = player * (pits + 1)
         for k in range(pits):
             out[k] = state[(shift + k) % cells]
             out[pits + k] = state[(shift + pits + 1 + k) % cells]
         return
+    per_pit = MOVE_FEATURES + 1 if obs >= TURNS else MOVE_FEATURES if obs == MOVES else 0
+    boards = pits if obs == AFTERSTATES else 0  # one counts encoding per pit after the features
+    size = (out.shape[0] - pits * per_pit) // (1 + boards)  # the counts encoding's length
+    _counts_row(state, player, spec, out[:size])
+    if per_pit:
+        _move_features(state, player, spec, per_pit, out[size:size + pits * per_pit], out[size + pits * per_pit:])
+
+
+@kernel
+def _counts_row(state, player, spec, out):
+    """The ``counts`` encoding of ``state`` seen by ``player``: the board, then the game's extras."""
+    pits = spec[SPEC_PITS]
+    cells = 2 * pits + 2
+    shift = player * (pits + 1)
     for k in range(cells):
         out[k] = state[(shift + k) % cells]
-    per_pit = MOVE_FEATURES + 1 if obs == TURNS else MOVE_FEATURES if obs == MOVES else 0
-    extra = out.shape[0] - cells - pits * per_pit
-    if extra > 0:
-        encode_extra(state, player, spec, out[cells:cells + extra])
-    if per_pit:
-        _move_features(state, player, spec, per_pit, out[cells + extra:])
+    if out.shape[0] > cells:
+        encode_extra(state, player, spec, out[cells:])
 
 
 @kernel
@@ -164,10 +182,14 @@ def turn_gain(after, player, spec, chain, stack, legal):
 
 
 @kernel
-def _move_features(state, player, spec, per_pit, out):
+def _move_features(state, player, spec, per_pit, out, boards):
+    """Per pit, ``per_pit`` features of playing it into ``out``; and where ``boards`` is not
+    empty, the counts encoding of the position it leaves into row ``p`` of ``boards``."""
     pits = spec[SPEC_PITS]
     cells = 2 * pits + 2
     out[:] = 0.0
+    boards[:] = 0.0
+    size = boards.shape[0] // pits
     if state[cells] != player:
         return
     turns = per_pit > MOVE_FEATURES
@@ -186,6 +208,8 @@ def _move_features(state, player, spec, per_pit, out):
             continue
         after[:] = state
         apply_move(after, p, spec)
+        if size:
+            _counts_row(after, player, spec, boards[p * size:(p + 1) * size])
         o = p * per_pit
         out[o] = 1.0
         out[o + 1] = (after[own_store] - state[own_store]) / MOVE_SCALE

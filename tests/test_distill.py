@@ -114,7 +114,7 @@ def test_resume_reuses_a_rounds_data_written_before_a_crash(tmp_path):
     (dict(explore=1.5), "explore"),
     (dict(pool=[]), "pool"),
     (dict(obs_type="pixels"), "obs_type"),
-    (dict(features="onehot", obs_type="paper"), "needs an obs_type in \\['counts', 'moves', 'turns'\\]"),
+    (dict(features="onehot", obs_type="paper"), "needs an obs_type in \\['counts', 'moves', 'turns', 'afterstates'\\]"),
     (dict(features="raw"), "features"),
     (dict(net_arch=[0]), "net_arch"),
     (dict(learning_rate=0.0), "learning_rate"),

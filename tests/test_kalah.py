@@ -93,6 +93,23 @@ def test_moves_observation_describes_each_move_on_a_worked_board():
     assert not observations.encode(game, game.init(), 1, "moves")[8:].any()  # not player_1's turn
 
 
+def test_afterstates_observation_holds_the_board_each_move_leaves_on_a_worked_board():
+    from mancala_marl import observations
+
+    game = Kalah(pits=3, seeds=2)  # [2, 2, 2 | 0 | 2, 2, 2 | 0]
+    obs = observations.encode(game, game.init(), 0, "afterstates")
+    assert np.array_equal(obs[:8 + 3 * 7], observations.encode(game, game.init(), 0, "turns"))
+    # pit 0 sows into pits 1 and 2; pit 1 into pit 2 and the store; pit 2 into the store and their pit 0
+    assert obs[8 + 3 * 7:].reshape(3, 8).tolist() == [[0, 3, 3, 0, 2, 2, 2, 0],
+                                                      [2, 0, 3, 1, 2, 2, 2, 0],
+                                                      [2, 2, 0, 1, 3, 2, 2, 0]]
+    # player_1 after pit 0 above sees its own side first: its pit 0 sows into its pits 1 and 2
+    state = game.apply(game.init(), 0)
+    after = observations.encode(game, state, 1, "afterstates")[8 + 3 * 7:].reshape(3, 8)
+    assert after[0].tolist() == [0, 3, 3, 0, 0, 3, 3, 0]
+    assert not observations.encode(game, state, 0, "afterstates")[8:].any()  # not player_0's turn
+
+
 def test_turns_observation_follows_the_extra_turn_on_a_worked_board():
     from mancala_marl import observations
 

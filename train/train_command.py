@@ -41,7 +41,7 @@ OPTIONS = {"algo": "algo", "opponent": "opponent", "seat": "seat", "timesteps": 
 
 
 def add_parser(subparsers) -> None:
-    from mancala_marl.train.training import ALGOS, RECIPES, TrainConfig
+    from mancala_marl.train.training import ALGOS, FEATURES, RECIPES, TrainConfig
 
     d = TrainConfig()
     p = subparsers.add_parser("train", help="train MaskablePPO or masked DQN on one seat of a game",
@@ -67,8 +67,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--reward-scale", type=float, default=None)
     p.add_argument("--obs-type", default=None, choices=observations.all_obs_types(),
                    help=f"default {d.obs_type}")
-    p.add_argument("--features", choices=["plain", "onehot"], default=None,
-                   help=f"onehot: each count also one-hot (default {d.features})")
+    p.add_argument("--features", choices=FEATURES, default=None,
+                   help=f"onehot: each count also one-hot; afterstate (dqn, --obs-type afterstates): one network "
+                        f"scores the position each move leaves (default {d.features})")
     p.add_argument("--opening", type=int, default=None, help="episodes start after 1..K random plies (default 0)")
     p.add_argument("--opening-prob", type=float, default=None, help="... with this probability (default 1)")
     p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule pits=4")

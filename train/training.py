@@ -25,6 +25,7 @@ from mancala_marl.games import make_game
 ALGO_NAMES = {"maskable-ppo": "MaskablePPO", "dqn": "masked DQN"}  # for titles and messages
 ALGOS = tuple(ALGO_NAMES)
 VECS = ("dummy", "subproc", "fast")
+FEATURES = ("plain", "onehot", "afterstate")
 
 
 @dataclass
@@ -37,7 +38,8 @@ class TrainConfig:
     reward: str = "score_diff"
     reward_scale: float | None = None  # None: 1/total_seeds for score_diff, else 1
     obs_type: str = "counts"
-    features: str = "plain"            # "onehot": each count also one-hot (agents.features.PitCountsOneHot)
+    features: str = "plain"            # "onehot": each count also one-hot (agents.features.PitCountsOneHot);
+    #                                    "afterstate": DQN scores each move's position (agents.afterstate)
     opening: int = 0                   # episodes start after 1..opening random plies ...
     opening_prob: float = 1.0          # ... with this probability (SingleAgentEnv)
     timesteps: int = 100_000
@@ -66,8 +68,11 @@ class TrainConfig:
             raise ValueError(f"algo must be one of {list(ALGOS)}, got {self.algo!r}")
         if self.vec not in VECS:
             raise ValueError(f"vec must be one of {list(VECS)}, got {self.vec!r}")
-        if self.features not in ("plain", "onehot"):
-            raise ValueError(f"features must be 'plain' or 'onehot', got {self.features!r}")
+        if self.features not in FEATURES:
+            raise ValueError(f"features must be one of {list(FEATURES)}, got {self.features!r}")
+        if self.features == "afterstate" and (self.algo, self.obs_type) != ("dqn", "afterstates"):
+            raise ValueError(f"features 'afterstate' needs algo 'dqn' and obs_type 'afterstates', "
+                             f"got {self.algo!r} and {self.obs_type!r}")
         if self.vec == "fast":
             from mancala_marl.train.vector_env import OPPONENTS
             names = self.opponent.split(",")
@@ -235,12 +240,17 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         params = {**DEFAULTS[config.algo], **config.hyperparams}
         if config.learning_rate_end is not None:
             params["learning_rate"] = linear_schedule(params["learning_rate"], config.learning_rate_end)
+        policy = "MlpPolicy"
         if config.features == "onehot":
             from mancala_marl.agents.features import onehot_kwargs
             params["policy_kwargs"] = {**params.get("policy_kwargs", {}), **onehot_kwargs(game, config.obs_type)}
+        elif config.features == "afterstate":
+            from mancala_marl.agents.afterstate import afterstate_kwargs
+            policy, params["policy_kwargs"] = "AfterstatePolicy", {**params.get("policy_kwargs", {}),
+                                                                   **afterstate_kwargs(game)}
         if config.target_update_episodes:
             params["target_update_interval"] = 10**12  # the callback below does it per episode
-        model = cls("MlpPolicy", env, seed=config.seed, verbose=0, tensorboard_log=str(run_dir / "tb"), **params)
+        model = cls(policy, env, seed=config.seed, verbose=0, tensorboard_log=str(run_dir / "tb"), **params)
     meta = metadata(config)
     callbacks = [AtomicCheckpointCallback(ckpt, config.checkpoint_freq, meta, buffer_path if config.algo == "dqn" else None,
                                           keep=config.keep_checkpoints),
