@@ -5,8 +5,9 @@ baseline in both seats.
 
     mancala-marl train GAME --recipe scratch --run-dir benchmarks/runs/scratch_GAME
 
-(MaskablePPO on the vectorized env, the ``moves`` observation (Sungka: ``turns``) with one-hot
-counts, random openings, opponents random/max/exact/exact, 4M learner moves; RESULTS.md).
+(masked DQN on the vectorized env, the ``moves`` observation with one-hot counts, 4M learner
+moves; on Sungka the ``afterstates`` observation scored by an afterstate network, 2.5M moves;
+random openings, opponents random/max/exact/exact; RESULTS.md).
 
 ``--recipe distill``: a MaskablePPO network distilled from alphabeta depth 2 by DAgger
 (train/distill.py), with one-hot count features. Exactly
@@ -99,7 +100,8 @@ def main(argv=None) -> int:
     final = finished_model(run_dir)
     meta = read_metadata(final)
     train_seconds = meta.get("train_seconds") or wall_seconds_at(run_dir / "evaluations.csv", meta["timesteps"])
-    title = (f"{args.game}: {ALGO_NAMES[config.algo]} from scratch (recipe 'scratch': {config.obs_type} observation, one-hot counts, "
+    reads = {"onehot": "one-hot counts", "plain": "plain counts", "afterstate": "afterstate network"}[config.features]
+    title = (f"{args.game}: {ALGO_NAMES[config.algo]} from scratch (recipe 'scratch': {config.obs_type} observation, {reads}, "
              f"random openings, opponents {config.opponent}, random seats), {meta['timesteps']} learner moves")
     return report(args, run_dir, final, meta, train_seconds, f"scratch_{args.game}", title)
 

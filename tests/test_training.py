@@ -225,18 +225,24 @@ def test_score_margins_are_scaled_to_the_seeds_in_play_for_both_algorithms():
         assert _reward_scale(tiny_config(algo, reward="score_diff", reward_scale=0.5)) == 0.5
 
 
-def test_the_scratch_recipe_is_dqn_reading_whole_turns_on_sungka_only_and_options_override_it():
+def test_the_scratch_recipe_is_dqn_scoring_afterstates_on_sungka_only_and_options_override_it():
     import argparse
 
     from mancala_marl.train import train_command
-    from mancala_marl.train.training import RECIPE_ALGOS, RECIPES, recipe
+    from mancala_marl.train.training import RECIPE_ALGOS, RECIPES, TrainConfig, recipe
 
     dqn, ppo = RECIPE_ALGOS["scratch"]["dqn"], RECIPE_ALGOS["scratch"]["maskable-ppo"]
-    assert recipe("scratch", "sungka") == {**RECIPES["scratch"], "obs_type": "turns", **dqn}
-    assert recipe("scratch", "kalah") == {**RECIPES["scratch"], **dqn} and RECIPES["scratch"]["obs_type"] == "moves"
-    assert RECIPES["scratch"]["algo"] == "dqn"
+    assert RECIPES["scratch"]["algo"] == "dqn" and RECIPES["scratch"]["obs_type"] == "moves"
+    assert recipe("scratch", "kalah") == {**RECIPES["scratch"], **dqn}
+    sungka = recipe("scratch", "sungka")
+    assert (sungka["obs_type"], sungka["features"], sungka["timesteps"]) == ("afterstates", "afterstate", 2_500_000)
+    # the game's own hyperparameters are merged into the algorithm's, not put in their place
+    assert sungka["hyperparams"] == {**dqn["hyperparams"], "policy_kwargs": {"net_arch": [128, 128]}}
+    assert dqn["hyperparams"]["policy_kwargs"] == {"net_arch": [256, 256]}  # the shared dict is untouched
     assert recipe("scratch", "sungka", "maskable-ppo") == {**RECIPES["scratch"], "obs_type": "turns",
                                                            "algo": "maskable-ppo", **ppo}
+    TrainConfig(game="sungka", **sungka).check()
+    TrainConfig(game="sungka", **recipe("scratch", "sungka", "maskable-ppo")).check()
     with pytest.raises(ValueError, match="unknown recipe 'fast'"):
         recipe("fast", "kalah")
     with pytest.raises(ValueError, match="no settings for algo 'a2c'"):
@@ -244,15 +250,18 @@ def test_the_scratch_recipe_is_dqn_reading_whole_turns_on_sungka_only_and_option
     parser = argparse.ArgumentParser()
     train_command.add_parser(parser.add_subparsers())
     config = train_command.config_from(parser.parse_args(["train", "sungka", "--recipe", "scratch"]))
-    assert config.obs_type == "turns" and config.features == "onehot" and config.timesteps == 4_000_000
+    assert config.obs_type == "afterstates" and config.features == "afterstate" and config.timesteps == 2_500_000
     assert config.algo == "dqn" and config.hyperparams["gradient_steps"] == 2
     config = train_command.config_from(parser.parse_args(["train", "sungka", "--recipe", "scratch",
                                                           "--algo", "maskable-ppo", "--hyper", "n_epochs=10"]))
-    assert config.algo == "maskable-ppo" and config.hyperparams["n_epochs"] == 10
+    assert config.algo == "maskable-ppo" and config.hyperparams["n_epochs"] == 10 and config.obs_type == "turns"
     assert config.hyperparams["n_steps"] == 64 and "gradient_steps" not in config.hyperparams
     config = train_command.config_from(parser.parse_args(["train", "sungka", "--recipe", "scratch",
-                                                          "--obs-type", "moves"]))
-    assert config.obs_type == "moves"
+                                                          "--obs-type", "turns", "--features", "onehot"]))
+    assert (config.obs_type, config.features) == ("turns", "onehot")
+    with pytest.raises(ValueError, match="features 'afterstate' needs .* obs_type 'afterstates'"):
+        train_command.config_from(parser.parse_args(["train", "sungka", "--recipe", "scratch",
+                                                     "--obs-type", "moves"])).check()
 
 
 @pytest.mark.parametrize("algo", ["maskable-ppo", "dqn"])

@@ -1,7 +1,7 @@
 """``mancala-marl demo``: train an agent from scratch, then measure it in the arena (``make demo``).
 
 Masked DQN learns the game with the ``scratch`` recipe (no teacher; random seats; random, max and
-exact as opponents) for ``--timesteps`` moves (about a minute and a half on 2 cores), then plays
+exact as opponents) for ``--timesteps`` moves (about two minutes on 2 cores), then plays
 ``--games`` games in each seat against random from the usual start and against max and exact
 from 4 random opening moves; the table shows the win rates with 95% Wilson intervals. ``--watch``
 instead plays and prints one game between two policies, board by board.
@@ -19,8 +19,8 @@ from mancala_marl.extras import require
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("demo", help="train a small agent and evaluate it in the arena (make demo)")
     parser.add_argument("game", nargs="?", default="sungka", choices=sorted(ENV_MODULES))
-    parser.add_argument("--timesteps", type=int, default=800_000,
-                        help="training moves (default 800000, about a minute and a half on 2 cores)")
+    parser.add_argument("--timesteps", type=int, default=600_000,
+                        help="training moves (default 600000, about two minutes on 2 cores)")
     parser.add_argument("--games", type=int, default=200, help="arena games per seat per opponent")
     parser.add_argument("--run-dir", default="runs/demo")
     parser.add_argument("--seed", type=int, default=0)

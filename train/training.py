@@ -72,7 +72,8 @@ class TrainConfig:
             raise ValueError(f"features must be one of {list(FEATURES)}, got {self.features!r}")
         if self.features == "afterstate" and (self.algo, self.obs_type) != ("dqn", "afterstates"):
             raise ValueError(f"features 'afterstate' needs algo 'dqn' and obs_type 'afterstates', "
-                             f"got {self.algo!r} and {self.obs_type!r}")
+                             f"got {self.algo!r} and {self.obs_type!r} (with another algo or obs_type, "
+                             f"pass features 'onehot' or 'plain')")
         if self.vec == "fast":
             from mancala_marl.train.vector_env import OPPONENTS
             names = self.opponent.split(",")
@@ -92,7 +93,8 @@ class TrainConfig:
 # argmax, and DQN's argmax is the policy it learns, where MaskablePPO's sampled policy often wins
 # openings against exact that its argmax loses (DQN: ahead in every max/exact cell below 100%, RESULTS.md).
 # Sungka's turns run to many moves, so there the network sees what each move earns over its whole
-# turn ("turns": with two PPO seeds ahead in 20 of the test's 24 cells, RESULTS.md).
+# turn ("turns": with two PPO seeds ahead in 20 of the test's 24 cells, RESULTS.md), and its DQN
+# also the board each move leaves ("afterstates", below).
 RECIPES = {
     "scratch": dict(algo="dqn", opponent="random,max,exact,exact", seat="random", reward="score_diff",
                     obs_type="moves", features="onehot", opening=6, opening_prob=0.75, vec="fast", n_envs=256,
@@ -113,19 +115,32 @@ RECIPE_ALGOS = {
                                      policy_kwargs={"net_arch": [256, 256]})),
     },
 }
-RECIPES_PER_GAME = {"scratch": {"sungka": dict(obs_type="turns")}}
+# Each recipe's settings per game and algorithm, over the two above ("hyperparams" merged key by key).
+# Sungka's DQN scores the position each move leaves (agents/afterstate.py): at 2.5M moves it wins
+# more of the test's games than the "turns" network at 8M (RESULTS.md, "Afterstates"), so it needs
+# fewer moves, and a smaller MLP serves, as it is applied once per pit.
+RECIPES_PER_GAME = {
+    "scratch": {
+        "sungka": {
+            "maskable-ppo": dict(obs_type="turns"),
+            "dqn": dict(obs_type="afterstates", features="afterstate", timesteps=2_500_000,
+                        hyperparams=dict(policy_kwargs={"net_arch": [128, 128]})),
+        },
+    },
+}
 
 
 def recipe(name: str, game: str, algo: str | None = None) -> dict:
     """The TrainConfig values of recipe ``name`` for ``game``, with ``algo`` (default: the
-    recipe's choice for the game) and that algorithm's settings."""
+    recipe's choice) and that algorithm's settings, general then the game's own."""
     if name not in RECIPES:
         raise ValueError(f"unknown recipe {name!r}; recipes: {sorted(RECIPES)}")
-    values = {**RECIPES[name], **RECIPES_PER_GAME.get(name, {}).get(game, {})}
-    values["algo"] = algo = algo or values["algo"]
+    algo = algo or RECIPES[name]["algo"]
     if algo not in RECIPE_ALGOS[name]:
         raise ValueError(f"recipe {name!r} has no settings for algo {algo!r}; it has {sorted(RECIPE_ALGOS[name])}")
-    return {**values, **RECIPE_ALGOS[name][algo]}
+    general, own = RECIPE_ALGOS[name][algo], RECIPES_PER_GAME.get(name, {}).get(game, {}).get(algo, {})
+    return {**RECIPES[name], **general, **own, "algo": algo,
+            "hyperparams": {**general.get("hyperparams", {}), **own.get("hyperparams", {})}}
 
 
 DEFAULTS = {
