@@ -225,7 +225,7 @@ def test_score_margins_are_scaled_to_the_seeds_in_play_for_both_algorithms():
         assert _reward_scale(tiny_config(algo, reward="score_diff", reward_scale=0.5)) == 0.5
 
 
-def test_the_scratch_recipe_is_dqn_scoring_afterstates_on_sungka_only_and_options_override_it():
+def test_the_scratch_recipe_is_dqn_scoring_afterstates_on_sungka_and_togyz_and_options_override_it():
     import argparse
 
     from mancala_marl.train import train_command
@@ -242,6 +242,11 @@ def test_the_scratch_recipe_is_dqn_scoring_afterstates_on_sungka_only_and_option
     assert recipe("scratch", "sungka", "maskable-ppo") == {**RECIPES["scratch"], "obs_type": "turns",
                                                            "algo": "maskable-ppo", **ppo}
     TrainConfig(game="sungka", **sungka).check()
+    togyz = recipe("scratch", "togyz_kumalak")
+    assert (togyz["obs_type"], togyz["features"], togyz["timesteps"]) == ("afterstates", "afterstate", 4_000_000)
+    assert togyz["hyperparams"] == sungka["hyperparams"]
+    TrainConfig(game="togyz_kumalak", **togyz).check()
+    assert recipe("scratch", "togyz_kumalak", "maskable-ppo") == recipe("scratch", "kalah", "maskable-ppo")
     TrainConfig(game="sungka", **recipe("scratch", "sungka", "maskable-ppo")).check()
     with pytest.raises(ValueError, match="unknown recipe 'fast'"):
         recipe("fast", "kalah")
