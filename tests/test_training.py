@@ -225,7 +225,7 @@ def test_score_margins_are_scaled_to_the_seeds_in_play_for_both_algorithms():
         assert _reward_scale(tiny_config(algo, reward="score_diff", reward_scale=0.5)) == 0.5
 
 
-def test_the_scratch_recipe_is_dqn_scoring_afterstates_on_sungka_and_togyz_and_options_override_it():
+def test_the_scratch_recipe_is_dqn_scoring_afterstates_except_on_oware_and_options_override_it():
     import argparse
 
     from mancala_marl.train import train_command
@@ -233,7 +233,7 @@ def test_the_scratch_recipe_is_dqn_scoring_afterstates_on_sungka_and_togyz_and_o
 
     dqn, ppo = RECIPE_ALGOS["scratch"]["dqn"], RECIPE_ALGOS["scratch"]["maskable-ppo"]
     assert RECIPES["scratch"]["algo"] == "dqn" and RECIPES["scratch"]["obs_type"] == "moves"
-    assert recipe("scratch", "kalah") == {**RECIPES["scratch"], **dqn}
+    assert recipe("scratch", "oware") == {**RECIPES["scratch"], **dqn}
     sungka = recipe("scratch", "sungka")
     assert (sungka["obs_type"], sungka["features"], sungka["timesteps"]) == ("afterstates", "afterstate", 2_500_000)
     # the game's own hyperparameters are merged into the algorithm's, not put in their place
@@ -242,16 +242,17 @@ def test_the_scratch_recipe_is_dqn_scoring_afterstates_on_sungka_and_togyz_and_o
     assert recipe("scratch", "sungka", "maskable-ppo") == {**RECIPES["scratch"], "obs_type": "turns",
                                                            "algo": "maskable-ppo", **ppo}
     TrainConfig(game="sungka", **sungka).check()
-    togyz = recipe("scratch", "togyz_kumalak")
-    assert (togyz["obs_type"], togyz["features"], togyz["timesteps"]) == ("afterstates", "afterstate", 4_000_000)
-    assert togyz["hyperparams"] == sungka["hyperparams"]
-    TrainConfig(game="togyz_kumalak", **togyz).check()
-    assert recipe("scratch", "togyz_kumalak", "maskable-ppo") == recipe("scratch", "kalah", "maskable-ppo")
+    for game in ("kalah", "togyz_kumalak"):
+        own = recipe("scratch", game)
+        assert (own["obs_type"], own["features"], own["timesteps"]) == ("afterstates", "afterstate", 4_000_000)
+        assert own["hyperparams"] == sungka["hyperparams"]
+        TrainConfig(game=game, **own).check()
+        assert recipe("scratch", game, "maskable-ppo") == recipe("scratch", "oware", "maskable-ppo")
     TrainConfig(game="sungka", **recipe("scratch", "sungka", "maskable-ppo")).check()
     with pytest.raises(ValueError, match="unknown recipe 'fast'"):
         recipe("fast", "kalah")
     with pytest.raises(ValueError, match="no settings for algo 'a2c'"):
-        recipe("scratch", "kalah", "a2c")
+        recipe("scratch", "oware", "a2c")
     parser = argparse.ArgumentParser()
     train_command.add_parser(parser.add_subparsers())
     config = train_command.config_from(parser.parse_args(["train", "sungka", "--recipe", "scratch"]))
