@@ -1,12 +1,13 @@
 """Invariants over many random games of every variant and rule parameter set: seeds are
 conserved, counts never go negative, every game ends, the mask is never empty while the game is
-on, and the final scores add up to all the seeds."""
+on, and the final scores add up to all the seeds; the afterstates observation agrees with the engine."""
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mancala_marl import observations
 from mancala_marl.games import GAME_OVER, Sungka
 
 from .helpers import random_game
@@ -73,3 +74,24 @@ def test_random_games_end_with_a_winner_or_draw(game):
         _, state = random_game(game, rng)
         outcomes.add(tuple(game.returns(state)))
     assert outcomes <= {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)} and len(outcomes) >= 2
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=games, data=st.data())
+def test_the_afterstates_observation_holds_the_engines_own_afterstate_of_every_pit(game, data):
+    # one source of truth: each block must be exactly the counts encoding of game.apply's result
+    state, plies = game.init(), data.draw(st.integers(0, 40), label="plies")
+    for _ in range(plies):
+        if game.is_terminal(state):
+            break
+        legal = np.flatnonzero(game.legal_mask(state))
+        game.apply(state, int(legal[data.draw(st.integers(0, len(legal) - 1), label="move")]))
+    if game.is_terminal(state):
+        return
+    player, size = game.to_move(state), observations.observation_space(game, "counts").shape[0]
+    blocks = observations.encode(game, state, player, "afterstates")[-game.pits * size:].reshape(game.pits, size)
+    legal = game.legal_mask(state)
+    for pit in range(game.pits):
+        expected = (observations.encode(game, game.apply(game.copy(state), pit), player, "counts")
+                    if legal[pit] else np.zeros(size))
+        assert np.array_equal(blocks[pit], expected), f"pit {pit} of {state}"
