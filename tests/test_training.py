@@ -1,5 +1,6 @@
 """Masked DQN, the training command (tiny runs), resume, model metadata and learned policies."""
 
+import argparse
 import json
 
 import numpy as np
@@ -12,6 +13,7 @@ from mancala_marl.agents.masked_dqn import MaskedDQN, masked_max
 from mancala_marl.games import GAMES, make_game
 from mancala_marl.single_agent import SingleAgentEnv
 from mancala_marl.train.callbacks import kept_checkpoints
+from mancala_marl.train import train_command
 from mancala_marl.train.cli import main as cli
 from mancala_marl.train.evaluation import play
 from mancala_marl.train.training import TrainConfig, train
@@ -139,6 +141,19 @@ def test_resume_continues_the_step_counter(algo, tmp_path):
     assert max(steps) >= 800 and steps == sorted(steps)  # evaluations continued past the first session
 
 
+def test_without_the_replay_buffer_checkpoints_hold_the_model_only_and_still_resume(tmp_path):
+    parser = argparse.ArgumentParser()
+    train_command.add_parser(parser.add_subparsers())
+    assert train_command.config_from(parser.parse_args(["train", "kalah"])).save_replay_buffer
+    assert not train_command.config_from(parser.parse_args(["train", "kalah", "--no-replay-buffer"])).save_replay_buffer
+    train(tiny_config("dqn", timesteps=600, save_replay_buffer=False), tmp_path)
+    assert sorted(path.name for path in (tmp_path / "checkpoints").iterdir()) == ["last.zip"]
+    final = train(TrainConfig(), tmp_path, resume=True, timesteps=1200)  # an empty buffer refills
+    model, _ = load_model(final)
+    assert 1200 <= model.num_timesteps < 1200 + 128
+    assert not (tmp_path / "checkpoints" / "last_replay_buffer.pkl").exists()
+
+
 def test_a_model_for_another_game_or_layout_is_refused(tmp_path):
     final = train(tiny_config("dqn", timesteps=300), tmp_path)
     with pytest.raises(ValueError, match="trained for kalah .* used on sungka"):
@@ -226,9 +241,6 @@ def test_score_margins_are_scaled_to_the_seeds_in_play_for_both_algorithms():
 
 
 def test_the_scratch_recipe_is_dqn_scoring_afterstates_except_on_oware_and_options_override_it():
-    import argparse
-
-    from mancala_marl.train import train_command
     from mancala_marl.train.training import RECIPE_ALGOS, RECIPES, TrainConfig, recipe
 
     dqn, ppo = RECIPE_ALGOS["scratch"]["dqn"], RECIPE_ALGOS["scratch"]["maskable-ppo"]

@@ -43,7 +43,8 @@ def run(args) -> int:
 
     # The scratch recipe (no teacher), shortened: its learning-rate decay then ends with the demo.
     values = {**recipe("scratch", args.game), "timesteps": args.timesteps, "eval_freq": max(args.timesteps // 4, 1),
-              "eval_games": 20, "checkpoint_freq": args.timesteps}
+              "eval_games": 20, "checkpoint_freq": args.timesteps,
+              "save_replay_buffer": False}  # a demo is never resumed: no GB-sized buffer on disk
     config = TrainConfig(game=args.game, seed=args.seed, **values)
     print(f"Training {ALGO_NAMES[config.algo]} from scratch on {args.game} (recipe 'scratch', against random, max and exact) "
           f"for {args.timesteps} moves ...")

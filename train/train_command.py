@@ -37,7 +37,7 @@ OPTIONS = {"algo": "algo", "opponent": "opponent", "seat": "seat", "timesteps": 
            "eval_games": "eval_games", "checkpoint_freq": "checkpoint_freq", "snapshot_freq": "snapshot_freq",
            "snapshot_prob": "snapshot_prob", "max_snapshots": "max_snapshots",
            "learning_rate_end": "learning_rate_end", "eval_opening": "eval_opening",
-           "keep_checkpoints": "keep_checkpoints"}
+           "keep_checkpoints": "keep_checkpoints", "save_replay_buffer": "save_replay_buffer"}
 
 
 def add_parser(subparsers) -> None:
@@ -88,6 +88,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--keep-checkpoints", action="store_true", default=None,
                    help="also keep each checkpoint's model as checkpoints/model_STEPS_steps.zip "
                         "(for benchmarks/checkpoint_curve.py)")
+    p.add_argument("--no-replay-buffer", dest="save_replay_buffer", action="store_false", default=None,
+                   help="DQN: checkpoints keep the model only, not the replay buffer (1.4 GB on Sungka's recipe); "
+                        "--resume then refills the buffer from scratch")
     p.add_argument("--pool", default=None, help=f"self-play baselines in the pool (default {','.join(d.pool_baselines)})")
     p.add_argument("--snapshot-freq", type=int, default=None)
     p.add_argument("--snapshot-prob", type=float, default=None, help="chance an episode's opponent is a snapshot")

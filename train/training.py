@@ -53,6 +53,7 @@ class TrainConfig:
     eval_opening: int = 0              # random opening moves of each evaluation game
     checkpoint_freq: int = 20_000
     keep_checkpoints: bool = False     # also keep each checkpoint's model (checkpoints/model_STEPS_steps.zip)
+    save_replay_buffer: bool = True    # DQN: checkpoints also save the buffer that --resume continues with (GBs)
     pool_baselines: list = field(default_factory=lambda: ["random", "max", "exact", "greedy"])
     snapshot_freq: int = 20_000
     snapshot_prob: float = 0.5
@@ -272,7 +273,7 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
             params["target_update_interval"] = 10**12  # the callback below does it per episode
         model = cls(policy, env, seed=config.seed, verbose=0, tensorboard_log=str(run_dir / "tb"), **params)
     meta = metadata(config)
-    callbacks = [AtomicCheckpointCallback(ckpt, config.checkpoint_freq, meta, buffer_path if config.algo == "dqn" else None,
+    callbacks = [AtomicCheckpointCallback(ckpt, config.checkpoint_freq, meta, buffer_path if config.algo == "dqn" and config.save_replay_buffer else None,
                                           keep=config.keep_checkpoints),
                  BaselineEvalCallback(game, config.obs_type, config.eval_opponents, config.eval_freq,
                                       config.eval_games, run_dir / "evaluations.csv", verbose=config.verbose,
