@@ -141,17 +141,24 @@ def test_resume_continues_the_step_counter(algo, tmp_path):
     assert max(steps) >= 800 and steps == sorted(steps)  # evaluations continued past the first session
 
 
-def test_without_the_replay_buffer_checkpoints_hold_the_model_only_and_still_resume(tmp_path):
+def test_without_the_replay_buffer_checkpoints_hold_the_model_only_and_a_resume_waits_to_refill_it(tmp_path):
     parser = argparse.ArgumentParser()
     train_command.add_parser(parser.add_subparsers())
     assert train_command.config_from(parser.parse_args(["train", "kalah"])).save_replay_buffer
     assert not train_command.config_from(parser.parse_args(["train", "kalah", "--no-replay-buffer"])).save_replay_buffer
-    train(tiny_config("dqn", timesteps=600, save_replay_buffer=False), tmp_path)
-    assert sorted(path.name for path in (tmp_path / "checkpoints").iterdir()) == ["last.zip"]
-    final = train(TrainConfig(), tmp_path, resume=True, timesteps=1200)  # an empty buffer refills
+    checkpoints = tmp_path / "checkpoints"
+    train(tiny_config("dqn", timesteps=600), tmp_path)
+    assert (checkpoints / "last_replay_buffer.pkl").is_file()
+    # turned off on --resume: the run's config says so from then on, and the stale buffer goes
+    assert cli(["train", "kalah", "--run-dir", str(tmp_path), "--resume", "--no-replay-buffer",
+                "--timesteps", "1000", "--no-progress"]) == 0
+    assert json.loads((tmp_path / "config.json").read_text())["save_replay_buffer"] is False
+    assert sorted(path.name for path in checkpoints.iterdir()) == ["last.zip"]
+    # resumed with no buffer: SB3 would learn at once from a handful of moves; it waits for learning_starts
+    resumed_from = load_model(checkpoints / "last.zip")[0].num_timesteps
+    final = train(TrainConfig(), tmp_path, resume=True, timesteps=1400)
     model, _ = load_model(final)
-    assert 1200 <= model.num_timesteps < 1200 + 128
-    assert not (tmp_path / "checkpoints" / "last_replay_buffer.pkl").exists()
+    assert model.learning_starts == resumed_from + 100 and model.num_timesteps >= 1400
 
 
 def test_a_model_for_another_game_or_layout_is_refused(tmp_path):

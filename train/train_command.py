@@ -90,7 +90,8 @@ def add_parser(subparsers) -> None:
                         "(for benchmarks/checkpoint_curve.py)")
     p.add_argument("--no-replay-buffer", dest="save_replay_buffer", action="store_false", default=None,
                    help="DQN: checkpoints keep the model only, not the replay buffer (1.4 GB on Sungka's recipe); "
-                        "--resume then refills the buffer from scratch")
+                        "a later --resume starts with an empty buffer and waits for learning_starts new moves. "
+                        "With --resume: from now on (the run keeps it)")
     p.add_argument("--pool", default=None, help=f"self-play baselines in the pool (default {','.join(d.pool_baselines)})")
     p.add_argument("--snapshot-freq", type=int, default=None)
     p.add_argument("--snapshot-prob", type=float, default=None, help="chance an episode's opponent is a snapshot")
@@ -123,5 +124,5 @@ def run(args) -> int:
     config = config_from(args)
     run_dir = args.run_dir or (f"runs/{args.game}-{args.recipe}" if args.recipe else
                                f"runs/{args.game}-{config.algo}-{config.opponent.replace(':', '_').replace(',', '+')}")
-    train(config, run_dir, resume=args.resume, timesteps=args.timesteps)
+    train(config, run_dir, resume=args.resume, timesteps=args.timesteps, save_replay_buffer=args.save_replay_buffer)
     return 0

@@ -220,9 +220,11 @@ def metadata(config: TrainConfig, **extra) -> dict:
                          opponent=config.opponent, seat=config.seat, reward=config.reward, **extra)
 
 
-def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | None = None):
+def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | None = None,
+          save_replay_buffer: bool | None = None):
     """Train (or, with ``resume``, continue the run in ``run_dir`` from its last checkpoint, with
-    its own config.json and, if given, a new total ``timesteps``); returns the final model path."""
+    its own config.json and, if given, a new total ``timesteps`` and ``save_replay_buffer``);
+    returns the final model path."""
     import torch
     from stable_baselines3.common.callbacks import CallbackList
 
@@ -242,6 +244,8 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
             raise FileNotFoundError(f"--resume: no checkpoint at {ckpt}")
         config = TrainConfig(**json.loads((run_dir / "config.json").read_text()))
         config.timesteps = timesteps or config.timesteps
+        if save_replay_buffer is not None:
+            config.save_replay_buffer = bool(save_replay_buffer)
     elif ckpt.is_file():
         raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
     config.check()
@@ -257,6 +261,13 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         model.tensorboard_log = str(run_dir / "tb")
         if config.algo == "dqn" and buffer_path.is_file():
             model.load_replay_buffer(buffer_path)
+            if not config.save_replay_buffer:
+                buffer_path.unlink()  # the checkpoints from here on would not match it
+        elif config.algo == "dqn":
+            # SB3 learns once num_timesteps passes learning_starts: wait for the empty buffer to refill
+            waiting = {**DEFAULTS["dqn"], **config.hyperparams}.get("learning_starts", 0)
+            model.learning_starts = model.num_timesteps + waiting
+            print(f"resuming without a replay buffer: learning waits for {waiting} new moves to fill it")
     else:
         params = {**DEFAULTS[config.algo], **config.hyperparams}
         if config.learning_rate_end is not None:
