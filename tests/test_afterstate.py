@@ -98,5 +98,13 @@ def test_tiny_afterstate_run_trains_saves_reloads_and_plays(tmp_path):
     again = MaskedDQN.load(tmp_path / "checkpoints" / "last.zip")
     with th.no_grad():
         assert th.allclose(model.q_net(obs), again.q_net(obs))
-    result = play(game, make_policy(f"model:{final}"), make_policy("random"), seat=1, games=3)
+    # the policy plays the legal move of highest Q on the position's own afterstates observation
+    states, obs = positions(game, 20, seed=3)
+    policy = make_policy(f"model:{final}")
+    with th.no_grad():
+        q = model.q_net(obs).numpy()
+    for state, values in zip(states, q):
+        values[~game.legal_mask(state)] = -np.inf
+        assert policy.act(game, state) == int(np.argmax(values))
+    result = play(game, policy, make_policy("random"), seat=1, games=3)
     assert result["wins"] + result["draws"] + result["losses"] == 3

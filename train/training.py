@@ -72,9 +72,9 @@ class TrainConfig:
         if self.features not in FEATURES:
             raise ValueError(f"features must be one of {list(FEATURES)}, got {self.features!r}")
         if self.features == "afterstate" and (self.algo, self.obs_type) != ("dqn", "afterstates"):
-            raise ValueError(f"features 'afterstate' needs algo 'dqn' and obs_type 'afterstates', "
-                             f"got {self.algo!r} and {self.obs_type!r} (with another algo or obs_type, "
-                             f"pass features 'onehot' or 'plain')")
+            raise ValueError(f"features 'afterstate' needs algo 'dqn' and obs_type 'afterstates' (--algo dqn "
+                             f"--obs-type afterstates), got {self.algo!r} and {self.obs_type!r} (with another algo "
+                             f"or obs_type, pass --features onehot or plain)")
         if self.vec == "fast":
             from mancala_marl.train.vector_env import OPPONENTS
             names = self.opponent.split(",")
