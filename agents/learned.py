@@ -89,8 +89,10 @@ def save_model(model, path, metadata: dict) -> None:
 
 def save_for_shipping(source, target) -> None:
     """Copy the model ``source`` to ``target`` without its optimiser's state (Adam's moments
-    double a file's size and only matter for training on)."""
+    double a file's size and only matter for training on) and without the training envs' last
+    observations (256 of them: over 1 MB on Togyz Kumalak's afterstates)."""
     model, metadata = load_model(source)
+    model._last_obs = model._last_original_obs = None  # learn() starts from a reset when they are None
     policy = model.policy
     # A fresh optimiser over the same parameters (DQN's holds the online network's only, not the
     # target's): another set would not match on loading, and SB3 warns of an old file.

@@ -6,8 +6,8 @@ baseline in both seats.
     mancala-marl train GAME --recipe scratch --run-dir benchmarks/runs/scratch_GAME
 
 (masked DQN on the vectorized env, the ``moves`` observation with one-hot counts, 4M learner
-moves; on Sungka and Togyz Kumalak the ``afterstates`` observation scored by an afterstate
-network, Sungka for 2.5M moves;
+moves; on Sungka, Kalah and Togyz Kumalak the ``afterstates`` observation scored by an afterstate
+network, Sungka for 2.5M moves and Kalah for 8M;
 random openings, opponents random/max/exact/exact; RESULTS.md).
 
 ``--recipe distill``: a MaskablePPO network distilled from alphabeta depth 2 by DAgger

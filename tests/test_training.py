@@ -302,6 +302,7 @@ def test_a_shipped_copy_drops_the_optimiser_state_and_loads_without_warnings(alg
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # e.g. SB3's "optimizer state truncated" on a mismatched optimiser
         model, meta = load_model(shipped)
+    assert load_model(final)[0]._last_obs is not None and model._last_obs is None
     original, _ = load_model(final)
     obs = np.random.default_rng(0).random((5, *original.observation_space.shape)).astype(np.float32)
     masks = np.ones((5, original.action_space.n), dtype=bool)

@@ -118,9 +118,9 @@ RECIPE_ALGOS = {
 }
 # Each recipe's settings per game and algorithm, over the two above ("hyperparams" merged key by key).
 # DQN scores the position each move leaves (agents/afterstate.py), as sowing is arithmetic a flat
-# network learns slowly: on Sungka at 2.5M moves it wins more of the test's games than the "turns"
-# network at 8M, on Togyz Kumalak all of them from 3M, on Kalah more at 8M than the flat one at 16M
-# (RESULTS.md, "afterstates"). A smaller MLP serves, as it is applied once per pit. Oware, where the
+# network learns slowly: on Sungka at 2.5M moves it wins about as many of the test's games as the
+# "turns" network at 8M, on Togyz Kumalak all of them from 3M, on Kalah more at 8M than the flat
+# one at 16M (RESULTS.md, "afterstates"). A smaller MLP serves, as it is applied once per pit. Oware, where the
 # flat network already wins every test game, keeps it.
 AFTERSTATE_DQN = dict(obs_type="afterstates", features="afterstate",
                       hyperparams=dict(policy_kwargs={"net_arch": [128, 128]}))
