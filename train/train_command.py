@@ -33,7 +33,7 @@ def layer_sizes(text: str, option: str) -> list[int]:
 # command-line option -> TrainConfig field, for the options that a recipe may set too
 OPTIONS = {"algo": "algo", "opponent": "opponent", "seat": "seat", "timesteps": "timesteps", "reward": "reward",
            "reward_scale": "reward_scale", "obs_type": "obs_type", "features": "features", "opening": "opening",
-           "opening_prob": "opening_prob", "n_envs": "n_envs", "vec": "vec", "seed": "seed", "eval_freq": "eval_freq",
+           "opening_prob": "opening_prob", "restart_prob": "restart_prob", "n_envs": "n_envs", "vec": "vec", "seed": "seed", "eval_freq": "eval_freq",
            "eval_games": "eval_games", "checkpoint_freq": "checkpoint_freq", "snapshot_freq": "snapshot_freq",
            "snapshot_prob": "snapshot_prob", "max_snapshots": "max_snapshots",
            "learning_rate_end": "learning_rate_end", "eval_opening": "eval_opening",
@@ -72,6 +72,9 @@ def add_parser(subparsers) -> None:
                         f"scores the position each move leaves (default {d.features})")
     p.add_argument("--opening", type=int, default=None, help="episodes start after 1..K random plies (default 0)")
     p.add_argument("--opening-prob", type=float, default=None, help="... with this probability (default 1)")
+    p.add_argument("--restart-prob", type=float, default=None,
+                   help="vec fast: chance an episode against max/exact/greedy starts from a position of a game the "
+                        "learner did not win against it (default 0)")
     p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule pits=4")
     p.add_argument("--hyper", action="append", metavar="KEY=VALUE", help="algorithm argument, e.g. --hyper learning_rate=1e-4")
     p.add_argument("--n-envs", type=int, default=None, help=f"default {d.n_envs}")

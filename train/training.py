@@ -42,6 +42,8 @@ class TrainConfig:
     #                                    "afterstate": DQN scores each move's position (agents.afterstate)
     opening: int = 0                   # episodes start after 1..opening random plies ...
     opening_prob: float = 1.0          # ... with this probability (SingleAgentEnv)
+    restart_prob: float = 0.0          # vec "fast": episodes against max/exact/greedy restart from positions of
+    #                                    games the learner did not win, with this probability (vector_env.RestartPool)
     timesteps: int = 100_000
     learning_rate_end: float | None = None  # decay the learning rate linearly to this over the run
     n_envs: int = 8
@@ -75,6 +77,8 @@ class TrainConfig:
             raise ValueError(f"features 'afterstate' needs algo 'dqn' and obs_type 'afterstates' (--algo dqn "
                              f"--obs-type afterstates), got {self.algo!r} and {self.obs_type!r} (with another algo "
                              f"or obs_type, pass --features onehot or plain)")
+        if self.restart_prob and self.vec != "fast":
+            raise ValueError(f"restart_prob needs vec='fast' (--vec fast), got vec={self.vec!r}")
         if self.vec == "fast":
             from mancala_marl.train.vector_env import OPPONENTS
             names = self.opponent.split(",")
@@ -200,7 +204,7 @@ def make_vec_env(config: TrainConfig, run_dir: Path):
         venv = MancalaVecEnv(config.n_envs, make_game(config.game, **config.rule_params),
                              opponent=config.opponent.split(","), seat=config.seat, reward=config.reward,
                              obs_type=config.obs_type, reward_scale=_reward_scale(config), opening=config.opening,
-                             opening_prob=config.opening_prob)
+                             opening_prob=config.opening_prob, restart_prob=config.restart_prob)
         venv.seed(config.seed * 1000)
         return VecMonitor(venv, info_keywords=("result",))
     fns = [make_env_fn(config, run_dir, rank) for rank in range(config.n_envs)]

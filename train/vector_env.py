@@ -7,6 +7,12 @@ and infos (``terminal_observation`` and ``TimeLimit.truncated`` included), move 
 same seeds (``tests/test_vector.py``). The learner's move and every opponent reply run in numba;
 only episode resets (seat and opponent seed draws) and the info dicts are built in Python.
 
+``restart_prob > 0`` adds a curriculum that ``SingleAgentEnv`` does not have (so the move-for-move
+match holds only without it): an episode against a deterministic opponent (max, exact, greedy)
+starts, with that probability, from a position where the learner was to move in a game it did
+not win against that same opponent (:class:`RestartPool`). Those games replay exactly as long as
+the learner plays as before, so these are the positions where another move can change the result.
+
 ``env_method("action_masks")`` returns the N learner masks, so sb3-contrib's ``MaskablePPO``
 uses the env as it is::
 
@@ -40,6 +46,44 @@ from mancala_marl.single_agent import check_opening, random_opening
 OPPONENTS = {"random": 0, "max": 1, "exact": 2, "greedy": 3}
 SEATS = ("first", "second", "random")
 REWARDS = ("result", "score_diff")
+DETERMINISTIC = frozenset({OPPONENTS["max"], OPPONENTS["exact"], OPPONENTS["greedy"]})
+TRAIL = 256  # learner positions recorded per game for the restart pool (the rest of a longer game is not)
+
+
+class RestartPool:
+    """A ring of ``capacity`` learner positions (state, seat, moves played) per opponent, taken
+    from games the learner did not win; the oldest go first, so the pool follows the learner."""
+
+    def __init__(self, capacity: int, state_size: int):
+        if isinstance(capacity, bool) or not isinstance(capacity, (int, np.integer)) or capacity < 1:
+            raise ValueError(f"restart_capacity must be a positive integer, got {capacity!r}")
+        self.capacity, self.state_size = int(capacity), state_size
+        self._rings: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._size: dict[int, int] = {}
+        self._head: dict[int, int] = {}
+
+    def __len__(self) -> int:
+        return sum(self._size.values())
+
+    def size(self, opponent: int) -> int:
+        return self._size.get(opponent, 0)
+
+    def add(self, opponent: int, states: np.ndarray, seat: int, moves: np.ndarray) -> None:
+        if opponent not in self._rings:
+            self._rings[opponent] = (np.zeros((self.capacity, self.state_size), dtype=np.int32),
+                                     np.zeros(self.capacity, dtype=np.int64), np.zeros(self.capacity, dtype=np.int64))
+            self._size[opponent], self._head[opponent] = 0, 0
+        ring_states, ring_seats, ring_moves = self._rings[opponent]
+        slots = (self._head[opponent] + np.arange(len(states))) % self.capacity
+        ring_states[slots], ring_seats[slots], ring_moves[slots] = states, seat, moves
+        self._head[opponent] = int((self._head[opponent] + len(states)) % self.capacity)
+        self._size[opponent] = min(self.capacity, self._size[opponent] + len(states))
+
+    def sample(self, opponent: int, rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
+        """(state copy, seat, moves played) of one stored position, uniformly."""
+        k = int(rng.integers(self._size[opponent]))
+        ring_states, ring_seats, ring_moves = self._rings[opponent]
+        return ring_states[k].copy(), int(ring_seats[k]), int(ring_moves[k])
 
 
 @kernel
@@ -124,6 +168,9 @@ class MancalaVecEnv(VecEnv):
             or a list of those names: env ``i`` plays ``opponent[i % len(opponent)]`` in every
             episode (a fixed mixed pool, e.g. ``["random", "random", "max", "exact"]``).
         seat, reward, reward_scale, obs_type, max_moves, opening, opening_prob: as in ``SingleAgentEnv``.
+        restart_prob: chance that an episode against max, exact or greedy starts from a position of
+            a game the learner did not win against it (once there is one); 0 (the default) never.
+        restart_capacity: positions kept per opponent for those restarts (newest first out).
 
     Shapes: observations ``(N, obs_dim)`` float32, rewards ``(N,)`` float32, dones ``(N,)`` bool,
     ``action_masks()`` ``(N, P)`` bool. Env ``i`` is seeded with ``seed + i`` by :meth:`seed`
@@ -133,7 +180,7 @@ class MancalaVecEnv(VecEnv):
     def __init__(self, num_envs: int, game: Game | str = "sungka", opponent: str = "random",
                  seat: str = "first", reward: str = "result", obs_type: str = "counts",
                  reward_scale: float = 1.0, max_moves: int = MAX_MOVES, opening: int = 0, opening_prob: float = 1.0,
-                 **rule_params):
+                 restart_prob: float = 0.0, restart_capacity: int = 100_000, **rule_params):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if rule_params and not isinstance(game, str):
@@ -152,7 +199,10 @@ class MancalaVecEnv(VecEnv):
         if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 1:
             raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
         check_opening(opening, opening_prob)
+        if isinstance(restart_prob, bool) or not isinstance(restart_prob, (int, float)) or not 0 <= restart_prob <= 1:
+            raise ValueError(f"restart_prob must be a probability in [0, 1], got {restart_prob!r}")
         self.opening, self.opening_prob = int(opening), float(opening_prob)
+        self.restart_prob = float(restart_prob)
         n, g = int(num_envs), self.game
         self.render_mode = None  # read by VecEnv.__init__; this env does not render
         super().__init__(n, observations.observation_space(g, obs_type), spaces.Discrete(g.pits))
@@ -179,6 +229,10 @@ class MancalaVecEnv(VecEnv):
                       np.zeros((MAX_PLY, g.pits, g.state_size), dtype=np.int32),  # greedy's stack
                       np.zeros(5, dtype=np.int64))  # greedy's counters
         self._obs_id = observations.obs_id(g, obs_type)
+        self.restarts = RestartPool(restart_capacity, g.state_size)
+        self._trail = np.zeros((n, TRAIL, g.state_size), dtype=np.int32)  # this game's learner positions
+        self._trail_moves = np.zeros((n, TRAIL), dtype=np.int64)
+        self._trail_len = np.zeros(n, dtype=np.int64)
 
     # -- VecEnv API ---------------------------------------------------------------------------
     def reset(self) -> np.ndarray:
@@ -204,6 +258,9 @@ class MancalaVecEnv(VecEnv):
         masks = self.action_masks()
         infos = self._infos(masks, done)
         rows = np.flatnonzero(done)
+        if self.restart_prob > 0:
+            self._remember(np.flatnonzero(~done))
+            self._keep_unwon(rows, infos)
         if rows.size:
             for i in rows:
                 infos[i]["terminal_observation"] = self._obs[i].copy()
@@ -261,11 +318,33 @@ class MancalaVecEnv(VecEnv):
             opponent_seed = int(rng.integers(2**31))
             if self._opponent_ids[i] == 0:  # RandomPolicy's np.random.default_rng(seed), i.e. PCG64(seed)
                 self._rngs[i] = pcg64_row(np.random.PCG64(opponent_seed))
-            starts[k], plies[k] = random_opening(self.game, rng, self.opening, self.opening_prob)
+            if self.restart_prob > 0 and self._opponent_ids[i] in DETERMINISTIC \
+                    and self.restarts.size(self._opponent_ids[i]) and rng.random() < self.restart_prob:
+                starts[k], self.players[i], plies[k] = self.restarts.sample(self._opponent_ids[i], rng)
+            else:
+                starts[k], plies[k] = random_opening(self.game, rng, self.opening, self.opening_prob)
         ok = _reset_rows(np.asarray(rows, dtype=np.int64), self.states, starts, plies, self.players, self.num_moves,
                          self._pending, self._opponent_ids, self.game.spec, self._rngs, *self._work)
         if not ok:
             raise ValueError(f"{self.game!r}: the opponent's opening moves ended the game; the rules are degenerate")
+        if self.restart_prob > 0:
+            self._trail_len[rows] = 0
+            self._remember(np.asarray(rows, dtype=np.int64))
+
+    def _remember(self, rows: np.ndarray) -> None:
+        """Record the learner's position in each of ``rows`` (it is to move there) for the restart pool."""
+        rows = rows[self._trail_len[rows] < TRAIL]
+        self._trail[rows, self._trail_len[rows]] = self.states[rows]
+        self._trail_moves[rows, self._trail_len[rows]] = self.num_moves[rows]
+        self._trail_len[rows] += 1
+
+    def _keep_unwon(self, rows: np.ndarray, infos: list[dict]) -> None:
+        """Positions of the games in ``rows`` (just ended) that the learner did not win, into the pool."""
+        for i in rows:
+            opponent = int(self._opponent_ids[i])
+            if opponent in DETERMINISTIC and infos[i]["result"] <= 0 and not infos[i]["illegal_action"]:
+                length = self._trail_len[i]
+                self.restarts.add(opponent, self._trail[i, :length], int(self.players[i]), self._trail_moves[i, :length])
 
     def _scores(self):
         """(learner's store, opponent's store) per row, as ``(N,)`` arrays."""
