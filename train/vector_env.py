@@ -11,7 +11,9 @@ only episode resets (seat and opponent seed draws) and the info dicts are built 
 match holds only without it): an episode against a deterministic opponent (max, exact, greedy)
 starts, with that probability, from a position where the learner was to move in a game it did
 not win against that same opponent (:class:`RestartPool`). Those games replay exactly as long as
-the learner plays as before, so these are the positions where another move can change the result.
+the learner plays as before, so these are the positions where another move can change the
+result. The pool lives in the env, not in checkpoints: a resumed run fills it again from its new
+games.
 
 ``env_method("action_masks")`` returns the N learner masks, so sb3-contrib's ``MaskablePPO``
 uses the env as it is::
