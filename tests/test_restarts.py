@@ -25,41 +25,59 @@ def play_one_game(env):
         positions.append((env.states[0].copy(), int(env.num_moves[0])))
 
 
-def test_lost_games_feed_the_pool_and_the_next_episode_restarts_from_one_of_their_positions():
-    game = make_game("kalah")
-    env = MancalaVecEnv(1, game, opponent="exact", seat="first", restart_prob=1.0)
+@pytest.mark.parametrize("seat", ["first", "second"])
+def test_lost_games_feed_the_pool_and_later_episodes_restart_from_their_positions(seat):
+    env = MancalaVecEnv(1, "kalah", opponent="exact", seat=seat, restart_prob=1.0)
     env.seed(3)
     env.reset()
     positions, info = play_one_game(env)
-    assert info["result"] == -1  # playing the lowest pit loses to exact from the start
-    exact = OPPONENTS["exact"]
+    assert info["result"] == -1  # playing the lowest pit loses to exact from the start, in either seat
+    exact, me = OPPONENTS["exact"], ("first", "second").index(seat)
     assert env.restarts.size(exact) == len(positions) == len(env.restarts)
     ring_states, ring_seats, ring_moves = env.restarts._rings[exact]
     for k, (state, moves) in enumerate(positions):
-        assert np.array_equal(ring_states[k], state) and ring_seats[k] == 0 and ring_moves[k] == moves
-    # The episode that began after the loss starts from one of those positions, the learner to move.
-    start = env.states[0]
-    matches = [moves for state, moves in positions if np.array_equal(state, start)]
-    assert matches and env.num_moves[0] in matches and env.players[0] == 0
-    assert env.action_masks()[0].any()
-    # From there it is a normal game: played the same way, it is lost again and its positions join.
-    more, info = play_one_game(env)
-    assert info["result"] == -1
-    assert env.restarts.size(exact) == len(positions) + len(more)
+        assert np.array_equal(ring_states[k], state) and ring_seats[k] == me and ring_moves[k] == moves
+    # Every later episode starts from one of the pool's positions, the learner to move in its seat;
+    # played the same way from there it is lost again, and its positions join the pool.
+    known = list(positions)
+    later_starts = 0
+    for _ in range(8):
+        start, moves = env.states[0].copy(), int(env.num_moves[0])
+        assert any(np.array_equal(state, start) and m == moves for state, m in known)
+        assert env.players[0] == me and env.action_masks()[0].any()
+        later_starts += not np.array_equal(start, positions[0][0])
+        size = env.restarts.size(exact)
+        more, info = play_one_game(env)
+        assert info["result"] == -1 and env.restarts.size(exact) == size + len(more)
+        known += more
+    assert later_starts > 0  # not just the usual start over again
 
 
-def test_won_games_and_random_opponents_add_nothing_and_never_restart():
-    # Against random the same moves may win or lose: its games are never kept.
-    env = MancalaVecEnv(4, "sungka", opponent="random", seat="random", restart_prob=1.0)
+def test_forfeited_games_are_not_kept():
+    env = MancalaVecEnv(1, "kalah", opponent="exact", seat="first", restart_prob=1.0)
+    env.seed(0)
+    env.reset()
+    while env.action_masks()[0].all():
+        env.step(np.array([lowest_pit(env.action_masks()[0])]))
+    _, _, dones, infos = env.step(np.array([int(np.flatnonzero(~env.action_masks()[0])[0])]))  # an empty pit
+    assert dones[0] and infos[0]["illegal_action"] and infos[0]["result"] == -1
+    assert len(env.restarts) == 0
+
+
+def test_won_games_and_games_against_random_add_nothing():
+    # Against random the same moves may win or lose: its games are never kept, nor restarted.
+    env = MancalaVecEnv(4, "sungka", opponent=["random", "exact"], seat="random", restart_prob=1.0)
     env.seed(0)
     env.reset()
     rng = np.random.default_rng(0)
-    for _ in range(200):
+    ended = 0
+    for _ in range(300):
         masks = env.action_masks()
-        env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
-    assert len(env.restarts) == 0
-    # Against max, a game the learner wins is not kept: Kalah(4,3) from the start, first seat,
-    # 3-2-1-0 by the lowest pit wins against max (checked below), so nothing is added.
+        _, _, dones, _ = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        ended += int(dones[0] + dones[2])
+    assert ended > 0 and env.restarts.size(OPPONENTS["random"]) == 0
+    assert env.restarts.size(OPPONENTS["exact"]) == len(env.restarts) > 0
+    # A game the learner wins is not kept: on Kalah(4,3), first seat, the lowest pit beats max.
     env = MancalaVecEnv(1, "kalah", pits=4, seeds=3, opponent="max", seat="first", restart_prob=1.0)
     env.seed(0)
     env.reset()
@@ -92,8 +110,12 @@ def test_restart_pool_keeps_the_newest_positions():
 
 def test_bad_restart_settings_are_refused_clearly():
     with pytest.raises(ValueError, match=r"restart_prob must be a probability in \[0, 1\], got 1.5"):
-        MancalaVecEnv(2, "kalah", restart_prob=1.5)
+        MancalaVecEnv(2, "kalah", opponent="exact", restart_prob=1.5)
+    with pytest.raises(ValueError, match=r"max, exact or greedy only; the opponents are \['random'\]"):
+        MancalaVecEnv(2, "kalah", opponent="random", restart_prob=0.5)
+    with pytest.raises(ValueError, match=r"restart_prob must be a probability in \[0, 1\], got -0.1"):
+        TrainConfig(vec="fast", restart_prob=-0.1).check()
     with pytest.raises(ValueError, match="restart_capacity must be a positive integer"):
-        MancalaVecEnv(2, "kalah", restart_prob=0.5, restart_capacity=0)
+        MancalaVecEnv(2, "kalah", opponent="max", restart_prob=0.5, restart_capacity=0)
     with pytest.raises(ValueError, match="restart_prob needs vec='fast'"):
         TrainConfig(vec="dummy", restart_prob=0.5).check()

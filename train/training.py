@@ -77,6 +77,8 @@ class TrainConfig:
             raise ValueError(f"features 'afterstate' needs algo 'dqn' and obs_type 'afterstates' (--algo dqn "
                              f"--obs-type afterstates), got {self.algo!r} and {self.obs_type!r} (with another algo "
                              f"or obs_type, pass --features onehot or plain)")
+        if not 0 <= self.restart_prob <= 1:
+            raise ValueError(f"restart_prob must be a probability in [0, 1], got {self.restart_prob!r}")
         if self.restart_prob and self.vec != "fast":
             raise ValueError(f"restart_prob needs vec='fast' (--vec fast), got vec={self.vec!r}")
         if self.vec == "fast":

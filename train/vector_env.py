@@ -30,6 +30,8 @@ policies themselves (:mod:`mancala_marl.agents.rules`, :func:`mancala_marl.agent
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -76,6 +78,7 @@ class RestartPool:
                                      np.zeros(self.capacity, dtype=np.int64), np.zeros(self.capacity, dtype=np.int64))
             self._size[opponent], self._head[opponent] = 0, 0
         ring_states, ring_seats, ring_moves = self._rings[opponent]
+        states, moves = states[-self.capacity:], moves[-self.capacity:]  # one write per slot
         slots = (self._head[opponent] + np.arange(len(states))) % self.capacity
         ring_states[slots], ring_seats[slots], ring_moves[slots] = states, seat, moves
         self._head[opponent] = int((self._head[opponent] + len(states)) % self.capacity)
@@ -201,8 +204,10 @@ class MancalaVecEnv(VecEnv):
         if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 1:
             raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
         check_opening(opening, opening_prob)
-        if isinstance(restart_prob, bool) or not isinstance(restart_prob, (int, float)) or not 0 <= restart_prob <= 1:
+        if isinstance(restart_prob, bool) or not isinstance(restart_prob, numbers.Real) or not 0 <= restart_prob <= 1:
             raise ValueError(f"restart_prob must be a probability in [0, 1], got {restart_prob!r}")
+        if restart_prob > 0 and not DETERMINISTIC & {OPPONENTS[name] for name in names}:
+            raise ValueError(f"restart_prob restarts games against max, exact or greedy only; the opponents are {names}")
         self.opening, self.opening_prob = int(opening), float(opening_prob)
         self.restart_prob = float(restart_prob)
         n, g = int(num_envs), self.game
