@@ -108,14 +108,15 @@ def main() -> int:
         rows.append({"timesteps": steps, "wins": measure(game, path, args.games)})
         print(table_row(rows[-1]), flush=True)
     RESULTS.mkdir(exist_ok=True)
-    stem = RESULTS / f"checkpoint_curve_{run}"
-    stem.with_suffix(".json").write_text(json.dumps(
+    # Built by name, not with_suffix: a dot in the run's name (runs/x-r0.5) would be taken for one.
+    out = {suffix: RESULTS / f"checkpoint_curve_{run}{suffix}" for suffix in (".json", ".md", ".png")}
+    out[".json"].write_text(json.dumps(
         {"run": run, "game": game.name, "config": config, "games": args.games, "opening_seeds": OPENING_SETS,
          "rows": rows, "command": "python benchmarks/checkpoint_curve.py " + " ".join(sys.argv[1:]),
          "machine": platform.machine(), "seconds": round(time.time() - start, 1)}, indent=1))
-    stem.with_suffix(".md").write_text(markdown(run, args.games, rows))
-    plot(run, args.games, rows, stem.with_suffix(".png"))
-    print(f"wrote {stem}.json, .md and .png")
+    out[".md"].write_text(markdown(run, args.games, rows))
+    plot(run, args.games, rows, out[".png"])
+    print(f"wrote {RESULTS / f'checkpoint_curve_{run}'}.json, .md and .png")
     return 0
 
 
