@@ -142,22 +142,28 @@ def main(argv=None) -> int:
     if args.policy is not None:
         make_policy(args.policy)  # a bad spec is named before any search
     name = "ceiling" if args.policy is None else "ceiling_" + re.sub(r"[^A-Za-z0-9=.-]+", "_", args.policy)
-    path = RESULTS / f"{name}.json"
-    kept = json.loads(path.read_text())["rows"] if path.is_file() else []
     rows = []
     for game in args.games or GAMES:
         for opponent in OPPONENTS:
             for row in ceiling(make_game(game), opponent, args.openings, args.opening, args.seed, args.budget,
                                args.policy):
                 rows.append({**row, "opening_moves": args.opening, "seed": args.seed})
+    save_rows(name, rows, command, markdown)
+    return 0
+
+
+def save_rows(name: str, rows: list[dict], command: str, to_markdown) -> None:
+    """Merge ``rows`` into ``results/NAME.json`` (replacing the rows of the same game, opponent and
+    seat, keeping the others), then write ``NAME.md`` with ``to_markdown(rows, command)``."""
+    path = RESULTS / f"{name}.json"
+    kept = json.loads(path.read_text())["rows"] if path.is_file() else []
     new = {(r["game"], r["opponent"], r["seat"]) for r in rows}
     rows = [r for r in kept if (r["game"], r["opponent"], r["seat"]) not in new] + rows
     rows.sort(key=lambda r: (list(GAMES).index(r["game"]), OPPONENTS.index(r["opponent"]), SEATS.index(r["seat"])))
     RESULTS.mkdir(exist_ok=True)
     path.write_text(json.dumps({"command": command.strip(), "rows": rows}, indent=1))
-    (RESULTS / f"{name}.md").write_text(markdown(rows, command.strip()))
+    (RESULTS / f"{name}.md").write_text(to_markdown(rows, command.strip()))
     print(f"wrote {RESULTS / name}.md")
-    return 0
 
 
 if __name__ == "__main__":

@@ -21,19 +21,16 @@ seat, replaced when run again).
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 import time
-from pathlib import Path
+
+from ceiling import SCRATCH_TEST_SEED, save_rows  # the test's openings; results merged as ceiling.py's
 
 from mancala_marl.agents import make_policy
 from mancala_marl.agents.best_response import NO_WIN, WIN, BestResponse
 from mancala_marl.games import GAMES, make_game
 from mancala_marl.train.arena import SEATS, opening_position
-
-RESULTS = Path(__file__).resolve().parent / "results"
-SCRATCH_TEST_SEED = 10**6  # best_recipe.py's test openings (as benchmarks/ceiling.py)
 
 
 def winning_moves(game, solver: BestResponse, state, learner: int, budget: int) -> tuple[list[int], int]:
@@ -138,20 +135,11 @@ def main(argv=None) -> int:
         parser.error(f"unknown game {unknown[0]!r}: choose from {', '.join(GAMES)}")
     make_policy(args.policy)  # a bad spec is named before any search
     command = "python benchmarks/decisions.py " + " ".join(sys.argv[1:] if argv is None else argv)
-    name = "decisions_" + re.sub(r"[^A-Za-z0-9=.-]+", "_", args.policy)
-    path = RESULTS / f"{name}.json"
-    kept = json.loads(path.read_text())["rows"] if path.is_file() else []
     rows = []
     for game in args.games or GAMES:
         for opponent in args.opponent or ["max", "exact"]:
             rows += run(make_game(game), opponent, args.policy, args.openings, 4, SCRATCH_TEST_SEED, args.budget)
-    new = {(r["game"], r["opponent"], r["seat"]) for r in rows}
-    rows = [r for r in kept if (r["game"], r["opponent"], r["seat"]) not in new] + rows
-    rows.sort(key=lambda r: (list(GAMES).index(r["game"]), r["opponent"], SEATS.index(r["seat"])))
-    RESULTS.mkdir(exist_ok=True)
-    path.write_text(json.dumps({"command": command.strip(), "rows": rows}, indent=1))
-    (RESULTS / f"{name}.md").write_text(markdown(rows, command.strip()))
-    print(f"wrote {RESULTS / name}.md")
+    save_rows("decisions_" + re.sub(r"[^A-Za-z0-9=.-]+", "_", args.policy), rows, command, markdown)
     return 0
 
 
