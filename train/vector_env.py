@@ -237,8 +237,9 @@ class MancalaVecEnv(VecEnv):
                       np.zeros(5, dtype=np.int64))  # greedy's counters
         self._obs_id = observations.obs_id(g, obs_type)
         self.restarts = RestartPool(restart_capacity, g.state_size)
-        self._trail = np.zeros((n, TRAIL, g.state_size), dtype=np.int32)  # this game's learner positions
-        self._trail_moves = np.zeros((n, TRAIL), dtype=np.int64)
+        trail = TRAIL if self.restart_prob > 0 else 0  # Oware's states are long: no trail unless it serves
+        self._trail = np.zeros((n, trail, g.state_size), dtype=np.int32)  # this game's learner positions
+        self._trail_moves = np.zeros((n, trail), dtype=np.int64)
         self._trail_len = np.zeros(n, dtype=np.int64)
 
     # -- VecEnv API ---------------------------------------------------------------------------
