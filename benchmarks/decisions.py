@@ -25,7 +25,7 @@ import re
 import sys
 import time
 
-from ceiling import SCRATCH_TEST_SEED, save_rows  # the test's openings; results merged as ceiling.py's
+from ceiling import OPPONENTS, SCRATCH_TEST_SEED, save_rows  # the test's baselines, openings, results files
 
 from mancala_marl.agents import make_policy
 from mancala_marl.agents.best_response import NO_WIN, WIN, BestResponse
@@ -69,10 +69,10 @@ def decisions(game, policy, baseline, solver: BestResponse, state, learner: int,
 
 
 def summary(rows: list[dict], games: int) -> dict:
-    """Counts over a seat's decisions: how many were forced (one winning move) and found."""
+    """Counts over a seat's decisions in ``games`` games: how many were forced (one winning move) and found."""
     forced = [d for d in rows if d["winning"] == 1]
     free = [d for d in rows if d["winning"] > 1]
-    return {"games": games, "decisions": len(rows), "forced": len(forced),
+    return {"decisions": len(rows), "forced": len(forced),
             "forced_found": sum(d["found"] for d in forced), "free": len(free),
             "free_found": sum(d["found"] for d in free), "forced_per_game": round(len(forced) / max(games, 1), 2),
             "unsettled_moves": sum(d["unsettled"] for d in rows)}
@@ -123,7 +123,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", metavar="GAME", help=f"games (default: all of {', '.join(GAMES)})")
     parser.add_argument("--policy", default="pretrained", help="the policy whose moves are scored (default pretrained)")
-    parser.add_argument("--opponent", choices=["max", "exact"], action="append",
+    parser.add_argument("--opponent", choices=OPPONENTS, action="append",
                         help="baseline (repeatable; default both)")
     parser.add_argument("-n", "--openings", type=int, default=200, help="openings per seat (default 200)")
     parser.add_argument("--budget", type=int, default=5_000_000, help="positions searched per question at most")
@@ -137,7 +137,7 @@ def main(argv=None) -> int:
     command = "python benchmarks/decisions.py " + " ".join(sys.argv[1:] if argv is None else argv)
     rows = []
     for game in args.games or GAMES:
-        for opponent in args.opponent or ["max", "exact"]:
+        for opponent in args.opponent or OPPONENTS:
             rows += run(make_game(game), opponent, args.policy, args.openings, 4, SCRATCH_TEST_SEED, args.budget)
     save_rows("decisions_" + re.sub(r"[^A-Za-z0-9=.-]+", "_", args.policy), rows, command, markdown)
     return 0

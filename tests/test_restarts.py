@@ -115,6 +115,8 @@ def test_bad_restart_settings_are_refused_clearly():
         MancalaVecEnv(2, "kalah", opponent="random", restart_prob=0.5)
     with pytest.raises(ValueError, match=r"restart_prob must be a probability in \[0, 1\], got -0.1"):
         TrainConfig(vec="fast", restart_prob=-0.1).check()
+    with pytest.raises(ValueError, match="max, exact or greedy only"):  # before any run folder is made
+        TrainConfig(vec="fast", opponent="random", restart_prob=0.5).check()
     with pytest.raises(ValueError, match="restart_capacity must be a positive integer"):
         MancalaVecEnv(2, "kalah", opponent="max", restart_prob=0.5, restart_capacity=0)
     with pytest.raises(ValueError, match="restart_prob needs vec='fast'"):

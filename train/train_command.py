@@ -33,9 +33,9 @@ def layer_sizes(text: str, option: str) -> list[int]:
 # command-line option -> TrainConfig field, for the options that a recipe may set too
 OPTIONS = {"algo": "algo", "opponent": "opponent", "seat": "seat", "timesteps": "timesteps", "reward": "reward",
            "reward_scale": "reward_scale", "obs_type": "obs_type", "features": "features", "opening": "opening",
-           "opening_prob": "opening_prob", "restart_prob": "restart_prob", "n_envs": "n_envs", "vec": "vec", "seed": "seed", "eval_freq": "eval_freq",
-           "eval_games": "eval_games", "checkpoint_freq": "checkpoint_freq", "snapshot_freq": "snapshot_freq",
-           "snapshot_prob": "snapshot_prob", "max_snapshots": "max_snapshots",
+           "opening_prob": "opening_prob", "restart_prob": "restart_prob", "n_envs": "n_envs", "vec": "vec",
+           "seed": "seed", "eval_freq": "eval_freq", "eval_games": "eval_games", "checkpoint_freq": "checkpoint_freq",
+           "snapshot_freq": "snapshot_freq", "snapshot_prob": "snapshot_prob", "max_snapshots": "max_snapshots",
            "learning_rate_end": "learning_rate_end", "eval_opening": "eval_opening",
            "keep_checkpoints": "keep_checkpoints", "save_replay_buffer": "save_replay_buffer"}
 

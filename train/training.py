@@ -77,16 +77,15 @@ class TrainConfig:
             raise ValueError(f"features 'afterstate' needs algo 'dqn' and obs_type 'afterstates' (--algo dqn "
                              f"--obs-type afterstates), got {self.algo!r} and {self.obs_type!r} (with another algo "
                              f"or obs_type, pass --features onehot or plain)")
-        if not 0 <= self.restart_prob <= 1:
-            raise ValueError(f"restart_prob must be a probability in [0, 1], got {self.restart_prob!r}")
         if self.restart_prob and self.vec != "fast":
             raise ValueError(f"restart_prob needs vec='fast' (--vec fast), got vec={self.vec!r}")
         if self.vec == "fast":
-            from mancala_marl.train.vector_env import OPPONENTS
+            from mancala_marl.train.vector_env import OPPONENTS, check_restarts
             names = self.opponent.split(",")
             if any(name not in OPPONENTS for name in names):
                 raise ValueError(f"vec='fast' plays compiled opponents only ({', '.join(OPPONENTS)}, or a "
                                  f"comma-separated mix), not {self.opponent!r}; use vec='dummy' or 'subproc'")
+            check_restarts(self.restart_prob, names)  # before the run's folder is made
         for name in ("timesteps", "n_envs", "eval_freq", "checkpoint_freq", "snapshot_freq"):
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}")

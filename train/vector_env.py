@@ -54,6 +54,14 @@ DETERMINISTIC = frozenset({OPPONENTS["max"], OPPONENTS["exact"], OPPONENTS["gree
 TRAIL = 256  # learner positions recorded per game for the restart pool (the rest of a longer game is not)
 
 
+def check_restarts(restart_prob, opponents: list[str]) -> None:
+    """ValueError unless ``restart_prob`` is a probability that ``opponents`` (known names) can use."""
+    if isinstance(restart_prob, bool) or not isinstance(restart_prob, numbers.Real) or not 0 <= restart_prob <= 1:
+        raise ValueError(f"restart_prob must be a probability in [0, 1], got {restart_prob!r}")
+    if restart_prob > 0 and not DETERMINISTIC & {OPPONENTS[name] for name in opponents}:
+        raise ValueError(f"restart_prob restarts games against max, exact or greedy only; the opponents are {opponents}")
+
+
 class RestartPool:
     """A ring of ``capacity`` learner positions (state, seat, moves played) per opponent, taken
     from games the learner did not win; the oldest go first, so the pool follows the learner."""
@@ -204,10 +212,7 @@ class MancalaVecEnv(VecEnv):
         if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 1:
             raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
         check_opening(opening, opening_prob)
-        if isinstance(restart_prob, bool) or not isinstance(restart_prob, numbers.Real) or not 0 <= restart_prob <= 1:
-            raise ValueError(f"restart_prob must be a probability in [0, 1], got {restart_prob!r}")
-        if restart_prob > 0 and not DETERMINISTIC & {OPPONENTS[name] for name in names}:
-            raise ValueError(f"restart_prob restarts games against max, exact or greedy only; the opponents are {names}")
+        check_restarts(restart_prob, names)
         self.opening, self.opening_prob = int(opening), float(opening_prob)
         self.restart_prob = float(restart_prob)
         n, g = int(num_envs), self.game
@@ -326,8 +331,8 @@ class MancalaVecEnv(VecEnv):
             opponent_seed = int(rng.integers(2**31))
             if self._opponent_ids[i] == 0:  # RandomPolicy's np.random.default_rng(seed), i.e. PCG64(seed)
                 self._rngs[i] = pcg64_row(np.random.PCG64(opponent_seed))
-            if self.restart_prob > 0 and self._opponent_ids[i] in DETERMINISTIC \
-                    and self.restarts.size(self._opponent_ids[i]) and rng.random() < self.restart_prob:
+            # the pool holds positions against deterministic opponents only (_keep_unwon)
+            if self.restarts.size(self._opponent_ids[i]) and rng.random() < self.restart_prob:
                 starts[k], self.players[i], plies[k] = self.restarts.sample(self._opponent_ids[i], rng)
             else:
                 starts[k], plies[k] = random_opening(self.game, rng, self.opening, self.opening_prob)
