@@ -7,7 +7,8 @@ search (:mod:`mancala_marl.agents.mcts`), Dirichlet noise at the roots and moves
 proportion to the visits for the first ``temperature_moves`` moves of a game.
 Every position is stored with the search's visit distribution and the game's result from the
 side of its player to move (with ``margin_weight`` > 0, the result blended with the final score
-margin: :func:`mancala_marl.agents.mcts.utility`); the network (an MLP, torch) is then fitted on
+margin: :func:`mancala_marl.agents.mcts.utility`; with ``value_q`` > 0, blended with the root
+search's mean value there, a target with less of one game's luck in it); the network (an MLP, torch) is then fitted on
 the newest ``buffer`` positions: cross-entropy to the visit distribution (or, with
 ``policy_target="completed-q"``, to the prior improved by the root's Q-values:
 :func:`completed_q_target`) plus squared error to that value.
@@ -50,6 +51,7 @@ class AlphaZeroConfig:
     hidden: list = field(default_factory=lambda: [256, 256])
     obs_type: str = "moves"            # the network's input: "moves" (what each move does), "turns", "counts"
     margin_weight: float = 0.0         # value: (1 - w) * result + w * margin / (half of all seeds)
+    value_q: float = 0.0               # value target: (1 - q) * the game's outcome + q * the root search's value
     policy_target: str = "visits"      # or "completed-q": the prior improved by the root's Q-values
     buffer: int = 300_000              # positions kept for training
     batch_size: int = 512
@@ -81,8 +83,9 @@ class AlphaZeroConfig:
             raise ValueError(f"hidden must be a list of positive layer sizes, got {self.hidden!r}")
         if self.policy_target not in POLICY_TARGETS:
             raise ValueError(f"policy_target must be one of {list(POLICY_TARGETS)}, got {self.policy_target!r}")
-        if not 0.0 <= self.margin_weight <= 1.0:
-            raise ValueError(f"margin_weight must be between 0 and 1, got {self.margin_weight!r}")
+        for name in ("margin_weight", "value_q"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be between 0 and 1, got {getattr(self, name)!r}")
         for name in ("c_puct", "dirichlet", "learning_rate"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
@@ -228,7 +231,7 @@ def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, prog
     to, and a network alone plays there without a search to correct it."""
     n = config.games
     states = np.tile(game.init(), (n, 1))
-    records = [[] for _ in range(n)]  # per game: (obs, mask, policy, mover)
+    records = [[] for _ in range(n)]  # per game: (obs, mask, policy, mover, the root search's value)
     plies = np.zeros(n, dtype=np.int64)
     if config.opening:
         for g in range(n):
@@ -248,6 +251,8 @@ def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, prog
         alphazero.search(game, net, forest, config.sims, config.c_puct, active=live, noise=noise,
                          obs_type=config.obs_type, margin_weight=config.margin_weight)
         visits = forest.root_visits()[rows].astype(np.float64)
+        # the root's mean value from its mover's side (the first visit only expanded it)
+        root_q = forest.value_sum[rows, 0, :].sum(axis=1) / np.maximum(visits.sum(axis=1), 1)
         obs = alphazero.observe(game, states[rows], config.obs_type)
         if config.policy_target == "completed-q":  # the network's own prior, before the root noise
             root_logits, root_values = net(alphazero.expand(game, obs, config.obs_type))
@@ -257,7 +262,7 @@ def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, prog
             policy = visits[k] / visits[k].sum()
             target = policy if config.policy_target == "visits" else completed_q_target(
                 root_logits[k].astype(np.float64), float(root_values[k]), visits[k], value_sums[k], mask)
-            records[g].append((obs[k], mask, target.astype(np.float32), game.to_move(states[g])))
+            records[g].append((obs[k], mask, target.astype(np.float32), game.to_move(states[g]), root_q[k]))
             if plies[g] < config.temperature_moves:
                 move = int(rng.choice(game.pits, p=policy))
             else:
@@ -273,7 +278,8 @@ def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, prog
                 value = [mcts.utility(side * first_margin, config.margin_weight, unit) for side in (1.0, -1.0)]
                 outcomes.append(result[0])
                 lengths.append(plies[g])
-                out.extend((o, m, p, value[mover]) for o, m, p, mover in records[g])
+                w = config.value_q
+                out.extend((o, m, p, (1 - w) * value[mover] + w * q) for o, m, p, mover, q in records[g])
                 if progress is not None:
                     progress()
     obs, masks, policies, results = (np.array(column) for column in zip(*out))
@@ -439,6 +445,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--margin-weight", type=float, default=defaults.margin_weight,
                    help="value target: the result blended with the final margin in half the seeds, this much "
                         f"of it (default {defaults.margin_weight}: the result alone)")
+    p.add_argument("--value-q", type=float, default=defaults.value_q,
+                   help="value target: the game's outcome blended with the root search's mean value, this much "
+                        f"of it (default {defaults.value_q}: the outcome alone)")
     p.add_argument("--policy-target", choices=POLICY_TARGETS, default=None,
                    help="what the policy head learns: the root's visit shares or the prior improved by its "
                         f"completed Q-values (default {defaults.policy_target}; with --resume, the run "
@@ -474,7 +483,7 @@ def run(args) -> int:
     config = AlphaZeroConfig(
         game=args.game, rule_params=key_values(args.rule, "--rule"), generations=args.generations or 100,
         games=args.games, sims=args.sims, c_puct=args.c_puct, dirichlet=args.dirichlet, obs_type=args.obs_type,
-        margin_weight=args.margin_weight, policy_target=args.policy_target or AlphaZeroConfig.policy_target,
+        margin_weight=args.margin_weight, value_q=args.value_q, policy_target=args.policy_target or AlphaZeroConfig.policy_target,
         temperature_moves=args.temperature_moves, opening=args.opening or 0, hidden=hidden, buffer=args.buffer,
         batch_size=args.batch_size, steps_per_generation=args.steps, learning_rate=args.learning_rate,
         eval_every=args.eval_every, eval_games=args.eval_games, eval_sims=args.eval_sims,
