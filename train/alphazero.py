@@ -8,10 +8,10 @@ proportion to the visits for the first ``temperature_moves`` moves of a game.
 Every position is stored with the search's visit distribution and the game's result from the
 side of its player to move (with ``margin_weight`` > 0, the result blended with the final score
 margin: :func:`mancala_marl.agents.mcts.utility`; with ``value_q`` > 0, blended with the root
-search's mean value there, a target with less of one game's luck in it); the network (an MLP, torch) is then fitted on
-the newest ``buffer`` positions: cross-entropy to the visit distribution (or, with
-``policy_target="completed-q"``, to the prior improved by the root's Q-values:
-:func:`completed_q_target`) plus squared error to that value.
+search's mean value there, a target with less of one game's luck in it); the network (an MLP,
+torch) is then fitted on the newest ``buffer`` positions: cross-entropy to the visit
+distribution (or, with ``policy_target="completed-q"``, to the prior improved by the root's
+Q-values: :func:`completed_q_target`) plus squared error to that value.
 
 A run directory holds ``config.json``, ``checkpoints/last.pt`` (network, optimiser, generation,
 random state) and ``checkpoints/buffer.npz`` (the replay buffer), both written atomically after
@@ -132,7 +132,7 @@ def torch_evaluator(model):
 def to_numpy_network(model, config: AlphaZeroConfig, game, **extra) -> tuple[alphazero.Network, dict]:
     weights = {k: v.detach().cpu().numpy() for k, v in model.state_dict().items()}
     meta = {"game": game.name, "rule_params": dict(game.params), "obs_type": config.obs_type,
-            "margin_weight": config.margin_weight, "policy_target": config.policy_target,
+            "margin_weight": config.margin_weight, "value_q": config.value_q, "policy_target": config.policy_target,
             "opening": config.opening,
             "features": alphazero.feature_layout(game, config.obs_type)[1], "hidden": list(config.hidden),
             "trained_by": "mancala-marl alphazero (self-play)", **extra}
@@ -238,6 +238,7 @@ def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, prog
             plies[g] = random_opening(game, states[g], rng, int(rng.integers(config.opening + 1)))
     live = np.ones(n, dtype=np.bool_)
     unit = alphazero.margin_unit(game)
+    w = config.value_q  # each position's value: (1 - w) * the game's outcome + w * its root search's value
     out, outcomes, lengths = [], [], []
 
     def noise(rows):
@@ -278,7 +279,6 @@ def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, prog
                 value = [mcts.utility(side * first_margin, config.margin_weight, unit) for side in (1.0, -1.0)]
                 outcomes.append(result[0])
                 lengths.append(plies[g])
-                w = config.value_q
                 out.extend((o, m, p, (1 - w) * value[mover] + w * q) for o, m, p, mover, q in records[g])
                 if progress is not None:
                     progress()
@@ -483,7 +483,8 @@ def run(args) -> int:
     config = AlphaZeroConfig(
         game=args.game, rule_params=key_values(args.rule, "--rule"), generations=args.generations or 100,
         games=args.games, sims=args.sims, c_puct=args.c_puct, dirichlet=args.dirichlet, obs_type=args.obs_type,
-        margin_weight=args.margin_weight, value_q=args.value_q, policy_target=args.policy_target or AlphaZeroConfig.policy_target,
+        margin_weight=args.margin_weight, value_q=args.value_q,
+        policy_target=args.policy_target or AlphaZeroConfig.policy_target,
         temperature_moves=args.temperature_moves, opening=args.opening or 0, hidden=hidden, buffer=args.buffer,
         batch_size=args.batch_size, steps_per_generation=args.steps, learning_rate=args.learning_rate,
         eval_every=args.eval_every, eval_games=args.eval_games, eval_sims=args.eval_sims,
