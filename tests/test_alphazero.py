@@ -209,6 +209,13 @@ def test_training_writes_a_run_that_resumes_with_nothing_lost(tmp_path):
     assert game.legal_mask(game.init())[make_policy(f"alphazero:path={path},sims=4").act(game, game.init())]
 
 
+def test_training_with_the_progress_bar_on_runs_and_reports_each_evaluation(tmp_path, capsys):
+    # the command line's default; the bar's columns read fields that every generation must set again
+    train(tiny(progress_bar=True), tmp_path)
+    shown = capsys.readouterr().out
+    assert "[generation 1]" in shown and "[generation 2]" in shown and "random/f" in shown
+
+
 def test_training_refuses_bad_settings(tmp_path):
     with pytest.raises(FileNotFoundError, match="no checkpoint"):
         train(tiny(), tmp_path / "none", resume=True)

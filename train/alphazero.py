@@ -390,10 +390,12 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
     columns = (TextColumn("[bold]generation {task.fields[generation]}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("games"), TimeElapsedColumn(), TextColumn("{task.fields[status]}"))
     with Progress(*columns, disable=not config.progress_bar) as progress:
-        task = progress.add_task("self-play", total=config.games, generation=generation, status="")
+        status = ""
+        task = progress.add_task("self-play", total=config.games, generation=generation, status=status)
         while generation < config.generations:
             start = time.time()
-            progress.reset(task, total=config.games, generation=generation + 1)
+            # reset() replaces a task's fields, so every field the columns show is passed again
+            progress.reset(task, total=config.games, generation=generation + 1, status=status)
             data, stats = self_play(game, torch_evaluator(model), config, rng, forest,
                                     progress=lambda: progress.advance(task))
             buffer.add(*data)
@@ -420,7 +422,7 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
                 for row in rows:
                     writer.add_scalar(f"eval/win_rate/{row['opponent']}/{row['seat']}", row["win_rate"], generation)
                 status += f" | {win_rate_cells(rows)}"
-                progress.console.print(f"[generation {generation}] {status}")
+                progress.console.print(f"[generation {generation}] {status}", markup=False)
             progress.update(task, status=status)
     writer.close()
     return run_dir / "network.npz"
