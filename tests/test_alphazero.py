@@ -385,7 +385,9 @@ def test_a_resumed_run_can_switch_its_policy_target_and_opening(tmp_path):
     train(tiny(), tmp_path, resume=True, generations=3, policy_target="completed-q", opening=3)
     assert saved() == ("completed-q", 3, 8)
     assert Network.load(tmp_path / "network.npz").meta["opening"] == 3  # the file says how it was trained
-    train(tiny(sims=4), tmp_path, resume=True, generations=4)  # not named: the run keeps its settings
+    with pytest.raises(ValueError, match=r"sims=4 \(the run's: 8\)"):  # how it searches is the run's
+        train(tiny(sims=4), tmp_path, resume=True, generations=4)
+    train(tiny(), tmp_path, resume=True, generations=4)  # left at their defaults: the run's settings
     assert saved() == ("completed-q", 3, 8)
     assert Network.load(tmp_path / "network.npz").meta["generation"] == 4
     with pytest.raises(ValueError, match="policy_target must be one of"):

@@ -86,7 +86,9 @@ def test_distill_run_saves_plays_and_resumes(tmp_path):
 
     with pytest.raises(ValueError, match="already holds a run"):
         distill(tiny_config(), run_dir)
-    distill(tiny_config(rounds=3, explore=0.5), run_dir, resume=True)  # the run keeps its own recipe
+    with pytest.raises(ValueError, match=r"explore=0.5 \(the run's: 0.1\)"):  # the run keeps its own recipe
+        distill(tiny_config(rounds=3, explore=0.5), run_dir, resume=True)
+    distill(tiny_config(rounds=3), run_dir, resume=True)
     assert json.loads((run_dir / "config.json").read_text())["explore"] == 0.1
     meta = read_metadata(run_dir / "final.zip")
     assert meta["rounds"] == 3 and (run_dir / "data" / "round_2.npz").is_file()
@@ -125,7 +127,7 @@ def test_bad_settings_are_named(change, message, tmp_path):
 
 
 def test_resume_without_a_run_fails_clearly(tmp_path):
-    with pytest.raises(FileNotFoundError, match="no distillation run"):
+    with pytest.raises(FileNotFoundError, match="no run to continue"):
         distill(tiny_config(), tmp_path / "nothing", resume=True)
 
 

@@ -133,7 +133,7 @@ def test_resume_continues_the_step_counter(algo, tmp_path):
         model, _ = load_model(tmp_path / "checkpoints" / "last.zip")
         model.load_replay_buffer(tmp_path / "checkpoints" / "last_replay_buffer.pkl")
         assert model.replay_buffer.size() * 2 >= 600 - 2
-    final = train(TrainConfig(), tmp_path, resume=True, timesteps=1200)  # the run's own config.json is used
+    final = train(TrainConfig(progress_bar=False), tmp_path, resume=True, timesteps=1200)  # the run's own config.json is used
     model, meta = load_model(final)
     assert json.loads((tmp_path / "config.json").read_text())["rule_params"] == {"pits": 4, "seeds": 3}
     assert 1200 <= model.num_timesteps < 1200 + 128 and meta["timesteps"] == model.num_timesteps
@@ -156,7 +156,7 @@ def test_without_the_replay_buffer_checkpoints_hold_the_model_only_and_a_resume_
     assert sorted(path.name for path in checkpoints.iterdir()) == ["last.zip"]
     # resumed with no buffer: SB3 would learn at once from a handful of moves; it waits for learning_starts
     resumed_from = load_model(checkpoints / "last.zip")[0].num_timesteps
-    final = train(TrainConfig(), tmp_path, resume=True, timesteps=1400)
+    final = train(TrainConfig(progress_bar=False), tmp_path, resume=True, timesteps=1400)
     model, _ = load_model(final)
     assert model.learning_starts == resumed_from + 100 and model.num_timesteps >= 1400
 

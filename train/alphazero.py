@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -336,11 +336,17 @@ def _atomic_torch_save(obj, path: Path) -> None:
     os.replace(tmp, path)
 
 
+# Settings that --resume may change: what the network learns from next, and how it is evaluated.
+RESUMABLE = {"policy_target", "opening", "eval_every", "eval_games", "eval_sims", "eval_opponents"}
+
+
 def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: int | None = None,
           policy_target: str | None = None, opening: int | None = None) -> Path:
     """Run (or with ``resume`` continue) the self-play loop in ``run_dir``; returns the path of the
-    newest network (``network.npz``). On resume, ``policy_target`` and ``opening``, where given,
-    change the run from the next generation on; every other setting stays the run's."""
+    newest network (``network.npz``). On resume, ``generations`` is a new total, and
+    ``policy_target`` and ``opening``, where given (as arguments or in ``config``), change the run
+    from the next generation on, as may the settings of :data:`RESUMABLE`; any other setting of
+    ``config`` must be the run's (:mod:`mancala_marl.train.runs`)."""
     import torch
     from rich.progress import (
         BarColumn,
@@ -352,17 +358,17 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
     from torch.utils.tensorboard import SummaryWriter
 
     from mancala_marl.train.evaluation import append_evaluations, win_rate_cells
+    from mancala_marl.train.runs import load_checkpoint, resumed_config
 
     run_dir = Path(run_dir)
     checkpoint, buffer_path = run_dir / "checkpoints" / "last.pt", run_dir / "checkpoints" / "buffer.npz"
     if resume:
         if not checkpoint.is_file():
             raise FileNotFoundError(f"--resume: no checkpoint at {checkpoint}")
-        changed = {key: value for key, value in (("policy_target", policy_target), ("opening", opening))
-                   if value is not None}
-        config = AlphaZeroConfig(**{**json.loads((run_dir / "config.json").read_text()), **changed,
-                                    "progress_bar": config.progress_bar})
-        config.generations = generations or config.generations
+        config = resumed_config(config, run_dir, RESUMABLE, separate=frozenset({"generations"}))
+        changed = {key: value for key, value in (("policy_target", policy_target), ("opening", opening),
+                                                 ("generations", generations)) if value is not None}
+        config = replace(config, **changed)
     elif checkpoint.is_file():
         raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
     config.check()
@@ -378,12 +384,12 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
     rng = np.random.default_rng(config.seed)
     generation, seconds = 0, 0.0
     if resume:
-        saved = torch.load(checkpoint, weights_only=False)
+        saved = load_checkpoint(lambda path: torch.load(path, weights_only=False), checkpoint)
         model.load_state_dict(saved["model"])
         optimizer.load_state_dict(saved["optimizer"])
         generation, seconds = saved["generation"], saved["seconds"]
         rng.bit_generator.state = saved["rng"]
-        buffer.load(buffer_path)
+        load_checkpoint(buffer.load, buffer_path, "replay buffer")
     model.eval()
     forest = mcts.Forest(game, config.games, config.sims + 2)
     writer = SummaryWriter(str(run_dir / "tb"))
@@ -478,12 +484,13 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from mancala_marl.extras import require
+    from mancala_marl.train.runs import check_game
     from mancala_marl.train.train_command import key_values, layer_sizes
 
     require("train", "this command")
     hidden = layer_sizes(args.hidden, "--hidden")
     config = AlphaZeroConfig(
-        game=args.game, rule_params=key_values(args.rule, "--rule"), generations=args.generations or 100,
+        game=args.game, rule_params=key_values(args.rule, "--rule"), generations=AlphaZeroConfig.generations if args.generations is None else args.generations,
         games=args.games, sims=args.sims, c_puct=args.c_puct, dirichlet=args.dirichlet, obs_type=args.obs_type,
         margin_weight=args.margin_weight, value_q=args.value_q,
         policy_target=args.policy_target or AlphaZeroConfig.policy_target,
@@ -491,7 +498,12 @@ def run(args) -> int:
         batch_size=args.batch_size, steps_per_generation=args.steps, learning_rate=args.learning_rate,
         eval_every=args.eval_every, eval_games=args.eval_games, eval_sims=args.eval_sims,
         eval_opponents=args.eval_opponents.split(","), seed=args.seed, progress_bar=not args.no_progress)
-    path = train(config, args.run_dir or f"runs/{args.game}-alphazero", resume=args.resume,
+    run_dir = args.run_dir or f"runs/{args.game}-alphazero"
+    if args.resume:
+        check_game(run_dir, config.game, config.rule_params)
+    path = train(config, run_dir, resume=args.resume,
                  generations=args.generations, policy_target=args.policy_target, opening=args.opening)
-    print(f"network: {path}   play it: mancala-marl play {args.game} --opponent alphazero:path={path}")
+    rules = json.loads((path.parent / "config.json").read_text())["rule_params"]
+    game = args.game + (":" + ",".join(f"{key}={value}" for key, value in rules.items()) if rules else "")
+    print(f"network: {path}   play it: mancala-marl play {game} --opponent alphazero:path={path}")
     return 0

@@ -66,6 +66,10 @@ class DistillConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        trained = self.states_per_round - max(1, self.states_per_round // 20)  # fit() holds 5% out
+        if self.batch_size > trained:
+            raise ValueError(f"batch_size {self.batch_size} is larger than the {trained} positions the first round "
+                             f"trains on ({self.states_per_round} states, 5% held out): lower it or raise the states")
         if not 0.0 <= self.explore <= 1.0:
             raise ValueError(f"explore must be in [0, 1], got {self.explore!r}")
         if self.features not in FEATURES:
@@ -226,8 +230,14 @@ def _save_npz(path: Path, **arrays) -> None:
     os.replace(tmp, path)
 
 
+# Settings that --resume may change besides the rounds: how the student is evaluated.
+RESUMABLE = {"eval_games", "eval_opponents"}
+
+
 def distill(config: DistillConfig, run_dir, resume: bool = False):
-    """Run (or, with ``resume``, continue) the DAgger rounds in ``run_dir``; returns final.zip's path."""
+    """Run (or, with ``resume``, continue) the DAgger rounds in ``run_dir``; returns final.zip's
+    path. On resume the run keeps its settings, except a higher ``rounds`` and those of
+    :data:`RESUMABLE` (:mod:`mancala_marl.train.runs`)."""
     import torch
     from tqdm.auto import tqdm
 
@@ -243,17 +253,15 @@ def distill(config: DistillConfig, run_dir, resume: bool = False):
         model_policy,
         win_rate_cells,
     )
+    from mancala_marl.train.runs import resumed_config
 
     run_dir = Path(run_dir)
     ckpt, data_dir = run_dir / "checkpoints" / "last.zip", run_dir / "data"
     if resume:
-        if not (run_dir / "config.json").is_file():
-            raise FileNotFoundError(f"resume: no distillation run in {run_dir} (config.json missing)")
         # The recipe is the run's own; this call may raise the rounds and sets how it runs.
-        given = config
-        config = DistillConfig(**json.loads((run_dir / "config.json").read_text()))
-        config.rounds = max(given.rounds, config.rounds)
-        config.workers, config.progress_bar = given.workers, given.progress_bar
+        rounds = config.rounds
+        config = resumed_config(config, run_dir, RESUMABLE, separate=frozenset({"rounds"}))
+        config.rounds = max(rounds, config.rounds)
     elif (run_dir / "config.json").is_file():
         raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
     config.check()

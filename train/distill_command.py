@@ -44,6 +44,7 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     require("train", "this command")
     from mancala_marl.train.distill import DistillConfig, distill
+    from mancala_marl.train.runs import check_game
 
     net = layer_sizes(args.net, "--net")
     config = DistillConfig(
@@ -52,5 +53,8 @@ def run(args) -> int:
         net_arch=net, features=args.features, epochs=args.epochs, batch_size=args.batch_size, learning_rate=args.learning_rate,
         obs_type=args.obs_type, workers=args.workers, seed=args.seed, eval_games=args.eval_games,
         eval_opponents=args.eval_opponents.split(","), progress_bar=not args.no_progress)
-    distill(config, args.run_dir or f"runs/{args.game}-distill", resume=args.resume)
+    run_dir = args.run_dir or f"runs/{args.game}-distill"
+    if args.resume:
+        check_game(run_dir, config.game, config.rule_params)
+    distill(config, run_dir, resume=args.resume)
     return 0

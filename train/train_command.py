@@ -122,10 +122,13 @@ def config_from(args):
 
 def run(args) -> int:
     require("train", "this command")
+    from mancala_marl.train.runs import check_game
     from mancala_marl.train.training import train
 
     config = config_from(args)
     run_dir = args.run_dir or (f"runs/{args.game}-{args.recipe}" if args.recipe else
                                f"runs/{args.game}-{config.algo}-{config.opponent.replace(':', '_').replace(',', '+')}")
+    if args.resume:
+        check_game(run_dir, config.game, config.rule_params)
     train(config, run_dir, resume=args.resume, timesteps=args.timesteps, save_replay_buffer=args.save_replay_buffer)
     return 0

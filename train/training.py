@@ -86,9 +86,20 @@ class TrainConfig:
                 raise ValueError(f"vec='fast' plays compiled opponents only ({', '.join(OPPONENTS)}, or a "
                                  f"comma-separated mix), not {self.opponent!r}; use vec='dummy' or 'subproc'")
             check_restarts(self.restart_prob, names)  # before the run's folder is made
-        for name in ("timesteps", "n_envs", "eval_freq", "checkpoint_freq", "snapshot_freq"):
+        for name in ("timesteps", "n_envs", "eval_freq", "eval_games", "checkpoint_freq", "snapshot_freq"):
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
+        for name in ("opening", "eval_opening"):
+            if int(getattr(self, name)) < 0:
+                raise ValueError(f"{name} must be an integer >= 0, got {getattr(self, name)!r}")
+        if self.reward_scale is not None and not self.reward_scale > 0:
+            raise ValueError(f"reward_scale must be > 0 (rewards times it), got {self.reward_scale!r}")
+        if self.learning_rate_end is not None and not self.learning_rate_end >= 0:
+            raise ValueError(f"learning_rate_end must be >= 0, got {self.learning_rate_end!r}")
+        from mancala_marl.agents import make_policy
+        make_game(self.game, **self.rule_params)
+        for spec in self.eval_opponents:  # now, not at the first evaluation hours in
+            make_policy(spec)
 
 
 # Named recipes: TrainConfig values that ``mancala-marl train GAME --recipe NAME`` starts from
@@ -212,6 +223,23 @@ def make_vec_env(config: TrainConfig, run_dir: Path):
     return SubprocVecEnv(fns) if config.vec == "subproc" else DummyVecEnv(fns)
 
 
+def check_hyperparams(cls, hyperparams: dict) -> None:
+    """Refuse a ``--hyper`` name that ``cls`` (an SB3 algorithm) does not take, before the run starts."""
+    import inspect
+
+    taken = set()
+    for klass in cls.__mro__:  # a subclass's **kwargs go on to its parent's __init__
+        params = inspect.signature(klass.__init__).parameters.values()
+        taken |= {p.name for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+        if not any(p.kind == p.VAR_KEYWORD for p in params):
+            break
+    taken -= {"self", "policy", "env", "_init_setup_model", "seed", "verbose", "tensorboard_log"}  # ours to set
+    unknown = sorted(set(hyperparams) - taken)
+    if unknown:
+        raise ValueError(f"--hyper: {cls.__name__} has no argument {', '.join(map(repr, unknown))} "
+                         f"(it takes {', '.join(sorted(taken))})")
+
+
 def linear_schedule(start: float, end: float):
     """SB3 schedule: ``start`` at the beginning of training, ``end`` at its last step."""
     def rate(progress_remaining: float) -> float:
@@ -225,11 +253,17 @@ def metadata(config: TrainConfig, **extra) -> dict:
                          opponent=config.opponent, seat=config.seat, reward=config.reward, **extra)
 
 
+# Settings that --resume may change: how the run is evaluated and checkpointed, not what it learns.
+RESUMABLE = {"save_replay_buffer", "eval_freq", "eval_games", "eval_opponents", "eval_opening", "checkpoint_freq",
+             "keep_checkpoints"}
+
+
 def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | None = None,
           save_replay_buffer: bool | None = None):
     """Train (or, with ``resume``, continue the run in ``run_dir`` from its last checkpoint, with
-    its own config.json and, if given, a new total ``timesteps`` and ``save_replay_buffer``);
-    returns the final model path."""
+    its own config.json and, if given, a new total ``timesteps`` and ``save_replay_buffer``; of
+    ``config`` only the settings in :data:`RESUMABLE` may differ from the run's then, see
+    :mod:`mancala_marl.train.runs`); returns the final model path."""
     import torch
     from stable_baselines3.common.callbacks import CallbackList
 
@@ -239,6 +273,7 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         TargetUpdateEveryEpisodes,
     )
     from mancala_marl.train.evaluation import BaselineEvalCallback
+    from mancala_marl.train.runs import load_checkpoint, resumed_config
     from mancala_marl.train.selfplay import SnapshotCallback
 
     run_dir = Path(run_dir)
@@ -247,25 +282,27 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
     if resume:
         if not ckpt.is_file():
             raise FileNotFoundError(f"--resume: no checkpoint at {ckpt}")
-        config = TrainConfig(**json.loads((run_dir / "config.json").read_text()))
-        config.timesteps = timesteps or config.timesteps
+        config = resumed_config(config, run_dir, RESUMABLE, separate=frozenset({"timesteps"}))
+        if timesteps is not None:
+            config.timesteps = timesteps
         if save_replay_buffer is not None:
             config.save_replay_buffer = bool(save_replay_buffer)
     elif ckpt.is_file():
         raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
     config.check()
+    cls = algo_class(config.algo)
+    check_hyperparams(cls, config.hyperparams)
     torch.set_num_threads(config.torch_threads)
     game = make_game(config.game, **config.rule_params)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.json").write_text(json.dumps(asdict(config), indent=2))
     env = make_vec_env(config, run_dir)
-    cls = algo_class(config.algo)
     if resume:
         model, _ = load_model(ckpt, game, config.obs_type)
         model.set_env(env)
         model.tensorboard_log = str(run_dir / "tb")
         if config.algo == "dqn" and buffer_path.is_file():
-            model.load_replay_buffer(buffer_path)
+            load_checkpoint(model.load_replay_buffer, buffer_path, "replay buffer")
             if not config.save_replay_buffer:
                 buffer_path.unlink()  # the checkpoints from here on would not match it
         elif config.algo == "dqn":
@@ -287,7 +324,11 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
                                                                    **afterstate_kwargs(game)}
         if config.target_update_episodes:
             params["target_update_interval"] = 10**12  # the callback below does it per episode
-        model = cls(policy, env, seed=config.seed, verbose=0, tensorboard_log=str(run_dir / "tb"), **params)
+        try:
+            model = cls(policy, env, seed=config.seed, verbose=0, tensorboard_log=str(run_dir / "tb"), **params)
+        except (TypeError, ValueError, AssertionError) as error:  # SB3 asserts on some bad values
+            env.close()
+            raise ValueError(f"{cls.__name__} refused the settings {config.hyperparams} (--hyper): {error}") from None
     meta = metadata(config)
     callbacks = [AtomicCheckpointCallback(ckpt, config.checkpoint_freq, meta, buffer_path if config.algo == "dqn" and config.save_replay_buffer else None,
                                           keep=config.keep_checkpoints),

@@ -1,0 +1,88 @@
+"""Run folders continued by ``--resume`` (``train``, ``distill`` and ``alphazero``).
+
+A resumed run goes on with the settings in its ``config.json``: changing how a run learns halfway
+would make its results describe neither setting. A few settings may change, because they say how
+long it runs, how it is watched or how it is stored, not what it learns: each command names its
+own. Any other setting the caller changes from its default to a value other than the run's is
+refused, not silently dropped, and so is another game.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, fields
+from pathlib import Path
+
+# Shown and stored, not learned from: any command may change these on --resume.
+DISPLAY = {"progress_bar", "verbose", "workers", "threads", "torch_threads"}
+
+
+def read_config(run_dir) -> dict:
+    """The settings saved in ``run_dir/config.json``; a clear error if it is missing or unreadable."""
+    path = Path(run_dir) / "config.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"--resume: no run to continue in {run_dir} ({path.name} missing)")
+    try:
+        saved = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"--resume: {path} is not a readable run configuration ({error})") from None
+    if not isinstance(saved, dict):
+        raise ValueError(f"--resume: {path} is not a readable run configuration (not a JSON object)")
+    return saved
+
+
+def resumed_config(config, run_dir, changeable: set, separate: frozenset = frozenset()):
+    """The config a run in ``run_dir`` continues with: its saved one, except the settings in
+    ``changeable`` (and :data:`DISPLAY`) that ``config`` sets away from their defaults.
+
+    ``config`` is what the caller asked for (a dataclass: TrainConfig, DistillConfig,
+    AlphaZeroConfig); a setting it leaves at its default follows the run. Settings in ``separate``
+    (a run's new length, passed to ``train`` on its own) are neither checked nor taken."""
+    cls = type(config)
+    saved = read_config(run_dir)
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(set(saved) - names)
+    if unknown:
+        raise ValueError(f"--resume: {Path(run_dir) / 'config.json'} is not a {cls.__name__} "
+                         f"(unknown settings {unknown})")
+    asked, default = asdict(config), asdict(cls())
+    if "game" in saved and asked["game"] != default["game"]:
+        check_game(run_dir, asked["game"], asked["rule_params"], saved)
+    given = {name for name in names - {"game", "rule_params"} - separate if asked[name] != default[name]}
+    kept = changeable | DISPLAY
+    clashes = [f"{name}={asked[name]!r} (the run's: {saved.get(name, default[name])!r})"
+               for name in sorted(given - kept) if asked[name] != saved.get(name, default[name])]
+    if clashes:
+        raise ValueError(f"--resume continues {run_dir} with its own settings, and these differ from them: "
+                         f"{'; '.join(clashes)}. Drop them, or start a new run in another --run-dir")
+    return cls(**{**saved, **{name: asked[name] for name in given & kept},
+                  **{name: asked[name] for name in DISPLAY & names}})
+
+
+def check_game(run_dir, game: str, rules: dict, saved: dict | None = None) -> None:
+    """Refuse to continue a run of another game, or of other rules where ``rules`` names any
+    (the command line's GAME and --rule). Without a run there, nothing to check: resuming then
+    fails on what is missing."""
+    if saved is None:
+        if not (Path(run_dir) / "config.json").is_file():
+            return
+        saved = read_config(run_dir)
+    theirs = saved.get("rule_params", {})
+    if game != saved.get("game") or (rules and rules != theirs):
+        raise ValueError(f"--resume: {run_dir} is a run of {describe(saved.get('game'), theirs)}, "
+                         f"not {describe(game, rules)}")
+
+
+def describe(game, rules) -> str:
+    return f"{game} {rules}" if rules else str(game)
+
+
+def load_checkpoint(load, path, what: str = "checkpoint"):
+    """``load(path)``, with any failure to read it reported as one line naming the file."""
+    try:
+        return load(path)
+    except (FileNotFoundError, KeyboardInterrupt):
+        raise
+    except Exception as error:  # unpickling a damaged file can raise almost anything
+        raise ValueError(f"--resume: cannot read the {what} {path} ({type(error).__name__}: {error}); "
+                         f"it is damaged or not from this run") from None
