@@ -85,9 +85,15 @@ def test_maskable_ppo_trains_on_the_vector_env_directly():
     assert model.num_timesteps >= 128
 
 
+def test_a_mixed_pool_may_be_named_as_on_the_command_line():
+    assert MancalaVecEnv(4, "kalah", opponent="random,max")._opponent_names == ["random", "max", "random", "max"]
+    assert MancalaVecEnv(2, "kalah", opponent=["exact"])._opponent_names == ["exact", "exact"]
+
+
 def test_bad_arguments_are_refused_clearly():
-    with pytest.raises(ValueError, match="opponent must be one of"):
-        MancalaVecEnv(2, "kalah", opponent="alphabeta")
+    for opponent in ("alphabeta", "random,alphabeta", "random,", []):
+        with pytest.raises(ValueError, match="opponent must be one of"):
+            MancalaVecEnv(2, "kalah", opponent=opponent)
     with pytest.raises(ValueError, match="num_envs"):
         MancalaVecEnv(0, "kalah")
     env = MancalaVecEnv(2, "kalah")

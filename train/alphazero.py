@@ -420,8 +420,9 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
                                checkpoint)
             for key, value in {**stats, **losses}.items():
                 writer.add_scalar(f"selfplay/{key}" if key in stats else f"loss/{key}", value, generation)
-            status = f"{stats['positions']} positions, losses {losses.get('policy_loss', 0):.3f}/" \
-                     f"{losses.get('value_loss', 0):.3f}, {seconds / 60:.1f} min"
+            fitted = (f"losses {losses['policy_loss']:.3f}/{losses['value_loss']:.3f}" if losses else
+                      f"not fitted yet ({buffer.size} positions kept, a batch is {config.batch_size})")
+            status = f"{stats['positions']} positions, {fitted}, {seconds / 60:.1f} min"
             if config.eval_every and generation % config.eval_every == 0:
                 rows = evaluate(game, net, config, generation)
                 append_evaluations(run_dir / "evaluations.csv", rows, buffer.added, seconds)

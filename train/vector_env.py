@@ -178,7 +178,8 @@ class MancalaVecEnv(VecEnv):
         num_envs: N, the number of games.
         game: a :class:`Game` or a game name with ``**rule_params``.
         opponent: ``"random"``, ``"max"``, ``"exact"`` or ``"greedy"`` (the ``agents`` policies),
-            or a list of those names: env ``i`` plays ``opponent[i % len(opponent)]`` in every
+            or a list of those names (or a comma-separated string, the command line's
+            ``"random,max,exact"``): env ``i`` plays ``opponent[i % len(opponent)]`` in every
             episode (a fixed mixed pool, e.g. ``["random", "random", "max", "exact"]``).
         seat, reward, reward_scale, obs_type, max_moves, opening, opening_prob: as in ``SingleAgentEnv``.
         restart_prob: chance that an episode against max, exact or greedy starts from a position of
@@ -190,7 +191,7 @@ class MancalaVecEnv(VecEnv):
     (SB3's convention), like the i-th env of a ``DummyVecEnv``.
     """
 
-    def __init__(self, num_envs: int, game: Game | str = "sungka", opponent: str = "random",
+    def __init__(self, num_envs: int, game: Game | str = "sungka", opponent: str | list = "random",
                  seat: str = "first", reward: str = "result", obs_type: str = "counts",
                  reward_scale: float = 1.0, max_moves: int = MAX_MOVES, opening: int = 0, opening_prob: float = 1.0,
                  restart_prob: float = 0.0, restart_capacity: int = 100_000, **rule_params):
@@ -200,7 +201,7 @@ class MancalaVecEnv(VecEnv):
             raise ValueError(f"rule parameters {sorted(rule_params)} given with a Game object; pass them to the game")
         self.game = make_game(game, **rule_params) if isinstance(game, str) else game
         observations.check_obs_type(self.game, obs_type)
-        names = [opponent] if isinstance(opponent, str) else list(opponent)
+        names = opponent.split(",") if isinstance(opponent, str) else list(opponent)  # "random,max": the CLI's form
         unknown = [name for name in names if name not in OPPONENTS]
         if not names or unknown:
             raise ValueError(f"opponent must be one of {list(OPPONENTS)} or a non-empty list of them for the "
