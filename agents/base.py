@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import pkgutil
 from typing import Callable
 
@@ -127,10 +128,33 @@ def make_policy(name: str, *args, **params) -> Policy:
         factory = POLICIES[name]
     except KeyError:
         raise ValueError(f"unknown policy {name!r}; known policies: {', '.join(sorted(POLICIES))}") from None
+    check_parameters(name, factory, args, params)
     try:
         return factory(*args, **params)
     except TypeError as error:
         raise ValueError(f"bad parameters for policy {name!r}: {error}") from None
+
+
+def check_parameters(name: str, factory, args, params) -> None:
+    """Refuse parameters that ``factory`` does not take, naming them and the ones it does (in the
+    words of the command line, not of Python's TypeError, which names the class that got them)."""
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # a factory without a readable signature: its own call decides
+        return
+    takes = [p.name for p in signature.parameters.values()
+             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    if any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values()):
+        return
+    theirs = f"(its parameters: {', '.join(takes) or 'none'})"
+    unknown = [key for key in params if key not in takes]
+    if unknown:
+        raise ValueError(f"unknown parameter{'s' * (len(unknown) > 1)} {', '.join(map(repr, unknown))} "
+                         f"for policy {name!r} {theirs}")
+    try:
+        signature.bind(*args, **params)
+    except TypeError as error:  # too many values, or one given both by position and by name
+        raise ValueError(f"bad parameters for policy {name!r}: {error} {theirs}") from None
 
 
 @register_policy("random")

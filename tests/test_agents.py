@@ -263,8 +263,15 @@ def test_registry_specs_and_errors():
     assert policy.depth == 3 and policy.name == "alphabeta"
     with pytest.raises(ValueError, match="unknown policy 'nope'"):
         make_policy("nope")
-    with pytest.raises(ValueError, match="bad parameters for policy 'max'"):
+    # Named as the command line spells them, with the ones the policy takes; not as Python's
+    # TypeError names them ("_SearchPolicy.__init__() got an unexpected keyword argument").
+    with pytest.raises(ValueError, match=r"^unknown parameter 'depth' for policy 'max' \(its parameters: seed\)$"):
         make_policy("max:depth=3")
+    with pytest.raises(ValueError, match=r"^unknown parameter 'dep' for policy 'alphabeta' "
+                                         r"\(its parameters: depth, time_limit, max_chain, tt_bits, seed\)$"):
+        make_policy("alphabeta:dep=3")
+    with pytest.raises(ValueError, match=r"^bad parameters for policy 'greedy': too many positional arguments"):
+        make_policy("greedy:1,2,3")
     with pytest.raises(ValueError, match="depth must be an integer >= 1"):
         make_policy("alphabeta", depth=0)
 

@@ -47,7 +47,8 @@ BAD_INPUTS = [
     (["arena", "chess", "greedy", "random"], "unknown game 'chess'"),
     (["arena", "kalah", "nope", "random"], "unknown policy 'nope'"),
     (["arena", "kalah", "alphabeta:depth=deep", "random"], "depth must be an integer >= 1"),
-    (["arena", "kalah", "alphabeta:width=3", "random"], "bad parameters for policy 'alphabeta'"),
+    (["arena", "kalah", "alphabeta:width=3", "random"], "unknown parameter 'width' for policy 'alphabeta' "
+                                                         "(its parameters: depth, time_limit, "),
     (["arena", "kalah", "greedy", "random", "-n", "0"], "n (games per seat) must be an integer >= 1"),
     (["arena", "kalah", "greedy", "random", "-n", "many"], "argument -n/--games: invalid int value: 'many'"),
     (["arena", "kalah", "greedy", "random", "--workers", "0"], "workers must be >= 1"),
