@@ -4,8 +4,8 @@ The ``alphazero`` policy needs only numpy and numba: the network (an MLP; traine
 ``mancala-marl alphazero``, :mod:`mancala_marl.train.alphazero`) is stored as plain arrays in an
 ``.npz`` file and evaluated with numpy, in batches when many games search at once.
 
-- ``alphazero`` plays the network shipped for the game (``pretrained/alphazero_<game>.npz``);
-  ``alphazero:path=run/final.npz`` another one.
+- ``alphazero`` plays the network shipped for the game (``pretrained/alphazero_<game>.npz``,
+  trained on its default rules: other rules are refused); ``alphazero:path=run/final.npz`` another one.
 - ``sims=N`` simulations per move (default 200); ``time=T`` seconds per move instead (as many
   simulations as fit); ``sims=0`` plays the network alone: its most likely legal move.
 - The move is the root's most visited move (ties: the higher prior).
@@ -23,6 +23,7 @@ import functools
 import json
 import os
 import time
+import zipfile
 from importlib import resources
 from pathlib import Path
 
@@ -167,7 +168,7 @@ class Network:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["__meta__"]))
                 weights = {k: data[k] for k in data.files if k != "__meta__"}
-        except (OSError, ValueError, KeyError, EOFError) as error:
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:  # BadZipFile: cut short
             raise ValueError(f"{path} is not an alphazero network file ({type(error).__name__})") from None
         if meta.get("format") != FORMAT:
             raise ValueError(f"{path} is not an alphazero network file of format {FORMAT}")
@@ -278,6 +279,10 @@ def _simulate(sims, roots, active, spec, c_puct, margin_weight, margin_unit, obs
                                path_nodes, path_moves, path_len, pending, leaf_states, scratch)
 
 
+def _rules_key(game: str, rule_params: dict) -> tuple[str, str]:
+    return game, json.dumps(rule_params, sort_keys=True)
+
+
 @register_policy("alphazero")
 class AlphaZeroPolicy(Policy):
     """PUCT search guided by a self-play network (``sims``, or ``time`` seconds, per move)."""
@@ -293,20 +298,28 @@ class AlphaZeroPolicy(Policy):
             raise ValueError(f"c_puct must be > 0, got {c_puct!r}")
         self.sims, self.time_limit, self.c_puct = int(sims), time, float(c_puct)
         self.path = path
-        self._nets = {} if net is None else {(net.meta["game"], json.dumps(net.meta["rule_params"])): net}
+        self._nets = {} if net is None else {_rules_key(net.meta["game"], net.meta["rule_params"]): net}
         if path is not None:
             loaded = Network.load(path)  # a bad file is named now, not at the first move
-            self._nets[(loaded.meta["game"], json.dumps(loaded.meta["rule_params"]))] = loaded
+            self._nets[_rules_key(loaded.meta["game"], loaded.meta["rule_params"])] = loaded
         self._forest = None
         self.last_sims = 0
 
     def network(self, game: Game) -> Network:
-        key = (game.name, json.dumps(game.params))
+        key = _rules_key(game.name, game.params)
         if key not in self._nets:
             if self._nets:  # a network given by path= or net= plays its own game only
                 next(iter(self._nets.values())).check(game, f"alphazero network {self.path or ''}".strip())
-            self._nets[key] = Network.load(shipped_network(game))
+            path = shipped_network(game)
+            net = Network.load(path)
+            # The shipped network is trained on the default rules: on others its input has another
+            # length (a numpy error at the first move) or, worse, the same one (it plays blind).
+            net.check(game, f"alphazero network {path}")
+            self._nets[key] = net
         return self._nets[key]
+
+    def prepare(self, game: Game) -> None:
+        self.network(game)
 
     def act(self, game, state):
         if game.is_terminal(state):

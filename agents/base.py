@@ -42,6 +42,11 @@ class Policy:
         """A legal pit (0..P-1) for the player to move in ``state``. Must not modify ``state``."""
         raise NotImplementedError
 
+    def prepare(self, game: Game) -> None:
+        """Load what playing ``game`` needs, refusing what does not fit it (a network trained for
+        other rules): a ValueError here, before a game starts, not at the policy's first move.
+        Nothing to do for policies that read the rules from each call of :meth:`act`."""
+
     def __call__(self, game: Game, state: np.ndarray) -> int:
         return self.act(game, state)
 

@@ -209,6 +209,9 @@ class ModelPolicy(Policy):
     def path_for(self, game):
         return self.path
 
+    def prepare(self, game):
+        self._model_for(game)
+
     def act(self, game, state):
         model = self._model_for(game)
         mask = game.legal_mask(state)

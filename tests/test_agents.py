@@ -288,6 +288,21 @@ def test_policies_registered_in_other_agents_modules_are_found_by_name():
         make_policy("model:some/run.zip")  # named when the policy is made, not at its first move
 
 
+@pytest.mark.parametrize("spec", ["alphazero:sims=0", "pretrained"])
+def test_a_shipped_network_is_refused_on_rules_it_was_not_trained_for_before_the_first_move(spec):
+    # Kalah with 3 seeds has the board of the default rules: alphazero's network used to play it
+    # blind. prepare() refuses it before a game starts; act() refuses it too.
+    game, policy = make_game("kalah", seeds=3), make_policy(spec)
+    with pytest.raises(ValueError, match=r"was trained for kalah \{'pits': 6, 'seeds': 4.*but is used on kalah "
+                                         r"\{'pits': 6, 'seeds': 3"):
+        policy.prepare(game)
+    with pytest.raises(ValueError, match="but is used on kalah"):
+        policy.act(game, game.init())
+    kalah = make_game("kalah")
+    policy.prepare(kalah)  # its own rules
+    assert kalah.legal_mask(kalah.init())[policy.act(kalah, kalah.init())]
+
+
 # -- the "turns" observation's whole-turn feature against plain Python ----------------------
 
 def best_turn_margin(game, state, mover, chain):

@@ -17,6 +17,7 @@ from mancala_marl.train.cli import main
 
 KALAH_MODEL = str(pretrained_dir() / "kalah.zip")
 SUNGKA_MODEL = str(pretrained_dir() / "sungka.zip")
+ALPHAZERO_KALAH = str(pretrained_dir() / "alphazero_kalah.npz")
 
 
 @pytest.fixture
@@ -34,6 +35,13 @@ def garbage_model(tmp_path):
     return str(path)
 
 
+@pytest.fixture
+def garbage_network(tmp_path):
+    path = tmp_path / "broken.npz"
+    path.write_bytes(open(ALPHAZERO_KALAH, "rb").read()[:3000])  # a network file cut short
+    return str(path)
+
+
 BAD_INPUTS = [
     (["arena", "kalah", "model:/nonexistent.zip", "random"], "no model file at /nonexistent.zip"),
     (["arena", "kalah", "model:/etc/passwd", "random"], "not a model file (not a zip archive)"),
@@ -41,6 +49,11 @@ BAD_INPUTS = [
     (["arena", "kalah", "model:{garbage_model}", "random"], "not a model file"),
     (["arena", "sungka", f"model:{KALAH_MODEL}", "random"], "was trained for kalah"),
     (["arena", "sungka:houses=5", f"model:{SUNGKA_MODEL}", "random"], "'houses': 7"),
+    # The shipped network is for the default rules: other pits failed in numpy, other seeds played blind.
+    (["arena", "kalah:pits=4", "alphazero", "max", "-n", "1"], "alphazero_kalah.npz was trained for kalah"),
+    (["arena", "kalah:seeds=3", "alphazero:sims=0", "max", "-n", "1"],
+     "but is used on kalah {'pits': 6, 'seeds': 3,"),
+    (["arena", "kalah", "alphazero:path={garbage_network}", "random"], "is not an alphazero network file"),
     (["arena", "kalah:bogus=1", "greedy", "random"], "kalah has no parameter 'bogus'; its parameters: pits"),
     (["arena", "kalah:pits=abc", "greedy", "random"], "pits must be an integer, got 'abc'"),
     (["arena", "kalah:empty_capture=maybe", "greedy", "random"], "empty_capture must be True or False"),
@@ -64,8 +77,10 @@ BAD_INPUTS = [
 
 
 @pytest.mark.parametrize("argv, message", BAD_INPUTS, ids=[" ".join(a)[:60] for a, _ in BAD_INPUTS])
-def test_bad_input_is_one_line_and_a_non_zero_status(argv, message, tmp_path, not_a_model, garbage_model, capsys):
-    argv = [a.format(tmp_path=tmp_path, not_a_model=not_a_model, garbage_model=garbage_model) for a in argv]
+def test_bad_input_is_one_line_and_a_non_zero_status(argv, message, tmp_path, not_a_model, garbage_model,
+                                                     garbage_network, capsys):
+    argv = [a.format(tmp_path=tmp_path, not_a_model=not_a_model, garbage_model=garbage_model,
+                     garbage_network=garbage_network) for a in argv]
     try:
         status = main(argv)
     except SystemExit as exit_:  # argparse exits by itself
