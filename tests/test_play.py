@@ -4,6 +4,8 @@ import io
 import subprocess
 import sys
 
+import pytest
+
 from mancala_marl.train.play import play
 
 
@@ -21,13 +23,31 @@ def test_bad_input_is_refused_with_a_reason_then_end_of_input_stops():
     assert "pit 7 is out of range: pits are 0..2" in out
     assert "pit -1 is out of range" in out
     assert "'' is not a pit number" in out
-    assert "pit 2 is empty" in out  # the second "2", after the extra turn
+    # The second "2", after the extra turn, with the game's own reason: tuzduks are Togyz Kumalak's only.
+    assert "player_0's pit 2 is empty, it cannot be played; legal pits are [0, 1]" in out and "tuzduk" not in out
     assert "you resigned" in out and code == 0  # a deliberate quit is not a failure
 
 
 def test_end_of_input_abandons_the_game():
     code, out = run("x\n")
     assert "end of input: game abandoned" in out and code == 1
+
+
+def test_ctrl_c_abandons_the_game_with_the_status_of_an_interrupt():
+    class CtrlC(io.StringIO):
+        def readline(self, *args):
+            raise KeyboardInterrupt
+
+    out = io.StringIO()
+    code = play("kalah:pits=3,seeds=2", "simple", 0, stdin=CtrlC(), stdout=out)
+    assert code == 130 and "interrupted: game abandoned" in out.getvalue()  # 130 as every other command
+
+
+def test_an_opponent_trained_for_other_rules_is_refused_before_the_game_starts():
+    out = io.StringIO()
+    with pytest.raises(ValueError, match="alphazero_kalah.npz was trained for kalah .* but is used on kalah"):
+        play("kalah:pits=4", "alphazero:sims=0", 0, stdin=io.StringIO("0\n"), stdout=out)
+    assert out.getvalue() == ""  # refused before the board is shown and a move asked for
 
 
 def test_a_whole_game_is_played_to_the_end():

@@ -2,8 +2,10 @@
 
 The board is printed before every move of the person (pits numbered as on the board); the
 person types a pit number, or ``q`` to resign (a deliberate end: status 0). Bad input (not a
-number, a pit out of range, an empty pit) is refused with the reason and asked again; the end of
-input (Ctrl-D) or Ctrl-C abandons the game with a message and status 1, never a traceback.
+number, a pit out of range, a pit the rules do not allow) is refused with the reason and asked
+again; the end of input (Ctrl-D) abandons the game with a message and status 1, Ctrl-C with
+status 130 (as every command: the shell's status for an interrupt), never a traceback. An
+opponent that cannot play the game (a network trained for other rules) is refused before it starts.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from mancala_marl.render import ansi
 from .arena import GAME_HELP, parse_game
 
 ABANDONED = 1
+INTERRUPTED = 130  # as mancala_marl.train.cli answers Ctrl-C in the other commands
 RESIGN = "resign"
 
 
@@ -38,15 +41,15 @@ def ask_move(game, state, read, write) -> int | str | None:
             continue
         if not 0 <= pit < game.pits:
             write(f"pit {pit} is out of range: pits are 0..{game.pits - 1}\n")
-        elif pit not in legal:
-            write(f"pit {pit} is empty (or a tuzduk); legal pits are {legal}\n")
+        elif pit not in legal:  # the game's own reason: an empty pit, a tuzduk, Oware's must-feed rule
+            write(f"{game.illegal_reason(state, pit)}; legal pits are {legal}\n")
         else:
             return pit
 
 
 def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=None) -> int:
     """Play one game on the given streams; returns 0 when it was played out or the person resigned,
-    1 when it was abandoned (end of input, Ctrl-C)."""
+    1 when it was abandoned at the end of input, 130 on Ctrl-C."""
     from mancala_marl.agents import make_policy
 
     stdin = stdin or sys.stdin
@@ -54,6 +57,7 @@ def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=
     write = (lambda text: (stdout.write(text), stdout.flush()))
     game = parse_game(game)
     policy = make_policy(opponent) if isinstance(opponent, str) else opponent
+    policy.prepare(game)  # before the person's first move, not after it
     policy.reset(seed)
     state = game.init()
     write(f"{game.name}: you are player_{human_seat} ({'first' if human_seat == 0 else 'second'}), "
@@ -76,7 +80,7 @@ def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=
                 write(f"{policy.name} (player_{1 - human_seat}) sows pit {move}\n")
     except KeyboardInterrupt:
         write("\ninterrupted: game abandoned\n")
-        return ABANDONED
+        return INTERRUPTED
     write("\n" + ansi(game, state))
     mine, theirs = game.scores(state)[human_seat], game.scores(state)[1 - human_seat]
     verdict = "a draw" if mine == theirs else ("you win" if mine > theirs else "you lose")
