@@ -105,6 +105,15 @@ def test_arena_command_rejects_unknown_names(capsys):
     assert "unknown game 'chess'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["arena", "kalah", "max", "random"], ["tournament", "kalah", "max", "random"]])
+def test_a_negative_opening_is_refused(command, capsys):
+    # It used to be taken as no opening: deterministic policies then play one game n times.
+    assert main([*command, "-n", "2", "--opening", "-2"]) == 2
+    err = capsys.readouterr().err
+    assert "opening (random moves at the start of each game) must be an integer >= 0, got -2" in err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_tournament_and_paper_table_commands(capsys):
     assert main(["tournament", "kalah:pits=3,seeds=3", "random", "max", "greedy", "-n", "3", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)

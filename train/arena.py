@@ -120,6 +120,8 @@ def play_match(game, a, b, n: int, seed: int = 0, workers: int = 1, opening: int
         raise ValueError(f"n (games per seat) must be an integer >= 1, got {n!r}")
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers!r}")
+    if isinstance(opening, bool) or not isinstance(opening, (int, np.integer)) or opening < 0:
+        raise ValueError(f"opening (random moves at the start of each game) must be an integer >= 0, got {opening!r}")
     game = parse_game(game)
     jobs = [(i, seat) for seat in (0, 1) for i in range(n)]
     if workers == 1 or len(jobs) < 2:
