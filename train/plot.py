@@ -5,6 +5,7 @@ training steps, labelled or self-play positions) from ``RUN_DIR/evaluations.csv`
 from __future__ import annotations
 
 import csv
+import json
 from collections import defaultdict
 from pathlib import Path
 
@@ -18,6 +19,24 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+def read_curves(csv_path) -> dict:
+    """{(opponent, seat): [(timesteps, win rate in %), ...]} from an evaluations.csv, in file order."""
+    curves = defaultdict(list)
+    with open(csv_path, newline="") as handle:
+        reader = csv.DictReader(handle)
+        for row in reader:
+            # A run stopped while it wrote a row leaves it short, and the next evaluation is
+            # appended to that line (one field too many): neither is an evaluation to draw.
+            if None in row or None in row.values():
+                continue
+            try:
+                curves[(row["opponent"], row["seat"])].append((int(row["timesteps"]), 100 * float(row["win_rate"])))
+            except (KeyError, ValueError):
+                raise ValueError(f"{csv_path}, line {reader.line_num}: not an evaluation row of "
+                                 f"mancala-marl (columns timesteps, opponent, seat, ..., win_rate)") from None
+    return curves
+
+
 def plot_curves(csv_path, out_path, title: str | None = None,
                 xlabel: str = "training steps (learner moves)") -> Path:
     """Plot win rate (%) vs timesteps, one line per (opponent, seat); returns the PNG path."""
@@ -25,10 +44,7 @@ def plot_curves(csv_path, out_path, title: str | None = None,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    curves = defaultdict(list)
-    with open(csv_path, newline="") as handle:
-        for row in csv.DictReader(handle):
-            curves[(row["opponent"], row["seat"])].append((int(row["timesteps"]), 100 * float(row["win_rate"])))
+    curves = read_curves(csv_path)
     if not curves:
         raise ValueError(f"{csv_path} holds no evaluations yet")
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
@@ -57,8 +73,10 @@ def run(args) -> int:
     run_dir = Path(args.run_dir)
     csv_path = run_dir / "evaluations.csv"
     if not csv_path.is_file():
-        raise ValueError(f"no evaluations.csv in {run_dir}: not a run directory of `mancala-marl train`, "
-                         "`distill` or `alphazero`")
+        if not (run_dir / "config.json").is_file():  # every run writes it first
+            raise ValueError(f"no evaluations.csv in {run_dir}: not a run directory of `mancala-marl train`, "
+                             "`distill` or `alphazero`")
+        raise ValueError(f"{run_dir} has no evaluations yet: {first_evaluation(run_dir)}")
     xlabel = "training steps (learner moves)"
     if (run_dir / "data").is_dir():  # a `mancala-marl distill` run counts labelled positions
         xlabel = "labelled positions"
@@ -67,3 +85,22 @@ def run(args) -> int:
     out = plot_curves(csv_path, args.out or run_dir / "learning_curves.png", title=run_dir.name, xlabel=xlabel)
     print(out)
     return 0
+
+
+def first_evaluation(run_dir: Path) -> str:
+    """When the run in ``run_dir`` writes its first evaluation, from its config.json."""
+    try:
+        config = json.loads((run_dir / "config.json").read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        config = None
+    if not isinstance(config, dict):
+        return "its evaluations.csv appears with the first evaluation"
+    if "eval_every" in config:  # alphazero
+        if not config["eval_every"]:
+            return "it was started with --eval-every 0 (no evaluations); --resume --eval-every N turns them on"
+        return f"the first comes after generation {config['eval_every']} (--eval-every)"
+    if "eval_freq" in config:  # train
+        return f"the first comes after {config['eval_freq']} training steps (--eval-freq)"
+    if "rounds" in config:  # distill
+        return "the first comes after the first round"
+    return "its evaluations.csv appears with the first evaluation"
