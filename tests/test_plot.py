@@ -27,7 +27,7 @@ def row(timesteps, seat, win_rate):
 @pytest.mark.parametrize("config, when", [
     (TrainConfig(eval_freq=5000), "the first comes after 5000 training steps (--eval-freq)"),
     (AlphaZeroConfig(eval_every=3), "the first comes after generation 3 (--eval-every)"),
-    (AlphaZeroConfig(eval_every=0), "it was started with --eval-every 0 (no evaluations)"),
+    (AlphaZeroConfig(eval_every=0), "it runs with --eval-every 0 (no evaluations)"),
     (DistillConfig(), "the first comes after the first round"),
 ], ids=["train", "alphazero", "alphazero-none", "distill"])
 def test_a_run_without_evaluations_yet_is_told_so(config, when, tmp_path, capsys):

@@ -97,7 +97,7 @@ def first_evaluation(run_dir: Path) -> str:
         return "its evaluations.csv appears with the first evaluation"
     if "eval_every" in config:  # alphazero
         if not config["eval_every"]:
-            return "it was started with --eval-every 0 (no evaluations); --resume --eval-every N turns them on"
+            return "it runs with --eval-every 0 (no evaluations); --resume --eval-every N turns them on"
         return f"the first comes after generation {config['eval_every']} (--eval-every)"
     if "eval_freq" in config:  # train
         return f"the first comes after {config['eval_freq']} training steps (--eval-freq)"
