@@ -5,15 +5,26 @@ exact as opponents) for ``--timesteps`` moves (about two minutes on 2 cores), th
 ``--games`` games in each seat against random from the usual start and against max and exact
 from 4 random opening moves; the table shows the win rates with 95% Wilson intervals. ``--watch``
 instead plays and prints one game between two policies, board by board.
+
+Each demo starts afresh in ``--run-dir``: it replaces a folder that an earlier demo wrote (marked
+by :data:`MARKER`) or an empty one, and refuses any other, so a folder given by mistake is kept.
 """
 
 from __future__ import annotations
 
 import shutil
 import time
+from pathlib import Path
 
 from mancala_marl import ENV_MODULES
 from mancala_marl.extras import require
+
+# Written into the run folder before training: a folder holding it is a demo's, which the next
+# demo may replace. Whatever else a demo leaves there is listed in DEMO_FILES.
+MARKER = "demo_run.txt"
+DEMO_FILES = {MARKER, "config.json", "checkpoints", "snapshots", "evaluations.csv", "tb", "final.zip",
+              ".final.tmp.zip",  # final.zip half-written when the demo was stopped
+              "learning_curves.png"}  # `mancala-marl plot` of the run
 
 
 def add_parser(subparsers) -> None:
@@ -46,10 +57,13 @@ def run(args) -> int:
               "eval_games": 20, "checkpoint_freq": args.timesteps,
               "save_replay_buffer": False}  # a demo is never resumed: no GB-sized buffer on disk
     config = TrainConfig(game=args.game, seed=args.seed, **values)
+    config.check()  # bad settings are refused before anything in --run-dir is touched
+    if args.games < 1:
+        raise ValueError(f"--games (arena games per seat per opponent) must be >= 1, got {args.games}")
+    fresh_run_dir(Path(args.run_dir))
     print(f"Training {ALGO_NAMES[config.algo]} from scratch on {args.game} (recipe 'scratch', against random, max and exact) "
           f"for {args.timesteps} moves ...")
     start = time.time()
-    shutil.rmtree(args.run_dir, ignore_errors=True)  # a fresh demo run each time
     final = train(config, args.run_dir)
     seconds = time.time() - start
     agent = make_policy("model", path=str(final))
@@ -68,6 +82,27 @@ def run(args) -> int:
     print(f"Model: {final}   learning curves: mancala-marl plot {args.run_dir}   "
           f"play it: mancala-marl play {args.game} --opponent model:{final}")
     return 0
+
+
+def fresh_run_dir(run_dir: Path) -> None:
+    """Make ``run_dir`` an empty folder marked as a demo's: an earlier demo's folder is replaced,
+    any other folder that is not empty is refused (ValueError naming it), never deleted."""
+    if run_dir.exists() and not run_dir.is_dir():
+        raise ValueError(f"--run-dir {run_dir} is a file, not a folder")
+    if run_dir.is_dir() and any(run_dir.iterdir()):
+        others = sorted(entry.name for entry in run_dir.iterdir() if entry.name not in DEMO_FILES)
+        why = None
+        if not (run_dir / MARKER).is_file():
+            why = f"not marked as a demo's (no {MARKER})"
+        elif others:
+            why = f"it holds {', '.join(others[:3])}{' ...' if len(others) > 3 else ''}, which a demo does not write"
+        if why:
+            raise ValueError(f"--run-dir {run_dir} is not empty and {why}: the demo replaces only its own runs; "
+                             f"choose another --run-dir, or remove the folder yourself")
+        shutil.rmtree(run_dir)  # an earlier demo's: a demo starts afresh each time
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / MARKER).write_text("Written by `mancala-marl demo`: the next demo with this --run-dir replaces this "
+                                  "folder.\n")
 
 
 def watch(args) -> int:
