@@ -114,6 +114,25 @@ def test_a_negative_opening_is_refused(command, capsys):
     assert len(err.strip().splitlines()) == 1
 
 
+def test_games_that_end_in_the_random_opening_are_counted_and_reported(capsys):
+    assert main(["arena", "kalah:pits=3,seeds=2", "max", "exact", "-n", "4", "--opening", "500", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["ended_in_opening"] == 8  # nothing but random moves in every game
+    assert "warning: 8 of 8 games ended within the 500 random opening moves" in err
+    assert main(["arena", "kalah:pits=3,seeds=2", "max", "exact", "-n", "4", "--opening", "2", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["ended_in_opening"] == 0 and err == ""
+
+
+@pytest.mark.parametrize("command", [["arena", "kalah", "max", "random", "--csv"],
+                                     ["tournament", "kalah", "max", "random", "--markdown"]])
+def test_an_output_file_that_cannot_be_written_is_refused_before_the_games(command, tmp_path, capsys):
+    target = tmp_path / "no such folder" / "out.txt"
+    assert main([*command, str(target), "-n", "2"]) == 2
+    out, err = capsys.readouterr()
+    assert f"cannot write {target} (no folder {target.parent})" in err and out == ""  # no game was played
+
+
 def test_tournament_and_paper_table_commands(capsys):
     assert main(["tournament", "kalah:pits=3,seeds=3", "random", "max", "greedy", "-n", "3", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)

@@ -14,7 +14,10 @@ import csv
 import json
 import math
 import multiprocessing
+import os
 import signal
+import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -186,8 +189,10 @@ def arena(game, a, b, n: int = 100, seed: int = 0, workers: int = 1, opening: in
     played = play_match(game, a, b, n, seed, workers, opening)
     if records is not None:
         records.extend(played)
+    # a game over before the opening's last random move had no move by either policy
+    random_only = sum(opening > 0 and r["length"] <= opening for r in played)
     return {"game": game.name, "params": game.params, "a": str(a), "b": str(b), "games": n, "total_games": 2 * n,
-            "seed": seed, "opening": opening,
+            "seed": seed, "opening": opening, "ended_in_opening": random_only,
             "seats": {seat: seat_summary([r for r in played if r["seat"] == seat]) for seat in SEATS},
             "overall": seat_summary(played)}
 
@@ -241,10 +246,27 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+def check_writable(path, option: str) -> None:
+    """Refuse an output file that could not be written, before the games rather than after."""
+    folder = Path(path).resolve().parent
+    if Path(path).is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise ValueError(f"{option}: cannot write {path}" + ("" if folder.is_dir() else f" (no folder {folder})"))
+
+
+def warn_random_games(result: dict) -> None:
+    if result["ended_in_opening"]:
+        print(f"warning: {result['ended_in_opening']} of {result['total_games']} games ended within the "
+              f"{result['opening']} random opening moves, before either policy moved; they are counted all the "
+              f"same (use a shorter --opening)", file=sys.stderr)
+
+
 def run(args) -> int:
+    if args.csv:
+        check_writable(args.csv, "--csv")
     records = []
     result = arena(args.game, args.policy_a, args.policy_b, args.games, args.seed, args.workers,
                    args.opening, records)
+    warn_random_games(result)
     if args.csv:
         write_csv(args.csv, records)
     if args.json:

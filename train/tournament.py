@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 
-from .arena import GAME_HELP, add_common_arguments, arena, parse_game
+from .arena import GAME_HELP, add_common_arguments, arena, check_writable, parse_game
 
 PAPER_OPPONENTS = (("Random", "random"), ("Max", "max"), ("Exact", "exact"))
 
@@ -126,6 +126,8 @@ def add_parser(subparsers) -> None:
 
 
 def run_tournament(args) -> int:
+    if args.markdown:
+        check_writable(args.markdown, "--markdown")
     result = round_robin(args.game, args.policies, args.games, args.seed, args.workers, args.opening,
                          progress=None if args.json else lambda r: print(
                              f"{r['a']} vs {r['b']}: {r['overall']['wins']}-{r['overall']['draws']}-"
