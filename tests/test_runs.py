@@ -15,7 +15,8 @@ from mancala_marl.train.training import RESUMABLE, TrainConfig
 
 @pytest.fixture
 def run_dir(tmp_path):
-    saved = TrainConfig(game="kalah", rule_params={"pits": 4}, seed=3, eval_freq=500, reward="result")
+    saved = TrainConfig(game="kalah", rule_params={"pits": 4}, seed=3, eval_freq=500, reward="result",
+                        timesteps=777, progress_bar=False)
     (tmp_path / "config.json").write_text(json.dumps(asdict(saved)))
     return tmp_path
 
@@ -26,7 +27,12 @@ def test_a_resumed_run_keeps_its_settings_and_takes_only_those_it_may_change(run
     assert (config.game, config.rule_params, config.seed, config.reward) == ("kalah", {"pits": 4}, 3, "result")
     assert config.eval_freq == 500  # left at its default by the caller: the run's
     assert config.eval_games == 7 and config.progress_bar is False  # evaluation and display may change
-    assert config.timesteps == TrainConfig.timesteps  # passed on its own, not taken from the config
+    assert config.timesteps == 777  # passed to train() on its own, not taken from the config
+    # left at its default, the display setting is the run's too; named as given, it is the caller's
+    assert resumed_config(TrainConfig(game="kalah"), run_dir, RESUMABLE).progress_bar is False
+    assert resumed_config(TrainConfig(game="kalah"), run_dir, RESUMABLE, given={"progress_bar"}).progress_bar
+    # a value typed at its default still counts when the command line names it: eval_freq back to 20000
+    assert resumed_config(TrainConfig(game="kalah"), run_dir, RESUMABLE, given={"eval_freq"}).eval_freq == 20_000
     # a setting given with the run's own value is no clash
     assert resumed_config(TrainConfig(game="kalah", seed=3), run_dir, RESUMABLE).seed == 3
 
@@ -38,13 +44,24 @@ def test_a_resumed_run_refuses_what_would_change_how_it_learns_naming_it(run_dir
         resumed_config(TrainConfig(game="kalah", seed=5), run_dir, RESUMABLE)
     with pytest.raises(ValueError, match=r"is a run of kalah \{'pits': 4\}, not oware"):
         resumed_config(TrainConfig(game="oware"), run_dir, RESUMABLE)
-    with pytest.raises(ValueError, match="is not a AlphaZeroConfig"):
+    with pytest.raises(ValueError, match=r"seed=0 \(the run's: 3\)"):  # typed at its default, still not the run's
+        resumed_config(TrainConfig(game="kalah"), run_dir, RESUMABLE, given={"seed"})
+    with pytest.raises(ValueError, match="is not the configuration of a AlphaZeroConfig run"):
         resumed_config(AlphaZeroConfig(), run_dir, set())
+
+
+def test_settings_read_back_from_json_compare_equal_to_those_asked(tmp_path):
+    saved = AlphaZeroConfig(hidden=[64, 64], eval_opponents=["random"])
+    (tmp_path / "config.json").write_text(json.dumps(asdict(saved)))
+    # the same run asked for with a tuple (JSON has lists only) is no clash
+    config = resumed_config(AlphaZeroConfig(hidden=(64, 64), eval_opponents=("random",)), tmp_path, set())
+    assert config.hidden == [64, 64]
 
 
 def test_the_command_lines_game_must_be_the_runs(run_dir, tmp_path_factory):
     check_game(run_dir, "kalah", {})  # its rules need not be repeated
     check_game(run_dir, "kalah", {"pits": 4})
+    check_game(run_dir, "kalah", {"pits": 4, "seeds": 4, "empty_capture": False})  # the same rules, spelt out
     for game, rules in (("sungka", {}), ("kalah", {"pits": 6})):
         with pytest.raises(ValueError, match="is a run of kalah"):
             check_game(run_dir, game, rules)
@@ -73,8 +90,11 @@ BAD_SETTINGS = [
     (["train", "kalah", "--opening", "-1"], "opening must be an integer >= 0"),
     (["train", "kalah", "--hyper", "bogus=1"], "MaskablePPO has no argument 'bogus' (it takes batch_size"),
     (["train", "kalah", "--algo", "dqn", "--hyper", "n_epochs=2"], "MaskedDQN has no argument 'n_epochs'"),
-    (["train", "kalah", "--hyper", "learning_rate=abc"], "MaskablePPO refused the settings {'learning_rate': 'abc'}"),
+    (["train", "kalah", "--hyper", "learning_rate=abc"], "--hyper gave {'learning_rate': 'abc'}): "),
     (["distill", "kalah", "--states", "200"], "batch_size 512 is larger than the 190 positions"),
+    # an evaluation opponent whose network cannot play these rules: refused now, not at the first evaluation
+    (["train", "kalah", "--rule", "pits=4", "--eval-opponents", "alphazero:sims=2"], "was trained for kalah"),
+    (["alphazero", "kalah", "--rule", "pits=4", "--eval-opponents", "pretrained"], "was trained for kalah"),
 ]
 
 
@@ -92,3 +112,39 @@ def test_resume_of_another_game_on_the_command_line_is_refused(tmp_path, capsys)
     (tmp_path / "config.json").write_text(json.dumps(asdict(config)))
     status = main(["alphazero", "sungka", "--resume", "--run-dir", str(tmp_path), "--no-progress"])
     assert status == 2 and "is a run of kalah {'pits': 3, 'seeds': 2}, not sungka" in capsys.readouterr().err
+
+
+TINY_RUN = ["alphazero", "kalah", "--rule", "pits=3", "--rule", "seeds=2", "--games", "4", "--sims", "4",
+            "--hidden", "8", "--buffer", "500", "--batch-size", "16", "--steps", "2", "--eval-games", "1",
+            "--eval-sims", "2", "--eval-opponents", "random", "--no-progress"]
+
+
+def test_options_typed_at_their_default_values_are_honoured_on_resume(tmp_path, capsys):
+    run = ["--run-dir", str(tmp_path)]
+    assert main([*TINY_RUN, *run, "--generations", "1", "--eval-every", "0"]) == 0
+    assert not (tmp_path / "evaluations.csv").exists()
+    # --eval-every 5 is the default, typed: evaluations come back (it was taken as "not given")
+    assert main(["alphazero", "kalah", *run, "--resume", "--generations", "5", "--eval-every", "5",
+                 "--no-progress"]) == 0
+    assert json.loads((tmp_path / "config.json").read_text())["eval_every"] == 5
+    assert (tmp_path / "evaluations.csv").is_file()
+    # --sims 64 is the default too: typed, it clashes with the run's 4 instead of being dropped
+    capsys.readouterr()
+    assert main(["alphazero", "kalah", *run, "--resume", "--generations", "6", "--sims", "64", "--no-progress"]) == 2
+    assert "sims=64 (the run's: 4)" in capsys.readouterr().err
+
+
+def test_a_row_cut_off_mid_write_stays_apart_from_the_next(tmp_path):
+    from mancala_marl.train.evaluation import append_evaluations
+    from mancala_marl.train.plot import read_curves
+
+    path = tmp_path / "evaluations.csv"
+    row = {"opponent": "random", "seat": "first", "games": 2, "wins": 1, "draws": 0, "losses": 1, "win_rate": 0.5,
+           "mean_score": 20.0, "mean_margin": 1.0}
+    append_evaluations(path, [dict(row)], 1000, 1.0)
+    with path.open("a") as handle:
+        handle.write("2")  # a crash one character into the next row
+    append_evaluations(path, [dict(row)], 3000, 2.0)
+    lines = path.read_text().splitlines()
+    assert lines[-2] == "2" and lines[-1].startswith("3000,")
+    assert dict(read_curves(path)) == {("random", "first"): [(1000, 50.0), (3000, 50.0)]}  # the stub is left out

@@ -89,9 +89,9 @@ class AlphaZeroConfig:
         for name in ("c_puct", "dirichlet", "learning_rate"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
-        make_game(self.game, **self.rule_params)
-        for spec in self.eval_opponents:
-            make_policy(spec)
+        game = make_game(self.game, **self.rule_params)
+        for spec in self.eval_opponents:  # now, not at the first evaluation
+            make_policy(spec).prepare(game)
 
 
 # -- the network in torch --------------------------------------------------------------------
@@ -341,12 +341,13 @@ RESUMABLE = {"policy_target", "opening", "eval_every", "eval_games", "eval_sims"
 
 
 def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: int | None = None,
-          policy_target: str | None = None, opening: int | None = None) -> Path:
+          policy_target: str | None = None, opening: int | None = None, given=None) -> Path:
     """Run (or with ``resume`` continue) the self-play loop in ``run_dir``; returns the path of the
     newest network (``network.npz``). On resume, ``generations`` is a new total, and
     ``policy_target`` and ``opening``, where given (as arguments or in ``config``), change the run
     from the next generation on, as may the settings of :data:`RESUMABLE`; any other setting of
-    ``config`` must be the run's (:mod:`mancala_marl.train.runs`)."""
+    ``config`` must be the run's (:mod:`mancala_marl.train.runs`; ``given`` names the settings
+    the caller set, by default those that differ from the defaults)."""
     import torch
     from rich.progress import (
         BarColumn,
@@ -365,7 +366,7 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
     if resume:
         if not checkpoint.is_file():
             raise FileNotFoundError(f"--resume: no checkpoint at {checkpoint}")
-        config = resumed_config(config, run_dir, RESUMABLE, separate=frozenset({"generations"}))
+        config = resumed_config(config, run_dir, RESUMABLE | {"generations"}, given=given)
         changed = {key: value for key, value in (("policy_target", policy_target), ("opening", opening),
                                                  ("generations", generations)) if value is not None}
         config = replace(config, **changed)
@@ -436,47 +437,60 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
 
 
 # -- command line ----------------------------------------------------------------------------
+# command-line option -> AlphaZeroConfig field, for the options given as plain values
+OPTIONS = {"generations": "generations", "games": "games", "sims": "sims", "obs_type": "obs_type",
+           "margin_weight": "margin_weight", "value_q": "value_q", "policy_target": "policy_target",
+           "buffer": "buffer", "steps": "steps_per_generation", "batch_size": "batch_size",
+           "learning_rate": "learning_rate", "temperature_moves": "temperature_moves", "opening": "opening",
+           "dirichlet": "dirichlet", "c_puct": "c_puct", "eval_every": "eval_every", "eval_games": "eval_games",
+           "eval_sims": "eval_sims", "seed": "seed"}
+
+
 def add_parser(subparsers) -> None:
     from mancala_marl.games import GAMES
 
-    defaults = AlphaZeroConfig()
+    d = AlphaZeroConfig()
+    # Options default to None, so that a resumed run can tell a value typed on the command line
+    # (even the default's) from one left out; each help names the default.
     p = subparsers.add_parser("alphazero", help="train a policy-value network by self-play with PUCT search",
                               description="AlphaZero-style self-play (no teacher). Writes RUN_DIR/network.npz, "
-                                          "usable as the policy 'alphazero:path=RUN_DIR/network.npz'.")
+                                          "usable as the policy 'alphazero:path=RUN_DIR/network.npz'. "
+                                          "--resume continues a run with its own settings: it takes a new "
+                                          "--generations total, --policy-target, --opening and the --eval-* "
+                                          "options, and refuses any other option that differs from the run's.")
     p.add_argument("game", choices=sorted(GAMES))
-    p.add_argument("--generations", type=int, default=None,
-                   help=f"self-play generations in all (default {defaults.generations}; with --resume, a new total)")
-    p.add_argument("--games", type=int, default=defaults.games, help="self-play games per generation, played at once")
-    p.add_argument("--sims", type=int, default=defaults.sims, help="simulations per self-play move")
-    p.add_argument("--hidden", default=",".join(map(str, defaults.hidden)), help="hidden layer sizes")
-    p.add_argument("--obs-type", choices=list(alphazero.OBS_TYPES), default=defaults.obs_type,
-                   help="the network's input")
-    p.add_argument("--margin-weight", type=float, default=defaults.margin_weight,
+    p.add_argument("--generations", type=int, help=f"self-play generations in all (default {d.generations}; "
+                                                   "with --resume, a new total)")
+    p.add_argument("--games", type=int, help=f"self-play games per generation, played at once (default {d.games})")
+    p.add_argument("--sims", type=int, help=f"simulations per self-play move (default {d.sims})")
+    p.add_argument("--hidden", help=f"hidden layer sizes (default {','.join(map(str, d.hidden))})")
+    p.add_argument("--obs-type", choices=list(alphazero.OBS_TYPES), help=f"the network's input (default {d.obs_type})")
+    p.add_argument("--margin-weight", type=float,
                    help="value target: the result blended with the final margin in half the seeds, this much "
-                        f"of it (default {defaults.margin_weight}: the result alone)")
-    p.add_argument("--value-q", type=float, default=defaults.value_q,
+                        f"of it (default {d.margin_weight}: the result alone)")
+    p.add_argument("--value-q", type=float,
                    help="value target: the game's outcome blended with the root search's mean value, this much "
-                        f"of it (default {defaults.value_q}: the outcome alone)")
-    p.add_argument("--policy-target", choices=POLICY_TARGETS, default=None,
+                        f"of it (default {d.value_q}: the outcome alone)")
+    p.add_argument("--policy-target", choices=POLICY_TARGETS,
                    help="what the policy head learns: the root's visit shares or the prior improved by its "
-                        f"completed Q-values (default {defaults.policy_target}; with --resume, the run "
-                        "switches to it)")
-    p.add_argument("--buffer", type=int, default=defaults.buffer, help="positions kept for training")
-    p.add_argument("--steps", type=int, default=defaults.steps_per_generation, help="optimiser steps per generation")
-    p.add_argument("--batch-size", type=int, default=defaults.batch_size)
-    p.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
-    p.add_argument("--temperature-moves", type=int, default=defaults.temperature_moves)
-    p.add_argument("--opening", type=int, default=None,
+                        f"completed Q-values (default {d.policy_target}; with --resume, the run switches to it)")
+    p.add_argument("--buffer", type=int, help=f"positions kept for training (default {d.buffer})")
+    p.add_argument("--steps", type=int, help=f"optimiser steps per generation (default {d.steps_per_generation})")
+    p.add_argument("--batch-size", type=int, help=f"default {d.batch_size}")
+    p.add_argument("--learning-rate", type=float, help=f"default {d.learning_rate}, decayed to a tenth (cosine)")
+    p.add_argument("--temperature-moves", type=int,
+                   help=f"moves drawn in proportion to the visits at the start of a game (default {d.temperature_moves})")
+    p.add_argument("--opening", type=int,
                    metavar="N", help="start each self-play game with 0..N uniformly random moves, drawn per game "
-                        f"(default {defaults.opening}: the standard start; with --resume, the run switches to it)")
-    p.add_argument("--dirichlet", type=float, default=defaults.dirichlet)
-    p.add_argument("--c-puct", type=float, default=defaults.c_puct)
-    p.add_argument("--eval-every", type=int, default=defaults.eval_every, help="generations between evaluations")
-    p.add_argument("--eval-games", type=int, default=defaults.eval_games, help="games per seat per opponent")
-    p.add_argument("--eval-sims", type=int, default=defaults.eval_sims)
-    p.add_argument("--eval-opponents", default=",".join(defaults.eval_opponents))
+                        f"(default {d.opening}: the standard start; with --resume, the run switches to it)")
+    p.add_argument("--dirichlet", type=float, help=f"root noise's Dirichlet alpha (default {d.dirichlet})")
+    p.add_argument("--c-puct", type=float, help=f"default {d.c_puct}")
+    p.add_argument("--eval-every", type=int, help=f"generations between evaluations (default {d.eval_every}; 0: none)")
+    p.add_argument("--eval-games", type=int, help=f"games per seat per opponent (default {d.eval_games})")
+    p.add_argument("--eval-sims", type=int, help=f"simulations per move when evaluating (default {d.eval_sims})")
+    p.add_argument("--eval-opponents", help=f"default {','.join(d.eval_opponents)}")
     p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule houses=4")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, help=f"default {d.seed}")
     p.add_argument("--run-dir", default=None, help="default runs/GAME-alphazero")
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its last generation")
     p.add_argument("--no-progress", action="store_true")
@@ -485,26 +499,23 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from mancala_marl.extras import require
-    from mancala_marl.train.runs import check_game
+    from mancala_marl.train.runs import check_game, read_config
     from mancala_marl.train.train_command import key_values, layer_sizes
 
     require("train", "this command")
-    hidden = layer_sizes(args.hidden, "--hidden")
-    config = AlphaZeroConfig(
-        game=args.game, rule_params=key_values(args.rule, "--rule"), generations=AlphaZeroConfig.generations if args.generations is None else args.generations,
-        games=args.games, sims=args.sims, c_puct=args.c_puct, dirichlet=args.dirichlet, obs_type=args.obs_type,
-        margin_weight=args.margin_weight, value_q=args.value_q,
-        policy_target=args.policy_target or AlphaZeroConfig.policy_target,
-        temperature_moves=args.temperature_moves, opening=args.opening or 0, hidden=hidden, buffer=args.buffer,
-        batch_size=args.batch_size, steps_per_generation=args.steps, learning_rate=args.learning_rate,
-        eval_every=args.eval_every, eval_games=args.eval_games, eval_sims=args.eval_sims,
-        eval_opponents=args.eval_opponents.split(","), seed=args.seed, progress_bar=not args.no_progress)
+    values = {field: getattr(args, option) for option, field in OPTIONS.items() if getattr(args, option) is not None}
+    if args.hidden is not None:
+        values["hidden"] = layer_sizes(args.hidden, "--hidden")
+    if args.eval_opponents is not None:
+        values["eval_opponents"] = args.eval_opponents.split(",")
+    if args.rule:
+        values["rule_params"] = key_values(args.rule, "--rule")
+    config = AlphaZeroConfig(game=args.game, progress_bar=not args.no_progress, **values)
     run_dir = args.run_dir or f"runs/{args.game}-alphazero"
     if args.resume:
         check_game(run_dir, config.game, config.rule_params)
-    path = train(config, run_dir, resume=args.resume,
-                 generations=args.generations, policy_target=args.policy_target, opening=args.opening)
-    rules = json.loads((path.parent / "config.json").read_text())["rule_params"]
+    path = train(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
+    rules = read_config(run_dir).get("rule_params", {})  # the run's own, also when resumed without --rule
     game = args.game + (":" + ",".join(f"{key}={value}" for key, value in rules.items()) if rules else "")
     print(f"network: {path}   play it: mancala-marl play {game} --opponent alphazero:path={path}")
     return 0

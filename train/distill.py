@@ -66,7 +66,7 @@ class DistillConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        trained = self.states_per_round - max(1, self.states_per_round // 20)  # fit() holds 5% out
+        trained = self.states_per_round - held_out(self.states_per_round)
         if self.batch_size > trained:
             raise ValueError(f"batch_size {self.batch_size} is larger than the {trained} positions the first round "
                              f"trains on ({self.states_per_round} states, 5% held out): lower it or raise the states")
@@ -83,9 +83,10 @@ class DistillConfig:
             raise ValueError(f"learning_rate must be > 0, got {self.learning_rate!r}")
         if not self.pool:
             raise ValueError("pool needs at least one opponent")
+        game = make_game(self.game, **self.rule_params)
         for spec in [self.teacher, *self.pool, *self.eval_opponents]:
-            make_policy(spec)  # an unknown name fails here, before any game is played
-        observations.check_obs_type(make_game(self.game, **self.rule_params), self.obs_type)
+            make_policy(spec).prepare(game)  # an unknown name or unfit network fails here, before any game
+        observations.check_obs_type(game, self.obs_type)
 
 
 def collect(config: DistillConfig, states: int, seed, student_path: str | None = None):
@@ -183,7 +184,7 @@ def fit(model, obs, masks, labels, epochs: int, batch_size: int, learning_rate: 
     policy = model.policy
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(labels))
-    held = max(1, len(labels) // 20)
+    held = held_out(len(labels))
     val, train = order[:held], order[held:]
     if epochs and len(train) < batch_size:
         raise ValueError(f"batch_size {batch_size} is larger than the {len(train)} training positions")
@@ -213,6 +214,11 @@ def fit(model, obs, masks, labels, epochs: int, batch_size: int, learning_rate: 
     return {"loss": loss.item(), "val_accuracy": accuracy(model, obs[val], masks[val], labels[val])}
 
 
+def held_out(positions: int) -> int:
+    """How many of ``positions`` :func:`fit` keeps out of training to measure agreement: 5%."""
+    return max(1, positions // 20)
+
+
 def accuracy(model, obs, masks, labels) -> float:
     """Share of positions where the model's greedy legal move is the teacher's."""
     actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
@@ -234,10 +240,11 @@ def _save_npz(path: Path, **arrays) -> None:
 RESUMABLE = {"eval_games", "eval_opponents"}
 
 
-def distill(config: DistillConfig, run_dir, resume: bool = False):
+def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
     """Run (or, with ``resume``, continue) the DAgger rounds in ``run_dir``; returns final.zip's
     path. On resume the run keeps its settings, except a higher ``rounds`` and those of
-    :data:`RESUMABLE` (:mod:`mancala_marl.train.runs`)."""
+    :data:`RESUMABLE` (:mod:`mancala_marl.train.runs`; ``given`` names the settings the caller
+    set, by default those that differ from the defaults)."""
     import torch
     from tqdm.auto import tqdm
 
@@ -260,7 +267,7 @@ def distill(config: DistillConfig, run_dir, resume: bool = False):
     if resume:
         # The recipe is the run's own; this call may raise the rounds and sets how it runs.
         rounds = config.rounds
-        config = resumed_config(config, run_dir, RESUMABLE, separate=frozenset({"rounds"}))
+        config = resumed_config(config, run_dir, RESUMABLE, separate=frozenset({"rounds"}), given=given)
         config.rounds = max(rounds, config.rounds)
     elif (run_dir / "config.json").is_file():
         raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")

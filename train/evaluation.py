@@ -65,7 +65,12 @@ def append_evaluations(csv_path, rows: list[dict], timesteps: int, wall_seconds:
     that ``mancala-marl plot`` reads (header written with the first rows)."""
     csv_path = Path(csv_path)
     new_file = not csv_path.exists()
+    # A row cut off by a crash mid-write stays a short line of its own (plot leaves it out), instead
+    # of running into the next row.
+    cut_off = not new_file and csv_path.stat().st_size > 0 and not csv_path.read_bytes().endswith(b"\n")
     with csv_path.open("a", newline="") as handle:
+        if cut_off:
+            handle.write("\n")
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS, extrasaction="ignore")
         if new_file:
             writer.writeheader()

@@ -3,7 +3,7 @@
 A resumed run goes on with the settings in its ``config.json``: changing how a run learns halfway
 would make its results describe neither setting. A few settings may change, because they say how
 long it runs, how it is watched or how it is stored, not what it learns: each command names its
-own. Any other setting the caller changes from its default to a value other than the run's is
+own. Any other setting the caller sets to a value other than the run's is
 refused, not silently dropped, and so is another game.
 """
 
@@ -13,7 +13,8 @@ import json
 from dataclasses import asdict, fields
 from pathlib import Path
 
-# Shown and stored, not learned from: any command may change these on --resume.
+# How a run is shown and how many threads or processes it uses, not what it learns: any command
+# may change these on --resume.
 DISPLAY = {"progress_bar", "verbose", "workers", "threads", "torch_threads"}
 
 
@@ -31,44 +32,55 @@ def read_config(run_dir) -> dict:
     return saved
 
 
-def resumed_config(config, run_dir, changeable: set, separate: frozenset = frozenset()):
+def resumed_config(config, run_dir, changeable: set, separate: frozenset = frozenset(), given=None):
     """The config a run in ``run_dir`` continues with: its saved one, except the settings in
-    ``changeable`` (and :data:`DISPLAY`) that ``config`` sets away from their defaults.
+    ``changeable`` (and :data:`DISPLAY`) that the caller set, taken from ``config``.
 
     ``config`` is what the caller asked for (a dataclass: TrainConfig, DistillConfig,
-    AlphaZeroConfig); a setting it leaves at its default follows the run. Settings in ``separate``
-    (a run's new length, passed to ``train`` on its own) are neither checked nor taken."""
+    AlphaZeroConfig); ``given`` names the settings the caller set (a command line passes the
+    options typed on it); by default, those where ``config`` differs from the defaults. Settings
+    in ``separate`` (a run's new length, passed on its own) are neither checked nor taken."""
     cls = type(config)
     saved = read_config(run_dir)
     names = {f.name for f in fields(cls)}
     unknown = sorted(set(saved) - names)
     if unknown:
-        raise ValueError(f"--resume: {Path(run_dir) / 'config.json'} is not a {cls.__name__} "
-                         f"(unknown settings {unknown})")
+        raise ValueError(f"--resume: {Path(run_dir) / 'config.json'} is not the configuration of a "
+                         f"{cls.__name__} run (unknown settings {unknown})")
     asked, default = asdict(config), asdict(cls())
-    if "game" in saved and asked["game"] != default["game"]:
+    if given is None:
+        given = {name for name in names if not same(asked[name], default[name])}
+    given = set(given) - separate
+    if "game" in given or asked["rule_params"]:
         check_game(run_dir, asked["game"], asked["rule_params"], saved)
-    given = {name for name in names - {"game", "rule_params"} - separate if asked[name] != default[name]}
+    given -= {"game", "rule_params"}
     kept = changeable | DISPLAY
     clashes = [f"{name}={asked[name]!r} (the run's: {saved.get(name, default[name])!r})"
-               for name in sorted(given - kept) if asked[name] != saved.get(name, default[name])]
+               for name in sorted(given - kept) if not same(asked[name], saved.get(name, default[name]))]
     if clashes:
         raise ValueError(f"--resume continues {run_dir} with its own settings, and these differ from them: "
                          f"{'; '.join(clashes)}. Drop them, or start a new run in another --run-dir")
-    return cls(**{**saved, **{name: asked[name] for name in given & kept},
-                  **{name: asked[name] for name in DISPLAY & names}})
+    return cls(**{**saved, **{name: asked[name] for name in given & kept}})
+
+
+def same(a, b) -> bool:
+    """Equal once both are written as config.json writes them (a tuple reads back as a list)."""
+    return json.loads(json.dumps(a)) == json.loads(json.dumps(b))
 
 
 def check_game(run_dir, game: str, rules: dict, saved: dict | None = None) -> None:
     """Refuse to continue a run of another game, or of other rules where ``rules`` names any
-    (the command line's GAME and --rule). Without a run there, nothing to check: resuming then
-    fails on what is missing."""
+    (the command line's GAME and --rule; rules given at their default values are the same rules).
+    Without a run there, nothing to check: resuming then fails on what is missing."""
+    from mancala_marl.games import make_game
+
     if saved is None:
         if not (Path(run_dir) / "config.json").is_file():
             return
         saved = read_config(run_dir)
     theirs = saved.get("rule_params", {})
-    if game != saved.get("game") or (rules and rules != theirs):
+    if game != saved.get("game") or (rules and make_game(game, **rules).params
+                                     != make_game(game, **theirs).params):
         raise ValueError(f"--resume: {run_dir} is a run of {describe(saved.get('game'), theirs)}, "
                          f"not {describe(game, rules)}")
 
@@ -81,7 +93,7 @@ def load_checkpoint(load, path, what: str = "checkpoint"):
     """``load(path)``, with any failure to read it reported as one line naming the file."""
     try:
         return load(path)
-    except (FileNotFoundError, KeyboardInterrupt):
+    except (FileNotFoundError, MemoryError):
         raise
     except Exception as error:  # unpickling a damaged file can raise almost anything
         raise ValueError(f"--resume: cannot read the {what} {path} ({type(error).__name__}: {error}); "

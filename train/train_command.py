@@ -120,6 +120,20 @@ def config_from(args):
                        progress_bar=not args.no_progress, **values)
 
 
+def given_settings(args) -> set:
+    """The TrainConfig fields a command line sets, by its options or its recipe (--resume
+    refuses those that differ from the run's, except the few it may change)."""
+    from mancala_marl.train.training import recipe
+
+    names = {"game", "progress_bar"} | (set(recipe(args.recipe, args.game, args.algo)) if args.recipe else set())
+    names |= {field for option, field in OPTIONS.items() if getattr(args, option) is not None}
+    for option, field in (("eval_opponents", "eval_opponents"), ("pool", "pool_baselines"), ("hyper", "hyperparams"),
+                          ("rule", "rule_params")):
+        if getattr(args, option):
+            names.add(field)
+    return names
+
+
 def run(args) -> int:
     require("train", "this command")
     from mancala_marl.train.runs import check_game
@@ -130,5 +144,6 @@ def run(args) -> int:
                                f"runs/{args.game}-{config.algo}-{config.opponent.replace(':', '_').replace(',', '+')}")
     if args.resume:
         check_game(run_dir, config.game, config.rule_params)
-    train(config, run_dir, resume=args.resume, timesteps=args.timesteps, save_replay_buffer=args.save_replay_buffer)
+    train(config, run_dir, resume=args.resume, timesteps=args.timesteps, save_replay_buffer=args.save_replay_buffer,
+          given=given_settings(args))
     return 0

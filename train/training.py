@@ -97,9 +97,9 @@ class TrainConfig:
         if self.learning_rate_end is not None and not self.learning_rate_end >= 0:
             raise ValueError(f"learning_rate_end must be >= 0, got {self.learning_rate_end!r}")
         from mancala_marl.agents import make_policy
-        make_game(self.game, **self.rule_params)
+        game = make_game(self.game, **self.rule_params)
         for spec in self.eval_opponents:  # now, not at the first evaluation hours in
-            make_policy(spec)
+            make_policy(spec).prepare(game)
 
 
 # Named recipes: TrainConfig values that ``mancala-marl train GAME --recipe NAME`` starts from
@@ -259,11 +259,12 @@ RESUMABLE = {"save_replay_buffer", "eval_freq", "eval_games", "eval_opponents", 
 
 
 def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | None = None,
-          save_replay_buffer: bool | None = None):
+          save_replay_buffer: bool | None = None, given=None):
     """Train (or, with ``resume``, continue the run in ``run_dir`` from its last checkpoint, with
     its own config.json and, if given, a new total ``timesteps`` and ``save_replay_buffer``; of
     ``config`` only the settings in :data:`RESUMABLE` may differ from the run's then, see
-    :mod:`mancala_marl.train.runs`); returns the final model path."""
+    :mod:`mancala_marl.train.runs`, where ``given`` names the settings the caller set); returns
+    the final model path."""
     import torch
     from stable_baselines3.common.callbacks import CallbackList
 
@@ -282,7 +283,7 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
     if resume:
         if not ckpt.is_file():
             raise FileNotFoundError(f"--resume: no checkpoint at {ckpt}")
-        config = resumed_config(config, run_dir, RESUMABLE, separate=frozenset({"timesteps"}))
+        config = resumed_config(config, run_dir, RESUMABLE, separate=frozenset({"timesteps"}), given=given)
         if timesteps is not None:
             config.timesteps = timesteps
         if save_replay_buffer is not None:
@@ -328,7 +329,8 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
             model = cls(policy, env, seed=config.seed, verbose=0, tensorboard_log=str(run_dir / "tb"), **params)
         except (TypeError, ValueError, AssertionError) as error:  # SB3 asserts on some bad values
             env.close()
-            raise ValueError(f"{cls.__name__} refused the settings {config.hyperparams} (--hyper): {error}") from None
+            raise ValueError(f"{cls.__name__} refused its settings ({', '.join(map(str, params))}; "
+                             f"--hyper gave {config.hyperparams or 'none'}): {error}") from None
     meta = metadata(config)
     callbacks = [AtomicCheckpointCallback(ckpt, config.checkpoint_freq, meta, buffer_path if config.algo == "dqn" and config.save_replay_buffer else None,
                                           keep=config.keep_checkpoints),
