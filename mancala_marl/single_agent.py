@@ -50,6 +50,9 @@ def resolve_policy(spec):
     return make_policy(spec)
 
 
+OPENING_TRIES = 100  # openings drawn for one episode before the rules are called degenerate
+
+
 def random_opening(game: Game, rng: np.random.Generator, opening: int, opening_prob: float):
     """The start of an episode: with probability ``opening_prob`` (one draw, made only when
     ``opening`` > 0), ``k`` uniformly random legal plies of either side, ``k`` uniform in
@@ -59,7 +62,7 @@ def random_opening(game: Game, rng: np.random.Generator, opening: int, opening_p
     if opening <= 0 or rng.random() >= opening_prob:
         return state, 0
     plies = int(rng.integers(1, opening + 1))
-    for _ in range(100):
+    for _ in range(OPENING_TRIES):
         state = game.init()
         for _ in range(plies):
             game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
@@ -67,7 +70,7 @@ def random_opening(game: Game, rng: np.random.Generator, opening: int, opening_p
                 break
         if not game.is_terminal(state):
             return state, plies
-    raise ValueError(f"{game!r}: 100 random openings of {plies} plies all ended the game; use a shorter opening")
+    raise ValueError(f"{game!r}: {OPENING_TRIES} random openings of {plies} plies all ended the game; use a shorter opening")
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -110,6 +113,8 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 1:
+            raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
         check_opening(opening, opening_prob)
         self.opening, self.opening_prob = int(opening), float(opening_prob)
         if isinstance(opponent, (list, tuple)):
@@ -144,12 +149,18 @@ class SingleAgentEnv(gymnasium.Env):
         else:
             self.opponent = self._opponents.sample(rng)
         self.opponent.reset(seed=int(rng.integers(2**31)))
-        self._state, self.num_moves = random_opening(self.game, rng, self.opening, self.opening_prob)
         self._forfeit = False
-        before = self._margin()
-        self._play_opponent()
-        if self.game.is_terminal(self._state):
-            raise ValueError(f"{self.game!r}: the opponent's opening moves ended the game; the rules are degenerate")
+        for _ in range(OPENING_TRIES):
+            self._state, self.num_moves = random_opening(self.game, rng, self.opening, self.opening_prob)
+            before = self._margin()
+            self._play_opponent()
+            if not self.game.is_terminal(self._state):
+                break
+            # On a small board the opponent's replies to an opening can end the game before the
+            # learner moves: that is no episode, so another opening is drawn.
+        else:
+            raise ValueError(f"{self.game!r}: the opponent's replies ended the game after {OPENING_TRIES} openings "
+                             f"in a row; use a shorter opening (or other rules)")
         self._pending = self._margin() - before
         return self._obs(), self._info()
 

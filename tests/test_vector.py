@@ -25,6 +25,8 @@ CASES += [
     ("sungka", ["random", "exact", "max"], "random", "score_diff", "counts", {}),  # a mixed pool
     ("sungka", "exact", "random", "score_diff", "moves", {"opening": 6, "opening_prob": 0.5}),  # random openings
     ("oware", ["max", "random"], "second", "result", "counts", {"opening": 3}),
+    # a board so small that the opponent's replies to an opening often end the game: drawn again
+    ("kalah", ["max", "random"], "second", "result", "counts", {"pits": 2, "seeds": 2, "opening": 3}),
 ]
 
 
@@ -121,3 +123,17 @@ def test_training_monitor_reads_a_result_from_truncated_episodes_too():
                 truncated += 1
                 assert info["episode"]["result"] == 0
     assert truncated > 0
+
+
+def test_an_opening_that_the_opponents_replies_end_is_drawn_again():
+    # Kalah(2, 2): after 1-3 random plies, max's replies end about one game in seven before the
+    # learner moves; every reset must still hand the learner a game to play.
+    env = SingleAgentEnv("kalah", pits=2, seeds=2, seat="second", opponent="max", opening=3)
+    vec = MancalaVecEnv(64, "kalah", pits=2, seeds=2, seat="second", opponent="max", opening=3)
+    for seed in range(200):
+        env.reset(seed=seed)
+        assert not env.game.is_terminal(env._state) and env.game.to_move(env._state) == 1
+    vec.seed(0)
+    for _ in range(3):
+        vec.reset()
+        assert vec.action_masks().any(axis=1).all()  # every row's learner has a move

@@ -45,7 +45,7 @@ from mancala_marl.agents.search import MAX_PLY, greedy_pit
 from mancala_marl.games import MAX_MOVES, Game, make_game
 from mancala_marl.games.base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
-from mancala_marl.single_agent import check_opening, random_opening
+from mancala_marl.single_agent import OPENING_TRIES, check_opening, random_opening
 
 OPPONENTS = {"random": 0, "max": 1, "exact": 2, "greedy": 3}
 SEATS = ("first", "second", "random")
@@ -157,18 +157,19 @@ def _step(states, actions, players, num_moves, pending, max_moves, opponents, sc
 def _reset_rows(rows, states, starts, plies, players, num_moves, pending, opponents, spec, rngs, scratch, mask,
                 stack, counters):
     """New games in ``rows`` from ``starts`` (after ``plies`` opening plies): the opponent moves
-    first when it is to move. Returns False if its moves ended a game (degenerate rules)."""
+    first when it is to move. Returns, per row, whether its moves ended the game (the row then
+    needs another opening)."""
     pits = spec[SPEC_PITS]
+    ended = np.zeros(rows.shape[0], dtype=np.bool_)
     for k in range(rows.shape[0]):
         i = rows[k]
         states[i] = starts[k]
         num_moves[i] = plies[k]
         before = margin(states[i], pits, players[i])
         _play_opponent(i, states, players, num_moves, opponents, spec, rngs, scratch, mask, stack, counters)
-        if states[i, 2 * pits + 2] == GAME_OVER:
-            return False
+        ended[k] = states[i, 2 * pits + 2] == GAME_OVER
         pending[i] = margin(states[i], pits, players[i]) - before
-    return True
+    return ended
 
 
 class MancalaVecEnv(VecEnv):
@@ -337,13 +338,25 @@ class MancalaVecEnv(VecEnv):
                 starts[k], self.players[i], plies[k] = self.restarts.sample(self._opponent_ids[i], rng)
             else:
                 starts[k], plies[k] = random_opening(self.game, rng, self.opening, self.opening_prob)
-        ok = _reset_rows(np.asarray(rows, dtype=np.int64), self.states, starts, plies, self.players, self.num_moves,
-                         self._pending, self._opponent_ids, self.game.spec, self._rngs, *self._work)
-        if not ok:
-            raise ValueError(f"{self.game!r}: the opponent's opening moves ended the game; the rules are degenerate")
+        rows = retry = np.asarray(rows, dtype=np.int64)
+        ended = self._reset(retry, starts, plies)
+        for _ in range(OPENING_TRIES - 1):  # as SingleAgentEnv.reset: another opening for those rows
+            if not ended.any():
+                break
+            retry = retry[ended]
+            again = [random_opening(self.game, self._np_randoms[i], self.opening, self.opening_prob) for i in retry]
+            ended = self._reset(retry, np.array([start for start, _ in again]),
+                                np.array([count for _, count in again], dtype=np.int64))
+        if ended.any():
+            raise ValueError(f"{self.game!r}: the opponent's replies ended the game after {OPENING_TRIES} openings "
+                             f"in a row; use a shorter opening (or other rules)")
         if self.restart_prob > 0:
             self._trail_len[rows] = 0
             self._remember(np.asarray(rows, dtype=np.int64))
+
+    def _reset(self, rows, starts, plies) -> np.ndarray:
+        return _reset_rows(rows, self.states, starts, plies, self.players, self.num_moves, self._pending,
+                           self._opponent_ids, self.game.spec, self._rngs, *self._work)
 
     def _remember(self, rows: np.ndarray) -> None:
         """Record the learner's position in each of ``rows`` (it is to move there) for the restart pool."""
