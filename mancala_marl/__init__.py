@@ -1,7 +1,7 @@
-"""Mancala-family board games (Kalah, Sungka, Togyz Kumalak, ...) for multi-agent reinforcement learning.
+"""Mancala-family board games (Kalah, Sungka, Togyz Kumalak, Oware) for multi-agent reinforcement learning.
 
-Environments: ``mancala_marl.kalah_v0.env()``, ``sungka_v0.env()``, ``togyz_kumalak_v0.env()``, one
-``<game>_v0`` module per registered game (PettingZoo AEC). Rules without any RL framework:
+Environments: ``mancala_marl.kalah_v0.env()``, ``sungka_v0.env()``, ``togyz_kumalak_v0.env()``,
+``oware_v0.env()``, one ``<game>_v0`` module per registered game (PettingZoo AEC). Rules without any RL framework:
 :mod:`mancala_marl.games`. Policies: :mod:`mancala_marl.agents`; training and the command line:
 :mod:`mancala_marl.train` (``pip install 'mancala-marl[train]'`` for the learning parts).
 """

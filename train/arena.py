@@ -181,9 +181,10 @@ def arena(game, a, b, n: int = 100, seed: int = 0, workers: int = 1, opening: in
           records: list | None = None) -> dict:
     """Play A against B, ``n`` games in each seat; returns the JSON-ready summary.
 
-    ``{"game", "a", "b", "games" (per seat), "total_games", "seed", "opening",
-    "seats": {"first": {...}, "second": {...}}, "overall": {...}}``; each seat as in
-    :func:`seat_summary`. Pass a list as ``records`` to receive the per-game records too.
+    ``{"game", "params", "a", "b", "games" (per seat), "total_games", "seed", "opening",
+    "ended_in_opening", "seats": {"first": {...}, "second": {...}}, "overall": {...}}``:
+    ``params`` the game's rule parameters, ``ended_in_opening`` the number of games that ended
+    within the random opening, before either policy moved; each seat as in :func:`seat_summary`. Pass a list as ``records`` to receive the per-game records too.
     """
     game = parse_game(game)
     played = play_match(game, a, b, n, seed, workers, opening)
