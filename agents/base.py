@@ -162,6 +162,12 @@ def check_parameters(name: str, factory, args, params) -> None:
         raise ValueError(f"bad parameters for policy {name!r}: {error} {theirs}") from None
 
 
+def check_game_on(game, state) -> None:
+    """Refuse a finished game with the message every policy gives (its mask is all False)."""
+    if game.is_terminal(state):
+        raise ValueError("the game is over: there is no move to choose")
+
+
 @register_policy("random")
 class RandomPolicy(Policy):
     """Uniform over the legal moves."""
@@ -169,4 +175,5 @@ class RandomPolicy(Policy):
     deterministic = False
 
     def act(self, game, state):
+        check_game_on(game, state)
         return int(self.rng.choice(np.flatnonzero(game.legal_mask(state))))

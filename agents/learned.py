@@ -26,7 +26,7 @@ import numpy as np
 from mancala_marl import observations
 from mancala_marl.extras import require
 
-from .base import Policy, register_policy
+from .base import Policy, check_game_on, register_policy
 
 META_KEY = "mancala_marl"  # attribute of the SB3 model that carries our metadata
 # Shipped files; without kind=, the first kind shipped for the game (the scratch networks win more
@@ -213,6 +213,7 @@ class ModelPolicy(Policy):
         self._model_for(game)
 
     def act(self, game, state):
+        check_game_on(game, state)  # the network would still pick a pit from an all-False mask
         model = self._model_for(game)
         mask = game.legal_mask(state)
         if self.epsilon and self.rng.random() < self.epsilon:

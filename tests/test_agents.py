@@ -41,6 +41,14 @@ def test_every_policy_plays_only_legal_moves_and_leaves_the_state_alone(name, pa
             assert (state == before).all(), f"{spec} modified the state"
 
 
+@pytest.mark.parametrize("spec", FAST + ["alphazero:sims=2", "pretrained"])
+def test_every_policy_refuses_a_finished_game_with_the_same_message(spec):
+    game = make_game("kalah")
+    _, finished = random_game(game, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="^the game is over: there is no move to choose$"):
+        make_policy(spec, seed=1).act(game, finished)
+
+
 def test_policies_are_deterministic_given_a_seed():
     game = make_game("sungka")
     states = positions(game, 50)
