@@ -7,7 +7,7 @@ import pytest
 
 from mancala_marl.agents import make_policy
 from mancala_marl.games import MAX_MOVES, make_game
-from mancala_marl.train.arena import arena, play_game, wilson
+from mancala_marl.train.arena import arena, play_game, play_match, wilson
 from mancala_marl.train.cli import main
 from mancala_marl.train.tournament import elo_ratings, paper_table, round_robin
 
@@ -154,3 +154,18 @@ def test_a_game_that_never_ends_is_stopped_at_max_moves_and_scored_a_draw():
     assert moves == 50 and s0 == s1
     result = arena("togyz_kumalak:holes=3,balls=1", "max", "simple", 2)
     assert result["overall"]["draws"] == 4
+
+
+@pytest.mark.parametrize("play", [arena, play_match])
+@pytest.mark.parametrize("option, value, message", [
+    ("workers", "2", "workers (processes) must be an integer >= 1, got '2'"),
+    ("workers", 2.5, "workers (processes) must be an integer >= 1, got 2.5"),
+    ("workers", 0, "workers (processes) must be an integer >= 1, got 0"),
+    ("seed", "x", "seed must be an integer >= 0, got 'x'"),
+    ("seed", -1, "seed must be an integer >= 0, got -1"),
+    ("seed", 1.5, "seed must be an integer >= 0, got 1.5"),
+])
+def test_bad_workers_or_seed_is_refused_naming_it(play, option, value, message):
+    with pytest.raises(ValueError) as error:
+        play("kalah", "random", "random", n=1, **{option: value})
+    assert str(error.value) == message

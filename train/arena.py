@@ -121,8 +121,10 @@ def play_match(game, a, b, n: int, seed: int = 0, workers: int = 1, opening: int
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"n (games per seat) must be an integer >= 1, got {n!r}")
-    if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers!r}")
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
+        raise ValueError(f"workers (processes) must be an integer >= 1, got {workers!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
     if isinstance(opening, bool) or not isinstance(opening, (int, np.integer)) or opening < 0:
         raise ValueError(f"opening (random moves at the start of each game) must be an integer >= 0, got {opening!r}")
     game = parse_game(game)
