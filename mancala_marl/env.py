@@ -285,8 +285,11 @@ def env_module(game_type: type[Game]) -> types.ModuleType:
            f"classic wrappers; ``raw_env(**kwargs)`` is the bare one. Keyword arguments: the rule parameters "
            f"({', '.join(rule_names)}) and ``obs_type``, ``reward``, ``max_moves``, ``render_mode`` "
            f"(see :class:`mancala_marl.env.MancalaEnv`).")
+    # render_modes a list of its own: PettingZoo's CaptureStdoutWrapper appends "ansi" to the
+    # wrapped env's list, which every game would otherwise see.
+    metadata = {**MancalaEnv.metadata, "name": name, "render_modes": list(MancalaEnv.metadata["render_modes"])}
     raw_env = type("raw_env", (MancalaEnv,), {"__init__": __init__, "__module__": qualified, "__doc__": doc,
-                                              "metadata": {**MancalaEnv.metadata, "name": name}})
+                                              "metadata": metadata})
 
     def env(**kwargs) -> AECEnv:
         return wrap(raw_env(**kwargs))
