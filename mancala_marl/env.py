@@ -105,6 +105,12 @@ class MancalaEnv(AECEnv):
         state = np.asarray(state, dtype=np.int32)
         if state.shape != self._state.shape:
             raise ValueError(f"state must have shape {self._state.shape} for {self.game!r}, got {state.shape}")
+        board = self.game.board(state)
+        if (board < 0).any():
+            raise ValueError(f"state's board must hold no negative counts, got {board.tolist()}")
+        if self.game.to_move(state) not in (0, 1, GAME_OVER):
+            raise ValueError(f"state[{self.game.board_size}] (the player to move) must be 0, 1 or {GAME_OVER} "
+                             f"(game over), got {self.game.to_move(state)}")
         self.reset()
         self._state = state.copy()
         self.num_moves = int(num_moves)
@@ -237,7 +243,9 @@ class _AssertOutOfBounds(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper):
         agent = raw.agent_selection
         # The same test as the parent's, with Discrete.contains's answer for plain integers
         # computed directly (it costs several microseconds); anything else goes to contains().
-        if isinstance(action, (int, np.integer)):
+        if isinstance(action, (bool, np.bool_)):  # an int to Python, but no pit
+            ok = False
+        elif isinstance(action, (int, np.integer)):
             ok = 0 <= action < raw.game.pits
         elif action is None:
             ok = raw.terminations[agent] or raw.truncations[agent]

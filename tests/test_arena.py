@@ -169,3 +169,17 @@ def test_bad_workers_or_seed_is_refused_naming_it(play, option, value, message):
     with pytest.raises(ValueError) as error:
         play("kalah", "random", "random", n=1, **{option: value})
     assert str(error.value) == message
+
+
+def test_a_policy_that_plays_an_illegal_move_is_named():
+    from mancala_marl.agents import Policy
+    from mancala_marl.games import IllegalMoveError
+
+    class Stubborn(Policy):  # always its first pit, empty after one move
+        name = "stubborn"
+
+        def act(self, game, state):
+            return 0
+
+    with pytest.raises(IllegalMoveError, match=r"stubborn \(player_0\) played an illegal move: .*pit 0 is empty"):
+        arena("kalah", Stubborn(), "max", n=1)

@@ -261,8 +261,22 @@ def test_wrapped_env_illegal_move_loses():
 def test_wrapped_env_out_of_range_asserts():
     env = sungka_v0.env()
     env.reset()
-    with pytest.raises(AssertionError):
-        env.step(7)
+    for action in (7, -1, True, np.bool_(False)):  # a bool is an int to Python, but no pit
+        with pytest.raises(AssertionError, match="action is not in action space"):
+            env.step(action)
+
+
+def test_set_state_refuses_a_board_no_game_can_reach():
+    env = kalah_v0.raw_env()
+    env.reset()
+    state = env.state()
+    state[0] = -5  # as a hand-edited array, not through from_board (which refuses it too)
+    with pytest.raises(ValueError, match="no negative counts"):
+        env.set_state(state)
+    state = env.state()
+    state[env.game.board_size] = 7
+    with pytest.raises(ValueError, match=r"the player to move\) must be 0, 1 or -1 \(game over\), got 7"):
+        env.set_state(state)
 
 
 def test_step_after_the_end():

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mancala_marl.games import GAMES, MAX_MOVES, Game, make_game
+from mancala_marl.games import GAMES, MAX_MOVES, Game, IllegalMoveError, make_game
 
 SEATS = ("first", "second")
 GAME_HELP = f"one of {', '.join(GAMES)}, with rule parameters if wanted: kalah:pits=4,seeds=3"
@@ -68,8 +68,12 @@ def play_game(game: Game, first, second, seeds=(None, None), opening_rng=None, o
         if moves >= max_moves:
             s0, s1 = game.scores(state)
             return (s0 + s1) / 2, (s0 + s1) / 2, moves
-        move = players[game.to_move(state)].act(game, state.copy())
-        game.apply(state, move)  # raises IllegalMoveError if a policy misbehaves
+        player = game.to_move(state)
+        move = players[player].act(game, state.copy())
+        try:
+            game.apply(state, move)
+        except IllegalMoveError as error:  # a policy misbehaved: say which
+            raise IllegalMoveError(f"{players[player]!r} (player_{player}) played an illegal move: {error}") from None
         moves += 1
     s0, s1 = game.scores(state)
     return s0, s1, moves
