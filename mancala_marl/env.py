@@ -51,6 +51,9 @@ class MancalaEnv(AECEnv):
     def __init__(self, game: Game, obs_type: str = "counts", reward: str = "result",
                  max_moves: int = MAX_MOVES, render_mode: str | None = None):
         super().__init__()
+        # PettingZoo's CaptureStdoutWrapper appends "ansi" to the env's render modes: each env
+        # gets its own copy, so that wrapping one changes no other.
+        self.metadata = {**self.metadata, "render_modes": list(self.metadata["render_modes"])}
         observations.check_obs_type(game, obs_type)
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")

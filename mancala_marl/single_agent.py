@@ -156,6 +156,8 @@ class SingleAgentEnv(gymnasium.Env):
             self._play_opponent()
             if not self.game.is_terminal(self._state):
                 break
+            if self.opening == 0:
+                raise ValueError(f"{self.game!r}: the opponent's first moves end the game; the rules are degenerate")
             # On a small board the opponent's replies to an opening can end the game before the
             # learner moves: that is no episode, so another opening is drawn.
         else:

@@ -64,7 +64,7 @@ BAD_INPUTS = [
                                                          "(its parameters: depth, time_limit, "),
     (["arena", "kalah", "greedy", "random", "-n", "0"], "n (games per seat) must be an integer >= 1"),
     (["arena", "kalah", "greedy", "random", "-n", "many"], "argument -n/--games: invalid int value: 'many'"),
-    (["arena", "kalah", "greedy", "random", "--workers", "0"], "workers must be >= 1"),
+    (["arena", "kalah", "greedy", "random", "--workers", "0"], "workers (processes) must be an integer >= 1, got 0"),
     (["tournament", "kalah", "greedy"], "at least two different policies"),
     (["plot", "{tmp_path}"], "not a run directory"),
     (["train", "kalah", "--resume", "--run-dir", "{tmp_path}/none"], "no checkpoint at"),

@@ -200,19 +200,16 @@ def test_render_modes(module):
     assert img.shape[1] > img.shape[0] and len(np.unique(img.reshape(-1, 3), axis=0)) >= 4
 
 
-def test_each_game_has_its_own_render_modes_list():
-    # CaptureStdoutWrapper appends "ansi" to the wrapped env's list; other games must not see it.
+def test_each_env_has_its_own_render_modes_list():
+    # CaptureStdoutWrapper appends "ansi" to the wrapped env's list; no other env may see it.
     from pettingzoo.utils.wrappers import CaptureStdoutWrapper
 
     before = {module: list(module.raw_env.metadata["render_modes"]) for module in MODULES}
-    try:
-        CaptureStdoutWrapper(kalah_v0.raw_env(render_mode="human"))
-        for module in MODULES:
-            if module is not kalah_v0:
-                assert module.raw_env.metadata["render_modes"] == before[module], module.__name__
-    finally:
-        for module in MODULES:
-            module.raw_env.metadata["render_modes"][:] = before[module]
+    wrapped = [CaptureStdoutWrapper(kalah_v0.raw_env(render_mode="human")) for _ in range(2)]
+    assert all(env.metadata["render_modes"].count("ansi") == 2 for env in wrapped)  # its own and the wrapper's
+    for module in MODULES:
+        assert module.raw_env.metadata["render_modes"] == before[module], module.__name__
+        assert module.raw_env().metadata["render_modes"] == before[module], module.__name__
 
 
 def test_truncation_at_max_moves():

@@ -107,16 +107,16 @@ def test_bad_training_settings_are_one_line_before_anything_runs(argv, message, 
     assert not (tmp_path / "run" / "checkpoints").exists()
 
 
-def test_resume_of_another_game_on_the_command_line_is_refused(tmp_path, capsys):
-    config = AlphaZeroConfig(game="kalah", rule_params={"pits": 3, "seeds": 2})
-    (tmp_path / "config.json").write_text(json.dumps(asdict(config)))
-    status = main(["alphazero", "sungka", "--resume", "--run-dir", str(tmp_path), "--no-progress"])
-    assert status == 2 and "is a run of kalah {'pits': 3, 'seeds': 2}, not sungka" in capsys.readouterr().err
-
-
 TINY_RUN = ["alphazero", "kalah", "--rule", "pits=3", "--rule", "seeds=2", "--games", "4", "--sims", "4",
             "--hidden", "8", "--buffer", "500", "--batch-size", "16", "--steps", "2", "--eval-games", "1",
             "--eval-sims", "2", "--eval-opponents", "random", "--no-progress"]
+
+
+def test_resume_of_another_game_on_the_command_line_is_refused(tmp_path, capsys):
+    assert main([*TINY_RUN, "--run-dir", str(tmp_path), "--generations", "1", "--eval-every", "0"]) == 0
+    capsys.readouterr()
+    status = main(["alphazero", "sungka", "--resume", "--run-dir", str(tmp_path), "--no-progress"])
+    assert status == 2 and "is a run of kalah {'pits': 3, 'seeds': 2}, not sungka" in capsys.readouterr().err
 
 
 def test_options_typed_at_their_default_values_are_honoured_on_resume(tmp_path, capsys):
@@ -148,3 +148,17 @@ def test_a_row_cut_off_mid_write_stays_apart_from_the_next(tmp_path):
     lines = path.read_text().splitlines()
     assert lines[-2] == "2" and lines[-1].startswith("3000,")
     assert dict(read_curves(path)) == {("random", "first"): [(1000, 50.0), (3000, 50.0)]}  # the stub is left out
+    path.write_text("")  # a crash before the header was written: the next rows come with one
+    append_evaluations(path, [dict(row)], 5000, 3.0)
+    assert dict(read_curves(path)) == {("random", "first"): [(5000, 50.0)]}
+
+
+def test_a_distill_run_resumed_without_rounds_keeps_its_own(tmp_path):
+    run = ["distill", "kalah", "--rule", "pits=3", "--rule", "seeds=2", "--run-dir", str(tmp_path), "--no-progress"]
+    assert main([*run, "--teacher", "max", "--rounds", "1", "--states", "200", "--batch-size", "32", "--net", "16",
+                 "--epochs", "1", "--eval-games", "1", "--eval-opponents", "random"]) == 0
+    assert main([*run, "--resume", "--eval-games", "2"]) == 0  # to change the evaluation only
+    saved = json.loads((tmp_path / "config.json").read_text())
+    assert (saved["rounds"], saved["eval_games"]) == (1, 2)  # it was raised to the default 4
+    assert main([*run, "--resume", "--rounds", "2"]) == 0
+    assert json.loads((tmp_path / "config.json").read_text())["rounds"] == 2

@@ -137,3 +137,8 @@ def test_an_opening_that_the_opponents_replies_end_is_drawn_again():
     for _ in range(3):
         vec.reset()
         assert vec.action_masks().any(axis=1).all()  # every row's learner has a move
+    # with no opening to draw again, rules where the opponent's first moves end the game are refused
+    for make in (lambda: SingleAgentEnv("kalah", pits=1, seeds=1, seat="second", opponent="max"),
+                 lambda: MancalaVecEnv(2, "kalah", pits=1, seeds=1, seat="second", opponent="max")):
+        with pytest.raises(ValueError, match="the opponent's first moves end the game; the rules are degenerate"):
+            make().reset()

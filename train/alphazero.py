@@ -499,7 +499,7 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from mancala_marl.extras import require
-    from mancala_marl.train.runs import check_game, read_config
+    from mancala_marl.train.runs import read_config
     from mancala_marl.train.train_command import key_values, layer_sizes
 
     require("train", "this command")
@@ -512,8 +512,6 @@ def run(args) -> int:
         values["rule_params"] = key_values(args.rule, "--rule")
     config = AlphaZeroConfig(game=args.game, progress_bar=not args.no_progress, **values)
     run_dir = args.run_dir or f"runs/{args.game}-alphazero"
-    if args.resume:
-        check_game(run_dir, config.game, config.rule_params)
     path = train(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
     rules = read_config(run_dir).get("rule_params", {})  # the run's own, also when resumed without --rule
     game = args.game + (":" + ",".join(f"{key}={value}" for key, value in rules.items()) if rules else "")

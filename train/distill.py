@@ -265,8 +265,9 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
     run_dir = Path(run_dir)
     ckpt, data_dir = run_dir / "checkpoints" / "last.zip", run_dir / "data"
     if resume:
-        # The recipe is the run's own; this call may raise the rounds and sets how it runs.
-        rounds = config.rounds
+        # The recipe is the run's own; this call may raise the rounds (when it names them) and
+        # sets how it runs.
+        rounds = config.rounds if given is None or "rounds" in given else 0
         config = resumed_config(config, run_dir, RESUMABLE, separate=frozenset({"rounds"}), given=given)
         config.rounds = max(rounds, config.rounds)
     elif (run_dir / "config.json").is_file():

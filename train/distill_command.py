@@ -57,18 +57,15 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     require("train", "this command")
     from mancala_marl.train.distill import DistillConfig, distill
-    from mancala_marl.train.runs import check_game
 
     values = {field: getattr(args, option) for option, field in OPTIONS.items() if getattr(args, option) is not None}
     for option, field, read in (("pool", "pool", lambda text: text.split(",")),
                                 ("net", "net_arch", lambda text: layer_sizes(text, "--net")),
                                 ("eval_opponents", "eval_opponents", lambda text: text.split(",")),
                                 ("rule", "rule_params", lambda items: key_values(items, "--rule"))):
-        if getattr(args, option):
+        if getattr(args, option) is not None:
             values[field] = read(getattr(args, option))
     config = DistillConfig(game=args.game, progress_bar=not args.no_progress, **values)
     run_dir = args.run_dir or f"runs/{args.game}-distill"
-    if args.resume:
-        check_game(run_dir, config.game, config.rule_params)
     distill(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
     return 0

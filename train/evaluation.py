@@ -64,10 +64,10 @@ def append_evaluations(csv_path, rows: list[dict], timesteps: int, wall_seconds:
     """Append :func:`evaluate` rows, stamped with ``timesteps`` and ``wall_seconds``, to the CSV
     that ``mancala-marl plot`` reads (header written with the first rows)."""
     csv_path = Path(csv_path)
-    new_file = not csv_path.exists()
+    new_file = not csv_path.exists() or csv_path.stat().st_size == 0  # empty: a crash before the header
     # A row cut off by a crash mid-write stays a short line of its own (plot leaves it out), instead
     # of running into the next row.
-    cut_off = not new_file and csv_path.stat().st_size > 0 and not csv_path.read_bytes().endswith(b"\n")
+    cut_off = not new_file and last_byte(csv_path) != b"\n"
     with csv_path.open("a", newline="") as handle:
         if cut_off:
             handle.write("\n")
@@ -77,6 +77,12 @@ def append_evaluations(csv_path, rows: list[dict], timesteps: int, wall_seconds:
         for row in rows:
             row.update(timesteps=timesteps, wall_seconds=round(wall_seconds, 1))
             writer.writerow(row)
+
+
+def last_byte(path: Path) -> bytes:
+    with path.open("rb") as handle:
+        handle.seek(-1, 2)
+        return handle.read(1)
 
 
 class BaselineEvalCallback(PeriodicCallback):

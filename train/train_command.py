@@ -129,21 +129,18 @@ def given_settings(args) -> set:
     names |= {field for option, field in OPTIONS.items() if getattr(args, option) is not None}
     for option, field in (("eval_opponents", "eval_opponents"), ("pool", "pool_baselines"), ("hyper", "hyperparams"),
                           ("rule", "rule_params")):
-        if getattr(args, option):
+        if getattr(args, option) is not None:
             names.add(field)
     return names
 
 
 def run(args) -> int:
     require("train", "this command")
-    from mancala_marl.train.runs import check_game
     from mancala_marl.train.training import train
 
     config = config_from(args)
     run_dir = args.run_dir or (f"runs/{args.game}-{args.recipe}" if args.recipe else
                                f"runs/{args.game}-{config.algo}-{config.opponent.replace(':', '_').replace(',', '+')}")
-    if args.resume:
-        check_game(run_dir, config.game, config.rule_params)
     train(config, run_dir, resume=args.resume, timesteps=args.timesteps, save_replay_buffer=args.save_replay_buffer,
           given=given_settings(args))
     return 0

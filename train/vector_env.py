@@ -343,6 +343,8 @@ class MancalaVecEnv(VecEnv):
         for _ in range(OPENING_TRIES - 1):  # as SingleAgentEnv.reset: another opening for those rows
             if not ended.any():
                 break
+            if self.opening == 0:
+                raise ValueError(f"{self.game!r}: the opponent's first moves end the game; the rules are degenerate")
             retry = retry[ended]
             again = [random_opening(self.game, self._np_randoms[i], self.opening, self.opening_prob) for i in retry]
             ended = self._reset(retry, np.array([start for start, _ in again]),
