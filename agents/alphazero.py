@@ -36,7 +36,7 @@ from mancala_marl.games import Game
 from mancala_marl.games.base import SPEC_PITS
 
 from . import mcts
-from .base import Policy, register_policy
+from .base import Policy, check_game_on, register_policy
 
 MAX_COUNT = 31
 FORMAT = "mancala_marl.alphazero/1"
@@ -322,8 +322,7 @@ class AlphaZeroPolicy(Policy):
         self.network(game)
 
     def act(self, game, state):
-        if game.is_terminal(state):
-            raise ValueError("the game is over: there is no move to choose")
+        check_game_on(game, state)
         net = self.network(game)
         legal = game.legal_mask(state)
         if legal.sum() == 1:  # a forced move: searching it would only spend the clock

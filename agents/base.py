@@ -163,7 +163,7 @@ def check_parameters(name: str, factory, args, params) -> None:
 
 
 def check_game_on(game, state) -> None:
-    """Refuse a finished game with the message every policy gives (its mask is all False)."""
+    """Refuse a finished game, with the one message every policy gives (its mask is all False)."""
     if game.is_terminal(state):
         raise ValueError("the game is over: there is no move to choose")
 

@@ -20,7 +20,7 @@ from mancala_marl.games.base import SPEC_PITS
 from mancala_marl.games.dispatch import exact_move as _exact_move
 from mancala_marl.games.dispatch import legal_moves
 
-from .base import Policy, register_policy
+from .base import Policy, check_game_on, register_policy
 from .pcg64 import pcg64_below
 
 
@@ -64,14 +64,9 @@ def random_pit(state, spec, rng, mask):
     return -1
 
 
-def _check_live(game, state) -> None:
-    if game.is_terminal(state):
-        raise ValueError("the game is over: there is no move to choose")
-
-
 def max_move(game, state) -> int:
     """The legal pit with the most seeds; ties go to the pit nearest the own store."""
-    _check_live(game, state)
+    check_game_on(game, state)
     return int(max_pit(state, game.spec, np.empty(game.pits, dtype=np.bool_)))
 
 
@@ -84,7 +79,7 @@ def exact_move(game, state) -> int | None:
     ``exact`` is the hole nearest the kazan whose last ball empties an opponent's hole into the
     mover's kazan; likewise Oware's is the house nearest the store that captures.
     """
-    _check_live(game, state)
+    check_game_on(game, state)
     pit = int(type(game).exact_kernel(state, game.spec, state.copy()))
     return pit if pit >= 0 and game.legal_mask(state)[pit] else None
 
@@ -102,7 +97,7 @@ class ExactPolicy(Policy):
     """The pit nearest the store whose last seed earns another move (Togyz, Oware: captures); else ``max``."""
 
     def act(self, game, state):
-        _check_live(game, state)
+        check_game_on(game, state)
         return int(exact_pit(state, game.spec, state.copy(), np.empty(game.pits, dtype=np.bool_)))
 
 
@@ -111,5 +106,5 @@ class SimplePolicy(Policy):
     """Always the legal pit closest to the own store (CS572 Kalah report's simple strategy)."""
 
     def act(self, game, state):
-        _check_live(game, state)
+        check_game_on(game, state)
         return int(np.flatnonzero(game.legal_mask(state))[-1])

@@ -36,7 +36,7 @@ from mancala_marl.games.base import margin as _margin
 from mancala_marl.games.dispatch import apply_move as _apply
 from mancala_marl.games.dispatch import legal_moves
 
-from .base import Policy, register_policy
+from .base import Policy, check_game_on, register_policy
 
 # (``margin`` is imported as ``_margin``: the search uses the name for a local)
 GREEDY_MAX_CHAIN = 12
@@ -305,8 +305,7 @@ class _SearchPolicy(Policy):
         return self._table
 
     def act(self, game, state):
-        if game.is_terminal(state):
-            raise ValueError("the game is over: there is no move to choose")
+        check_game_on(game, state)
         table = self.table(game)
         if self.time_limit is None:
             move = None

@@ -20,7 +20,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from . import observations, render
-from .games.base import GAME_OVER, MAX_MOVES, Game
+from .games.base import GAME_OVER, MAX_MOVES, Game, check_max_moves
 
 REWARDS = ("result", "score_diff")
 AGENTS = ("player_0", "player_1")
@@ -57,8 +57,7 @@ class MancalaEnv(AECEnv):
         observations.check_obs_type(game, obs_type)
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
-        if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 1:
-            raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
+        check_max_moves(max_moves)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.game = game
@@ -296,11 +295,8 @@ def env_module(game_type: type[Game]) -> types.ModuleType:
            f"classic wrappers; ``raw_env(**kwargs)`` is the bare one. Keyword arguments: the rule parameters "
            f"({', '.join(rule_names)}) and ``obs_type``, ``reward``, ``max_moves``, ``render_mode`` "
            f"(see :class:`mancala_marl.env.MancalaEnv`).")
-    # render_modes a list of its own: PettingZoo's CaptureStdoutWrapper appends "ansi" to the
-    # wrapped env's list, which every game would otherwise see.
-    metadata = {**MancalaEnv.metadata, "name": name, "render_modes": list(MancalaEnv.metadata["render_modes"])}
     raw_env = type("raw_env", (MancalaEnv,), {"__init__": __init__, "__module__": qualified, "__doc__": doc,
-                                              "metadata": metadata})
+                                              "metadata": {**MancalaEnv.metadata, "name": name}})
 
     def env(**kwargs) -> AECEnv:
         return wrap(raw_env(**kwargs))

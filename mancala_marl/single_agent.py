@@ -33,6 +33,7 @@ from gymnasium import spaces
 from . import observations, render
 from .agents import make_policy
 from .games import MAX_MOVES, Game, make_game
+from .games.base import check_max_moves
 
 SEATS = ("first", "second", "random")
 REWARDS = ("result", "score_diff")
@@ -51,6 +52,20 @@ def resolve_policy(spec):
 
 
 OPENING_TRIES = 100  # openings drawn for one episode before the rules are called degenerate
+
+
+def opening_tries(opening: int) -> int:
+    """Starts an episode may draw before :func:`no_episode`: with no opening each is the same."""
+    return OPENING_TRIES if opening > 0 else 1
+
+
+def no_episode(game: Game, opening: int) -> ValueError:
+    """The error when the opponent's replies end the game, from every start drawn, before the
+    learner has moved."""
+    if opening == 0:
+        return ValueError(f"{game!r}: the opponent's first moves end the game; the rules are degenerate")
+    return ValueError(f"{game!r}: the opponent's replies ended the game after {OPENING_TRIES} openings in a row; "
+                      f"use a shorter opening (or other rules)")
 
 
 def random_opening(game: Game, rng: np.random.Generator, opening: int, opening_prob: float):
@@ -113,8 +128,7 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
-        if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 1:
-            raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
+        check_max_moves(max_moves)
         check_opening(opening, opening_prob)
         self.opening, self.opening_prob = int(opening), float(opening_prob)
         if isinstance(opponent, (list, tuple)):
@@ -150,19 +164,16 @@ class SingleAgentEnv(gymnasium.Env):
             self.opponent = self._opponents.sample(rng)
         self.opponent.reset(seed=int(rng.integers(2**31)))
         self._forfeit = False
-        for _ in range(OPENING_TRIES):
+        # On a small board the opponent's replies to an opening can end the game before the
+        # learner moves: that is no episode, so another opening is drawn.
+        for _ in range(opening_tries(self.opening)):
             self._state, self.num_moves = random_opening(self.game, rng, self.opening, self.opening_prob)
             before = self._margin()
             self._play_opponent()
             if not self.game.is_terminal(self._state):
                 break
-            if self.opening == 0:
-                raise ValueError(f"{self.game!r}: the opponent's first moves end the game; the rules are degenerate")
-            # On a small board the opponent's replies to an opening can end the game before the
-            # learner moves: that is no episode, so another opening is drawn.
         else:
-            raise ValueError(f"{self.game!r}: the opponent's replies ended the game after {OPENING_TRIES} openings "
-                             f"in a row; use a shorter opening (or other rules)")
+            raise no_episode(self.game, self.opening)
         self._pending = self._margin() - before
         return self._obs(), self._info()
 

@@ -42,6 +42,7 @@ def garbage_network(tmp_path):
     return str(path)
 
 
+RUN = ["--run-dir", "{tmp_path}/run", "--no-progress"]  # a training command's run folder
 BAD_INPUTS = [
     (["arena", "kalah", "model:/nonexistent.zip", "random"], "no model file at /nonexistent.zip"),
     (["arena", "kalah", "model:/etc/passwd", "random"], "not a model file (not a zip archive)"),
@@ -73,6 +74,21 @@ BAD_INPUTS = [
     (["distill", "kalah", "--teacher", "oracle", "--run-dir", "{tmp_path}/d"], "unknown policy 'oracle'"),
     (["play", "kalah", "--opponent", "model:/nonexistent.zip"], "no model file"),
     (["nonsense"], "invalid choice: 'nonsense'"),
+    # training settings refused before a run starts (nothing written to checkpoints/)
+    (["alphazero", "kalah", "--generations", "0", *RUN], "generations must be a positive integer, got 0"),
+    (["train", "kalah", "--timesteps", "0", *RUN], "timesteps must be a positive integer, got 0"),
+    (["train", "kalah", "--eval-games", "0", *RUN], "eval_games must be a positive integer, got 0"),
+    (["train", "kalah", "--eval-opponents", "random,oracle", *RUN], "unknown policy 'oracle'"),
+    (["train", "kalah", "--reward-scale", "0", *RUN], "reward_scale must be > 0"),
+    (["train", "kalah", "--learning-rate-end", "-1", *RUN], "learning_rate_end must be >= 0"),
+    (["train", "kalah", "--opening", "-1", *RUN], "opening must be an integer >= 0"),
+    (["train", "kalah", "--hyper", "bogus=1", *RUN], "MaskablePPO has no argument 'bogus' (it takes batch_size"),
+    (["train", "kalah", "--algo", "dqn", "--hyper", "n_epochs=2", *RUN], "MaskedDQN has no argument 'n_epochs'"),
+    (["train", "kalah", "--hyper", "learning_rate=abc", *RUN], "--hyper gave {'learning_rate': 'abc'}): "),
+    (["distill", "kalah", "--states", "200", *RUN], "batch_size 512 is larger than the 190 positions"),
+    # an evaluation opponent whose network cannot play these rules: refused now, not at the first evaluation
+    (["train", "kalah", "--rule", "pits=4", "--eval-opponents", "alphazero:sims=2", *RUN], "was trained for kalah"),
+    (["alphazero", "kalah", "--rule", "pits=4", "--eval-opponents", "pretrained", *RUN], "was trained for kalah"),
 ]
 
 
@@ -89,6 +105,7 @@ def test_bad_input_is_one_line_and_a_non_zero_status(argv, message, tmp_path, no
     assert status == 2
     assert message in err, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out, err
+    assert not (tmp_path / "run" / "checkpoints").exists()  # refused before a run started
 
 
 def _play(monkeypatch, capsys, stdin: str):

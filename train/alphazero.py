@@ -500,15 +500,15 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     from mancala_marl.extras import require
     from mancala_marl.train.runs import read_config
-    from mancala_marl.train.train_command import key_values, layer_sizes
+    from mancala_marl.train.train_command import key_values, layer_sizes, typed
 
     require("train", "this command")
-    values = {field: getattr(args, option) for option, field in OPTIONS.items() if getattr(args, option) is not None}
+    values = typed(args, OPTIONS)
     if args.hidden is not None:
         values["hidden"] = layer_sizes(args.hidden, "--hidden")
     if args.eval_opponents is not None:
         values["eval_opponents"] = args.eval_opponents.split(",")
-    if args.rule:
+    if args.rule is not None:
         values["rule_params"] = key_values(args.rule, "--rule")
     config = AlphaZeroConfig(game=args.game, progress_bar=not args.no_progress, **values)
     run_dir = args.run_dir or f"runs/{args.game}-alphazero"

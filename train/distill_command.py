@@ -6,7 +6,7 @@ from mancala_marl import observations
 from mancala_marl.extras import require
 from mancala_marl.games import GAMES
 
-from .train_command import key_values, layer_sizes
+from .train_command import key_values, layer_sizes, typed
 
 
 # command-line option -> DistillConfig field, for the options given as plain values
@@ -58,7 +58,7 @@ def run(args) -> int:
     require("train", "this command")
     from mancala_marl.train.distill import DistillConfig, distill
 
-    values = {field: getattr(args, option) for option, field in OPTIONS.items() if getattr(args, option) is not None}
+    values = typed(args, OPTIONS)
     for option, field, read in (("pool", "pool", lambda text: text.split(",")),
                                 ("net", "net_arch", lambda text: layer_sizes(text, "--net")),
                                 ("eval_opponents", "eval_opponents", lambda text: text.split(",")),

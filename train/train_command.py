@@ -103,44 +103,46 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def config_from(args):
-    """The TrainConfig of a command line: TrainConfig's defaults, then the recipe's, then the
-    options given."""
-    from mancala_marl.train.training import TrainConfig, recipe
+def typed(args, options: dict) -> dict:
+    """``{field: value}`` for the ``options`` (option -> config field) typed on the command line:
+    the commands' options default to None, so that --resume can tell those from the others."""
+    return {field: getattr(args, option) for option, field in options.items() if getattr(args, option) is not None}
+
+
+def settings_from(args) -> dict:
+    """The TrainConfig fields a command line sets, with their values: the recipe's, then the
+    options given (--resume refuses those that differ from the run's, except the few it may change)."""
+    from mancala_marl.train.training import recipe
 
     values = recipe(args.recipe, args.game, args.algo) if args.recipe else {}
-    values.update({field: getattr(args, option) for option, field in OPTIONS.items()
-                   if getattr(args, option) is not None})
+    values.update(typed(args, OPTIONS))
     if args.eval_opponents is not None:
         values["eval_opponents"] = args.eval_opponents.split(",")
     if args.pool is not None:
         values["pool_baselines"] = args.pool.split(",")
-    values["hyperparams"] = {**values.get("hyperparams", {}), **key_values(args.hyper, "--hyper")}
-    return TrainConfig(game=args.game, rule_params=key_values(args.rule, "--rule"),
-                       progress_bar=not args.no_progress, **values)
+    if args.hyper is not None:
+        values["hyperparams"] = {**values.get("hyperparams", {}), **key_values(args.hyper, "--hyper")}
+    if args.rule is not None:
+        values["rule_params"] = key_values(args.rule, "--rule")
+    return values
 
 
-def given_settings(args) -> set:
-    """The TrainConfig fields a command line sets, by its options or its recipe (--resume
-    refuses those that differ from the run's, except the few it may change)."""
-    from mancala_marl.train.training import recipe
+def config_from(args):
+    """The TrainConfig of a command line: TrainConfig's defaults, then the recipe's, then the
+    options given."""
+    from mancala_marl.train.training import TrainConfig
 
-    names = {"game", "progress_bar"} | (set(recipe(args.recipe, args.game, args.algo)) if args.recipe else set())
-    names |= {field for option, field in OPTIONS.items() if getattr(args, option) is not None}
-    for option, field in (("eval_opponents", "eval_opponents"), ("pool", "pool_baselines"), ("hyper", "hyperparams"),
-                          ("rule", "rule_params")):
-        if getattr(args, option) is not None:
-            names.add(field)
-    return names
+    return TrainConfig(game=args.game, progress_bar=not args.no_progress, **settings_from(args))
 
 
 def run(args) -> int:
     require("train", "this command")
-    from mancala_marl.train.training import train
+    from mancala_marl.train.training import TrainConfig, train
 
-    config = config_from(args)
+    settings = settings_from(args)
+    config = TrainConfig(game=args.game, progress_bar=not args.no_progress, **settings)
     run_dir = args.run_dir or (f"runs/{args.game}-{args.recipe}" if args.recipe else
                                f"runs/{args.game}-{config.algo}-{config.opponent.replace(':', '_').replace(',', '+')}")
     train(config, run_dir, resume=args.resume, timesteps=args.timesteps, save_replay_buffer=args.save_replay_buffer,
-          given=given_settings(args))
+          given={"game", "progress_bar", *settings})
     return 0

@@ -43,9 +43,9 @@ from mancala_marl.agents.pcg64 import pcg64_row
 from mancala_marl.agents.rules import exact_pit, max_pit, random_pit
 from mancala_marl.agents.search import MAX_PLY, greedy_pit
 from mancala_marl.games import MAX_MOVES, Game, make_game
-from mancala_marl.games.base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, margin
+from mancala_marl.games.base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, check_max_moves, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
-from mancala_marl.single_agent import OPENING_TRIES, check_opening, random_opening
+from mancala_marl.single_agent import check_opening, no_episode, opening_tries, random_opening
 
 OPPONENTS = {"random": 0, "max": 1, "exact": 2, "greedy": 3}
 SEATS = ("first", "second", "random")
@@ -211,8 +211,7 @@ class MancalaVecEnv(VecEnv):
             raise ValueError(f"seat must be one of {list(SEATS)}, got {seat!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
-        if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 1:
-            raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
+        check_max_moves(max_moves)
         check_opening(opening, opening_prob)
         check_restarts(restart_prob, names)
         self.opening, self.opening_prob = int(opening), float(opening_prob)
@@ -340,21 +339,18 @@ class MancalaVecEnv(VecEnv):
                 starts[k], plies[k] = random_opening(self.game, rng, self.opening, self.opening_prob)
         rows = retry = np.asarray(rows, dtype=np.int64)
         ended = self._reset(retry, starts, plies)
-        for _ in range(OPENING_TRIES - 1):  # as SingleAgentEnv.reset: another opening for those rows
+        for _ in range(opening_tries(self.opening) - 1):  # as SingleAgentEnv.reset: another opening for those rows
             if not ended.any():
                 break
-            if self.opening == 0:
-                raise ValueError(f"{self.game!r}: the opponent's first moves end the game; the rules are degenerate")
             retry = retry[ended]
             again = [random_opening(self.game, self._np_randoms[i], self.opening, self.opening_prob) for i in retry]
             ended = self._reset(retry, np.array([start for start, _ in again]),
                                 np.array([count for _, count in again], dtype=np.int64))
         if ended.any():
-            raise ValueError(f"{self.game!r}: the opponent's replies ended the game after {OPENING_TRIES} openings "
-                             f"in a row; use a shorter opening (or other rules)")
+            raise no_episode(self.game, self.opening)
         if self.restart_prob > 0:
             self._trail_len[rows] = 0
-            self._remember(np.asarray(rows, dtype=np.int64))
+            self._remember(rows)
 
     def _reset(self, rows, starts, plies) -> np.ndarray:
         return _reset_rows(rows, self.states, starts, plies, self.players, self.num_moves, self._pending,

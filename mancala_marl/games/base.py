@@ -53,6 +53,11 @@ MAX_MOVES = 1000
 NO_TUZDUK = -1
 
 
+def check_max_moves(max_moves) -> None:
+    if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 1:
+        raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
+
+
 def board_size(pits: int) -> int:
     return 2 * (pits + 1)
 
