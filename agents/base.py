@@ -163,7 +163,9 @@ def check_parameters(name: str, factory, args, params) -> None:
 
 
 def check_game_on(game, state) -> None:
-    """Refuse a finished game, with the one message every policy gives (its mask is all False)."""
+    """Refuse what is not a state of ``game``, and a finished game, with the one message every
+    policy gives (its mask is all False)."""
+    game.check_state(state)
     if game.is_terminal(state):
         raise ValueError("the game is over: there is no move to choose")
 

@@ -72,12 +72,14 @@ _CELL, _SCALE = 64, 4
 
 
 def _text(img: np.ndarray, cx: int, cy: int, text: str, color) -> None:
-    w = len(text) * 4 * _SCALE - _SCALE
-    x0, y0 = cx - w // 2, cy - 5 * _SCALE // 2
+    # Long counts (thousands of seeds in a store) are drawn smaller so that they stay in their cell.
+    scale = max(1, min(_SCALE, (_CELL - 8) // (4 * len(text))))
+    w = len(text) * 4 * scale - scale
+    x0, y0 = cx - w // 2, cy - 5 * scale // 2
     for k, ch in enumerate(text):
         bits = np.array([int(b) for b in _GLYPHS[ch]], dtype=bool).reshape(5, 3)
-        glyph = np.kron(bits, np.ones((_SCALE, _SCALE), dtype=bool))
-        xs = x0 + k * 4 * _SCALE
+        glyph = np.kron(bits, np.ones((scale, scale), dtype=bool))
+        xs = x0 + k * 4 * scale
         img[y0:y0 + glyph.shape[0], xs:xs + glyph.shape[1]][glyph] = color
 
 

@@ -49,6 +49,20 @@ def test_every_policy_refuses_a_finished_game_with_the_same_message(spec):
         make_policy(spec, seed=1).act(game, finished)
 
 
+@pytest.mark.parametrize("spec", FAST + ["alphazero:sims=2", "pretrained"])
+@pytest.mark.parametrize("bad, named", [(list, "got list"), (lambda s: s[:-1], r"shape \(14,\)")])
+def test_every_policy_refuses_what_is_not_a_state_naming_it(spec, bad, named):
+    # A list or a board without its turn cell once reached the compiled kernels: a numba typing
+    # error, or an index past the end.
+    game = make_game("kalah")
+    with pytest.raises(ValueError, match=rf"^state must be a 1-D integer numpy array of 15 cells for Kalah\(.*\).*{named}"):
+        make_policy(spec, seed=1).act(game, bad(game.init()))
+    with pytest.raises(ValueError, match=named):
+        game.legal_mask(bad(game.init()))
+    with pytest.raises(ValueError, match=named):
+        game.apply(bad(game.init()), 0)
+
+
 def test_policies_are_deterministic_given_a_seed():
     game = make_game("sungka")
     states = positions(game, 50)

@@ -200,6 +200,22 @@ def test_render_modes(module):
     assert img.shape[1] > img.shape[0] and len(np.unique(img.reshape(-1, 3), axis=0)) >= 4
 
 
+def test_the_picture_keeps_long_counts_inside_their_cells():
+    # Five digits and more were drawn 76+ pixels wide in a 64-pixel cell: past the picture's edge
+    # for a store, which raised a shape error.
+    from mancala_marl.games import make_game
+    from mancala_marl.render import _CELL, _TEXT, rgb_array
+
+    game = make_game("kalah", seeds=20000)
+    state = game.from_board([0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 239999])
+    img = rgb_array(game, state)
+    text = np.all(img == _TEXT, axis=2)
+    columns = np.flatnonzero(text.any(axis=0))
+    store_1 = columns[columns < _CELL]  # player_1's store is the leftmost cell
+    assert len(store_1) and store_1.min() >= 4 and store_1.max() < _CELL - 4
+    assert text[:, _CELL:].any()  # the pits' counts are drawn too
+
+
 def test_each_env_has_its_own_render_modes_list():
     # CaptureStdoutWrapper appends "ansi" to the wrapped env's list; no other env may see it.
     from pettingzoo.utils.wrappers import CaptureStdoutWrapper

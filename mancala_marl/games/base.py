@@ -251,8 +251,20 @@ class Game:
         sign = float(np.sign(s0 - s1))
         return np.array([sign, -sign], dtype=np.float32)
 
+    def check_state(self, state) -> None:
+        """Refuse what is not a state of this game (a list, a board without its turn cell), with a
+        message naming it, before a compiled kernel fails on it with a typing error or reads past
+        its end."""
+        if not isinstance(state, np.ndarray) or not np.issubdtype(state.dtype, np.integer) \
+                or state.shape != (self.state_size,):
+            got = (f"an array of dtype {state.dtype} and shape {state.shape}" if isinstance(state, np.ndarray)
+                   else type(state).__name__)
+            raise ValueError(f"state must be a 1-D integer numpy array of {self.state_size} cells for "
+                             f"{self!r} (as init() returns), got {got}")
+
     def legal_mask(self, state: np.ndarray) -> np.ndarray:
         """Boolean mask over the mover's pits; all False once the game is over."""
+        self.check_state(state)
         out = np.empty(self.pits, dtype=np.bool_)
         type(self).legal_kernel(state, self.spec, out)
         return out
@@ -263,6 +275,7 @@ class Game:
         Raises :class:`IllegalMoveError` naming the problem if the move is not legal.
         """
         cls = type(self)
+        self.check_state(state)
         if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)) \
                 and 0 <= action < self.pits and cls.legal_kernel(state, self.spec, self._mask) \
                 and self._mask[action]:
