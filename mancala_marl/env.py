@@ -236,7 +236,15 @@ class _DirectAttributes:
 
 
 class _TerminateIllegal(_DirectAttributes, wrappers.TerminateIllegalWrapper):
-    pass
+    def step(self, action):
+        culprit, ended_before = self._raw.agent_selection, self._terminated
+        super().step(action)
+        if self._terminated and not ended_before:
+            # PettingZoo's wrapper ends the game on an illegal move but leaves the infos of the
+            # position before it, which said the game was on and nobody had won.
+            winner = 1 - AGENTS.index(culprit)
+            for info in self._raw.infos.values():
+                info.update(game_over=True, winner=winner)
 
 
 class _AssertOutOfBounds(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper):

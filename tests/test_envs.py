@@ -269,6 +269,10 @@ def test_wrapped_env_illegal_move_loses():
     env.step(2)
     env.step(2)  # player_0 again, but pit 2 is empty now
     assert env.terminations["player_0"] and env.rewards["player_0"] == -1
+    # The infos say so too (they kept the last position's: game on, no winner).
+    for agent in env.agents:
+        assert env.infos[agent]["game_over"] is True and env.infos[agent]["winner"] == 1
+    assert set(env.infos["player_0"]) == {"scores", "num_moves", "game_over", "winner"}  # the keys of every step
 
 
 def test_wrapped_env_out_of_range_asserts():
