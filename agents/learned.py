@@ -152,6 +152,16 @@ def check_compatible(metadata: dict, game, obs_type: str | None = None, where: s
         raise ValueError(f"{where} expects obs_type {metadata['obs_type']!r}, got {obs_type!r}")
 
 
+def check_given_metadata(metadata) -> None:
+    """A model handed over in memory comes with no file to read its game and observation from:
+    refuse it without them here, not with a KeyError at its first move."""
+    needed = ("game", "rule_params", "obs_type")
+    if not isinstance(metadata, dict) or any(key not in metadata for key in needed):
+        raise ValueError("model=... needs metadata=... too, a dict with at least 'game', 'rule_params' and "
+                         "'obs_type' (make_metadata(game, obs_type, algo) builds it), got "
+                         f"{metadata if not isinstance(metadata, dict) else sorted(metadata)!r}")
+
+
 def load_model(path, game=None, obs_type: str | None = None, device: str = "cpu"):
     """(model, metadata) from a zip written by :func:`save_model`; with ``game`` (and
     ``obs_type``) given, a model for other rules or another observation layout is refused."""
@@ -191,6 +201,8 @@ class ModelPolicy(Policy):
         if model is None:
             require("train", "the model policy")
             read_metadata(path)  # a missing or foreign file is named now, not at the first move
+        else:
+            check_given_metadata(metadata)
         if not 0.0 <= float(epsilon) <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
         self.path, self.model, self.metadata = path, model, metadata

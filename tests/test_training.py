@@ -172,6 +172,17 @@ def test_a_model_for_another_game_or_layout_is_refused(tmp_path):
     game = make_game("sungka")
     with pytest.raises(ValueError, match="trained for kalah"):
         ModelPolicy(path=str(final)).act(game, game.init())
+    # A model handed over in memory: refused without its metadata (it once failed at the first
+    # move with a TypeError), played with it, and still refused on other rules.
+    model, metadata = load_model(final)
+    for missing in (None, {"game": "kalah"}):
+        with pytest.raises(ValueError, match=r"^model=\.\.\. needs metadata=\.\.\. too"):
+            ModelPolicy(model=model, metadata=missing)
+    kalah = make_game("kalah", pits=4, seeds=3)
+    in_memory = ModelPolicy(model=model, metadata=metadata)
+    assert kalah.legal_mask(kalah.init())[in_memory.act(kalah, kalah.init())]
+    with pytest.raises(ValueError, match="trained for kalah"):
+        in_memory.act(game, game.init())
 
 
 def test_train_and_plot_commands(tmp_path, capsys):
