@@ -287,6 +287,8 @@ def _rules_key(game: str, rule_params: dict) -> tuple[str, str]:
 class AlphaZeroPolicy(Policy):
     """PUCT search guided by a self-play network (``sims``, or ``time`` seconds, per move)."""
 
+    python_only = ("net",)
+
     def __init__(self, sims: int = 200, time: float | None = None, path: str | None = None,
                  c_puct: float = 1.5, seed: int | None = None, net: Network | None = None):
         super().__init__(seed)

@@ -29,6 +29,9 @@ class Policy:
 
     name = "policy"
     deterministic = True
+    # Parameters that take Python objects (a network in memory), which no command line can give:
+    # left out of the parameters that an error message lists.
+    python_only: tuple[str, ...] = ()
 
     def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)
@@ -151,7 +154,8 @@ def check_parameters(name: str, factory, args, params) -> None:
              if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     if any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values()):
         return
-    theirs = f"(its parameters: {', '.join(takes) or 'none'})"
+    listed = [name for name in takes if name not in getattr(factory, "python_only", ())]
+    theirs = f"(its parameters: {', '.join(listed) or 'none'})"
     unknown = [key for key in params if key not in takes]
     if unknown:
         raise ValueError(f"unknown parameter{'s' * (len(unknown) > 1)} {', '.join(map(repr, unknown))} "

@@ -193,6 +193,8 @@ class ModelPolicy(Policy):
             with 0.01).
     """
 
+    python_only = ("model", "metadata")
+
     def __init__(self, path=None, model=None, metadata=None, deterministic: bool = True,
                  epsilon: float = 0.0, seed: int | None = None):
         super().__init__(seed)

@@ -296,6 +296,12 @@ def test_registry_specs_and_errors():
         make_policy("greedy:1,2,3")
     with pytest.raises(ValueError, match="depth must be an integer >= 1"):
         make_policy("alphabeta", depth=0)
+    # Parameters that take Python objects (a network in memory) are not offered on a command line.
+    with pytest.raises(ValueError, match=r"^unknown parameter 'sim' for policy 'alphazero' "
+                                         r"\(its parameters: sims, time, path, c_puct, seed\)$"):
+        make_policy("alphazero:sim=3")
+    with pytest.raises(ValueError, match=r"\(its parameters: path, deterministic, epsilon, seed\)$"):
+        make_policy("model:eps=0.1")
 
 
 def test_policies_registered_in_other_agents_modules_are_found_by_name():
