@@ -87,7 +87,9 @@ TINY_RUN = ["alphazero", "kalah", "--rule", "pits=3", "--rule", "seeds=2", "--ga
 
 def test_resume_of_another_game_on_the_command_line_is_refused(tmp_path, capsys):
     assert main([*TINY_RUN, "--run-dir", str(tmp_path), "--generations", "1", "--eval-every", "0"]) == 0
-    capsys.readouterr()
+    # the hint names the network's rules, read from the network file itself
+    assert (f"play it: mancala-marl play kalah:pits=3,seeds=2 --opponent alphazero:path={tmp_path / 'network.npz'}"
+            in capsys.readouterr().out)
     status = main(["alphazero", "sungka", "--resume", "--run-dir", str(tmp_path), "--no-progress"])
     assert status == 2 and "is a run of kalah {'pits': 3, 'seeds': 2}, not sungka" in capsys.readouterr().err
 

@@ -499,7 +499,6 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from mancala_marl.extras import require
-    from mancala_marl.train.runs import read_config
     from mancala_marl.train.train_command import key_values, layer_sizes, typed
 
     require("train", "this command")
@@ -513,7 +512,10 @@ def run(args) -> int:
     config = AlphaZeroConfig(game=args.game, progress_bar=not args.no_progress, **values)
     run_dir = args.run_dir or f"runs/{args.game}-alphazero"
     path = train(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
-    rules = read_config(run_dir).get("rule_params", {})  # the run's own, also when resumed without --rule
+    # The network's own rules (also when resumed without --rule), those that differ from the defaults.
+    defaults = make_game(args.game).params
+    rules = {key: value for key, value in alphazero.Network.load(path).meta["rule_params"].items()
+             if defaults.get(key) != value}
     game = args.game + (":" + ",".join(f"{key}={value}" for key, value in rules.items()) if rules else "")
     print(f"network: {path}   play it: mancala-marl play {game} --opponent alphazero:path={path}")
     return 0
