@@ -104,6 +104,30 @@ def tiny_config(algo, **overrides):
     return TrainConfig(**{**base, **overrides})
 
 
+def test_the_progress_bar_ends_at_its_total_and_is_closed_however_training_stops(tmp_path, monkeypatch):
+    from mancala_marl.train import callbacks
+
+    bars = []
+    monkeypatch.setattr(callbacks.Progress, "_on_training_start",
+                        lambda self: (callbacks.ProgressBarCallback._on_training_start(self), bars.append(self.pbar)))
+    # 3 envs step 3 moves at a time: 402 moves for the 400 asked (the bar showed 402/400)
+    train(tiny_config("dqn", timesteps=400, n_envs=3, progress_bar=True), tmp_path / "done")
+    assert bars[0].n == bars[0].total == 400 and bars[0].disable  # closed
+
+    steps, on_step = [], callbacks.Progress._on_step
+
+    def interrupted(self):  # Ctrl-C at the fifth vectorized step
+        steps.append(1)
+        if len(steps) == 5:
+            raise KeyboardInterrupt
+        return on_step(self)
+    monkeypatch.setattr(callbacks.Progress, "_on_step", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        train(tiny_config("dqn", timesteps=400, n_envs=3, progress_bar=True), tmp_path / "stopped")
+    assert bars[1].n == 12 and bars[1].disable  # SB3's own bar stayed drawn after an error
+    assert (tmp_path / "stopped" / "checkpoints").is_dir()
+
+
 @pytest.mark.parametrize("algo", ["maskable-ppo", "dqn"])
 def test_tiny_run_trains_saves_reloads_and_plays(algo, tmp_path):
     final = train(tiny_config(algo, keep_checkpoints=algo == "maskable-ppo"), tmp_path)

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import numpy as np
-from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.callbacks import BaseCallback, ProgressBarCallback
 from stable_baselines3.common.utils import polyak_update
 
 
@@ -92,3 +92,23 @@ class TargetUpdateEveryEpisodes(BaseCallback):
         if self._done // self.episodes > before // self.episodes:
             polyak_update(self.model.q_net.parameters(), self.model.q_net_target.parameters(), 1.0)
         return True
+
+
+class Progress(ProgressBarCallback):
+    """SB3's progress bar, ending at its total: a vectorized step moves every env at once, so the
+    last one can pass the total (2,500,096 of 2,500,000 moves with 256 games). :meth:`close` ends
+    the bar when training stops on an error or Ctrl-C, which SB3's callback leaves drawn."""
+
+    def _on_step(self) -> bool:
+        self.pbar.update(min(self.training_env.num_envs, self.pbar.total - self.pbar.n))
+        return True
+
+    def _on_training_end(self) -> None:
+        self.close()
+
+    def close(self) -> None:
+        bar = getattr(self, "pbar", None)
+        if bar is not None and not bar.disable:
+            bar.refresh()
+            bar.close()
+            bar.disable = True  # closed once, however the run ends

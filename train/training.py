@@ -271,6 +271,7 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
     from mancala_marl.agents.learned import algo_class, load_model, save_model
     from mancala_marl.train.callbacks import (
         AtomicCheckpointCallback,
+        Progress,
         TargetUpdateEveryEpisodes,
     )
     from mancala_marl.train.evaluation import BaselineEvalCallback
@@ -341,17 +342,22 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         callbacks.append(SnapshotCallback(run_dir / "snapshots", config.snapshot_freq, meta))
     if config.algo == "dqn" and config.target_update_episodes:
         callbacks.append(TargetUpdateEveryEpisodes(config.target_update_episodes))
+    progress = Progress() if config.progress_bar else None
     remaining = config.timesteps - model.num_timesteps
     start = time.time()
     try:
         if remaining > 0:
-            model.learn(remaining, callback=CallbackList(callbacks), reset_num_timesteps=not resume,
-                        tb_log_name="run", progress_bar=config.progress_bar)
+            model.learn(remaining, callback=CallbackList(callbacks + [progress] * bool(progress)),
+                        reset_num_timesteps=not resume, tb_log_name="run")
     except KeyboardInterrupt:
+        if progress is not None:
+            progress.close()  # before the message, which a live bar would draw over
         callbacks[0].save()
         print(f"interrupted at {model.num_timesteps} steps; checkpoint saved, continue with --resume")
         raise
     finally:
+        if progress is not None:
+            progress.close()
         env.close()
     seconds = time.time() - start
     final = run_dir / "final.zip"
