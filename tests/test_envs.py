@@ -318,7 +318,12 @@ def test_step_after_the_end():
     (kalah_v0.raw_env, {"empty_capture": "yes"}, "empty_capture"),
     (sungka_v0.raw_env, {"houses": 0}, "houses"),
     (sungka_v0.raw_env, {"stones": -3}, "stones"),
-    (togyz_kumalak_v0.raw_env, {"holes": 1}, "holes"),
+    (togyz_kumalak_v0.raw_env, {"holes": 1}, "holes must be >= 2"),
+    (togyz_kumalak_v0.raw_env, {"holes": 0}, "holes must be >= 2"),  # not ">= 1", the rule's bound
+    # more seeds than an int32 cell counts: they wrapped round to negative counts, or overflowed
+    (kalah_v0.raw_env, {"seeds": 200_000_000}, r"pits=6 and seeds=200000000 make 2400000000 in all, more than "
+                                               r"the 2147483647 a board cell can count"),
+    (togyz_kumalak_v0.raw_env, {"balls": 2**31}, "holes=9 and balls=2147483648 make"),
     (togyz_kumalak_v0.raw_env, {"balls": -1}, "balls"),
     (kalah_v0.raw_env, {"obs_type": "pixels"}, "obs_type"),
     (kalah_v0.raw_env, {"reward": "score"}, "reward"),

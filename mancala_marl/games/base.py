@@ -51,6 +51,7 @@ GAME_OVER = -1
 # two deterministic players (alphabeta:depth=2 and a network did, with 16 balls on the board).
 MAX_MOVES = 1000
 NO_TUZDUK = -1
+MAX_TOTAL_SEEDS = 2**31 - 1  # states are int32 arrays
 
 
 def check_max_moves(max_moves) -> None:
@@ -194,6 +195,9 @@ class Game:
         self.state_size = self.board_size + 1 + self.extra_slots
         self.key_cells = self.state_size
         self.total_seeds = 2 * self.pits * self.seeds
+        if self.total_seeds > MAX_TOTAL_SEEDS:  # a count past it wraps round to a negative one
+            raise ValueError(f"{self.pit_word}={self.pits} and {self.seed_word}={self.seeds} make "
+                             f"{self.total_seeds} in all, more than the {MAX_TOTAL_SEEDS} a board cell can count")
         self._mask = np.empty(self.pits, dtype=np.bool_)  # scratch for apply's legality check
 
     @classmethod

@@ -187,10 +187,10 @@ class TogyzKumalak(Game):
 
     def __init__(self, holes: int = 9, balls: int = 9, stop_at_majority: bool = True):
         check_bool("stop_at_majority", stop_at_majority)
+        if isinstance(holes, (int, np.integer)) and not isinstance(holes, bool) and holes < 2:  # (types: below)
+            raise ValueError(f"holes must be >= 2 (the last hole can never become a tuzduk), got {holes}")
         params = dict(holes=holes, balls=balls, stop_at_majority=bool(stop_at_majority))
         super().__init__(holes, balls, params, flag_a=int(stop_at_majority))
-        if self.pits < 2:
-            raise ValueError(f"holes must be >= 2 (the last hole can never become a tuzduk), got {holes}")
 
     def from_board(self, board, to_move: int = 0, tuzduk=(NO_TUZDUK, NO_TUZDUK)) -> np.ndarray:
         """A state from a canonical board, the player to move and (player_0's, player_1's) tuzduk."""
