@@ -81,13 +81,20 @@ def parse_policy_spec(spec: str) -> tuple[str, list, dict]:
     for part in filter(None, (p.strip() for p in rest.split(",")) if rest else []):
         key, eq, value = part.partition("=")
         if eq and key.isidentifier():
-            params[key] = _literal(value)
+            if key in params:  # the last would win without a word
+                raise ValueError(f"{spec!r} gives {key} twice")
+            params[key] = literal(value)
         else:
-            args.append(_literal(part))
+            args.append(literal(part))
     return name.strip(), args, params
 
 
-def _literal(text: str):
+def literal(text: str):
+    """A command-line value as Python reads it: numbers, True/False/None (also spelt true, false,
+    none, as shells and YAML write them), lists and dicts; anything else stays a string."""
+    words = {"true": True, "false": False, "none": None}
+    if text.strip().lower() in words:
+        return words[text.strip().lower()]
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError):

@@ -372,10 +372,13 @@ class SolverPolicy(_SearchPolicy):
         super().__init__(depth=UNBOUNDED, max_chain=UNBOUNDED, tt_bits=tt_bits, seed=seed)
         self.max_seeds = int(max_seeds)
 
-    def table(self, game):
+    def prepare(self, game):
         if game.total_seeds > self.max_seeds:
             raise ValueError(f"solver: {game!r} has {game.total_seeds} seeds, more than max_seeds="
                              f"{self.max_seeds}; use alphabeta, or raise max_seeds and wait")
+
+    def table(self, game):
+        self.prepare(game)
         return super().table(game)
 
     def value(self, game, state) -> int:

@@ -7,7 +7,7 @@ import pytest
 
 from mancala_marl.agents import make_policy
 from mancala_marl.games import MAX_MOVES, make_game
-from mancala_marl.train.arena import arena, play_game, play_match, wilson
+from mancala_marl.train.arena import arena, check_writable, parse_game, play_game, play_match, wilson
 from mancala_marl.train.cli import main
 from mancala_marl.train.tournament import elo_ratings, paper_table, round_robin
 
@@ -133,15 +133,62 @@ def test_an_output_file_that_cannot_be_written_is_refused_before_the_games(comma
     assert f"cannot write {target} (no folder {target.parent})" in err and out == ""  # no game was played
 
 
-def test_tournament_and_paper_table_commands(capsys):
+def test_an_output_file_is_opened_to_see_if_it_can_be_written(tmp_path, capsys):
+    # os.access answered yes for root everywhere: /proc/x.md was found out after every game
+    assert main(["tournament", "kalah", "max", "random", "-n", "2", "--markdown", "/proc/x.md"]) == 2
+    out, err = capsys.readouterr()
+    assert "--markdown: cannot write /proc/x.md (" in err and out == ""
+    fresh = tmp_path / "fresh.csv"
+    check_writable(fresh, "--csv")
+    assert not fresh.exists()  # looked at, not left behind
+
+
+def test_tournament_and_paper_table_commands(tmp_path, capsys):
     assert main(["tournament", "kalah:pits=3,seeds=3", "random", "max", "greedy", "-n", "3", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert set(result["ratings"]) == {"random", "max", "greedy"} and len(result["pairs"]) == 3
-    assert main(["tournament", "kalah:pits=3,seeds=3", "random", "greedy", "-n", "3"]) == 0
-    assert "greedy" in capsys.readouterr().out
+    markdown = tmp_path / "table.md"
+    assert main(["tournament", "kalah:pits=3,seeds=3", "random", "greedy", "-n", "3", "--markdown", str(markdown)]) == 0
+    out, err = capsys.readouterr()
+    assert " kalah:pits=3,seeds=3: 3 games per" in out  # the rules, not "kalah"
+    assert "random's wins-draws-losses" in err
+    assert markdown.read_text().startswith("kalah:pits=3,seeds=3, 3 games per seat and pair\n\n| policy |")
     assert main(["paper-table", "kalah:pits=3,seeds=3", "greedy", "-n", "3"]) == 0
     out = capsys.readouterr().out
     assert "As First Turn" in out and "As Second Turn" in out and "vs. Self" in out
+    assert "greedy on kalah:pits=3,seeds=3" in out
+
+
+@pytest.mark.parametrize("command", [["tournament", "kalah:pits=3,seeds=2", "max", "exact"],
+                                     ["paper-table", "kalah:pits=3,seeds=2", "max"]])
+def test_tournament_and_paper_table_warn_of_games_that_end_in_the_opening(command, capsys):
+    assert main([*command, "-n", "2", "--opening", "500", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert "games ended within the 500 random opening moves" in err
+    if command[0] == "paper-table":
+        result = json.loads(out)
+        assert result["ended_in_opening"] == result["total_games"] == 16  # 4 rows, 2 seats, 2 games
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("alphabeta:depth=0", "depth must be an integer >= 1"),
+    ("alphabeta:deep=2", "unknown parameter 'deep' for policy 'alphabeta'"),
+    ("solver", "has 48 seeds, more than max_seeds=40"),  # the default 6x4 Kalah
+])
+def test_a_tournament_refuses_a_bad_policy_before_any_pair_plays(bad, message, capsys):
+    # it was found when its pair came up, after the pairs before it had played
+    assert main(["tournament", "kalah", "random", "max", bad, "-n", "2"]) == 2
+    out, err = capsys.readouterr()
+    assert message in err and "random vs max" not in err and out == ""
+
+
+def test_rule_values_read_as_shells_write_them_and_each_is_given_once(capsys):
+    assert parse_game("kalah:empty_capture=true").params["empty_capture"] is True
+    assert parse_game("kalah:empty_capture=FALSE").params["empty_capture"] is False
+    with pytest.raises(ValueError, match=r"^'kalah:pits=4,pits=5' gives pits twice$"):
+        parse_game("kalah:pits=4,pits=5")
+    assert main(["train", "kalah", "--rule", "pits=3", "--rule", "pits=4", "--timesteps", "10"]) == 2
+    assert "--rule gives pits twice" in capsys.readouterr().err
 
 
 def test_a_game_that_never_ends_is_stopped_at_max_moves_and_scored_a_draw():

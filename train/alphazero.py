@@ -512,10 +512,6 @@ def run(args) -> int:
     config = AlphaZeroConfig(game=args.game, progress_bar=not args.no_progress, **values)
     run_dir = args.run_dir or f"runs/{args.game}-alphazero"
     path = train(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
-    # The network's own rules (also when resumed without --rule), those that differ from the defaults.
-    defaults = make_game(args.game).params
-    rules = {key: value for key, value in alphazero.Network.load(path).meta["rule_params"].items()
-             if defaults.get(key) != value}
-    game = args.game + (":" + ",".join(f"{key}={value}" for key, value in rules.items()) if rules else "")
-    print(f"network: {path}   play it: mancala-marl play {game} --opponent alphazero:path={path}")
+    game = make_game(args.game, **alphazero.Network.load(path).meta["rule_params"])  # also when resumed without --rule
+    print(f"network: {path}   play it: mancala-marl play {game.cli_spec()} --opponent alphazero:path={path}")
     return 0

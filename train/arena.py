@@ -14,7 +14,6 @@ import csv
 import json
 import math
 import multiprocessing
-import os
 import signal
 import sys
 from pathlib import Path
@@ -40,14 +39,17 @@ def parse_game(spec) -> Game:
     return make_game(name, **params)
 
 
-def game_spec(game: Game) -> str:
-    return game.name + ":" + ",".join(f"{k}={v!r}" for k, v in game.params.items())
-
-
 def _policy(spec):
     from mancala_marl.agents import Policy, make_policy
 
     return spec if isinstance(spec, Policy) else make_policy(spec)
+
+
+def check_policies(game: Game, specs) -> None:
+    """Make and prepare every policy once before any game, so that a bad parameter or a network
+    for other rules is named at once, not after the pairs before it have played for hours."""
+    for spec in specs:
+        _policy(spec).prepare(game)
 
 
 def play_game(game: Game, first, second, seeds=(None, None), opening_rng=None, opening: int = 0,
@@ -142,7 +144,7 @@ def play_match(game, a, b, n: int, seed: int = 0, workers: int = 1, opening: int
     chunks = [jobs[k::workers * 4] for k in range(workers * 4)]
     records = []
     with process_pool(workers) as pool:
-        for part in pool.starmap(_play_jobs, [(game_spec(game), a, b, chunk, seed, opening) for chunk in chunks]):
+        for part in pool.starmap(_play_jobs, [(game.cli_spec(), a, b, chunk, seed, opening) for chunk in chunks]):
             records.extend(part)
     records.sort(key=lambda r: (SEATS.index(r["seat"]), r["index"]))
     return records
@@ -204,13 +206,18 @@ def arena(game, a, b, n: int = 100, seed: int = 0, workers: int = 1, opening: in
             "overall": seat_summary(played)}
 
 
+def game_label(result: dict) -> str:
+    """The game of a result, with the rule parameters that differ from the defaults."""
+    return make_game(result["game"], **result["params"]).cli_spec()
+
+
 def print_summary(result: dict, file=None) -> None:
     """The summary as a rich table (A's results per seat)."""
     from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{result['a']} (A) vs {result['b']} (B) on {result['game']}, "
+    table = Table(title=f"{result['a']} (A) vs {result['b']} (B) on {game_label(result)}, "
                         f"{result['games']} games per seat, seed {result['seed']}",
                   caption="A's wins, draws, losses; score, margin (A - B) and length (moves): means per game",
                   box=box.SIMPLE_HEAD)
@@ -254,10 +261,21 @@ def add_parser(subparsers) -> None:
 
 
 def check_writable(path, option: str) -> None:
-    """Refuse an output file that could not be written, before the games rather than after."""
-    folder = Path(path).resolve().parent
-    if Path(path).is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
+    """Refuse an output file that could not be written, before the games rather than after. The
+    file is opened to see (os.access says yes to root everywhere, /proc included); one that did
+    not exist is removed again."""
+    path = Path(path)
+    folder = path.resolve().parent
+    if path.is_dir() or not folder.is_dir():
         raise ValueError(f"{option}: cannot write {path}" + ("" if folder.is_dir() else f" (no folder {folder})"))
+    existed = path.exists()
+    try:
+        with open(path, "a"):
+            pass
+    except OSError as error:
+        raise ValueError(f"{option}: cannot write {path} ({error.strerror})") from None
+    if not existed:
+        path.unlink()
 
 
 def warn_random_games(result: dict) -> None:

@@ -14,7 +14,16 @@ import sys
 
 import numpy as np
 
-from .arena import GAME_HELP, add_common_arguments, arena, check_writable, parse_game
+from .arena import (
+    GAME_HELP,
+    add_common_arguments,
+    arena,
+    check_policies,
+    check_writable,
+    game_label,
+    parse_game,
+    warn_random_games,
+)
 
 PAPER_OPPONENTS = (("Random", "random"), ("Max", "max"), ("Exact", "exact"))
 
@@ -48,12 +57,14 @@ def round_robin(game, names: list[str], n: int, seed: int = 0, workers: int = 1,
     """Every pair of ``names`` plays :func:`arena` (``n`` games per seat); returns results and ratings."""
     if len(set(names)) != len(names) or len(names) < 2:
         raise ValueError(f"a tournament needs at least two different policies, got {names!r}")
+    game = parse_game(game)
+    check_policies(game, names)
     results = []
     for a, b in itertools.combinations(names, 2):
         results.append(arena(game, a, b, n, seed, workers, opening))
         if progress:
             progress(results[-1])
-    return {"game": parse_game(game).name, "policies": names, "games_per_seat": n, "seed": seed,
+    return {"game": game.name, "params": game.params, "policies": names, "games_per_seat": n, "seed": seed,
             "opening": opening, "pairs": results, "ratings": elo_ratings(names, results)}
 
 
@@ -81,14 +92,18 @@ def paper_table(game, policy: str, n: int = 1000, seed: int = 0, workers: int = 
     """The Sungka paper's Table II for ``policy``: rows Random, Max, Exact, Self; per seat the
     average reward (the policy's own final store, in seeds, as in the paper where the two
     rewards of a game add up to the 98 stones) and the win percentage. Self = against a copy."""
+    game = parse_game(game)
+    check_policies(game, [policy])
     rows = []
     for label, opponent in PAPER_OPPONENTS + (("Self", policy),):
         r = arena(game, policy, opponent, n, seed, workers, opening)
         rows.append({"row": f"vs. {label}" + (" Policy" if label != "Self" else ""), "opponent": opponent,
+                     "ended_in_opening": r["ended_in_opening"],
                      **{seat: {"average_reward": r["seats"][seat]["mean_score"],
                                "win_percentage": 100 * r["seats"][seat]["win_rate"]} for seat in ("first", "second")}})
-    return {"game": parse_game(game).name, "policy": policy, "games_per_seat": n, "seed": seed, "opening": opening,
-            "rows": rows}
+    return {"game": game.name, "params": game.params, "policy": policy, "games_per_seat": n, "seed": seed,
+            "opening": opening, "total_games": 2 * n * len(rows),
+            "ended_in_opening": sum(row["ended_in_opening"] for row in rows), "rows": rows}
 
 
 def print_paper_table(result: dict, file=None) -> None:
@@ -97,7 +112,7 @@ def print_paper_table(result: dict, file=None) -> None:
 
     console = Console(file=file)
     for seat, caption in (("first", "(a) As First Turn"), ("second", "(b) As Second Turn")):
-        table = Table(title=f"{result['policy']} on {result['game']}, {result['games_per_seat']} games",
+        table = Table(title=f"{result['policy']} on {game_label(result)}, {result['games_per_seat']} games",
                       caption=caption)
         table.add_column("Policy")
         table.add_column("Average Reward", justify="right")
@@ -131,8 +146,10 @@ def run_tournament(args) -> int:
     result = round_robin(args.game, args.policies, args.games, args.seed, args.workers, args.opening,
                          progress=None if args.json else lambda r: print(
                              f"{r['a']} vs {r['b']}: {r['overall']['wins']}-{r['overall']['draws']}-"
-                             f"{r['overall']['losses']}", file=sys.stderr))
-    text = tournament_markdown(result)
+                             f"{r['overall']['losses']} ({r['a']}'s wins-draws-losses)", file=sys.stderr))
+    for pair in result["pairs"]:
+        warn_random_games(pair)
+    text = f"{game_label(result)}, {result['games_per_seat']} games per seat and pair\n\n" + tournament_markdown(result)
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(text + "\n")
@@ -149,7 +166,7 @@ def print_tournament(result: dict, file=None) -> None:
 
     names = sorted(result["policies"], key=lambda p: -result["ratings"][p])
     matrix = score_matrix(result)
-    table = Table(title=f"{result['game']}: {result['games_per_seat']} games per seat and pair",
+    table = Table(title=f"{game_label(result)}: {result['games_per_seat']} games per seat and pair",
                   caption="row's points per game against the column (win 1, draw 0.5), both seats; "
                           "Elo-style rating, mean 1500")
     table.add_column("policy")
@@ -164,6 +181,7 @@ def print_tournament(result: dict, file=None) -> None:
 
 def run_paper_table(args) -> int:
     result = paper_table(args.game, args.policy, args.games, args.seed, args.workers, args.opening)
+    warn_random_games(result)
     if args.json:
         print(json.dumps(result))
     else:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import ast
-
 from mancala_marl import observations
+from mancala_marl.agents.base import literal
 from mancala_marl.extras import require
 from mancala_marl.games import GAMES
 
@@ -15,10 +14,9 @@ def key_values(items, what: str) -> dict:
         key, sep, value = item.partition("=")
         if not sep or not key.isidentifier():
             raise ValueError(f"{what} must look like KEY=VALUE, got {item!r}")
-        try:
-            out[key] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            out[key] = value
+        if key in out:
+            raise ValueError(f"{what} gives {key} twice")
+        out[key] = literal(value)
     return out
 
 

@@ -318,6 +318,13 @@ class Game:
         the mark (Togyz Kumalak's tuzduks); none by default."""
         return [], ""
 
+    def cli_spec(self) -> str:
+        """The game as the command line names it: its name and the rule parameters that differ
+        from the defaults, e.g. ``kalah:pits=4,seeds=3``."""
+        defaults = type(self)().params
+        changed = [f"{key}={value}" for key, value in self.params.items() if defaults.get(key) != value]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"{type(self).__name__}({args})"
