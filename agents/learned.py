@@ -61,6 +61,15 @@ def algo_class(algo: str):
     raise ValueError(f"algo must be 'maskable-ppo' or 'dqn', got {algo!r}")
 
 
+def algo_name(model) -> str:
+    """The ``algo`` of metadata for ``model``: ``"maskable-ppo"`` or ``"dqn"``."""
+    for algo in ("maskable-ppo", "dqn"):
+        if isinstance(model, algo_class(algo)):
+            return algo
+    raise ValueError(f"a {type(model).__name__} is neither of the algorithms a model policy plays "
+                     "(sb3_contrib's MaskablePPO, mancala_marl's MaskedDQN)")
+
+
 def make_metadata(game, obs_type: str, algo: str, **extra) -> dict:
     """The metadata :func:`save_model` stores: game, rule params, obs_type, algo, library versions."""
     import gymnasium
@@ -69,6 +78,8 @@ def make_metadata(game, obs_type: str, algo: str, **extra) -> dict:
     import torch
 
     import mancala_marl
+    algo_class(algo)  # a name that load_model would not know is refused here, not when loading
+    observations.check_obs_type(game, obs_type)
     versions = {"mancala_marl": mancala_marl.__version__, "stable_baselines3": stable_baselines3.__version__,
                 "sb3_contrib": sb3_contrib.__version__, "torch": torch.__version__,
                 "gymnasium": gymnasium.__version__, "numpy": np.__version__}
@@ -79,12 +90,33 @@ def make_metadata(game, obs_type: str, algo: str, **extra) -> dict:
 def save_model(model, path, metadata: dict) -> None:
     """Save ``model`` with ``metadata`` to ``path`` (.zip) atomically: a crash never leaves a
     half-written file under the final name."""
+    check_model_fits(model, metadata, where=f"save_model({str(path)!r})")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     setattr(model, META_KEY, metadata)
     tmp = path.with_name(f".{path.stem}.tmp.zip")
     model.save(tmp)
     os.replace(tmp, path)
+
+
+def check_model_fits(model, metadata: dict, where: str) -> None:
+    """Refuse metadata that does not describe ``model``: another algorithm, or a game and
+    observation whose shape or number of moves is not the network's. Otherwise the mistake
+    shows only when the model plays, as SB3's 'unexpected observation shape'."""
+    from mancala_marl.games import make_game
+
+    check_metadata_keys(metadata, where)
+    cls = algo_class(metadata["algo"])
+    if not isinstance(model, cls):
+        raise ValueError(f"{where}: the model is a {type(model).__name__}, but its metadata says algo "
+                         f"{metadata['algo']!r} ({cls.__name__})")
+    game = make_game(metadata["game"], **metadata["rule_params"])
+    expected = observations.observation_space(game, metadata["obs_type"]).shape
+    reads, moves = model.observation_space.shape, getattr(model.action_space, "n", None)
+    if reads != expected or moves != game.pits:
+        raise ValueError(f"{where}: the network reads observations of shape {reads} and chooses among {moves} "
+                         f"moves, but its metadata names obs_type {metadata['obs_type']!r} of {game!r}: shape "
+                         f"{expected}, {game.pits} moves")
 
 
 def save_for_shipping(source, target) -> None:
@@ -152,13 +184,11 @@ def check_compatible(metadata: dict, game, obs_type: str | None = None, where: s
         raise ValueError(f"{where} expects obs_type {metadata['obs_type']!r}, got {obs_type!r}")
 
 
-def check_given_metadata(metadata) -> None:
-    """A model handed over in memory comes with no file to read its game and observation from:
-    refuse it without them here, not with a KeyError at its first move."""
-    needed = ("game", "rule_params", "obs_type")
+def check_metadata_keys(metadata, where: str) -> None:
+    needed = ("game", "rule_params", "obs_type", "algo")
     if not isinstance(metadata, dict) or any(key not in metadata for key in needed):
-        raise ValueError("model=... needs metadata=... too, a dict with at least 'game', 'rule_params' and "
-                         "'obs_type' (make_metadata(game, obs_type, algo) builds it), got "
+        raise ValueError(f"{where} needs metadata: a dict with 'game', 'rule_params', 'obs_type' and 'algo' "
+                         "(make_metadata(game, obs_type, algo) builds it), got "
                          f"{metadata if not isinstance(metadata, dict) else sorted(metadata)!r}")
 
 
@@ -176,10 +206,13 @@ def load_model(path, game=None, obs_type: str | None = None, device: str = "cpu"
     cls = algo_class(metadata["algo"])
     try:
         with legacy_module_names():
-            return cls.load(path, device=device), metadata
+            model = cls.load(path, device=device)
     except (zipfile.BadZipFile, KeyError, EOFError, RuntimeError, AttributeError, ModuleNotFoundError) as error:
-        raise ValueError(f"model {path} could not be loaded ({type(error).__name__}: {error}); "
-                         "the file is corrupt or was saved by an incompatible version") from None
+        raise ValueError(f"model {path} could not be loaded as {cls.__name__} ({type(error).__name__}: {error}); "
+                         f"the file is corrupt, was saved by an incompatible version, or is not the algo "
+                         f"{metadata['algo']!r} its metadata names") from None
+    check_model_fits(model, metadata, where=f"model {path}")
+    return model, metadata
 
 
 @register_policy("model")
@@ -204,7 +237,8 @@ class ModelPolicy(Policy):
             require("train", "the model policy")
             read_metadata(path)  # a missing or foreign file is named now, not at the first move
         else:
-            check_given_metadata(metadata)
+            # in memory, with no file to read its game and observation from
+            check_model_fits(model, metadata, where="the model policy given model=...")
         if not 0.0 <= float(epsilon) <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
         self.path, self.model, self.metadata = path, model, metadata

@@ -8,7 +8,7 @@ import pytest
 import torch as th
 
 from mancala_marl.agents import make_policy, masked_dqn
-from mancala_marl.agents.learned import ModelPolicy, load_model, read_metadata
+from mancala_marl.agents.learned import ModelPolicy, load_model, make_metadata, read_metadata, save_model
 from mancala_marl.agents.masked_dqn import MaskedDQN, masked_max
 from mancala_marl.games import GAMES, make_game
 from mancala_marl.single_agent import SingleAgentEnv
@@ -200,9 +200,23 @@ def test_a_model_for_another_game_or_layout_is_refused(tmp_path):
     # move with a TypeError), played with it, and still refused on other rules.
     model, metadata = load_model(final)
     for missing in (None, {"game": "kalah"}):
-        with pytest.raises(ValueError, match=r"^model=\.\.\. needs metadata=\.\.\. too"):
+        with pytest.raises(ValueError, match=r"^the model policy given model=\.\.\. needs metadata: a dict with"):
             ModelPolicy(model=model, metadata=missing)
     kalah = make_game("kalah", pits=4, seeds=3)
+    # Metadata that does not describe the network is refused when saving, not when the model plays
+    # (SB3's "unexpected observation shape"), and at loading and in memory too.
+    for wrong, named in ((make_metadata(kalah, "moves", "dqn"), r"reads observations of shape \(10,\).*'moves'"),
+                         (make_metadata(game, "counts", "dqn"), "chooses among 4 moves.*Sungka"),
+                         (make_metadata(kalah, "counts", "maskable-ppo"), "is a MaskedDQN, but its metadata says algo")):
+        with pytest.raises(ValueError, match=named):
+            save_model(model, tmp_path / "mislabelled.zip", wrong)
+        with pytest.raises(ValueError, match=named):
+            ModelPolicy(model=model, metadata=wrong)
+    assert not (tmp_path / "mislabelled.zip").exists()
+    for algo, obs_type, named in (("ppo", "counts", "algo must be 'maskable-ppo' or 'dqn'"),
+                                  ("dqn", "bogus", "obs_type")):
+        with pytest.raises(ValueError, match=named):
+            make_metadata(kalah, obs_type, algo)
     in_memory = ModelPolicy(model=model, metadata=metadata)
     assert kalah.legal_mask(kalah.init())[in_memory.act(kalah, kalah.init())]
     with pytest.raises(ValueError, match="trained for kalah"):

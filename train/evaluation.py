@@ -114,9 +114,8 @@ class BaselineEvalCallback(PeriodicCallback):
 
 def model_policy(model, game, obs_type: str):
     """An in-memory ``model`` (being trained) as a greedy policy for ``game``."""
-    from mancala_marl.agents.learned import ModelPolicy
-    return ModelPolicy(model=model, metadata={"obs_type": obs_type, "game": game.name,
-                                              "rule_params": dict(game.params)})
+    from mancala_marl.agents.learned import ModelPolicy, algo_name, make_metadata
+    return ModelPolicy(model=model, metadata=make_metadata(game, obs_type, algo_name(model)))
 
 
 def win_rate_cells(rows: list[dict]) -> str:
