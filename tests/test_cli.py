@@ -79,6 +79,8 @@ BAD_INPUTS = [
     (["train", "kalah", "--timesteps", "0", *RUN], "timesteps must be a positive integer, got 0"),
     (["train", "kalah", "--eval-games", "0", *RUN], "eval_games must be a positive integer, got 0"),
     (["train", "kalah", "--eval-opponents", "random,oracle", *RUN], "unknown policy 'oracle'"),
+    (["train", "kalah", "--opponent", "random,oracle", *RUN], "unknown policy 'oracle'"),
+    (["train", "kalah", "--opponent", "selfplay", "--pool", "max,oracle", *RUN], "unknown policy 'oracle'"),
     (["train", "kalah", "--reward-scale", "0", *RUN], "reward_scale must be > 0"),
     (["train", "kalah", "--learning-rate-end", "-1", *RUN], "learning_rate_end must be >= 0"),
     (["train", "kalah", "--opening", "-1", *RUN], "opening must be an integer >= 0"),
@@ -106,6 +108,12 @@ def test_bad_input_is_one_line_and_a_non_zero_status(argv, message, tmp_path, no
     assert message in err, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out, err
     assert not (tmp_path / "run" / "checkpoints").exists()  # refused before a run started
+
+
+def test_a_training_opponent_is_refused_before_the_run_folder_is_written(tmp_path, capsys):
+    # config.json was written first, and then the opponent was found unknown
+    assert main(["train", "kalah", "--opponent", "bogus", "--run-dir", str(tmp_path / "run")]) == 2
+    assert "unknown policy 'bogus'" in capsys.readouterr().err and not (tmp_path / "run").exists()
 
 
 def _play(monkeypatch, capsys, stdin: str):

@@ -98,7 +98,9 @@ class TrainConfig:
             raise ValueError(f"learning_rate_end must be >= 0, got {self.learning_rate_end!r}")
         from mancala_marl.agents import make_policy
         game = make_game(self.game, **self.rule_params)
-        for spec in self.eval_opponents:  # now, not at the first evaluation hours in
+        opponents = self.pool_baselines if self.opponent == "selfplay" else opponent_specs(self.opponent)
+        # now, before the run's folder is written, and not at the first evaluation hours in
+        for spec in [*opponents, *self.eval_opponents]:
             make_policy(spec).prepare(game)
 
 
@@ -195,9 +197,14 @@ def _opponent(config: TrainConfig, run_dir: Path):
     if config.opponent == "selfplay":
         from mancala_marl.train.selfplay import OpponentPool
         return OpponentPool(config.pool_baselines, run_dir / "snapshots", config.snapshot_prob, config.max_snapshots)
-    specs = [s for s in config.opponent.split(",") if s] if "," in config.opponent and ":" not in config.opponent \
-        else [config.opponent]
+    specs = opponent_specs(config.opponent)
     return specs if len(specs) > 1 else specs[0]
+
+
+def opponent_specs(opponent: str) -> list[str]:
+    """The policy specs of ``--opponent``: one, or a comma-separated pool of plain names (a spec
+    with parameters, ``alphabeta:depth=2,time_limit=0.5``, has commas of its own)."""
+    return [s for s in opponent.split(",") if s] if "," in opponent and ":" not in opponent else [opponent]
 
 
 def _reward_scale(config: TrainConfig) -> float:
