@@ -54,7 +54,7 @@ class Policy:
         return self.act(game, state)
 
     def __repr__(self) -> str:
-        return self.name
+        return getattr(self, "spec", None) or self.name  # the spec make_policy was given, else the name
 
 
 POLICIES: dict[str, Callable[..., Policy]] = {}
@@ -145,9 +145,15 @@ def make_policy(name: str, *args, **params) -> Policy:
         raise ValueError(f"unknown policy {name!r}; known policies: {', '.join(sorted(POLICIES))}") from None
     check_parameters(name, factory, args, params)
     try:
-        return factory(*args, **params)
+        policy = factory(*args, **params)
     except TypeError as error:
         raise ValueError(f"bad parameters for policy {name!r}: {error}") from None
+    # Shown as it was asked for ("alphabeta:depth=4", "model:runs/a.zip") in tables and messages;
+    # Python objects (a network in memory) have no text to show.
+    shown = [*map(str, args), *(f"{key}={value}" for key, value in params.items()
+                                if key not in getattr(factory, "python_only", ()))]
+    policy.spec = name + (":" + ",".join(shown) if shown else "")
+    return policy
 
 
 def check_parameters(name: str, factory, args, params) -> None:

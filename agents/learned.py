@@ -87,16 +87,20 @@ def make_metadata(game, obs_type: str, algo: str, **extra) -> dict:
             "library_versions": versions, **extra}
 
 
-def save_model(model, path, metadata: dict) -> None:
-    """Save ``model`` with ``metadata`` to ``path`` (.zip) atomically: a crash never leaves a
-    half-written file under the final name."""
+def save_model(model, path, metadata: dict) -> Path:
+    """Save ``model`` with ``metadata`` to ``path`` atomically: a crash never leaves a
+    half-written file under the final name. As SB3's ``save``, a path without a suffix gets
+    ``.zip``; returns the path written."""
     check_model_fits(model, metadata, where=f"save_model({str(path)!r})")
     path = Path(path)
+    if path.suffix == "":
+        path = path.with_name(path.name + ".zip")
     path.parent.mkdir(parents=True, exist_ok=True)
     setattr(model, META_KEY, metadata)
     tmp = path.with_name(f".{path.stem}.tmp.zip")
     model.save(tmp)
     os.replace(tmp, path)
+    return path
 
 
 def check_model_fits(model, metadata: dict, where: str) -> None:
@@ -133,12 +137,20 @@ def save_for_shipping(source, target) -> None:
     save_model(model, target, metadata)
 
 
+def model_file(path) -> Path:
+    """``path``, or ``path.zip`` where only that exists: SB3's ``load`` finds "model" saved as
+    model.zip too."""
+    path = Path(path)
+    zipped = path.with_name(path.name + ".zip")
+    return zipped if not path.exists() and zipped.is_file() else path
+
+
 def read_metadata(path) -> dict:
     """The metadata stored in a model zip, without loading the network.
 
     Raises FileNotFoundError for a missing file and ValueError for anything that is not a model
     saved by :func:`save_model`, naming the file and what is wrong with it."""
-    path = Path(path)
+    path = model_file(path)
     if not path.is_file():
         raise FileNotFoundError(f"no model file at {path}")
     try:
@@ -206,7 +218,7 @@ def load_model(path, game=None, obs_type: str | None = None, device: str = "cpu"
     cls = algo_class(metadata["algo"])
     try:
         with legacy_module_names():
-            model = cls.load(path, device=device)
+            model = cls.load(model_file(path), device=device)
     except (zipfile.BadZipFile, KeyError, EOFError, RuntimeError, AttributeError, ModuleNotFoundError) as error:
         raise ValueError(f"model {path} could not be loaded as {cls.__name__} ({type(error).__name__}: {error}); "
                          f"the file is corrupt, was saved by an incompatible version, or is not the algo "

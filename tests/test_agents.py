@@ -312,6 +312,9 @@ def test_policies_registered_in_other_agents_modules_are_found_by_name():
     path = str(pretrained_dir() / "kalah.zip")
     policy = make_policy(f"model:{path},epsilon=0.01")
     assert type(policy).__name__ == "ModelPolicy" and policy.path == path and policy.epsilon == 0.01
+    # shown as it was asked for, not as the bare name "model"
+    assert repr(policy) == f"model:{path},epsilon=0.01"
+    assert str(make_policy("alphabeta", depth=3)) == "alphabeta:depth=3" and str(make_policy("max")) == "max"
     with pytest.raises(FileNotFoundError, match="no model file at some/run.zip"):
         make_policy("model:some/run.zip")  # named when the policy is made, not at its first move
 

@@ -217,6 +217,9 @@ def test_a_model_for_another_game_or_layout_is_refused(tmp_path):
                                   ("dqn", "bogus", "obs_type")):
         with pytest.raises(ValueError, match=named):
             make_metadata(kalah, obs_type, algo)
+    # As SB3's save and load: "noext" is written as noext.zip, and found again by its first name
+    assert save_model(model, tmp_path / "noext", metadata) == tmp_path / "noext.zip"
+    assert not (tmp_path / "noext").exists() and ModelPolicy(path=str(tmp_path / "noext")).act(kalah, kalah.init()) >= 0
     in_memory = ModelPolicy(model=model, metadata=metadata)
     assert kalah.legal_mask(kalah.init())[in_memory.act(kalah, kalah.init())]
     with pytest.raises(ValueError, match="trained for kalah"):
