@@ -447,7 +447,7 @@ OPTIONS = {"generations": "generations", "games": "games", "sims": "sims", "obs_
 
 
 def add_parser(subparsers) -> None:
-    from mancala_marl.games import GAMES
+    from mancala_marl.train.train_command import add_game_argument
 
     d = AlphaZeroConfig()
     # Options default to None, so that a resumed run can tell a value typed on the command line
@@ -458,7 +458,7 @@ def add_parser(subparsers) -> None:
                                           "--resume continues a run with its own settings: it takes a new "
                                           "--generations total, --policy-target, --opening and the --eval-* "
                                           "options, and refuses any other option that differs from the run's.")
-    p.add_argument("game", choices=sorted(GAMES))
+    add_game_argument(p)
     p.add_argument("--generations", type=int, help=f"self-play generations in all (default {d.generations}; "
                                                    "with --resume, a new total)")
     p.add_argument("--games", type=int, help=f"self-play games per generation, played at once (default {d.games})")
@@ -499,9 +499,10 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from mancala_marl.extras import require
-    from mancala_marl.train.train_command import key_values, layer_sizes, typed
+    from mancala_marl.train.train_command import fold_game_rules, key_values, layer_sizes, typed
 
     require("train", "this command")
+    fold_game_rules(args)
     values = typed(args, OPTIONS)
     if args.hidden is not None:
         values["hidden"] = layer_sizes(args.hidden, "--hidden")

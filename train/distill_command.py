@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from mancala_marl import observations
 from mancala_marl.extras import require
-from mancala_marl.games import GAMES
 
-from .train_command import key_values, layer_sizes, typed
+from .train_command import add_game_argument, fold_game_rules, key_values, layer_sizes, typed
 
 
 # command-line option -> DistillConfig field, for the options given as plain values
@@ -26,7 +25,7 @@ def add_parser(subparsers) -> None:
         description="Distil a teacher policy (usually alpha-beta) into a MaskablePPO network that plays "
                     "without search. Data, checkpoints, evaluations and final.zip go to --run-dir "
                     "(default runs/GAME-distill).")
-    p.add_argument("game", choices=sorted(GAMES))
+    add_game_argument(p)
     p.add_argument("--teacher", help=f"policy spec whose moves are imitated (default {d.teacher})")
     p.add_argument("--pool", help=f"opponents, one drawn per game, seats random (default {','.join(d.pool)})")
     p.add_argument("--rounds", type=int,
@@ -58,6 +57,7 @@ def run(args) -> int:
     require("train", "this command")
     from mancala_marl.train.distill import DistillConfig, distill
 
+    fold_game_rules(args)
     values = typed(args, OPTIONS)
     for option, field, read in (("pool", "pool", lambda text: text.split(",")),
                                 ("net", "net_arch", lambda text: layer_sizes(text, "--net")),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from mancala_marl import observations
 from mancala_marl.agents.base import literal
 from mancala_marl.extras import require
@@ -18,6 +20,31 @@ def key_values(items, what: str) -> dict:
             raise ValueError(f"{what} gives {key} twice")
         out[key] = literal(value)
     return out
+
+
+def add_game_argument(parser) -> None:
+    """GAME of the training commands: a name, or with its rules as arena writes them
+    (``kalah:pits=4,seeds=3``, the same as ``kalah --rule pits=4 --rule seeds=3``)."""
+    def game(text: str) -> str:
+        name = text.partition(":")[0]
+        if name not in GAMES:
+            raise argparse.ArgumentTypeError(f"unknown game {name!r} (choose from {', '.join(sorted(GAMES))})")
+        return text
+
+    parser.add_argument("game", type=game, metavar="GAME",
+                        help=f"one of {', '.join(sorted(GAMES))}, with rule parameters if wanted: kalah:pits=4,seeds=3")
+
+
+def fold_game_rules(args) -> None:
+    """Move the rules written after GAME's colon to ``args.rule``, as if given with --rule."""
+    name, _, rest = args.game.partition(":")
+    if not rest:
+        return
+    items = [item.strip() for item in rest.split(",") if item.strip()]
+    given = {item.partition("=")[0] for item in items} & {item.partition("=")[0] for item in args.rule or []}
+    if given:
+        raise ValueError(f"{', '.join(sorted(given))} given both in {args.game} and with --rule")
+    args.game, args.rule = name, items + (args.rule or [])
 
 
 def layer_sizes(text: str, option: str) -> list[int]:
@@ -47,7 +74,7 @@ def add_parser(subparsers) -> None:
                                           "final.zip go to --run-dir (default runs/GAME-ALGO-OPPONENT). "
                                           "--recipe sets every option to a tested recipe; options given "
                                           "as well override it.")
-    p.add_argument("game", choices=sorted(GAMES))
+    add_game_argument(p)
     p.add_argument("--recipe", choices=sorted(RECIPES), default=None,
                    help="scratch: reinforcement learning from scratch, no teacher: masked DQN "
                         "(--algo maskable-ppo: the earlier PPO recipe; see RESULTS.md)")
@@ -137,6 +164,7 @@ def run(args) -> int:
     require("train", "this command")
     from mancala_marl.train.training import TrainConfig, train
 
+    fold_game_rules(args)
     settings = settings_from(args)
     config = TrainConfig(game=args.game, progress_bar=not args.no_progress, **settings)
     run_dir = args.run_dir or (f"runs/{args.game}-{args.recipe}" if args.recipe else
