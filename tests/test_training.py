@@ -363,3 +363,12 @@ def test_a_shipped_copy_drops_the_optimiser_state_and_loads_without_warnings(alg
     assert np.array_equal(model.predict(obs, action_masks=masks, deterministic=True)[0],
                           original.predict(obs, action_masks=masks, deterministic=True)[0])
     assert meta == read_metadata(final)
+
+
+def test_a_run_shorter_than_one_rollout_says_how_many_moves_it_trains(tmp_path, capsys):
+    # MaskablePPO collects n_steps x n_envs moves before each update: 64 asked, 128 trained, in silence
+    assert cli(["train", "kalah:pits=3,seeds=2", "--timesteps", "64", "--n-envs", "2", "--hyper", "n_steps=64",
+                "--hyper", "batch_size=64", "--eval-freq", "100000", "--run-dir", str(tmp_path), "--no-progress"]) == 0
+    assert "note: MaskablePPO plays 128 moves at a time here, so this run trains 128 moves, not 64" \
+        in capsys.readouterr().err
+    assert read_metadata(tmp_path / "final.zip")["timesteps"] == 128

@@ -16,6 +16,7 @@ A run directory holds everything, so a run can be resumed, plotted and played:
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -351,6 +352,10 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         callbacks.append(TargetUpdateEveryEpisodes(config.target_update_episodes))
     progress = Progress() if config.progress_bar else None
     remaining = config.timesteps - model.num_timesteps
+    rollout = model.n_steps * env.num_envs if config.algo == "maskable-ppo" else env.num_envs
+    if remaining > 0 and -(-remaining // rollout) * rollout > 1.1 * remaining:
+        print(f"note: {cls.__name__} plays {rollout} moves at a time here, so this run trains "
+              f"{-(-remaining // rollout) * rollout} moves, not {remaining}", file=sys.stderr)
     start = time.time()
     try:
         if remaining > 0:
