@@ -16,6 +16,7 @@ from .base import (
            POLICIES,
            Policy,
            RandomPolicy,
+           check_policies,
            make_policy,
            parse_policy_spec,
            register_policy,
@@ -24,4 +25,4 @@ from .rules import ExactPolicy, MaxPolicy, SimplePolicy
 from .search import AlphaBetaPolicy, GreedyPolicy, SolverPolicy
 
 __all__ = ["POLICIES", "AlphaBetaPolicy", "ExactPolicy", "GreedyPolicy", "MaxPolicy", "Policy", "RandomPolicy",
-           "SimplePolicy", "SolverPolicy", "make_policy", "parse_policy_spec", "register_policy"]
+           "SimplePolicy", "SolverPolicy", "check_policies", "make_policy", "parse_policy_spec", "register_policy"]

@@ -54,7 +54,7 @@ class Policy:
         return self.act(game, state)
 
     def __repr__(self) -> str:
-        return getattr(self, "spec", None) or self.name  # the spec make_policy was given, else the name
+        return getattr(self, "label", None) or self.name  # the spec make_policy was given, else the name
 
 
 POLICIES: dict[str, Callable[..., Policy]] = {}
@@ -85,16 +85,17 @@ def parse_policy_spec(spec: str) -> tuple[str, list, dict]:
                 raise ValueError(f"{spec!r} gives {key} twice")
             params[key] = literal(value)
         else:
-            args.append(literal(part))
+            args.append(literal(part, words=False))  # "model:none" is a file called none
     return name.strip(), args, params
 
 
-def literal(text: str):
-    """A command-line value as Python reads it: numbers, True/False/None (also spelt true, false,
-    none, as shells and YAML write them), lists and dicts; anything else stays a string."""
-    words = {"true": True, "false": False, "none": None}
-    if text.strip().lower() in words:
-        return words[text.strip().lower()]
+def literal(text: str, words: bool = True):
+    """A command-line value as Python reads it: numbers, True/False/None (with ``words``, also
+    spelt true, false, none, as shells and YAML write them), lists and dicts; anything else stays
+    a string."""
+    spelt = {"true": True, "false": False, "none": None}
+    if words and text.strip().lower() in spelt:
+        return spelt[text.strip().lower()]
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError):
@@ -133,16 +134,21 @@ def make_policy(name: str, *args, **params) -> Policy:
     """
     if not isinstance(name, str):
         raise ValueError(f"policy name must be a string, got {name!r}")
+    as_text = {}
     if ":" in name:
-        name, more_args, more_params = parse_policy_spec(name)
+        name, more_args, as_text = parse_policy_spec(name)
         args = (*more_args, *args)
-        params = {**more_params, **params}
+        params = {**as_text, **params}
     if name not in POLICIES:
         _discover()
     try:
         factory = POLICIES[name]
     except KeyError:
         raise ValueError(f"unknown policy {name!r}; known policies: {', '.join(sorted(POLICIES))}") from None
+    objects = [key for key in as_text if key in getattr(factory, "python_only", ())]
+    if objects:
+        raise ValueError(f"policy {name!r} takes {', '.join(objects)} as a Python object, which a spec cannot "
+                         f"give: pass it to make_policy({name!r}, {objects[0]}=...)")
     check_parameters(name, factory, args, params)
     try:
         policy = factory(*args, **params)
@@ -152,7 +158,7 @@ def make_policy(name: str, *args, **params) -> Policy:
     # Python objects (a network in memory) have no text to show.
     shown = [*map(str, args), *(f"{key}={value}" for key, value in params.items()
                                 if key not in getattr(factory, "python_only", ()))]
-    policy.spec = name + (":" + ",".join(shown) if shown else "")
+    policy.label = name + (":" + ",".join(shown) if shown else "")
     return policy
 
 
@@ -167,7 +173,7 @@ def check_parameters(name: str, factory, args, params) -> None:
              if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     if any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values()):
         return
-    listed = [name for name in takes if name not in getattr(factory, "python_only", ())]
+    listed = [taken for taken in takes if taken not in getattr(factory, "python_only", ())]
     theirs = f"(its parameters: {', '.join(listed) or 'none'})"
     unknown = [key for key in params if key not in takes]
     if unknown:
@@ -177,6 +183,14 @@ def check_parameters(name: str, factory, args, params) -> None:
         signature.bind(*args, **params)
     except TypeError as error:  # too many values, or one given both by position and by name
         raise ValueError(f"bad parameters for policy {name!r}: {error} {theirs}") from None
+
+
+def check_policies(game, specs) -> None:
+    """Make and prepare every policy of ``specs`` once for ``game``, so that an unknown name, a bad
+    parameter or a network for other rules is named before any game or training starts, not when
+    it first plays, hours in."""
+    for spec in specs:
+        (spec if isinstance(spec, Policy) else make_policy(spec)).prepare(game)
 
 
 def check_game_on(game, state) -> None:

@@ -29,6 +29,7 @@ from mancala_marl.extras import require
 from .base import Policy, check_game_on, register_policy
 
 META_KEY = "mancala_marl"  # attribute of the SB3 model that carries our metadata
+METADATA_KEYS = ("game", "rule_params", "obs_type", "algo")  # what playing a model needs of it
 # Shipped files; without kind=, the first kind shipped for the game (the scratch networks win more
 # against every baseline than the distilled ones: benchmarks/results/scratch_*.md, distill_*_model.md).
 PRETRAINED_KINDS = {"scratch": "scratch_{game}.zip", "distilled": "{game}.zip"}
@@ -163,7 +164,7 @@ def read_metadata(path) -> dict:
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise ValueError(f"{path} is a corrupt model file (its 'data' entry is not JSON)") from None
     meta = data.get(META_KEY) if isinstance(data, dict) else None
-    if not isinstance(meta, dict) or not {"game", "rule_params", "obs_type", "algo"} <= meta.keys():
+    if not isinstance(meta, dict) or not set(METADATA_KEYS) <= meta.keys():
         raise ValueError(f"{path} is not a mancala_marl model (no {META_KEY!r} metadata); "
                          "save it with mancala_marl.agents.learned.save_model")
     return meta
@@ -197,8 +198,7 @@ def check_compatible(metadata: dict, game, obs_type: str | None = None, where: s
 
 
 def check_metadata_keys(metadata, where: str) -> None:
-    needed = ("game", "rule_params", "obs_type", "algo")
-    if not isinstance(metadata, dict) or any(key not in metadata for key in needed):
+    if not isinstance(metadata, dict) or any(key not in metadata for key in METADATA_KEYS):
         raise ValueError(f"{where} needs metadata: a dict with 'game', 'rule_params', 'obs_type' and 'algo' "
                          "(make_metadata(game, obs_type, algo) builds it), got "
                          f"{metadata if not isinstance(metadata, dict) else sorted(metadata)!r}")

@@ -241,10 +241,11 @@ class _TerminateIllegal(_DirectAttributes, wrappers.TerminateIllegalWrapper):
         super().step(action)
         if self._terminated and not ended_before:
             # PettingZoo's wrapper ends the game on an illegal move but leaves the infos of the
-            # position before it, which said the game was on and nobody had won.
+            # position before it, which said the game was on and nobody had won. New dicts: the
+            # old ones may be held by a collector that read them with last().
             winner = 1 - AGENTS.index(culprit)
-            for info in self._raw.infos.values():
-                info.update(game_over=True, winner=winner)
+            self._raw.infos = {agent: {**info, "game_over": True, "winner": winner}
+                               for agent, info in self._raw.infos.items()}
 
 
 class _AssertOutOfBounds(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper):

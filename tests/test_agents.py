@@ -302,6 +302,11 @@ def test_registry_specs_and_errors():
         make_policy("alphazero:sim=3")
     with pytest.raises(ValueError, match=r"\(its parameters: path, deterministic, epsilon, seed\)$"):
         make_policy("model:eps=0.1")
+    with pytest.raises(ValueError, match=r"^policy 'alphazero' takes net as a Python object, which a spec cannot "
+                                         r"give: pass it to make_policy\('alphazero', net=\.\.\.\)$"):
+        make_policy("alphazero:net=3")  # an AttributeError at the first move before
+    # true/false/none in any case are values for keys, not for a bare argument (a file may be called none)
+    assert parse_policy_spec("model:none,deterministic=false") == ("model", ["none"], {"deterministic": False})
 
 
 def test_policies_registered_in_other_agents_modules_are_found_by_name():

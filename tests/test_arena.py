@@ -141,6 +141,15 @@ def test_an_output_file_is_opened_to_see_if_it_can_be_written(tmp_path, capsys):
     fresh = tmp_path / "fresh.csv"
     check_writable(fresh, "--csv")
     assert not fresh.exists()  # looked at, not left behind
+    kept = tmp_path / "kept.csv"
+    kept.write_text("a user's rows\n")
+    check_writable(kept, "--csv")
+    assert kept.read_text() == "a user's rows\n"  # opened, not truncated or removed
+    link = tmp_path / "link.csv"
+    link.symlink_to(tmp_path / "target.csv")  # dangling until written
+    check_writable(link, "--csv")
+    assert link.is_symlink() and not (tmp_path / "target.csv").exists()  # the link kept, no stray target
+    check_writable("/dev/null", "--csv")  # a device is taken as it is
 
 
 def test_tournament_and_paper_table_commands(tmp_path, capsys):
@@ -182,13 +191,17 @@ def test_a_tournament_refuses_a_bad_policy_before_any_pair_plays(bad, message, c
     assert message in err and "random vs max" not in err and out == ""
 
 
-def test_rule_values_read_as_shells_write_them_and_each_is_given_once(capsys):
+def test_rule_values_read_as_shells_write_them_and_each_is_given_once(tmp_path, capsys):
     assert parse_game("kalah:empty_capture=true").params["empty_capture"] is True
     assert parse_game("kalah:empty_capture=FALSE").params["empty_capture"] is False
     with pytest.raises(ValueError, match=r"^'kalah:pits=4,pits=5' gives pits twice$"):
         parse_game("kalah:pits=4,pits=5")
-    assert main(["train", "kalah", "--rule", "pits=3", "--rule", "pits=4", "--timesteps", "10"]) == 2
+    run = ["--timesteps", "10", "--run-dir", str(tmp_path / "run")]  # nowhere near runs/ if it were not refused
+    assert main(["train", "kalah", "--rule", "pits=3", "--rule", "pits=4", *run]) == 2
     assert "--rule gives pits twice" in capsys.readouterr().err
+    assert main(["train", "kalah:pits=3,pits=4", *run]) == 2
+    assert "'kalah:pits=3,pits=4' gives pits twice" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
 
 
 def test_a_game_that_never_ends_is_stopped_at_max_moves_and_scored_a_draw():

@@ -267,7 +267,9 @@ def test_wrapped_env_illegal_move_loses():
     env = kalah_v0.env()
     env.reset()
     env.step(2)
+    *_, held = env.last()  # as a collector keeps it
     env.step(2)  # player_0 again, but pit 2 is empty now
+    assert held["game_over"] is False  # what was handed out before the move stays as it was
     assert env.terminations["player_0"] and env.rewards["player_0"] == -1
     # The infos say so too (they kept the last position's: game on, no winner).
     for agent in env.agents:

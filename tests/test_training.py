@@ -369,6 +369,6 @@ def test_a_run_shorter_than_one_rollout_says_how_many_moves_it_trains(tmp_path, 
     # MaskablePPO collects n_steps x n_envs moves before each update: 64 asked, 128 trained, in silence
     assert cli(["train", "kalah:pits=3,seeds=2", "--timesteps", "64", "--n-envs", "2", "--hyper", "n_steps=64",
                 "--hyper", "batch_size=64", "--eval-freq", "100000", "--run-dir", str(tmp_path), "--no-progress"]) == 0
-    assert "note: MaskablePPO plays 128 moves at a time here, so this run trains 128 moves, not 64" \
+    assert "note: MaskablePPO collects 128 moves between updates here, so this run trains 128 moves, not 64" \
         in capsys.readouterr().err
     assert read_metadata(tmp_path / "final.zip")["timesteps"] == 128

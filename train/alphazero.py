@@ -67,7 +67,7 @@ class AlphaZeroConfig:
     progress_bar: bool = True
 
     def check(self) -> None:
-        from mancala_marl.agents import make_policy
+        from mancala_marl.agents import check_policies
 
         counts = ((1, "a positive integer", ("generations", "games", "sims", "buffer", "batch_size",
                                              "steps_per_generation", "eval_games")),
@@ -89,9 +89,7 @@ class AlphaZeroConfig:
         for name in ("c_puct", "dirichlet", "learning_rate"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
-        game = make_game(self.game, **self.rule_params)
-        for spec in self.eval_opponents:  # now, not at the first evaluation
-            make_policy(spec).prepare(game)
+        check_policies(make_game(self.game, **self.rule_params), self.eval_opponents)  # not at the first evaluation
 
 
 # -- the network in torch --------------------------------------------------------------------

@@ -31,25 +31,24 @@ def parse_game(spec) -> Game:
     """A game from a :class:`Game` or a spec like ``"kalah"`` or ``"kalah:pits=4,seeds=3"``."""
     if isinstance(spec, Game):
         return spec
+    name, params = split_game_spec(str(spec))
+    return make_game(name, **params)
+
+
+def split_game_spec(spec: str) -> tuple[str, dict]:
+    """``"kalah:pits=4,seeds=3"`` -> ``("kalah", {"pits": 4, "seeds": 3})``, without building the game."""
     from mancala_marl.agents import parse_policy_spec
 
-    name, args, params = parse_policy_spec(str(spec))
+    name, args, params = parse_policy_spec(spec)
     if args:
         raise ValueError(f"game spec {spec!r}: parameters must be name=value, e.g. kalah:pits=4,seeds=3")
-    return make_game(name, **params)
+    return name, params
 
 
 def _policy(spec):
     from mancala_marl.agents import Policy, make_policy
 
     return spec if isinstance(spec, Policy) else make_policy(spec)
-
-
-def check_policies(game: Game, specs) -> None:
-    """Make and prepare every policy once before any game, so that a bad parameter or a network
-    for other rules is named at once, not after the pairs before it have played for hours."""
-    for spec in specs:
-        _policy(spec).prepare(game)
 
 
 def play_game(game: Game, first, second, seeds=(None, None), opening_rng=None, opening: int = 0,
@@ -261,26 +260,30 @@ def add_parser(subparsers) -> None:
 
 
 def check_writable(path, option: str) -> None:
-    """Refuse an output file that could not be written, before the games rather than after. The
-    file is opened to see (os.access says yes to root everywhere, /proc included); one that did
-    not exist is removed again."""
+    """Refuse an output file that could not be written, before the games rather than after. A new
+    file is created to see, and removed again (os.access says yes to root everywhere, /proc
+    included); an existing one is opened for appending, which leaves it as it is. Where a path is
+    a link, its target is the file; a pipe or device (/dev/null) is taken as it is."""
     path = Path(path)
-    folder = path.resolve().parent
-    if path.is_dir() or not folder.is_dir():
-        raise ValueError(f"{option}: cannot write {path}" + ("" if folder.is_dir() else f" (no folder {folder})"))
-    existed = path.exists()
+    target = path.resolve()
+    if path.is_dir() or not target.parent.is_dir():
+        raise ValueError(f"{option}: cannot write {path}" + ("" if target.parent.is_dir() else
+                                                             f" (no folder {target.parent})"))
+    if target.exists() and not target.is_file():
+        return
+    existed = target.exists()
     try:
-        with open(path, "a"):
+        with open(target, "a"):
             pass
     except OSError as error:
         raise ValueError(f"{option}: cannot write {path} ({error.strerror})") from None
     if not existed:
-        path.unlink()
+        target.unlink()
 
 
-def warn_random_games(result: dict) -> None:
+def warn_random_games(result: dict, where: str = "") -> None:
     if result["ended_in_opening"]:
-        print(f"warning: {result['ended_in_opening']} of {result['total_games']} games ended within the "
+        print(f"warning: {where}{result['ended_in_opening']} of {result['total_games']} games ended within the "
               f"{result['opening']} random opening moves, before either policy moved; they are counted all the "
               f"same (use a shorter --opening)", file=sys.stderr)
 

@@ -108,7 +108,6 @@ class Progress(ProgressBarCallback):
 
     def close(self) -> None:
         bar = getattr(self, "pbar", None)
-        if bar is not None and not bar.disable:
+        if bar is not None and not bar.disable:  # tqdm's close() sets disable: closed once, however the run ends
             bar.refresh()
             bar.close()
-            bar.disable = True  # closed once, however the run ends

@@ -61,7 +61,7 @@ class DistillConfig:
     progress_bar: bool = True
 
     def check(self) -> None:
-        from mancala_marl.agents import make_policy
+        from mancala_marl.agents import check_policies
         for name in ("rounds", "states_per_round", "epochs", "batch_size", "workers", "eval_games"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -84,8 +84,7 @@ class DistillConfig:
         if not self.pool:
             raise ValueError("pool needs at least one opponent")
         game = make_game(self.game, **self.rule_params)
-        for spec in [self.teacher, *self.pool, *self.eval_opponents]:
-            make_policy(spec).prepare(game)  # an unknown name or unfit network fails here, before any game
+        check_policies(game, [self.teacher, *self.pool, *self.eval_opponents])  # before any game
         observations.check_obs_type(game, self.obs_type)
 
 

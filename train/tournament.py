@@ -14,11 +14,12 @@ import sys
 
 import numpy as np
 
+from mancala_marl.agents import check_policies
+
 from .arena import (
     GAME_HELP,
     add_common_arguments,
     arena,
-    check_policies,
     check_writable,
     game_label,
     parse_game,
@@ -148,7 +149,7 @@ def run_tournament(args) -> int:
                              f"{r['a']} vs {r['b']}: {r['overall']['wins']}-{r['overall']['draws']}-"
                              f"{r['overall']['losses']} ({r['a']}'s wins-draws-losses)", file=sys.stderr))
     for pair in result["pairs"]:
-        warn_random_games(pair)
+        warn_random_games(pair, where=f"{pair['a']} vs {pair['b']}: ")
     text = f"{game_label(result)}, {result['games_per_seat']} games per seat and pair\n\n" + tournament_markdown(result)
     if args.markdown:
         with open(args.markdown, "w") as f:

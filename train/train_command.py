@@ -23,28 +23,36 @@ def key_values(items, what: str) -> dict:
 
 
 def add_game_argument(parser) -> None:
-    """GAME of the training commands: a name, or with its rules as arena writes them
+    """GAME of the training commands, written as arena writes it: a name, with its rules if wanted
     (``kalah:pits=4,seeds=3``, the same as ``kalah --rule pits=4 --rule seeds=3``)."""
+    from mancala_marl.games import make_game
+    from mancala_marl.train.arena import GAME_HELP
+
     def game(text: str) -> str:
         name = text.partition(":")[0]
         if name not in GAMES:
-            raise argparse.ArgumentTypeError(f"unknown game {name!r} (choose from {', '.join(sorted(GAMES))})")
+            try:
+                make_game(name)  # its message names the games
+            except ValueError as error:
+                raise argparse.ArgumentTypeError(str(error)) from None
         return text
 
-    parser.add_argument("game", type=game, metavar="GAME",
-                        help=f"one of {', '.join(sorted(GAMES))}, with rule parameters if wanted: kalah:pits=4,seeds=3")
+    parser.add_argument("game", type=game, metavar="GAME", help=GAME_HELP)
 
 
 def fold_game_rules(args) -> None:
-    """Move the rules written after GAME's colon to ``args.rule``, as if given with --rule."""
-    name, _, rest = args.game.partition(":")
-    if not rest:
+    """Move the rules written after GAME's colon to ``args.rule``, as if given with --rule, and
+    leave the game's name in ``args.game``."""
+    from mancala_marl.train.arena import split_game_spec
+
+    spec = args.game
+    args.game, written = split_game_spec(spec)
+    if not written:
         return
-    items = [item.strip() for item in rest.split(",") if item.strip()]
-    given = {item.partition("=")[0] for item in items} & {item.partition("=")[0] for item in args.rule or []}
-    if given:
-        raise ValueError(f"{', '.join(sorted(given))} given both in {args.game} and with --rule")
-    args.game, args.rule = name, items + (args.rule or [])
+    both = written.keys() & key_values(args.rule, "--rule").keys()
+    if both:
+        raise ValueError(f"{', '.join(sorted(both))} given both in {spec} and with --rule")
+    args.rule = [f"{key}={value!r}" for key, value in written.items()] + (args.rule or [])
 
 
 def layer_sizes(text: str, option: str) -> list[int]:

@@ -97,12 +97,10 @@ class TrainConfig:
             raise ValueError(f"reward_scale must be > 0 (rewards times it), got {self.reward_scale!r}")
         if self.learning_rate_end is not None and not self.learning_rate_end >= 0:
             raise ValueError(f"learning_rate_end must be >= 0, got {self.learning_rate_end!r}")
-        from mancala_marl.agents import make_policy
-        game = make_game(self.game, **self.rule_params)
+        from mancala_marl.agents import check_policies
         opponents = self.pool_baselines if self.opponent == "selfplay" else opponent_specs(self.opponent)
-        # now, before the run's folder is written, and not at the first evaluation hours in
-        for spec in [*opponents, *self.eval_opponents]:
-            make_policy(spec).prepare(game)
+        # before the run's folder is written, and not at the first evaluation hours in
+        check_policies(make_game(self.game, **self.rule_params), [*opponents, *self.eval_opponents])
 
 
 # Named recipes: TrainConfig values that ``mancala-marl train GAME --recipe NAME`` starts from
@@ -231,6 +229,15 @@ def make_vec_env(config: TrainConfig, run_dir: Path):
     return SubprocVecEnv(fns) if config.vec == "subproc" else DummyVecEnv(fns)
 
 
+def rollout_moves(model, algo: str, n_envs: int) -> int | None:
+    """The moves SB3 collects before it checks the run's length again: MaskablePPO's n_steps in
+    every env; DQN's train_freq vector steps (None where train_freq counts episodes)."""
+    if algo == "maskable-ppo":
+        return model.n_steps * n_envs
+    frequency, unit = model.train_freq
+    return frequency * n_envs if unit.value == "step" else None
+
+
 def check_hyperparams(cls, hyperparams: dict) -> None:
     """Refuse a ``--hyper`` name that ``cls`` (an SB3 algorithm) does not take, before the run starts."""
     import inspect
@@ -352,9 +359,9 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         callbacks.append(TargetUpdateEveryEpisodes(config.target_update_episodes))
     progress = Progress() if config.progress_bar else None
     remaining = config.timesteps - model.num_timesteps
-    rollout = model.n_steps * env.num_envs if config.algo == "maskable-ppo" else env.num_envs
-    if remaining > 0 and -(-remaining // rollout) * rollout > 1.1 * remaining:
-        print(f"note: {cls.__name__} plays {rollout} moves at a time here, so this run trains "
+    rollout = rollout_moves(model, config.algo, env.num_envs)
+    if rollout and remaining > 0 and -(-remaining // rollout) * rollout > 1.1 * remaining:
+        print(f"note: {cls.__name__} collects {rollout} moves between updates here, so this run trains "
               f"{-(-remaining // rollout) * rollout} moves, not {remaining}", file=sys.stderr)
     start = time.time()
     try:

@@ -194,6 +194,7 @@ class Game:
         self.to_move_index = self.board_size
         self.state_size = self.board_size + 1 + self.extra_slots
         self.key_cells = self.state_size
+        self._state_shape = (self.state_size,)
         self.total_seeds = 2 * self.pits * self.seeds
         if self.total_seeds > MAX_TOTAL_SEEDS:  # a count past it wraps round to a negative one
             raise ValueError(f"{self.pit_word}={self.pits} and {self.seed_word}={self.seeds} make "
@@ -259,8 +260,8 @@ class Game:
         """Refuse what is not a state of this game (a list, a board without its turn cell), with a
         message naming it, before a compiled kernel fails on it with a typing error or reads past
         its end."""
-        if not isinstance(state, np.ndarray) or not np.issubdtype(state.dtype, np.integer) \
-                or state.shape != (self.state_size,):
+        # per move on the hot paths: the cheapest tests that tell (np.issubdtype costs 0.4 us)
+        if type(state) is not np.ndarray or state.dtype.kind not in "iu" or state.shape != self._state_shape:
             got = (f"an array of dtype {state.dtype} and shape {state.shape}" if isinstance(state, np.ndarray)
                    else type(state).__name__)
             raise ValueError(f"state must be a 1-D integer numpy array of {self.state_size} cells for "

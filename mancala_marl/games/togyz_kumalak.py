@@ -187,7 +187,8 @@ class TogyzKumalak(Game):
 
     def __init__(self, holes: int = 9, balls: int = 9, stop_at_majority: bool = True):
         check_bool("stop_at_majority", stop_at_majority)
-        if isinstance(holes, (int, np.integer)) and not isinstance(holes, bool) and holes < 2:  # (types: below)
+        # The rule's own bound, with its reason (a value of the wrong type is left to Game's check).
+        if isinstance(holes, (int, np.integer)) and not isinstance(holes, bool) and holes < 2:
             raise ValueError(f"holes must be >= 2 (the last hole can never become a tuzduk), got {holes}")
         params = dict(holes=holes, balls=balls, stop_at_majority=bool(stop_at_majority))
         super().__init__(holes, balls, params, flag_a=int(stop_at_majority))
