@@ -163,6 +163,14 @@ def test_resume_continues_the_step_counter(algo, tmp_path):
     assert 1200 <= model.num_timesteps < 1200 + 128 and meta["timesteps"] == model.num_timesteps
     steps = [int(line.split(",")[0]) for line in (tmp_path / "evaluations.csv").read_text().splitlines()[1:]]
     assert max(steps) >= 800 and steps == sorted(steps)  # evaluations continued past the first session
+    # A finished run resumed as it is, or to a total it has passed, is refused with the run left
+    # as it was (a traceback came, after config.json had been rewritten with the smaller total)
+    saved = (tmp_path / "config.json").read_text()
+    for total in (None, 700):
+        with pytest.raises(ValueError, match=rf"has trained {model.num_timesteps} moves already, and --timesteps "
+                                             rf"is {total or 1200}: give a larger total"):
+            train(TrainConfig(progress_bar=False), tmp_path, resume=True, timesteps=total)
+    assert (tmp_path / "config.json").read_text() == saved
 
 
 def test_without_the_replay_buffer_checkpoints_hold_the_model_only_and_a_resume_waits_to_refill_it(tmp_path):

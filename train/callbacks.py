@@ -62,7 +62,7 @@ class AtomicCheckpointCallback(PeriodicCallback):
     def save(self) -> None:
         from mancala_marl.agents.learned import save_model
 
-        if self.model is None:
+        if getattr(self, "model", None) is None:  # SB3 sets it when learn() starts
             return
         if self.buffer_path is not None:
             tmp = self.buffer_path.with_name(f".{self.buffer_path.name}.tmp")

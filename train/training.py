@@ -283,7 +283,7 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
     import torch
     from stable_baselines3.common.callbacks import CallbackList
 
-    from mancala_marl.agents.learned import algo_class, load_model, save_model
+    from mancala_marl.agents.learned import algo_class, load_model, read_metadata, save_model
     from mancala_marl.train.callbacks import (
         AtomicCheckpointCallback,
         Progress,
@@ -302,6 +302,10 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         config = resumed_config(config, run_dir, RESUMABLE, separate=frozenset({"timesteps"}), given=given)
         if timesteps is not None:
             config.timesteps = timesteps
+        done = read_metadata(ckpt).get("timesteps", 0)
+        if config.timesteps <= done:  # before config.json is rewritten with the shorter length
+            raise ValueError(f"--resume: the run in {run_dir} has trained {done} moves already, and "
+                             f"--timesteps is {config.timesteps}: give a larger total to train on")
         if save_replay_buffer is not None:
             config.save_replay_buffer = bool(save_replay_buffer)
     elif ckpt.is_file():
