@@ -254,7 +254,8 @@ class ModelPolicy(Policy):
         if not 0.0 <= float(epsilon) <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
         self.path, self.model, self.metadata = path, model, metadata
-        self.deterministic, self.epsilon = bool(deterministic), float(epsilon)
+        self.greedy, self.epsilon = bool(deterministic), float(epsilon)
+        self.deterministic = self.greedy and not self.epsilon  # (Policy's meaning: same position, same move)
         self._checked = None
 
     def _model_for(self, game):
@@ -279,7 +280,7 @@ class ModelPolicy(Policy):
         if self.epsilon and self.rng.random() < self.epsilon:
             return int(self.rng.choice(np.flatnonzero(mask)))
         obs = observations.encode(game, state, game.to_move(state), self.metadata["obs_type"])
-        action, _ = model.predict(obs, action_masks=mask, deterministic=self.deterministic)
+        action, _ = model.predict(obs, action_masks=mask, deterministic=self.greedy)
         return int(action)
 
 
@@ -298,7 +299,8 @@ class PretrainedPolicy(ModelPolicy):
         require("train", "the pretrained policy")
         self.kind = kind
         self.path, self.model, self.metadata = None, None, None
-        self.deterministic, self.epsilon = bool(deterministic), float(epsilon)
+        self.greedy, self.epsilon = bool(deterministic), float(epsilon)
+        self.deterministic = self.greedy and not self.epsilon  # (Policy's meaning: same position, same move)
         self._checked = None
         self._models = {}  # game name -> (model, metadata)
 

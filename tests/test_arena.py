@@ -243,3 +243,20 @@ def test_a_policy_that_plays_an_illegal_move_is_named():
 
     with pytest.raises(IllegalMoveError, match=r"stubborn \(player_0\) played an illegal move: .*pit 0 is empty"):
         arena("kalah", Stubborn(), "max", n=1)
+
+
+def test_deterministic_pairs_with_no_opening_are_said_to_repeat_one_game(capsys):
+    assert main(["arena", "kalah:pits=3,seeds=2", "max", "exact", "-n", "3"]) == 0
+    assert "note: max vs exact: both play deterministically, so each seat's games are one game played again" \
+        in capsys.readouterr().err
+    for quiet in (["arena", "kalah:pits=3,seeds=2", "max", "random", "-n", "3"],
+                  ["arena", "kalah:pits=3,seeds=2", "max", "exact", "-n", "3", "--opening", "2"]):
+        assert main(quiet) == 0
+        assert "note:" not in capsys.readouterr().err
+    assert main(["tournament", "kalah:pits=3,seeds=2", "random", "max", "exact", "greedy", "-n", "2"]) == 0
+    err = capsys.readouterr().err
+    assert "note: max vs exact, max vs greedy, exact vs greedy: both play" in err and "random vs" not in err.split("note:")[1]
+    assert main(["paper-table", "kalah:pits=3,seeds=2", "greedy", "-n", "2"]) == 0
+    assert "note: greedy vs max, greedy vs exact, greedy vs greedy: both play" in capsys.readouterr().err
+    # a model that plays a random move now and then is not deterministic
+    assert make_policy("pretrained").deterministic and not make_policy("pretrained:epsilon=0.1").deterministic

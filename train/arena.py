@@ -288,6 +288,15 @@ def warn_random_games(result: dict, where: str = "") -> None:
               f"same (use a shorter --opening)", file=sys.stderr)
 
 
+def note_repeated_games(pairs, opening: int) -> None:
+    """Say which pairs play one game again and again: two deterministic policies from the start."""
+    repeated = [f"{a} vs {b}" for a, b in pairs if not opening and _policy(a).deterministic and _policy(b).deterministic]
+    if repeated:
+        print(f"note: {', '.join(repeated)}: both play deterministically, so each seat's games are one game "
+              f"played again (and its interval means little); --opening K starts each game from K random moves",
+              file=sys.stderr)
+
+
 def run(args) -> int:
     if args.csv:
         check_writable(args.csv, "--csv")
@@ -295,6 +304,7 @@ def run(args) -> int:
     result = arena(args.game, args.policy_a, args.policy_b, args.games, args.seed, args.workers,
                    args.opening, records)
     warn_random_games(result)
+    note_repeated_games([(args.policy_a, args.policy_b)], args.opening)
     if args.csv:
         write_csv(args.csv, records)
     if args.json:

@@ -57,6 +57,7 @@ class DistillConfig:
     workers: int = 1
     seed: int = 0
     eval_games: int = 100
+    eval_opening: int = 4  # random opening moves of each evaluation game: max and exact play one game otherwise
     eval_opponents: list = field(default_factory=lambda: ["random", "max", "exact"])
     progress_bar: bool = True
 
@@ -66,6 +67,8 @@ class DistillConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if isinstance(self.eval_opening, bool) or not isinstance(self.eval_opening, int) or self.eval_opening < 0:
+            raise ValueError(f"eval_opening must be an integer >= 0, got {self.eval_opening!r}")
         trained = self.states_per_round - held_out(self.states_per_round)
         if self.batch_size > trained:
             raise ValueError(f"batch_size {self.batch_size} is larger than the {trained} positions the first round "
@@ -236,7 +239,7 @@ def _save_npz(path: Path, **arrays) -> None:
 
 
 # Settings that --resume may change besides the rounds: how the student is evaluated.
-RESUMABLE = {"eval_games", "eval_opponents"}
+RESUMABLE = {"eval_games", "eval_opponents", "eval_opening"}
 
 
 def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
@@ -313,7 +316,7 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
         seconds += time.time() - start
         save_model(model, ckpt, metadata(k + 1, len(labels), seconds))
         rows = evaluate(game, model_policy(model, game, config.obs_type), config.eval_opponents,
-                        config.eval_games, seed=len(labels))
+                        config.eval_games, seed=len(labels), opening=config.eval_opening)
         append_evaluations(run_dir / "evaluations.csv", rows, len(labels), seconds)
         before = "" if agreement is None else f"{100 * agreement:.1f}% on its new positions before fitting, "
         print(f"[round {k}] {len(labels)} positions; teacher agreement: {before}"

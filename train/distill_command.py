@@ -11,7 +11,8 @@ from .train_command import add_game_argument, fold_game_rules, key_values, layer
 # command-line option -> DistillConfig field, for the options given as plain values
 OPTIONS = {"teacher": "teacher", "rounds": "rounds", "states": "states_per_round", "explore": "explore",
            "features": "features", "epochs": "epochs", "batch_size": "batch_size", "learning_rate": "learning_rate",
-           "obs_type": "obs_type", "workers": "workers", "seed": "seed", "eval_games": "eval_games"}
+           "obs_type": "obs_type", "workers": "workers", "seed": "seed", "eval_games": "eval_games",
+           "eval_opening": "eval_opening"}
 
 
 def add_parser(subparsers) -> None:
@@ -45,6 +46,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--seed", type=int, help=f"default {d.seed}")
     p.add_argument("--eval-games", type=int, help=f"games per seat per baseline after each round (default {d.eval_games})")
     p.add_argument("--eval-opponents", help=f"default {','.join(d.eval_opponents)}")
+    p.add_argument("--eval-opening", type=int, metavar="K",
+                   help=f"random opening moves of each evaluation game (default {d.eval_opening})")
     p.add_argument("--run-dir", default=None)
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir after its last round with "
                                                           "its own settings (--rounds may raise the total; "

@@ -22,6 +22,7 @@ from .arena import (
     arena,
     check_writable,
     game_label,
+    note_repeated_games,
     parse_game,
     warn_random_games,
 )
@@ -150,6 +151,7 @@ def run_tournament(args) -> int:
                              f"{r['overall']['losses']} ({r['a']}'s wins-draws-losses)", file=sys.stderr))
     for pair in result["pairs"]:
         warn_random_games(pair, where=f"{pair['a']} vs {pair['b']}: ")
+    note_repeated_games(itertools.combinations(args.policies, 2), args.opening)
     text = f"{game_label(result)}, {result['games_per_seat']} games per seat and pair\n\n" + tournament_markdown(result)
     if args.markdown:
         with open(args.markdown, "w") as f:
@@ -183,6 +185,7 @@ def print_tournament(result: dict, file=None) -> None:
 def run_paper_table(args) -> int:
     result = paper_table(args.game, args.policy, args.games, args.seed, args.workers, args.opening)
     warn_random_games(result)
+    note_repeated_games([(args.policy, row["opponent"]) for row in result["rows"]], args.opening)
     if args.json:
         print(json.dumps(result))
     else:

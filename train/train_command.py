@@ -117,7 +117,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--eval-freq", type=int, default=None, help=f"default {d.eval_freq}")
     p.add_argument("--eval-games", type=int, default=None, help="games per seat per baseline at each evaluation")
     p.add_argument("--eval-opponents", default=None, help=f"default {','.join(d.eval_opponents)}")
-    p.add_argument("--eval-opening", type=int, default=None, help="random opening moves of each evaluation game")
+    p.add_argument("--eval-opening", type=int, default=None,
+                   help="random opening moves of each evaluation game (default 4)")
     p.add_argument("--learning-rate-end", type=float, default=None,
                    help="decay the learning rate linearly to this over the run (PPO: --hyper learning_rate=... is the start)")
     p.add_argument("--checkpoint-freq", type=int, default=None)

@@ -53,7 +53,8 @@ class TrainConfig:
     eval_freq: int = 20_000
     eval_games: int = 20
     eval_opponents: list = field(default_factory=lambda: ["random", "max", "exact"])
-    eval_opening: int = 0              # random opening moves of each evaluation game
+    eval_opening: int = 4              # random opening moves of each evaluation game (deterministic
+                                       # players would otherwise play one game again and again)
     checkpoint_freq: int = 20_000
     keep_checkpoints: bool = False     # also keep each checkpoint's model (checkpoints/model_STEPS_steps.zip)
     save_replay_buffer: bool = True    # DQN: checkpoints also save the buffer that --resume continues with (GBs)
