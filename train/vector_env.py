@@ -35,17 +35,21 @@ import numbers
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from mancala_marl import batch, observations
 from mancala_marl._compile import kernel
 from mancala_marl.agents.pcg64 import pcg64_row
 from mancala_marl.agents.rules import exact_pit, max_pit, random_pit
 from mancala_marl.agents.search import MAX_PLY, greedy_pit
+from mancala_marl.extras import require
 from mancala_marl.games import MAX_MOVES, Game, make_game
 from mancala_marl.games.base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, check_max_moves, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
 from mancala_marl.single_agent import check_opening, no_episode, opening_tries, random_opening
+
+require("train", "mancala_marl.train.vector_env (an SB3 VecEnv)")  # one line, not a bare ModuleNotFoundError
+
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv  # noqa: E402
 
 OPPONENTS = {"random": 0, "max": 1, "exact": 2, "greedy": 3}
 SEATS = ("first", "second", "random")

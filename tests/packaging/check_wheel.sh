@@ -70,11 +70,15 @@ expect_hint() {
 }
 expect_hint train kalah --timesteps 10
 expect_hint distill kalah
+expect_hint alphazero kalah
 expect_hint plot "$work"
 expect_hint demo
 expect_hint arena sungka pretrained random -n 5
 expect_hint arena kalah "model:$work/some.zip" random
 "$mm" arena kalah alphazero:sims=8 random -n 2 > /dev/null  # the shipped AlphaZero network needs no extra
+set +e; "$work/core/bin/python" -c "import mancala_marl.train.vector_env" 2> "$work/err"; set -e
+grep -q "MissingExtraError: mancala_marl.train.vector_env (an SB3 VecEnv) needs the \[train\] extra" "$work/err" \
+    || { cat "$work/err"; fail "importing vector_env without [train]: no hint"; }
 
 step "a read-only install used by someone who can write no cache (numba compiles without one)"
 chmod -R a-w "$work/core"
