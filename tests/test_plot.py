@@ -26,10 +26,12 @@ def row(timesteps, seat, win_rate):
 # A folder without config.json is still "not a run directory" (tests/test_cli.py).
 @pytest.mark.parametrize("config, when", [
     (TrainConfig(eval_freq=5000), "the first comes after 5000 training steps (--eval-freq)"),
+    (TrainConfig(eval_freq=5000, timesteps=4000),
+     "the run is 4000 training steps long and evaluates every 5000 (--eval-freq); --resume --eval-freq N"),
     (AlphaZeroConfig(eval_every=3), "the first comes after generation 3 (--eval-every)"),
     (AlphaZeroConfig(eval_every=0), "it runs with --eval-every 0 (no evaluations)"),
     (DistillConfig(), "the first comes after the first round"),
-], ids=["train", "alphazero", "alphazero-none", "distill"])
+], ids=["train", "train-too-short", "alphazero", "alphazero-none", "distill"])
 def test_a_run_without_evaluations_yet_is_told_so(config, when, tmp_path, capsys):
     (tmp_path / "config.json").write_text(json.dumps(asdict(config)))
     assert main(["plot", str(tmp_path)]) == 2

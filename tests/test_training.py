@@ -380,3 +380,19 @@ def test_a_run_shorter_than_one_rollout_says_how_many_moves_it_trains(tmp_path, 
     assert "note: MaskablePPO collects 128 moves between updates here, so this run trains 128 moves, not 64" \
         in capsys.readouterr().err
     assert read_metadata(tmp_path / "final.zip")["timesteps"] == 128
+
+
+def test_a_recipe_run_shorter_than_the_recipe_still_evaluates_and_a_run_that_cannot_learn_says_so(tmp_path, capsys):
+    from mancala_marl.train.cli import build_parser
+    from mancala_marl.train.train_command import settings_from
+
+    def settings(*argv):
+        return settings_from(build_parser().parse_args(["train", "kalah", "--recipe", "scratch", *argv]))
+    assert settings()["eval_freq"] == 500_000  # the recipe's own length: its own period
+    assert settings("--timesteps", "200000")["eval_freq"] == 40_000  # it wrote no evaluation at all
+    assert settings("--timesteps", "200000", "--eval-freq", "300000")["eval_freq"] == 300_000  # as typed
+    # DQN learns once learning_starts moves are in the buffer: a shorter run never updates the network
+    assert cli(["train", "kalah:pits=3,seeds=2", "--algo", "dqn", "--timesteps", "80", "--n-envs", "2",
+                "--hyper", "learning_starts=100", "--run-dir", str(tmp_path), "--no-progress"]) == 0
+    assert "note: MaskedDQN starts learning after 100 moves (learning_starts), so this run of 80 never updates" \
+        in capsys.readouterr().err

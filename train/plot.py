@@ -100,6 +100,9 @@ def first_evaluation(run_dir: Path) -> str:
             return "it runs with --eval-every 0 (no evaluations); --resume --eval-every N turns them on"
         return f"the first comes after generation {config['eval_every']} (--eval-every)"
     if "eval_freq" in config:  # train
+        if config.get("timesteps", 0) < config["eval_freq"]:
+            return (f"the run is {config['timesteps']} training steps long and evaluates every {config['eval_freq']} "
+                    f"(--eval-freq); --resume --eval-freq N with a smaller N evaluates as it goes on")
         return f"the first comes after {config['eval_freq']} training steps (--eval-freq)"
     if "rounds" in config:  # distill
         return "the first comes after the first round"

@@ -150,6 +150,9 @@ def settings_from(args) -> dict:
 
     values = recipe(args.recipe, args.game, args.algo) if args.recipe else {}
     values.update(typed(args, OPTIONS))
+    if args.recipe and args.timesteps is not None and args.eval_freq is None and not args.resume:
+        # a run shorter than the recipe's still shows its curve: five evaluations at least
+        values["eval_freq"] = min(values["eval_freq"], max(1, args.timesteps // 5))
     if args.eval_opponents is not None:
         values["eval_opponents"] = args.eval_opponents.split(",")
     if args.pool is not None:

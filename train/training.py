@@ -364,6 +364,9 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         callbacks.append(TargetUpdateEveryEpisodes(config.target_update_episodes))
     progress = Progress() if config.progress_bar else None
     remaining = config.timesteps - model.num_timesteps
+    if config.algo == "dqn" and model.learning_starts >= config.timesteps:
+        print(f"note: MaskedDQN starts learning after {model.learning_starts} moves (learning_starts), so this "
+              f"run of {config.timesteps} never updates the network", file=sys.stderr)
     rollout = rollout_moves(model, config.algo, env.num_envs)
     if rollout and remaining > 0 and -(-remaining // rollout) * rollout > 1.1 * remaining:
         print(f"note: {cls.__name__} collects {rollout} moves between updates here, so this run trains "
