@@ -137,3 +137,25 @@ def test_a_distill_run_resumed_without_rounds_keeps_its_own(tmp_path):
     assert (saved["rounds"], saved["eval_games"]) == (1, 2)  # it was raised to the default 4
     assert main([*run, "--resume", "--rounds", "2"]) == 0
     assert json.loads((tmp_path / "config.json").read_text())["rounds"] == 2
+
+
+@pytest.mark.parametrize("command", ["train", "alphazero"])
+def test_resuming_a_run_stopped_before_its_first_checkpoint_says_to_start_it_again(command, tmp_path, capsys):
+    (tmp_path / "config.json").write_text("{}")  # written first; Ctrl-C came before any checkpoint
+    assert main([command, "kalah", "--resume", "--run-dir", str(tmp_path), "--no-progress"]) == 2
+    assert (f"--resume: the run in {tmp_path} stopped before its first checkpoint" in capsys.readouterr().err)
+    assert main([command, "kalah", "--resume", "--run-dir", str(tmp_path / "none"), "--no-progress"]) == 2
+    assert "--resume: no checkpoint at" in capsys.readouterr().err
+
+
+def test_default_run_folders_carry_the_rules_and_hints_name_the_program_as_it_was_started(monkeypatch):
+    from mancala_marl.train import runs
+
+    # runs of other rules used to share runs/kalah-dqn-random (and --resume continued the wrong one)
+    assert runs.default_run_dir("kalah", None, "dqn", "random") == "runs/kalah-dqn-random"
+    assert runs.default_run_dir("kalah", {"pits": 4, "seeds": 3}, "dqn", "random") == "runs/kalah-pits4-seeds3-dqn-random"
+    monkeypatch.setattr(runs.shutil, "which", lambda name: None)  # make demo: the virtualenv is not activated
+    monkeypatch.setattr(runs.sys, "argv", [".venv/bin/mancala-marl", "demo"])
+    assert runs.program() == ".venv/bin/mancala-marl"
+    monkeypatch.setattr(runs.sys, "argv", ["/x/site-packages/mancala_marl/train/cli.py", "demo"])  # python -m
+    assert runs.program() == "mancala-marl"

@@ -240,7 +240,8 @@ def test_train_and_plot_commands(tmp_path, capsys):
     assert cli(["train", "kalah:pits=4", "--rule", "seeds=3", "--algo", "maskable-ppo",
                 "--opponent", "max,random", "--timesteps", "600", "--n-envs", "2", "--hyper", "n_steps=64",
                 "--eval-freq", "300", "--eval-games", "1", "--run-dir", str(run_dir), "--no-progress"]) == 0
-    assert "[eval @" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "[eval @" in out and f"play it: mancala-marl play kalah:pits=4,seeds=3 --opponent model:{run_dir}" in out
     assert json.loads((run_dir / "config.json").read_text())["rule_params"] == {"pits": 4, "seeds": 3}
     assert cli(["plot", str(run_dir)]) == 0
     png = run_dir / "learning_curves.png"

@@ -357,13 +357,13 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
     from torch.utils.tensorboard import SummaryWriter
 
     from mancala_marl.train.evaluation import append_evaluations, win_rate_cells
-    from mancala_marl.train.runs import load_checkpoint, resumed_config
+    from mancala_marl.train.runs import load_checkpoint, no_checkpoint, resumed_config
 
     run_dir = Path(run_dir)
     checkpoint, buffer_path = run_dir / "checkpoints" / "last.pt", run_dir / "checkpoints" / "buffer.npz"
     if resume:
         if not checkpoint.is_file():
-            raise FileNotFoundError(f"--resume: no checkpoint at {checkpoint}")
+            raise no_checkpoint(run_dir, checkpoint)
         config = resumed_config(config, run_dir, RESUMABLE | {"generations"}, given=given)
         changed = {key: value for key, value in (("policy_target", policy_target), ("opening", opening),
                                                  ("generations", generations)) if value is not None}
@@ -489,7 +489,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--eval-opponents", help=f"default {','.join(d.eval_opponents)}")
     p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule houses=4")
     p.add_argument("--seed", type=int, help=f"default {d.seed}")
-    p.add_argument("--run-dir", default=None, help="default runs/GAME-alphazero")
+    p.add_argument("--run-dir", default=None, help="default runs/GAME-alphazero, the rules given after GAME: runs/kalah-pits4-alphazero")
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its last generation")
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(func=run)
@@ -497,6 +497,7 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from mancala_marl.extras import require
+    from mancala_marl.train.runs import default_run_dir, play_hint
     from mancala_marl.train.train_command import fold_game_rules, key_values, layer_sizes, typed
 
     require("train", "this command")
@@ -509,8 +510,8 @@ def run(args) -> int:
     if args.rule is not None:
         values["rule_params"] = key_values(args.rule, "--rule")
     config = AlphaZeroConfig(game=args.game, progress_bar=not args.no_progress, **values)
-    run_dir = args.run_dir or f"runs/{args.game}-alphazero"
+    run_dir = args.run_dir or default_run_dir(args.game, values.get("rule_params"), "alphazero")
     path = train(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
     game = make_game(args.game, **alphazero.Network.load(path).meta["rule_params"])  # also when resumed without --rule
-    print(f"network: {path}   play it: mancala-marl play {game.cli_spec()} --opponent alphazero:path={path}")
+    print(f"network: {path}   {play_hint(game, f'alphazero:path={path}')}")
     return 0

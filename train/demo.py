@@ -49,7 +49,9 @@ def run(args) -> int:
     from rich.table import Table
 
     from mancala_marl.agents import make_policy
+    from mancala_marl.games import make_game
     from mancala_marl.train.arena import arena
+    from mancala_marl.train.runs import play_hint, program
     from mancala_marl.train.training import ALGO_NAMES, TrainConfig, recipe, train
 
     # The scratch recipe (no teacher), shortened: its learning-rate decay then ends with the demo.
@@ -79,8 +81,8 @@ def run(args) -> int:
                           f"{100 * s['ci95'][0]:.0f}-{100 * s['ci95'][1]:.0f}%",
                           f"{s['wins']}/{s['draws']}/{s['losses']}", f"{s['mean_margin']:+.1f}")
     Console().print(table)
-    print(f"Model: {final}   learning curves: mancala-marl plot {args.run_dir}   "
-          f"play it: mancala-marl play {args.game} --opponent model:{final}")
+    print(f"Model: {final}   learning curves: {program()} plot {args.run_dir}   "
+          f"{play_hint(make_game(args.game), f'model:{final}')}")
     return 0
 
 

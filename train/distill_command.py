@@ -25,7 +25,7 @@ def add_parser(subparsers) -> None:
         "distill", help="train a network to play like a search policy (DAgger imitation)",
         description="Distil a teacher policy (usually alpha-beta) into a MaskablePPO network that plays "
                     "without search. Data, checkpoints, evaluations and final.zip go to --run-dir "
-                    "(default runs/GAME-distill).")
+                    "(default runs/GAME-distill, the rules given after GAME: runs/kalah-pits4-distill).")
     add_game_argument(p)
     p.add_argument("--teacher", help=f"policy spec whose moves are imitated (default {d.teacher})")
     p.add_argument("--pool", help=f"opponents, one drawn per game, seats random (default {','.join(d.pool)})")
@@ -58,7 +58,10 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     require("train", "this command")
+    from mancala_marl.agents.learned import read_metadata
+    from mancala_marl.games import make_game
     from mancala_marl.train.distill import DistillConfig, distill
+    from mancala_marl.train.runs import default_run_dir, play_hint
 
     fold_game_rules(args)
     values = typed(args, OPTIONS)
@@ -69,6 +72,7 @@ def run(args) -> int:
         if getattr(args, option) is not None:
             values[field] = read(getattr(args, option))
     config = DistillConfig(game=args.game, progress_bar=not args.no_progress, **values)
-    run_dir = args.run_dir or f"runs/{args.game}-distill"
-    distill(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
+    run_dir = args.run_dir or default_run_dir(args.game, values.get("rule_params"), "distill")
+    final = distill(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
+    print(play_hint(make_game(args.game, **read_metadata(final)["rule_params"]), f"model:{final}"))
     return 0

@@ -1,4 +1,5 @@
-"""Run folders continued by ``--resume`` (``train``, ``distill`` and ``alphazero``).
+"""Run folders continued by ``--resume`` (``train``, ``distill`` and ``alphazero``), their
+default names, and the hint each command ends with.
 
 A resumed run goes on with the settings in its ``config.json``: changing how a run learns halfway
 would make its results describe neither setting. A few settings may change, because they say how
@@ -10,12 +11,46 @@ refused, not silently dropped, and so is another game.
 from __future__ import annotations
 
 import json
+import shutil
+import sys
 from dataclasses import asdict, fields
 from pathlib import Path
 
 # How a run is shown and how many threads or processes it uses, not what it learns: any command
 # may change these on --resume.
 DISPLAY = {"progress_bar", "verbose", "workers", "threads", "torch_threads"}
+
+
+def default_run_dir(game: str, rules: dict | None, *parts: str) -> str:
+    """``runs/GAME-PARTS``, the rules given after the game's name (``runs/kalah-pits4-seeds3-...``):
+    runs of other rules get folders of their own, which a later --resume finds by the same options."""
+    return "runs/" + "-".join([game + "".join(f"-{key}{value}" for key, value in (rules or {}).items()), *parts])
+
+
+def program() -> str:
+    """How to run this command again from here: ``mancala-marl`` where that is on PATH and is this
+    program, else the path it was started by (``.venv/bin/mancala-marl``, as `make demo` starts it)."""
+    started = sys.argv[0] if sys.argv else ""
+    if Path(started).name != "mancala-marl":  # python -m ..., pytest: no path worth showing
+        return "mancala-marl"
+    on_path = shutil.which("mancala-marl")
+    if on_path and Path(on_path).resolve() == Path(started).resolve():
+        return "mancala-marl"
+    return started
+
+
+def play_hint(game, opponent: str) -> str:
+    """The command that plays against what a run made: ``game`` a Game, ``opponent`` a policy spec."""
+    return f"play it: {program()} play {game.cli_spec()} --opponent {opponent}"
+
+
+def no_checkpoint(run_dir, checkpoint) -> FileNotFoundError:
+    """The error of ``--resume`` where ``checkpoint`` is missing: a run stopped before its first
+    checkpoint (its config.json is there) starts again without --resume."""
+    if (Path(run_dir) / "config.json").is_file():
+        return FileNotFoundError(f"--resume: the run in {run_dir} stopped before its first checkpoint "
+                                 f"({checkpoint} missing): start it again without --resume")
+    return FileNotFoundError(f"--resume: no checkpoint at {checkpoint}")
 
 
 def read_config(run_dir) -> dict:

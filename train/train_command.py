@@ -79,7 +79,7 @@ def add_parser(subparsers) -> None:
     d = TrainConfig()
     p = subparsers.add_parser("train", help="train MaskablePPO or masked DQN on one seat of a game",
                               description="Train an agent; checkpoints, evaluations, TensorBoard logs and "
-                                          "final.zip go to --run-dir (default runs/GAME-ALGO-OPPONENT). "
+                                          "final.zip go to --run-dir (default runs/GAME-ALGO-OPPONENT, with the rules given: runs/kalah-pits4-dqn-max). "
                                           "--recipe sets every option to a tested recipe; options given "
                                           "as well override it.")
     add_game_argument(p)
@@ -174,13 +174,17 @@ def config_from(args):
 
 def run(args) -> int:
     require("train", "this command")
+    from mancala_marl.agents.learned import read_metadata
+    from mancala_marl.games import make_game
+    from mancala_marl.train.runs import default_run_dir, play_hint
     from mancala_marl.train.training import TrainConfig, train
 
     fold_game_rules(args)
     settings = settings_from(args)
     config = TrainConfig(game=args.game, progress_bar=not args.no_progress, **settings)
-    run_dir = args.run_dir or (f"runs/{args.game}-{args.recipe}" if args.recipe else
-                               f"runs/{args.game}-{config.algo}-{config.opponent.replace(':', '_').replace(',', '+')}")
-    train(config, run_dir, resume=args.resume, timesteps=args.timesteps, save_replay_buffer=args.save_replay_buffer,
-          given={"game", "progress_bar", *settings})
+    parts = [args.recipe] if args.recipe else [config.algo, config.opponent.replace(":", "_").replace(",", "+")]
+    run_dir = args.run_dir or default_run_dir(args.game, settings.get("rule_params"), *parts)
+    final = train(config, run_dir, resume=args.resume, timesteps=args.timesteps,
+                  save_replay_buffer=args.save_replay_buffer, given={"game", "progress_bar", *settings})
+    print(play_hint(make_game(args.game, **read_metadata(final)["rule_params"]), f"model:{final}"))
     return 0

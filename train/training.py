@@ -291,7 +291,7 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         TargetUpdateEveryEpisodes,
     )
     from mancala_marl.train.evaluation import BaselineEvalCallback
-    from mancala_marl.train.runs import load_checkpoint, resumed_config
+    from mancala_marl.train.runs import load_checkpoint, no_checkpoint, resumed_config
     from mancala_marl.train.selfplay import SnapshotCallback
 
     run_dir = Path(run_dir)
@@ -299,7 +299,7 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
     buffer_path = run_dir / "checkpoints" / "last_replay_buffer.pkl"
     if resume:
         if not ckpt.is_file():
-            raise FileNotFoundError(f"--resume: no checkpoint at {ckpt}")
+            raise no_checkpoint(run_dir, ckpt)
         config = resumed_config(config, run_dir, RESUMABLE, separate=frozenset({"timesteps"}), given=given)
         if timesteps is not None:
             config.timesteps = timesteps
