@@ -205,6 +205,10 @@ def test_training_writes_a_run_that_resumes_with_nothing_lost(tmp_path):
     net = Network.load(path)
     assert net.meta["generation"] == 3 and net.meta["positions"] > kept
     assert json.loads((tmp_path / "config.json").read_text())["generations"] == 3
+    for total in (3, 2):  # a finished run, or a total it has passed: refused, the run left as it was
+        with pytest.raises(ValueError, match=rf"has played 3 generations already, and --generations is {total}"):
+            train(tiny(), tmp_path, resume=True, generations=total)
+    assert json.loads((tmp_path / "config.json").read_text())["generations"] == 3
     game = make_game("kalah", pits=3, seeds=2)
     assert game.legal_mask(game.init())[make_policy(f"alphazero:path={path},sims=4").act(game, game.init())]
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -368,6 +369,11 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
         changed = {key: value for key, value in (("policy_target", policy_target), ("opening", opening),
                                                  ("generations", generations)) if value is not None}
         config = replace(config, **changed)
+        network = run_dir / "network.npz"
+        done = alphazero.Network.load(network).meta["generation"] if network.is_file() else 0
+        if config.generations <= done:  # before config.json is rewritten with the smaller total
+            raise ValueError(f"--resume: the run in {run_dir} has played {done} generations already, and "
+                             f"--generations is {config.generations}: give a larger total to train on")
     elif checkpoint.is_file():
         raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
     config.check()
@@ -511,7 +517,11 @@ def run(args) -> int:
         values["rule_params"] = key_values(args.rule, "--rule")
     config = AlphaZeroConfig(game=args.game, progress_bar=not args.no_progress, **values)
     run_dir = args.run_dir or default_run_dir(args.game, values.get("rule_params"), "alphazero")
-    path = train(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
+    try:
+        path = train(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
+    except KeyboardInterrupt:
+        print(f"stopped: --resume --run-dir {run_dir} goes on after its last finished generation", file=sys.stderr)
+        raise
     game = make_game(args.game, **alphazero.Network.load(path).meta["rule_params"])  # also when resumed without --rule
     print(f"network: {path}   {play_hint(game, f'alphazero:path={path}')}")
     return 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from mancala_marl import observations
 from mancala_marl.extras import require
 
@@ -73,6 +75,10 @@ def run(args) -> int:
             values[field] = read(getattr(args, option))
     config = DistillConfig(game=args.game, progress_bar=not args.no_progress, **values)
     run_dir = args.run_dir or default_run_dir(args.game, values.get("rule_params"), "distill")
-    final = distill(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
+    try:
+        final = distill(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
+    except KeyboardInterrupt:
+        print(f"stopped: --resume --run-dir {run_dir} goes on after its last finished round", file=sys.stderr)
+        raise
     print(play_hint(make_game(args.game, **read_metadata(final)["rule_params"]), f"model:{final}"))
     return 0
