@@ -152,8 +152,8 @@ def collect_parallel(config: DistillConfig, states: int, seed, student_path=None
     with process_pool(config.workers) if config.workers > 1 else in_process as pool:
         for part in pool.imap(_collect_job, jobs):
             parts.append(part)
-            if progress is not None:
-                progress.update(len(part[2]))
+            if progress is not None:  # a chunk ends its last game, so it holds a few more than asked
+                progress.update(min(len(part[2]), progress.total - progress.n))
     return tuple(np.concatenate(column) for column in zip(*parts))
 
 
