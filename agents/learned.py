@@ -254,9 +254,12 @@ class ModelPolicy(Policy):
         if not 0.0 <= float(epsilon) <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
         self.path, self.model, self.metadata = path, model, metadata
+        self._plays(deterministic, epsilon)
+        self._checked = None
+
+    def _plays(self, deterministic, epsilon) -> None:
         self.greedy, self.epsilon = bool(deterministic), float(epsilon)
         self.deterministic = self.greedy and not self.epsilon  # (Policy's meaning: same position, same move)
-        self._checked = None
 
     def _model_for(self, game):
         if self.model is None:
@@ -299,8 +302,7 @@ class PretrainedPolicy(ModelPolicy):
         require("train", "the pretrained policy")
         self.kind = kind
         self.path, self.model, self.metadata = None, None, None
-        self.greedy, self.epsilon = bool(deterministic), float(epsilon)
-        self.deterministic = self.greedy and not self.epsilon  # (Policy's meaning: same position, same move)
+        self._plays(deterministic, epsilon)
         self._checked = None
         self._models = {}  # game name -> (model, metadata)
 

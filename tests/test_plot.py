@@ -27,7 +27,8 @@ def row(timesteps, seat, win_rate):
 @pytest.mark.parametrize("config, when", [
     (TrainConfig(eval_freq=5000), "the first comes after 5000 training steps (--eval-freq)"),
     (TrainConfig(eval_freq=5000, timesteps=4000),
-     "the run is 4000 training steps long and evaluates every 5000 (--eval-freq); --resume --eval-freq N"),
+     "the run is 4000 training steps long and evaluates every 5000 (--eval-freq); --resume with a larger "
+     "--timesteps and a smaller --eval-freq"),
     (AlphaZeroConfig(eval_every=3), "the first comes after generation 3 (--eval-every)"),
     (AlphaZeroConfig(eval_every=0), "it runs with --eval-every 0 (no evaluations)"),
     (DistillConfig(), "the first comes after the first round"),

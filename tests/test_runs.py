@@ -144,6 +144,13 @@ def test_resuming_a_run_stopped_before_its_first_checkpoint_says_to_start_it_aga
     (tmp_path / "config.json").write_text("{}")  # written first; Ctrl-C came before any checkpoint
     assert main([command, "kalah", "--resume", "--run-dir", str(tmp_path), "--no-progress"]) == 2
     assert (f"--resume: the run in {tmp_path} stopped before its first checkpoint" in capsys.readouterr().err)
+    # its evaluations would be mixed with a new run's: the folder must go first
+    (tmp_path / "evaluations.csv").write_text("timesteps,opponent\n")
+    assert main([command, "kalah", "--resume", "--run-dir", str(tmp_path), "--no-progress"]) == 2
+    assert "first checkpoint (" in (err := capsys.readouterr().err) and "remove the folder and start again" in err
+    assert main([command, "kalah", "--run-dir", str(tmp_path), "--no-progress"]) == 2
+    assert (f"{tmp_path} holds the evaluations of a run that stopped before its first checkpoint; remove the "
+            "folder or choose another --run-dir") in capsys.readouterr().err
     assert main([command, "kalah", "--resume", "--run-dir", str(tmp_path / "none"), "--no-progress"]) == 2
     assert "--resume: no checkpoint at" in capsys.readouterr().err
 
@@ -153,9 +160,17 @@ def test_default_run_folders_carry_the_rules_and_hints_name_the_program_as_it_wa
 
     # runs of other rules used to share runs/kalah-dqn-random (and --resume continued the wrong one)
     assert runs.default_run_dir("kalah", None, "dqn", "random") == "runs/kalah-dqn-random"
-    assert runs.default_run_dir("kalah", {"pits": 4, "seeds": 3}, "dqn", "random") == "runs/kalah-pits4-seeds3-dqn-random"
+    # one name however the rules were typed: the game's order, defaults left out
+    for rules in ({"pits": 4, "seeds": 3}, {"seeds": 3, "pits": 4}, {"seeds": 3, "pits": 4, "end_rule": "either"}):
+        assert runs.default_run_dir("kalah", rules, "dqn", "random") == "runs/kalah-pits=4-seeds=3-dqn-random"
+    assert runs.default_run_dir("kalah", {"pits": 6}, "distill") == "runs/kalah-distill"
     monkeypatch.setattr(runs.shutil, "which", lambda name: None)  # make demo: the virtualenv is not activated
     monkeypatch.setattr(runs.sys, "argv", [".venv/bin/mancala-marl", "demo"])
     assert runs.program() == ".venv/bin/mancala-marl"
     monkeypatch.setattr(runs.sys, "argv", ["/x/site-packages/mancala_marl/train/cli.py", "demo"])  # python -m
+    assert runs.program() == "mancala-marl"
+    monkeypatch.setattr(runs.sys, "argv", ["/my envs/bin/mancala-marl", "demo"])
+    assert runs.program() == "'/my envs/bin/mancala-marl'"  # quoted, so that it can be pasted
+    monkeypatch.setattr(runs.shutil, "which", lambda name: "/my envs/bin/mancala-marl.EXE")  # Windows
+    monkeypatch.setattr(runs.sys, "argv", ["/my envs/bin/mancala-marl", "demo"])
     assert runs.program() == "mancala-marl"

@@ -171,6 +171,10 @@ def test_resume_continues_the_step_counter(algo, tmp_path):
                                              rf"is {total or 1200}: give a larger total"):
             train(TrainConfig(progress_bar=False), tmp_path, resume=True, timesteps=total)
     assert (tmp_path / "config.json").read_text() == saved
+    # killed after its last checkpoint, before final.zip: the resume writes final.zip from it
+    (tmp_path / "final.zip").unlink()
+    assert train(TrainConfig(progress_bar=False), tmp_path, resume=True) == tmp_path / "final.zip"
+    assert read_metadata(tmp_path / "final.zip")["timesteps"] == model.num_timesteps
 
 
 def test_without_the_replay_buffer_checkpoints_hold_the_model_only_and_a_resume_waits_to_refill_it(tmp_path):
@@ -390,7 +394,9 @@ def test_a_recipe_run_shorter_than_the_recipe_still_evaluates_and_a_run_that_can
     def settings(*argv):
         return settings_from(build_parser().parse_args(["train", "kalah", "--recipe", "scratch", *argv]))
     assert settings()["eval_freq"] == 500_000  # the recipe's own length: its own period
-    assert settings("--timesteps", "200000")["eval_freq"] == 40_000  # it wrote no evaluation at all
+    short = settings("--timesteps", "200000")  # it wrote no evaluation and no checkpoint before its end
+    assert short["eval_freq"] == short["checkpoint_freq"] == 40_000
+    assert settings("--timesteps", "200000", "--resume")["eval_freq"] == 40_000  # the same on --resume
     assert settings("--timesteps", "200000", "--eval-freq", "300000")["eval_freq"] == 300_000  # as typed
     # DQN learns once learning_starts moves are in the buffer: a shorter run never updates the network
     assert cli(["train", "kalah:pits=3,seeds=2", "--algo", "dqn", "--timesteps", "80", "--n-envs", "2",

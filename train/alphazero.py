@@ -358,7 +358,7 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
     from torch.utils.tensorboard import SummaryWriter
 
     from mancala_marl.train.evaluation import append_evaluations, win_rate_cells
-    from mancala_marl.train.runs import load_checkpoint, no_checkpoint, resumed_config
+    from mancala_marl.train.runs import check_fresh, load_checkpoint, no_checkpoint, resumed_config
 
     run_dir = Path(run_dir)
     checkpoint, buffer_path = run_dir / "checkpoints" / "last.pt", run_dir / "checkpoints" / "buffer.npz"
@@ -369,13 +369,13 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
         changed = {key: value for key, value in (("policy_target", policy_target), ("opening", opening),
                                                  ("generations", generations)) if value is not None}
         config = replace(config, **changed)
-        network = run_dir / "network.npz"
-        done = alphazero.Network.load(network).meta["generation"] if network.is_file() else 0
+        saved = load_checkpoint(lambda path: torch.load(path, weights_only=False), checkpoint)
+        done = saved["generation"]  # where the loop goes on from
         if config.generations <= done:  # before config.json is rewritten with the smaller total
             raise ValueError(f"--resume: the run in {run_dir} has played {done} generations already, and "
                              f"--generations is {config.generations}: give a larger total to train on")
-    elif checkpoint.is_file():
-        raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
+    else:
+        check_fresh(run_dir, checkpoint)
     config.check()
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
@@ -389,7 +389,6 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
     rng = np.random.default_rng(config.seed)
     generation, seconds = 0, 0.0
     if resume:
-        saved = load_checkpoint(lambda path: torch.load(path, weights_only=False), checkpoint)
         model.load_state_dict(saved["model"])
         optimizer.load_state_dict(saved["optimizer"])
         generation, seconds = saved["generation"], saved["seconds"]
@@ -503,7 +502,7 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from mancala_marl.extras import require
-    from mancala_marl.train.runs import default_run_dir, play_hint
+    from mancala_marl.train.runs import default_run_dir, play_hint, resume_command
     from mancala_marl.train.train_command import fold_game_rules, key_values, layer_sizes, typed
 
     require("train", "this command")
@@ -520,7 +519,9 @@ def run(args) -> int:
     try:
         path = train(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
     except KeyboardInterrupt:
-        print(f"stopped: --resume --run-dir {run_dir} goes on after its last finished generation", file=sys.stderr)
+        if (Path(run_dir) / "checkpoints" / "last.pt").is_file():
+            print(f"stopped; to go on after the last finished generation: "
+                  f"{resume_command('alphazero', args.game, run_dir)}", file=sys.stderr)
         raise
     game = make_game(args.game, **alphazero.Network.load(path).meta["rule_params"])  # also when resumed without --rule
     print(f"network: {path}   {play_hint(game, f'alphazero:path={path}')}")

@@ -262,7 +262,7 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
         model_policy,
         win_rate_cells,
     )
-    from mancala_marl.train.runs import resumed_config
+    from mancala_marl.train.runs import read_config, resumed_config
 
     run_dir = Path(run_dir)
     ckpt, data_dir = run_dir / "checkpoints" / "last.zip", run_dir / "data"
@@ -272,6 +272,8 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
         rounds = config.rounds if given is None or "rounds" in given else 0
         config = resumed_config(config, run_dir, RESUMABLE, separate=frozenset({"rounds"}), given=given)
         config.rounds = max(rounds, config.rounds)
+        if "eval_opening" not in read_config(run_dir) and "eval_opening" not in (given or ()):
+            config.eval_opening = 0  # a run from before the option evaluated without an opening: its curve goes on so
     elif (run_dir / "config.json").is_file():
         raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
     config.check()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from mancala_marl import observations
 from mancala_marl.extras import require
@@ -63,7 +64,7 @@ def run(args) -> int:
     from mancala_marl.agents.learned import read_metadata
     from mancala_marl.games import make_game
     from mancala_marl.train.distill import DistillConfig, distill
-    from mancala_marl.train.runs import default_run_dir, play_hint
+    from mancala_marl.train.runs import default_run_dir, play_hint, resume_command
 
     fold_game_rules(args)
     values = typed(args, OPTIONS)
@@ -78,7 +79,9 @@ def run(args) -> int:
     try:
         final = distill(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
     except KeyboardInterrupt:
-        print(f"stopped: --resume --run-dir {run_dir} goes on after its last finished round", file=sys.stderr)
+        if (Path(run_dir) / "checkpoints" / "last.zip").is_file():
+            print(f"stopped; to go on after the last finished round: {resume_command('distill', args.game, run_dir)}",
+                  file=sys.stderr)
         raise
     print(play_hint(make_game(args.game, **read_metadata(final)["rule_params"]), f"model:{final}"))
     return 0

@@ -102,7 +102,8 @@ def first_evaluation(run_dir: Path) -> str:
     if "eval_freq" in config:  # train
         if config.get("timesteps", 0) < config["eval_freq"]:
             return (f"the run is {config['timesteps']} training steps long and evaluates every {config['eval_freq']} "
-                    f"(--eval-freq); --resume --eval-freq N with a smaller N evaluates as it goes on")
+                    f"(--eval-freq); --resume with a larger --timesteps and a smaller --eval-freq evaluates "
+                    f"as it goes on")
         return f"the first comes after {config['eval_freq']} training steps (--eval-freq)"
     if "rounds" in config:  # distill
         return "the first comes after the first round"

@@ -11,6 +11,7 @@ refused, not silently dropped, and so is another game.
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import sys
 from dataclasses import asdict, fields
@@ -22,34 +23,56 @@ DISPLAY = {"progress_bar", "verbose", "workers", "threads", "torch_threads"}
 
 
 def default_run_dir(game: str, rules: dict | None, *parts: str) -> str:
-    """``runs/GAME-PARTS``, the rules given after the game's name (``runs/kalah-pits4-seeds3-...``):
-    runs of other rules get folders of their own, which a later --resume finds by the same options."""
-    return "runs/" + "-".join([game + "".join(f"-{key}{value}" for key, value in (rules or {}).items()), *parts])
+    """``runs/GAME-PARTS``, with the rules that differ from the defaults after the game's name, in
+    one form however they were typed (``runs/kalah-pits=4-seeds=3-...``): runs of other rules get
+    folders of their own, which a later --resume finds by the same options."""
+    from mancala_marl.games import make_game
+
+    name = make_game(game, **(rules or {})).cli_spec().replace(":", "-").replace(",", "-")
+    return "runs/" + "-".join([name, *parts])
 
 
 def program() -> str:
     """How to run this command again from here: ``mancala-marl`` where that is on PATH and is this
     program, else the path it was started by (``.venv/bin/mancala-marl``, as `make demo` starts it)."""
-    started = sys.argv[0] if sys.argv else ""
-    if Path(started).name != "mancala-marl":  # python -m ..., pytest: no path worth showing
+    started = Path(sys.argv[0] if sys.argv else "")
+    if started.stem != "mancala-marl":  # python -m ..., pytest: no path worth showing
         return "mancala-marl"
     on_path = shutil.which("mancala-marl")
-    if on_path and Path(on_path).resolve() == Path(started).resolve():
+    # (Windows: the launcher's argv[0] has no .exe, which's answer has)
+    if on_path and (Path(on_path).parent.resolve(), Path(on_path).stem) == (started.parent.resolve(), started.stem):
         return "mancala-marl"
-    return started
+    return shlex.quote(str(started))
 
 
 def play_hint(game, opponent: str) -> str:
     """The command that plays against what a run made: ``game`` a Game, ``opponent`` a policy spec."""
-    return f"play it: {program()} play {game.cli_spec()} --opponent {opponent}"
+    return f"play it: {program()} play {game.cli_spec()} --opponent {shlex.quote(opponent)}"
+
+
+def resume_command(command: str, game: str, run_dir) -> str:
+    """The command line that continues a run: its own settings come from its config.json."""
+    return f"{program()} {command} {game} --resume --run-dir {shlex.quote(str(run_dir))}"
+
+
+def check_fresh(run_dir: Path, checkpoint: Path) -> None:
+    """Refuse to start a new run where one is (its checkpoint), or where a run that stopped before
+    its first checkpoint left evaluations that the new run's would be appended to."""
+    if checkpoint.is_file():
+        raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
+    if (run_dir / "evaluations.csv").is_file():
+        raise ValueError(f"{run_dir} holds the evaluations of a run that stopped before its first checkpoint; "
+                         "remove the folder or choose another --run-dir")
 
 
 def no_checkpoint(run_dir, checkpoint) -> FileNotFoundError:
     """The error of ``--resume`` where ``checkpoint`` is missing: a run stopped before its first
-    checkpoint (its config.json is there) starts again without --resume."""
+    checkpoint (its config.json is there) starts again."""
     if (Path(run_dir) / "config.json").is_file():
+        again = ("remove the folder and start again" if (Path(run_dir) / "evaluations.csv").is_file()
+                 else "start it again without --resume")
         return FileNotFoundError(f"--resume: the run in {run_dir} stopped before its first checkpoint "
-                                 f"({checkpoint} missing): start it again without --resume")
+                                 f"({checkpoint} missing): {again}")
     return FileNotFoundError(f"--resume: no checkpoint at {checkpoint}")
 
 

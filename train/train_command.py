@@ -150,9 +150,12 @@ def settings_from(args) -> dict:
 
     values = recipe(args.recipe, args.game, args.algo) if args.recipe else {}
     values.update(typed(args, OPTIONS))
-    if args.recipe and args.timesteps is not None and args.eval_freq is None and not args.resume:
-        # a run shorter than the recipe's still shows its curve: five evaluations at least
-        values["eval_freq"] = min(values["eval_freq"], max(1, args.timesteps // 5))
+    if args.recipe and args.timesteps is not None:
+        # A run shorter than the recipe's still evaluates and checkpoints as it goes: five of
+        # each at least (the same command line gives the same periods, --resume included).
+        for option in ("eval_freq", "checkpoint_freq"):
+            if getattr(args, option) is None:
+                values[option] = min(values[option], max(1, args.timesteps // 5))
     if args.eval_opponents is not None:
         values["eval_opponents"] = args.eval_opponents.split(",")
     if args.pool is not None:

@@ -16,6 +16,8 @@ A run directory holds everything, so a run can be resumed, plotted and played:
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -291,7 +293,7 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         TargetUpdateEveryEpisodes,
     )
     from mancala_marl.train.evaluation import BaselineEvalCallback
-    from mancala_marl.train.runs import load_checkpoint, no_checkpoint, resumed_config
+    from mancala_marl.train.runs import check_fresh, load_checkpoint, no_checkpoint, resume_command, resumed_config
     from mancala_marl.train.selfplay import SnapshotCallback
 
     run_dir = Path(run_dir)
@@ -304,13 +306,20 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         if timesteps is not None:
             config.timesteps = timesteps
         done = read_metadata(ckpt).get("timesteps", 0)
+        final = run_dir / "final.zip"
+        if config.timesteps <= done and not final.is_file():  # stopped after its last checkpoint
+            tmp = final.with_name(f".{final.name}.tmp")
+            shutil.copyfile(ckpt, tmp)
+            os.replace(tmp, final)
+            print(f"the run had trained {done} moves; {final} written from its last checkpoint")
+            return final
         if config.timesteps <= done:  # before config.json is rewritten with the shorter length
             raise ValueError(f"--resume: the run in {run_dir} has trained {done} moves already, and "
                              f"--timesteps is {config.timesteps}: give a larger total to train on")
         if save_replay_buffer is not None:
             config.save_replay_buffer = bool(save_replay_buffer)
-    elif ckpt.is_file():
-        raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
+    else:
+        check_fresh(run_dir, ckpt)
     config.check()
     cls = algo_class(config.algo)
     check_hyperparams(cls, config.hyperparams)
@@ -364,9 +373,10 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         callbacks.append(TargetUpdateEveryEpisodes(config.target_update_episodes))
     progress = Progress() if config.progress_bar else None
     remaining = config.timesteps - model.num_timesteps
-    if config.algo == "dqn" and model.learning_starts >= config.timesteps:
-        print(f"note: MaskedDQN starts learning after {model.learning_starts} moves (learning_starts), so this "
-              f"run of {config.timesteps} never updates the network", file=sys.stderr)
+    last = -(-config.timesteps // env.num_envs) * env.num_envs  # a vectorized step moves every env
+    if config.algo == "dqn" and last <= model.learning_starts:  # SB3 learns once it has more moves than that
+        print(f"note: {cls.__name__} starts learning after {model.learning_starts} moves (learning_starts), so "
+              f"this run of {config.timesteps} never updates the network", file=sys.stderr)
     rollout = rollout_moves(model, config.algo, env.num_envs)
     if rollout and remaining > 0 and -(-remaining // rollout) * rollout > 1.1 * remaining:
         print(f"note: {cls.__name__} collects {rollout} moves between updates here, so this run trains "
@@ -380,7 +390,8 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         if progress is not None:
             progress.close()  # before the message, which a live bar would draw over
         callbacks[0].save()
-        print(f"interrupted at {model.num_timesteps} steps; checkpoint saved, continue with --resume")
+        print(f"interrupted at {model.num_timesteps} steps; checkpoint saved, to go on: "
+              f"{resume_command('train', config.game, run_dir)}")
         raise
     finally:
         if progress is not None:

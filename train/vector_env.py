@@ -47,9 +47,11 @@ from mancala_marl.games.base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, check_max_
 from mancala_marl.games.dispatch import apply_move, legal_moves
 from mancala_marl.single_agent import check_opening, no_episode, opening_tries, random_opening
 
-require("train", "mancala_marl.train.vector_env (an SB3 VecEnv)")  # one line, not a bare ModuleNotFoundError
-
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv  # noqa: E402
+try:  # SB3 is all this module needs of the [train] extra
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+except ImportError:  # one line naming the extra, not a bare ModuleNotFoundError
+    require("train", "mancala_marl.train.vector_env (an SB3 VecEnv)")
+    raise
 
 OPPONENTS = {"random": 0, "max": 1, "exact": 2, "greedy": 3}
 SEATS = ("first", "second", "random")
