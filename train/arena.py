@@ -205,6 +205,15 @@ def arena(game, a, b, n: int = 100, seed: int = 0, workers: int = 1, opening: in
             "overall": seat_summary(played)}
 
 
+def console(file=None):
+    """A rich console for the command line's tables: as wide as the terminal, or 120 columns when
+    the output goes to a file or a pipe (rich's 80 broke titles and policy names into pieces)."""
+    from rich.console import Console
+
+    shown = Console(file=file)
+    return shown if shown.is_terminal else Console(file=file, width=120)
+
+
 def game_label(result: dict) -> str:
     """The game of a result, with the rule parameters that differ from the defaults."""
     return make_game(result["game"], **result["params"]).cli_spec()
@@ -213,7 +222,6 @@ def game_label(result: dict) -> str:
 def print_summary(result: dict, file=None) -> None:
     """The summary as a rich table (A's results per seat)."""
     from rich import box
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(title=f"{result['a']} (A) vs {result['b']} (B) on {game_label(result)}, "
@@ -227,7 +235,7 @@ def print_summary(result: dict, file=None) -> None:
         table.add_row(label, str(s["wins"]), str(s["draws"]), str(s["losses"]), f"{s['win_rate']:.3f}",
                       f"[{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}]", f"{s['mean_score']:.2f}",
                       f"{s['mean_margin']:+.2f}", f"{s['mean_length']:.1f}")
-    Console(file=file).print(table)
+    console(file).print(table)
 
 
 def write_csv(path: str, records: list[dict]) -> None:

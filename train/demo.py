@@ -45,12 +45,11 @@ def run(args) -> int:
     if args.watch:
         return watch(args)
     require("train", "the demo (it trains an agent)")
-    from rich.console import Console
     from rich.table import Table
 
     from mancala_marl.agents import make_policy
     from mancala_marl.games import make_game
-    from mancala_marl.train.arena import arena
+    from mancala_marl.train.arena import arena, console
     from mancala_marl.train.runs import play_hint, program
     from mancala_marl.train.training import ALGO_NAMES, TrainConfig, recipe, train
 
@@ -80,7 +79,7 @@ def run(args) -> int:
             table.add_row(opponent, seat, f"{100 * s['win_rate']:.1f}%",
                           f"{100 * s['ci95'][0]:.0f}-{100 * s['ci95'][1]:.0f}%",
                           f"{s['wins']}/{s['draws']}/{s['losses']}", f"{s['mean_margin']:+.1f}")
-    Console().print(table)
+    console().print(table)
     print(f"Model: {final}   learning curves: {program()} plot {args.run_dir}   "
           f"{play_hint(make_game(args.game), f'model:{final}')}")
     return 0

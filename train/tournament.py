@@ -21,6 +21,7 @@ from .arena import (
     add_common_arguments,
     arena,
     check_writable,
+    console,
     game_label,
     note_repeated_games,
     parse_game,
@@ -109,10 +110,9 @@ def paper_table(game, policy: str, n: int = 1000, seed: int = 0, workers: int = 
 
 
 def print_paper_table(result: dict, file=None) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console(file=file)
+    shown = console(file)
     for seat, caption in (("first", "(a) As First Turn"), ("second", "(b) As Second Turn")):
         table = Table(title=f"{result['policy']} on {game_label(result)}, {result['games_per_seat']} games",
                       caption=caption)
@@ -121,7 +121,7 @@ def print_paper_table(result: dict, file=None) -> None:
         table.add_column("Win Percentage", justify="right")
         for row in result["rows"]:
             table.add_row(row["row"], f"{row[seat]['average_reward']:.3f}", f"{row[seat]['win_percentage']:.1f}%")
-        console.print(table)
+        shown.print(table)
 
 
 def add_parser(subparsers) -> None:
@@ -164,7 +164,6 @@ def run_tournament(args) -> int:
 
 
 def print_tournament(result: dict, file=None) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     names = sorted(result["policies"], key=lambda p: -result["ratings"][p])
@@ -179,7 +178,7 @@ def print_tournament(result: dict, file=None) -> None:
     for i, a in enumerate(names):
         table.add_row(f"{i + 1}. {a}", f"{result['ratings'][a]:.0f}",
                       *["-" if a == b else f"{matrix[a][b]:.2f}" for b in names])
-    Console(file=file).print(table)
+    console(file).print(table)
 
 
 def run_paper_table(args) -> int:
