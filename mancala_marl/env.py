@@ -135,7 +135,7 @@ class MancalaEnv(AECEnv):
         player = self._player_index[agent]
         state = self._state
         if state[self._to_move_index] == player:
-            mask = self.game.legal_mask(state).view(np.int8)  # a fresh array: safe to view
+            mask = self.game.legal_mask_fast(state).view(np.int8)  # a fresh array: safe to view
         else:
             mask = np.zeros(self.game.pits, dtype=np.int8)
         obs = np.empty(self._obs_size, dtype=np.float32)
@@ -150,7 +150,7 @@ class MancalaEnv(AECEnv):
         mover = self._player_index[agent]
         store0, store1 = self._stores
         before0, before1 = int(state[store0]), int(state[store1])
-        game.apply(state, action)  # raises IllegalMoveError with the reason
+        game.apply_fast(state, action)  # raises IllegalMoveError with the reason
         self.num_moves += 1
         self._cumulative_rewards[agent] = 0.0
         if self.reward_type == "score_diff":
@@ -174,7 +174,8 @@ class MancalaEnv(AECEnv):
             self.terminations = dict.fromkeys(AGENTS, True)
         elif self.num_moves >= self.max_moves:
             self.truncations = dict.fromkeys(AGENTS, True)
-        self.infos = {agent: self._info() for agent in AGENTS}
+        info = self._info()
+        self.infos = {AGENTS[0]: info, AGENTS[1]: {**info, "scores": info["scores"].copy()}}  # two, not one shared
         if over:
             # Every agent still gets its last observation and reward through agent_iter().
             to_move = 1 - mover if mover is not None else 0

@@ -80,7 +80,7 @@ def random_opening(game: Game, rng: np.random.Generator, opening: int, opening_p
     for _ in range(OPENING_TRIES):
         state = game.init()
         for _ in range(plies):
-            game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+            game.apply_fast(state, int(rng.choice(np.flatnonzero(game.legal_mask_fast(state)))))
             if game.is_terminal(state):
                 break
         if not game.is_terminal(state):
@@ -182,14 +182,14 @@ class SingleAgentEnv(gymnasium.Env):
             raise RuntimeError("step() called after the episode ended; call reset()")
         if not self.action_space.contains(action):
             raise ValueError(f"action must be a pit index 0..{self.game.pits - 1}, got {action!r}")
-        if not self.game.legal_mask(self._state)[int(action)]:
+        if not self.game.legal_mask_fast(self._state)[int(action)]:
             forfeit = -1.0 if self.reward_type == "result" else -float(self.game.total_seeds)
             self._forfeit = True
             info = self._info(illegal_action=True)
             return self._obs(), forfeit * self.reward_scale, True, False, info
         before = self._margin() - self._pending
         self._pending = 0
-        self.game.apply(self._state, int(action))
+        self.game.apply_fast(self._state, int(action))
         self.num_moves += 1
         self._play_opponent()
         terminated = bool(self.game.is_terminal(self._state))
@@ -206,7 +206,7 @@ class SingleAgentEnv(gymnasium.Env):
         """Boolean mask (P,) of the learner's legal pits; all False once the game is over."""
         if self._forfeit or self.game.to_move(self._state) != self.player:
             return np.zeros(self.game.pits, dtype=bool)
-        return self.game.legal_mask(self._state)
+        return self.game.legal_mask_fast(self._state)
 
     def render(self):
         return render.show(self.game, self._state, self.render_mode, self.num_moves)
@@ -235,7 +235,7 @@ class SingleAgentEnv(gymnasium.Env):
         move and a mask (the bootstrap of a time-limit transition needs one)."""
         game, state = self.game, self._state
         while game.to_move(state) == 1 - self.player:
-            game.apply(state, self.opponent.act(game, state.copy()))
+            game.apply_fast(state, self.opponent.act(game, state.copy()))
             self.num_moves += 1
 
     def _margin(self) -> int:

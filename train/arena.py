@@ -72,7 +72,7 @@ def play_game(game: Game, first, second, seeds=(None, None), opening_rng=None, o
         player = game.to_move(state)
         move = players[player].act(game, state.copy())
         try:
-            game.apply(state, move)
+            game.apply_fast(state, move)
         except IllegalMoveError as error:  # a policy misbehaved: say which
             raise IllegalMoveError(f"{players[player]!r} (player_{player}) played an illegal move: {error}") from None
         moves += 1
@@ -85,7 +85,7 @@ def play_opening(game: Game, state: np.ndarray, rng, opening: int) -> int:
     if the game ends); returns the number played."""
     moves = 0
     while moves < opening and not game.is_terminal(state):
-        game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+        game.apply_fast(state, int(rng.choice(np.flatnonzero(game.legal_mask_fast(state)))))
         moves += 1
     return moves
 
