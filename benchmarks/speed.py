@@ -1,7 +1,7 @@
 """Speed of mancala_marl next to its peers, in one run; medians of several repetitions.
 
     .venv/bin/python benchmarks/speed.py            # full run (about 10 minutes on 2 cores)
-    .venv/bin/python benchmarks/speed.py --quick    # smaller sizes, fewer repetitions (~2 minutes)
+    .venv/bin/python benchmarks/speed.py --quick    # smaller sizes, fewer repetitions (1-3 minutes)
 
 Needs the ``bench`` extra (open_spiel, shimmy, pygame for PettingZoo's connect_four) and the
 ``train`` extra (sb3-contrib). Prints tables and writes ``benchmarks/results/speed.json`` and

@@ -35,4 +35,4 @@ def require(extra: str, feature: str) -> None:
     absent = missing(extra)
     if absent:
         raise MissingExtraError(f"{feature} needs the [{extra}] extra ({', '.join(absent)} not installed): "
-                                f"pip install 'mancala-marl[{extra}]'")
+                                f"pip install 'mancala-marl[{extra}]' (from a clone: pip install '.[{extra}]')")

@@ -494,7 +494,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--eval-opponents", help=f"default {','.join(d.eval_opponents)}")
     p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule houses=4")
     p.add_argument("--seed", type=int, help=f"default {d.seed}")
-    p.add_argument("--run-dir", default=None, help="default runs/GAME-alphazero, the rules given after GAME: runs/kalah-pits4-alphazero")
+    p.add_argument("--run-dir", default=None, help="default runs/GAME-alphazero; rules other than the defaults join GAME: runs/kalah-pits=4-alphazero")
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its last generation")
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(func=run)

@@ -28,7 +28,7 @@ def add_parser(subparsers) -> None:
         "distill", help="train a network to play like a search policy (DAgger imitation)",
         description="Distil a teacher policy (usually alpha-beta) into a MaskablePPO network that plays "
                     "without search. Data, checkpoints, evaluations and final.zip go to --run-dir "
-                    "(default runs/GAME-distill, the rules given after GAME: runs/kalah-pits4-distill).")
+                    "(default runs/GAME-distill; rules other than the defaults join GAME: runs/kalah-pits=4-distill).")
     add_game_argument(p)
     p.add_argument("--teacher", help=f"policy spec whose moves are imitated (default {d.teacher})")
     p.add_argument("--pool", help=f"opponents, one drawn per game, seats random (default {','.join(d.pool)})")

@@ -79,7 +79,7 @@ def add_parser(subparsers) -> None:
     d = TrainConfig()
     p = subparsers.add_parser("train", help="train MaskablePPO or masked DQN on one seat of a game",
                               description="Train an agent; checkpoints, evaluations, TensorBoard logs and "
-                                          "final.zip go to --run-dir (default runs/GAME-ALGO-OPPONENT, with the rules given: runs/kalah-pits4-dqn-max). "
+                                          "final.zip go to --run-dir (default runs/GAME-ALGO-OPPONENT, or runs/GAME-RECIPE with --recipe; rules other than the defaults join GAME: runs/kalah-pits=4-dqn-max). "
                                           "--recipe sets every option to a tested recipe; options given "
                                           "as well override it.")
     add_game_argument(p)
