@@ -96,6 +96,12 @@ def test_distill_run_saves_plays_and_resumes(tmp_path):
         steps = sorted({int(row["timesteps"]) for row in csv.DictReader(handle)})
     assert len(steps) == 3 and steps[-1] == meta["positions"]
     assert json.loads((run_dir / "config.json").read_text())["rounds"] == 3
+    # finished: resumed as it is, or to fewer rounds, it is refused and left as it was (it quietly
+    # wrote final.zip again), as train's and alphazero's are
+    for rounds in (3, 2):
+        with pytest.raises(ValueError, match=r"has run all its 3 rounds already: give --rounds above 3 to train on"):
+            distill(tiny_config(rounds=rounds), run_dir, resume=True)
+    assert json.loads((run_dir / "config.json").read_text())["rounds"] == 3
 
 
 def test_resume_reuses_a_rounds_data_written_before_a_crash(tmp_path):

@@ -274,6 +274,10 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
         config.rounds = max(rounds, config.rounds)
         if "eval_opening" not in read_config(run_dir) and "eval_opening" not in (given or ()):
             config.eval_opening = 0  # a run from before the option evaluated without an opening: its curve goes on so
+        done = read_metadata(ckpt)["rounds"] if ckpt.is_file() else 0
+        if config.rounds <= done and (run_dir / "final.zip").is_file():  # as train and alphazero: nothing to do
+            raise ValueError(f"--resume: the run in {run_dir} has run all its {done} rounds already: give --rounds "
+                             f"above {done} to train on")
     elif (run_dir / "config.json").is_file():
         raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
     config.check()
