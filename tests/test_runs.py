@@ -128,15 +128,18 @@ def test_a_row_cut_off_mid_write_stays_apart_from_the_next(tmp_path):
     assert dict(read_curves(path)) == {("random", "first"): [(5000, 50.0)]}
 
 
-def test_a_distill_run_resumed_without_rounds_keeps_its_own(tmp_path):
+def test_a_distill_run_resumed_without_rounds_keeps_its_own(tmp_path, capsys):
     run = ["distill", "kalah", "--rule", "pits=3", "--rule", "seeds=2", "--run-dir", str(tmp_path), "--no-progress"]
     assert main([*run, "--teacher", "max", "--rounds", "1", "--states", "200", "--batch-size", "32", "--net", "16",
                  "--epochs", "1", "--eval-games", "1", "--eval-opponents", "random"]) == 0
-    assert main([*run, "--resume", "--eval-games", "2"]) == 0  # to change the evaluation only
+    capsys.readouterr()
+    # its own 1 round is done: nothing to train (it was raised to the default 4 and trained on)
+    assert main([*run, "--resume", "--eval-games", "2"]) == 2
+    assert "has run all its 1 rounds already: give --rounds above 1" in capsys.readouterr().err
+    assert json.loads((tmp_path / "config.json").read_text())["rounds"] == 1
+    assert main([*run, "--resume", "--rounds", "2", "--eval-games", "2"]) == 0
     saved = json.loads((tmp_path / "config.json").read_text())
-    assert (saved["rounds"], saved["eval_games"]) == (1, 2)  # it was raised to the default 4
-    assert main([*run, "--resume", "--rounds", "2"]) == 0
-    assert json.loads((tmp_path / "config.json").read_text())["rounds"] == 2
+    assert (saved["rounds"], saved["eval_games"]) == (2, 2)
 
 
 @pytest.mark.parametrize("command", ["train", "alphazero"])
