@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -502,7 +501,7 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from mancala_marl.extras import require
-    from mancala_marl.train.runs import default_run_dir, play_hint, resume_command
+    from mancala_marl.train.runs import default_run_dir, play_hint, resume_hint_on_interrupt
     from mancala_marl.train.train_command import fold_game_rules, key_values, layer_sizes, typed
 
     require("train", "this command")
@@ -516,13 +515,8 @@ def run(args) -> int:
         values["rule_params"] = key_values(args.rule, "--rule")
     config = AlphaZeroConfig(game=args.game, progress_bar=not args.no_progress, **values)
     run_dir = args.run_dir or default_run_dir(args.game, values.get("rule_params"), "alphazero")
-    try:
+    with resume_hint_on_interrupt("alphazero", args.game, run_dir, "checkpoints/last.pt", "generation"):
         path = train(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
-    except KeyboardInterrupt:
-        if (Path(run_dir) / "checkpoints" / "last.pt").is_file():
-            print(f"stopped; to go on after the last finished generation: "
-                  f"{resume_command('alphazero', args.game, run_dir)}", file=sys.stderr)
-        raise
     game = make_game(args.game, **alphazero.Network.load(path).meta["rule_params"])  # also when resumed without --rule
     print(f"network: {path}   {play_hint(game, f'alphazero:path={path}')}")
     return 0

@@ -70,11 +70,16 @@ class AtomicCheckpointCallback(PeriodicCallback):
             self.model.save_replay_buffer(tmp)
             os.replace(tmp, self.buffer_path)
         save_model(self.model, self.path, {**self.metadata, "timesteps": self.model.num_timesteps})
-        if self.keep:
-            kept = self.path.with_name(f"model_{self.model.num_timesteps}_steps.zip")  # read by kept_checkpoints
-            tmp = kept.with_name(f".{kept.name}.tmp")
-            shutil.copyfile(self.path, tmp)
-            os.replace(tmp, kept)
+        if self.keep:  # read by kept_checkpoints
+            copy_atomically(self.path, self.path.with_name(f"model_{self.model.num_timesteps}_steps.zip"))
+
+
+def copy_atomically(source: Path, target: Path) -> None:
+    """Copy ``source`` to ``target`` through a temporary file: a crash never leaves a half-copied
+    file under the target's name."""
+    tmp = target.with_name(f".{target.name}.tmp")
+    shutil.copyfile(source, tmp)
+    os.replace(tmp, target)
 
 
 class TargetUpdateEveryEpisodes(BaseCallback):

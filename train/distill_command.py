@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from mancala_marl import observations
 from mancala_marl.extras import require
 
@@ -64,7 +61,7 @@ def run(args) -> int:
     from mancala_marl.agents.learned import read_metadata
     from mancala_marl.games import make_game
     from mancala_marl.train.distill import DistillConfig, distill
-    from mancala_marl.train.runs import default_run_dir, play_hint, resume_command
+    from mancala_marl.train.runs import default_run_dir, play_hint, resume_hint_on_interrupt
 
     fold_game_rules(args)
     values = typed(args, OPTIONS)
@@ -76,12 +73,7 @@ def run(args) -> int:
             values[field] = read(getattr(args, option))
     config = DistillConfig(game=args.game, progress_bar=not args.no_progress, **values)
     run_dir = args.run_dir or default_run_dir(args.game, values.get("rule_params"), "distill")
-    try:
+    with resume_hint_on_interrupt("distill", args.game, run_dir, "checkpoints/last.zip", "round"):
         final = distill(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
-    except KeyboardInterrupt:
-        if (Path(run_dir) / "checkpoints" / "last.zip").is_file():
-            print(f"stopped; to go on after the last finished round: {resume_command('distill', args.game, run_dir)}",
-                  file=sys.stderr)
-        raise
     print(play_hint(make_game(args.game, **read_metadata(final)["rule_params"]), f"model:{final}"))
     return 0

@@ -10,6 +10,7 @@ refused, not silently dropped, and so is another game.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
 import shutil
@@ -53,6 +54,19 @@ def play_hint(game, opponent: str) -> str:
 def resume_command(command: str, game: str, run_dir) -> str:
     """The command line that continues a run: its own settings come from its config.json."""
     return f"{program()} {command} {game} --resume --run-dir {shlex.quote(str(run_dir))}"
+
+
+@contextlib.contextmanager
+def resume_hint_on_interrupt(command: str, game: str, run_dir, checkpoint: str, unit: str):
+    """On Ctrl-C, where the run has a checkpoint (``checkpoint``, relative to ``run_dir``), say the
+    command that goes on after its last finished ``unit`` (generation, round); then stop as before."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        if (Path(run_dir) / checkpoint).is_file():
+            print(f"stopped; to go on after the last finished {unit}: {resume_command(command, game, run_dir)}",
+                  file=sys.stderr)
+        raise
 
 
 def check_fresh(run_dir: Path, checkpoint: Path) -> None:

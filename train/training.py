@@ -16,8 +16,6 @@ A run directory holds everything, so a run can be resumed, plotted and played:
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -232,6 +230,11 @@ def make_vec_env(config: TrainConfig, run_dir: Path):
     return SubprocVecEnv(fns) if config.vec == "subproc" else DummyVecEnv(fns)
 
 
+def rounded_up(moves: int, step: int) -> int:
+    """``moves`` rounded up to a whole number of ``step``: what SB3 plays when it collects that many at once."""
+    return -(-moves // step) * step
+
+
 def rollout_moves(model, algo: str, n_envs: int) -> int | None:
     """The moves SB3 collects before it checks the run's length again: MaskablePPO's n_steps in
     every env; DQN's train_freq vector steps (None where train_freq counts episodes)."""
@@ -291,6 +294,7 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         AtomicCheckpointCallback,
         Progress,
         TargetUpdateEveryEpisodes,
+        copy_atomically,
     )
     from mancala_marl.train.evaluation import BaselineEvalCallback
     from mancala_marl.train.runs import check_fresh, load_checkpoint, no_checkpoint, resume_command, resumed_config
@@ -306,14 +310,12 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         if timesteps is not None:
             config.timesteps = timesteps
         done = read_metadata(ckpt).get("timesteps", 0)
-        final = run_dir / "final.zip"
-        if config.timesteps <= done and not final.is_file():  # stopped after its last checkpoint
-            tmp = final.with_name(f".{final.name}.tmp")
-            shutil.copyfile(ckpt, tmp)
-            os.replace(tmp, final)
-            print(f"the run had trained {done} moves; {final} written from its last checkpoint")
-            return final
         if config.timesteps <= done:  # before config.json is rewritten with the shorter length
+            final = run_dir / "final.zip"
+            if not final.is_file():  # stopped after its last checkpoint
+                copy_atomically(ckpt, final)
+                print(f"the run had trained {done} moves; {final} written from its last checkpoint")
+                return final
             raise ValueError(f"--resume: the run in {run_dir} has trained {done} moves already, and "
                              f"--timesteps is {config.timesteps}: give a larger total to train on")
         if save_replay_buffer is not None:
@@ -373,14 +375,15 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         callbacks.append(TargetUpdateEveryEpisodes(config.target_update_episodes))
     progress = Progress() if config.progress_bar else None
     remaining = config.timesteps - model.num_timesteps
-    last = -(-config.timesteps // env.num_envs) * env.num_envs  # a vectorized step moves every env
-    if config.algo == "dqn" and last <= model.learning_starts:  # SB3 learns once it has more moves than that
+    # a vectorized step moves every env: SB3 learns once it has more than learning_starts moves
+    if config.algo == "dqn" and rounded_up(config.timesteps, env.num_envs) <= model.learning_starts:
         print(f"note: {cls.__name__} starts learning after {model.learning_starts} moves (learning_starts), so "
               f"this run of {config.timesteps} never updates the network", file=sys.stderr)
     rollout = rollout_moves(model, config.algo, env.num_envs)
-    if rollout and remaining > 0 and -(-remaining // rollout) * rollout > 1.1 * remaining:
+    trains = rounded_up(remaining, rollout) if rollout else remaining
+    if remaining > 0 and trains > 1.1 * remaining:
         print(f"note: {cls.__name__} collects {rollout} moves between updates here, so this run trains "
-              f"{-(-remaining // rollout) * rollout} moves, not {remaining}", file=sys.stderr)
+              f"{trains} moves, not {remaining}", file=sys.stderr)
     start = time.time()
     try:
         if remaining > 0:
