@@ -104,17 +104,9 @@ class MancalaEnv(AECEnv):
 
     def set_state(self, state: np.ndarray, num_moves: int = 0) -> None:
         """Put the game in ``state`` (e.g. one taken with :meth:`state`); resets the episode flags."""
-        state = np.asarray(state, dtype=np.int32)
-        if state.shape != self._state.shape:
-            raise ValueError(f"state must have shape {self._state.shape} for {self.game!r}, got {state.shape}")
-        board = self.game.board(state)
-        if (board < 0).any():
-            raise ValueError(f"state's board must hold no negative counts, got {board.tolist()}")
-        if self.game.to_move(state) not in (0, 1, GAME_OVER):
-            raise ValueError(f"state[{self.game.board_size}] (the player to move) must be 0, 1 or {GAME_OVER} "
-                             f"(game over), got {self.game.to_move(state)}")
+        state = self.game.state_from(state)
         self.reset()
-        self._state = state.copy()
+        self._state = state
         self.num_moves = int(num_moves)
         self._after_move(mover=None)
 

@@ -219,10 +219,7 @@ class SingleAgentEnv(gymnasium.Env):
     def set_state(self, state) -> np.ndarray:
         """Continue the current episode (after :meth:`reset`) from ``state``, e.g. a worked
         position; if the opponent is to move it plays first. Returns the learner's observation."""
-        state = np.asarray(state, dtype=np.int32)
-        if state.shape != self._state.shape:
-            raise ValueError(f"state must have shape {self._state.shape} for {self.game!r}, got {state.shape}")
-        self._state, self._forfeit, self._pending = state.copy(), False, 0
+        self._state, self._forfeit, self._pending = self.game.state_from(state), False, 0
         self._play_opponent()
         return self._obs()
 

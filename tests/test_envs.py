@@ -296,6 +296,17 @@ def test_set_state_refuses_a_board_no_game_can_reach():
     state[env.game.board_size] = 7
     with pytest.raises(ValueError, match=r"the player to move\) must be 0, 1 or -1 \(game over\), got 7"):
         env.set_state(state)
+    # the Gymnasium view's set_state reads states the same way (Game.state_from); it took these
+    from mancala_marl.single_agent import SingleAgentEnv
+
+    view = SingleAgentEnv("kalah")
+    view.reset(seed=0)
+    bad = view.state()
+    bad[0] = -5
+    with pytest.raises(ValueError, match="no negative counts"):
+        view.set_state(bad)
+    with pytest.raises(ValueError, match=r"state must have shape \(15,\) for Kalah"):
+        view.set_state(bad[:-1])
 
 
 def test_step_after_the_end():

@@ -230,6 +230,20 @@ class Game:
         state[self.board_size] = to_move
         return state
 
+    def state_from(self, values) -> np.ndarray:
+        """A new state of this game holding ``values`` (a state taken earlier, or written by hand):
+        the environments' ``set_state``. Refused, naming what is wrong, where no game could be in it."""
+        state = np.array(values, dtype=np.int32)
+        if state.shape != self._state_shape:
+            raise ValueError(f"state must have shape {self._state_shape} for {self!r}, got {state.shape}")
+        board = self.board(state)
+        if (board < 0).any():
+            raise ValueError(f"state's board must hold no negative counts, got {board.tolist()}")
+        if self.to_move(state) not in (0, 1, GAME_OVER):
+            raise ValueError(f"state[{self.board_size}] (the player to move) must be 0, 1 or {GAME_OVER} "
+                             f"(game over), got {self.to_move(state)}")
+        return state
+
     @staticmethod
     def copy(state: np.ndarray) -> np.ndarray:
         return state.copy()
