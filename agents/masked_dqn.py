@@ -60,6 +60,21 @@ class MaskedReplayBuffer(ReplayBuffer):
         self.n_steps, self.gamma = int(n_steps), float(gamma)
         self.next_action_masks = np.ones((self.buffer_size, self.n_envs, int(action_space.n)), dtype=bool)
 
+    def grow(self, buffer_size: int) -> None:
+        """Make room for ``buffer_size`` moves in all, keeping every stored transition, oldest first:
+        a run sized its buffer to its own length, and a ``--resume`` that trains longer needs more."""
+        rows = max(buffer_size // self.n_envs, 1)
+        if rows <= self.buffer_size:
+            return
+        order = np.r_[self.pos:self.buffer_size, 0:self.pos] if self.full else np.arange(self.pos)
+        for name in ("observations", "next_observations", "actions", "rewards", "dones", "timeouts",
+                     "next_action_masks"):
+            old = getattr(self, name)
+            new = (np.ones if name == "next_action_masks" else np.zeros)((rows, *old.shape[1:]), dtype=old.dtype)
+            new[:len(order)] = old[order]
+            setattr(self, name, new)
+        self.buffer_size, self.pos, self.full = rows, len(order), False
+
     def add(self, obs, next_obs, action, reward, done, infos) -> None:
         for env, info in enumerate(infos):
             mask = info.get("action_mask")

@@ -96,6 +96,30 @@ def test_n_step_returns_stop_at_the_episodes_end_and_at_the_newest_move():
     assert MaskedDQN("MlpPolicy", env, buffer_size=10).replay_buffer._get_samples(np.array([0])).discounts is None
 
 
+# A buffer that has wrapped (full, newest at pos - 1) grows with its moves kept oldest first,
+# each with its own next-state mask, and goes on filling after them.
+def test_a_grown_replay_buffer_keeps_its_moves_oldest_first():
+    env = SingleAgentEnv("kalah", pits=3, seeds=1, opponent="random")
+    buffer = MaskedDQN("MlpPolicy", env, buffer_size=3, seed=0).replay_buffer
+    for i in range(5):  # rows hold moves 3, 4, 2; pos 2
+        obs = np.full((1, 8), i, dtype=np.float32)
+        buffer.add(obs, obs + 0.5, np.array([i % 3]), np.array([float(i)]), np.array([i == 4]),
+                   [{"action_mask": np.array([1, i % 2, 1], dtype=np.int8)}])
+    assert buffer.full and buffer.pos == 2
+    buffer.grow(6)
+    assert (buffer.buffer_size, buffer.pos, buffer.full, buffer.size()) == (6, 3, False, 3)
+    assert buffer.observations[:, 0, 0].tolist() == [2, 3, 4, 0, 0, 0]
+    assert buffer.next_observations[:3, 0, 0].tolist() == [2.5, 3.5, 4.5]
+    assert buffer.rewards[:, 0].tolist() == [2, 3, 4, 0, 0, 0] and buffer.dones[:3, 0].tolist() == [0, 0, 1]
+    assert buffer.actions[:3, 0, 0].tolist() == [2, 0, 1]
+    assert buffer.next_action_masks[:, 0, 1].tolist() == [False, True, False, True, True, True]
+    buffer.grow(4)  # never shrinks
+    assert buffer.buffer_size == 6
+    buffer.add(np.full((1, 8), 9, dtype=np.float32), np.zeros((1, 8), dtype=np.float32), np.array([0]),
+               np.array([9.0]), np.array([False]), [{}])
+    assert buffer.observations[3, 0, 0] == 9 and buffer.pos == 4
+
+
 def tiny_config(algo, **overrides):
     hyper = {"n_steps": 64, "batch_size": 64} if algo == "maskable-ppo" else {"learning_starts": 100, "buffer_size": 2000}
     base = dict(game="kalah", rule_params={"pits": 4, "seeds": 3}, algo=algo, opponent="random", seat="random",
@@ -175,6 +199,26 @@ def test_resume_continues_the_step_counter(algo, tmp_path):
     (tmp_path / "final.zip").unlink()
     assert train(TrainConfig(progress_bar=False), tmp_path, resume=True) == tmp_path / "final.zip"
     assert read_metadata(tmp_path / "final.zip")["timesteps"] == model.num_timesteps
+
+
+# The recipe's 1M-move buffer on a 600-move run: the run gets what it can fill (a checkpoint
+# pickles the whole buffer: about a GB before), and a longer --resume grows it, keeping its moves.
+def test_the_replay_buffer_is_sized_to_the_run_and_grows_on_a_longer_resume(tmp_path):
+    hyper = {"learning_starts": 100, "buffer_size": 1_000_000}
+    train(tiny_config("dqn", timesteps=600, hyperparams=hyper), tmp_path)
+    buffer_path = tmp_path / "checkpoints" / "last_replay_buffer.pkl"
+    model, _ = load_model(tmp_path / "checkpoints" / "last.zip")
+    model.load_replay_buffer(buffer_path)
+    assert model.buffer_size == 602 and model.replay_buffer.buffer_size == 301  # 2 envs, one step spare
+    assert not model.replay_buffer.full and model.replay_buffer.size() == 300
+    assert buffer_path.stat().st_size < 200_000
+    first_moves = model.replay_buffer.observations[:300].copy()
+    train(TrainConfig(progress_bar=False), tmp_path, resume=True, timesteps=1000)
+    model, _ = load_model(tmp_path / "checkpoints" / "last.zip")
+    model.load_replay_buffer(buffer_path)
+    assert model.buffer_size == 1002 and model.replay_buffer.size() == 500 and not model.replay_buffer.full
+    assert np.array_equal(model.replay_buffer.observations[:300], first_moves)
+    assert json.loads((tmp_path / "config.json").read_text())["hyperparams"]["buffer_size"] == 1_000_000
 
 
 def test_without_the_replay_buffer_checkpoints_hold_the_model_only_and_a_resume_waits_to_refill_it(tmp_path):

@@ -235,6 +235,16 @@ def rounded_up(moves: int, step: int) -> int:
     return -(-moves // step) * step
 
 
+def replay_moves(config: TrainConfig, n_envs: int) -> int:
+    """The DQN replay buffer's size in moves: as configured, but no more than the run plays (one
+    vectorized step spare, so it never wraps): a 40k-move run has no use for the recipe's 1M slots,
+    which each checkpoint would pickle whole (about a GB). A longer ``--resume`` grows it."""
+    configured = {**DEFAULTS["dqn"], **config.hyperparams}["buffer_size"]
+    if isinstance(configured, bool) or not isinstance(configured, (int, float)):
+        return configured  # SB3 says what is wrong with it
+    return min(int(configured), rounded_up(config.timesteps, n_envs) + n_envs)
+
+
 def rollout_moves(model, algo: str, n_envs: int) -> int | None:
     """The moves SB3 collects before it checks the run's length again: MaskablePPO's n_steps in
     every env; DQN's train_freq vector steps (None where train_freq counts episodes)."""
@@ -343,8 +353,13 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
             waiting = {**DEFAULTS["dqn"], **config.hyperparams}.get("learning_starts", 0)
             model.learning_starts = model.num_timesteps + waiting
             print(f"resuming without a replay buffer: learning waits for {waiting} new moves to fill it")
+        if config.algo == "dqn" and replay_moves(config, env.num_envs) > model.buffer_size:
+            model.buffer_size = replay_moves(config, env.num_envs)
+            model.replay_buffer.grow(model.buffer_size)
     else:
         params = {**DEFAULTS[config.algo], **config.hyperparams}
+        if config.algo == "dqn":
+            params["buffer_size"] = replay_moves(config, env.num_envs)
         if config.learning_rate_end is not None:
             params["learning_rate"] = linear_schedule(params["learning_rate"], config.learning_rate_end)
         policy = "MlpPolicy"
