@@ -223,6 +223,14 @@ def test_training_with_the_progress_bar_on_runs_and_reports_each_evaluation(tmp_
     assert "losses" in second and "not fitted" not in second
 
 
+def test_training_without_the_bar_prints_a_line_per_generation(tmp_path, capsys):
+    # --no-progress printed nothing between evaluations: an hour could pass without a sign of life
+    train(tiny(generations=3, eval_every=2), tmp_path)
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("[generation")]
+    assert [line.split("]")[0] for line in lines] == ["[generation 1", "[generation 2", "[generation 3"]
+    assert "positions" in lines[0] and "random/f" not in lines[0] and "random/f" in lines[1]
+
+
 def test_training_refuses_bad_settings(tmp_path):
     with pytest.raises(FileNotFoundError, match="no checkpoint"):
         train(tiny(), tmp_path / "none", resume=True)

@@ -426,12 +426,14 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
             fitted = (f"losses {losses['policy_loss']:.3f}/{losses['value_loss']:.3f}" if losses else
                       f"not fitted yet ({buffer.size} positions kept, a batch is {config.batch_size})")
             status = f"{stats['positions']} positions, {fitted}, {seconds / 60:.1f} min"
-            if config.eval_every and generation % config.eval_every == 0:
+            evaluated = config.eval_every and generation % config.eval_every == 0
+            if evaluated:
                 rows = evaluate(game, net, config, generation)
                 append_evaluations(run_dir / "evaluations.csv", rows, buffer.added, seconds)
                 for row in rows:
                     writer.add_scalar(f"eval/win_rate/{row['opponent']}/{row['seat']}", row["win_rate"], generation)
                 status += f" | {win_rate_cells(rows)}"
+            if evaluated or not config.progress_bar:  # with no bar, a line per generation says it goes on
                 progress.console.print(f"[generation {generation}] {status}", markup=False)
             progress.update(task, status=status)
     writer.close()
