@@ -17,6 +17,7 @@ from .base import (
            Policy,
            RandomPolicy,
            check_policies,
+           check_seed,
            make_policy,
            parse_policy_spec,
            register_policy,
@@ -25,4 +26,4 @@ from .rules import ExactPolicy, MaxPolicy, SimplePolicy
 from .search import AlphaBetaPolicy, GreedyPolicy, SolverPolicy
 
 __all__ = ["POLICIES", "AlphaBetaPolicy", "ExactPolicy", "GreedyPolicy", "MaxPolicy", "Policy", "RandomPolicy",
-           "SimplePolicy", "SolverPolicy", "check_policies", "make_policy", "parse_policy_spec", "register_policy"]
+           "SimplePolicy", "SolverPolicy", "check_policies", "check_seed", "make_policy", "parse_policy_spec", "register_policy"]

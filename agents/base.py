@@ -34,12 +34,12 @@ class Policy:
     python_only: tuple[str, ...] = ()
 
     def __init__(self, seed: int | None = None):
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(None if seed is None else check_seed(seed))
 
     def reset(self, seed: int | None = None) -> None:
         """Called before each game; reseeds the policy's random generator when ``seed`` is given."""
         if seed is not None:
-            self.rng = np.random.default_rng(seed)
+            self.rng = np.random.default_rng(check_seed(seed))
 
     def act(self, game: Game, state: np.ndarray) -> int:
         """A legal pit (0..P-1) for the player to move in ``state``. Must not modify ``state``."""
@@ -58,6 +58,15 @@ class Policy:
 
 
 POLICIES: dict[str, Callable[..., Policy]] = {}
+SEED_MAX = 2**32 - 1  # numpy's legacy seeding, which SB3 uses, takes 32 bits
+
+
+def check_seed(seed, what: str = "seed") -> int:
+    """``seed`` if it is one that numpy, torch and SB3 all take, else a ValueError naming ``what``
+    (numpy's own "expected non-negative integer" names nothing)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= SEED_MAX:
+        raise ValueError(f"{what} must be an integer from 0 to 2**32 - 1, got {seed!r}")
+    return int(seed)
 
 
 def register_policy(name: str):

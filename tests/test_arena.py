@@ -221,9 +221,10 @@ def test_a_game_that_never_ends_is_stopped_at_max_moves_and_scored_a_draw():
     ("workers", "2", "workers (processes) must be an integer >= 1, got '2'"),
     ("workers", 2.5, "workers (processes) must be an integer >= 1, got 2.5"),
     ("workers", 0, "workers (processes) must be an integer >= 1, got 0"),
-    ("seed", "x", "seed must be an integer >= 0, got 'x'"),
-    ("seed", -1, "seed must be an integer >= 0, got -1"),
-    ("seed", 1.5, "seed must be an integer >= 0, got 1.5"),
+    ("seed", "x", "seed must be an integer from 0 to 2**32 - 1, got 'x'"),
+    ("seed", -1, "seed must be an integer from 0 to 2**32 - 1, got -1"),
+    ("seed", 1.5, "seed must be an integer from 0 to 2**32 - 1, got 1.5"),
+    ("seed", 2**32, "seed must be an integer from 0 to 2**32 - 1, got 4294967296"),
 ])
 def test_bad_workers_or_seed_is_refused_naming_it(play, option, value, message):
     with pytest.raises(ValueError) as error:

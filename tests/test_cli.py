@@ -66,6 +66,13 @@ BAD_INPUTS = [
     (["arena", "kalah", "greedy", "random", "-n", "0"], "n (games per seat) must be an integer >= 1"),
     (["arena", "kalah", "greedy", "random", "-n", "many"], "argument -n/--games: invalid int value: 'many'"),
     (["arena", "kalah", "greedy", "random", "--workers", "0"], "workers (processes) must be an integer >= 1, got 0"),
+    # seeds numpy or SB3 would refuse: a traceback from gymnasium naming -1000 (train), "--hyper gave"
+    # (demo), or numpy's "expected non-negative integer" naming nothing (play, a policy's seed)
+    (["train", "kalah", "--seed", "-1", *RUN], "argument --seed: must be an integer from 0 to 2**32 - 1, got '-1'"),
+    (["demo", "--seed", "5000000000", "--run-dir", "{tmp_path}/run"], "argument --seed: must be an integer from 0"),
+    (["play", "kalah", "--seed", "-1"], "argument --seed: must be an integer from 0"),
+    (["alphazero", "kalah", "--seed", "x", *RUN], "argument --seed: must be an integer from 0"),
+    (["arena", "kalah", "random:seed=-1", "random"], "seed must be an integer from 0 to 2**32 - 1, got -1"),
     (["tournament", "kalah", "greedy"], "at least two different policies"),
     (["plot", "{tmp_path}"], "not a run directory"),
     (["train", "kalah", "--resume", "--run-dir", "{tmp_path}/none"], "no checkpoint at"),
@@ -91,6 +98,8 @@ BAD_INPUTS = [
     (["train", "kalah", "--hyper", "bogus=1", *RUN], "MaskablePPO has no argument 'bogus' (it takes batch_size"),
     (["train", "kalah", "--algo", "dqn", "--hyper", "n_epochs=2", *RUN], "MaskedDQN has no argument 'n_epochs'"),
     (["train", "kalah", "--hyper", "learning_rate=abc", *RUN], "--hyper gave {'learning_rate': 'abc'}): "),
+    (["train", "kalah", "--hyper", "batch_size=0", *RUN], "--hyper: batch_size must be an integer >= 1, got 0"),
+    (["train", "kalah", "--algo", "dqn", "--hyper", "buffer_size=2.5", *RUN], "buffer_size must be an integer"),
     (["distill", "kalah", "--states", "200", *RUN], "batch_size 512 is larger than the 190 positions"),
     # an evaluation opponent whose network cannot play these rules: refused now, not at the first evaluation
     (["train", "kalah", "--rule", "pits=4", "--eval-opponents", "alphazero:sims=2", *RUN], "was trained for kalah"),
@@ -118,6 +127,9 @@ def test_a_training_opponent_is_refused_before_the_run_folder_is_written(tmp_pat
     # config.json was written first, and then the opponent was found unknown
     assert main(["train", "kalah", "--opponent", "bogus", "--run-dir", str(tmp_path / "run")]) == 2
     assert "unknown policy 'bogus'" in capsys.readouterr().err and not (tmp_path / "run").exists()
+    # settings that only SB3 refuses: no config.json left behind to look like a run's
+    assert main(["train", "kalah", "--hyper", "learning_rate=abc", "--run-dir", str(tmp_path / "run")]) == 2
+    assert "refused its settings" in capsys.readouterr().err and not (tmp_path / "run" / "config.json").exists()
 
 
 def _play(monkeypatch, capsys, stdin: str):

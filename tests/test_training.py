@@ -447,3 +447,12 @@ def test_a_recipe_run_shorter_than_the_recipe_still_evaluates_and_a_run_that_can
                 "--hyper", "learning_starts=100", "--run-dir", str(tmp_path), "--no-progress"]) == 0
     assert "note: MaskedDQN starts learning after 100 moves (learning_starts), so this run of 80 never updates" \
         in capsys.readouterr().err
+
+
+# The Python API's seeds are checked as the command line's are: a negative one failed in
+# gymnasium's reset as the env's seed (-1000), after the run's folder was written.
+@pytest.mark.parametrize("seed", [-1, 2**32, 1.5])
+def test_a_seed_numpy_or_sb3_would_refuse_is_named_before_the_run_starts(seed, tmp_path):
+    with pytest.raises(ValueError, match=r"seed must be an integer from 0 to 2\*\*32 - 1"):
+        train(tiny_config("dqn", seed=seed), tmp_path / "run")
+    assert not (tmp_path / "run").exists()

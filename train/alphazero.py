@@ -32,6 +32,7 @@ import numpy as np
 
 from mancala_marl.agents import alphazero, mcts
 from mancala_marl.games import MAX_MOVES, make_game
+from mancala_marl.train.cli import seed_argument
 
 
 POLICY_TARGETS = ("visits", "completed-q")
@@ -67,8 +68,9 @@ class AlphaZeroConfig:
     progress_bar: bool = True
 
     def check(self) -> None:
-        from mancala_marl.agents import check_policies
+        from mancala_marl.agents import check_policies, check_seed
 
+        check_seed(self.seed)
         counts = ((1, "a positive integer", ("generations", "games", "sims", "buffer", "batch_size",
                                              "steps_per_generation", "eval_games")),
                   (0, "an integer >= 0", ("eval_every", "temperature_moves", "eval_sims", "opening")))
@@ -494,7 +496,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--eval-sims", type=int, help=f"simulations per move when evaluating (default {d.eval_sims})")
     p.add_argument("--eval-opponents", help=f"default {','.join(d.eval_opponents)}")
     p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule houses=4")
-    p.add_argument("--seed", type=int, help=f"default {d.seed}")
+    p.add_argument("--seed", type=seed_argument, help=f"default {d.seed}")
     p.add_argument("--run-dir", default=None, help="default runs/GAME-alphazero; rules other than the defaults join GAME: runs/kalah-pits=4-alphazero")
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its last generation")
     p.add_argument("--no-progress", action="store_true")

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from mancala_marl.games import GAMES, MAX_MOVES, Game, IllegalMoveError, make_game
+from mancala_marl.train.cli import seed_argument
 
 SEATS = ("first", "second")
 GAME_HELP = f"one of {', '.join(GAMES)}, with rule parameters if wanted: kalah:pits=4,seeds=3"
@@ -128,8 +129,8 @@ def play_match(game, a, b, n: int, seed: int = 0, workers: int = 1, opening: int
         raise ValueError(f"n (games per seat) must be an integer >= 1, got {n!r}")
     if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
         raise ValueError(f"workers (processes) must be an integer >= 1, got {workers!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    from mancala_marl.agents import check_seed
+    check_seed(seed)
     if isinstance(opening, bool) or not isinstance(opening, (int, np.integer)) or opening < 0:
         raise ValueError(f"opening (random moves at the start of each game) must be an integer >= 0, got {opening!r}")
     game = parse_game(game)
@@ -247,7 +248,7 @@ def write_csv(path: str, records: list[dict]) -> None:
 
 def add_common_arguments(parser, games: int = 100) -> None:
     parser.add_argument("-n", "--games", type=int, default=games, help=f"games in EACH seat (default {games})")
-    parser.add_argument("--seed", type=int, default=0, help="seed of every game's policies and opening")
+    parser.add_argument("--seed", type=seed_argument, default=0, help="seed of every game's policies and opening")
     parser.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--opening", type=int, default=0, metavar="K",
                         help="play the first K moves of every game at random (same opening in both seats)")

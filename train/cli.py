@@ -31,6 +31,16 @@ class Parser(argparse.ArgumentParser):
         self.exit(BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+def seed_argument(text: str) -> int:
+    """``--seed``, refused here if numpy, torch or SB3 would refuse it later (a negative seed failed
+    deep in gymnasium's reset, as ``-1000``: the env's seed, not the one given)."""
+    from mancala_marl.agents import check_seed
+    try:
+        return check_seed(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer from 0 to 2**32 - 1, got {text!r}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="mancala-marl",

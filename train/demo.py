@@ -18,6 +18,7 @@ from pathlib import Path
 
 from mancala_marl import ENV_MODULES
 from mancala_marl.extras import require
+from mancala_marl.train.cli import seed_argument
 
 # Written into the run folder before training: a folder holding it is a demo's, which the next
 # demo may replace. Whatever else a demo leaves there is listed in DEMO_FILES.
@@ -34,7 +35,7 @@ def add_parser(subparsers) -> None:
                         help="training moves (default 600000, about two minutes on 2 cores)")
     parser.add_argument("--games", type=int, default=200, help="arena games per seat per opponent")
     parser.add_argument("--run-dir", default="runs/demo")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_argument, default=0)
     parser.add_argument("--watch", action="store_true", help="only print one game between --first and --second")
     parser.add_argument("--first", default="random", help="--watch: policy of player_0")
     parser.add_argument("--second", default="max", help="--watch: policy of player_1")
@@ -113,7 +114,7 @@ def watch(args) -> int:
     env.reset(seed=args.seed)
     raw = env.unwrapped
     policies = {"player_0": make_policy(args.first, seed=args.seed),
-                "player_1": make_policy(args.second, seed=args.seed + 1)}
+                "player_1": make_policy(args.second, seed=(args.seed + 1) % 2**32)}
     print(env.render())
     for agent in env.agent_iter():
         _, _, terminated, truncated, _ = env.last()

@@ -62,7 +62,8 @@ class DistillConfig:
     progress_bar: bool = True
 
     def check(self) -> None:
-        from mancala_marl.agents import check_policies
+        from mancala_marl.agents import check_policies, check_seed
+        check_seed(self.seed)
         for name in ("rounds", "states_per_round", "epochs", "batch_size", "workers", "eval_games"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

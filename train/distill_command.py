@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mancala_marl import observations
 from mancala_marl.extras import require
+from mancala_marl.train.cli import seed_argument
 
 from .train_command import add_game_argument, fold_game_rules, key_values, layer_sizes, typed
 
@@ -43,7 +44,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--obs-type", choices=observations.all_obs_types(), help=f"default {d.obs_type}")
     p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule pits=4")
     p.add_argument("--workers", type=int, help=f"processes playing and labelling games (default {d.workers})")
-    p.add_argument("--seed", type=int, help=f"default {d.seed}")
+    p.add_argument("--seed", type=seed_argument, help=f"default {d.seed}")
     p.add_argument("--eval-games", type=int, help=f"games per seat per baseline after each round (default {d.eval_games})")
     p.add_argument("--eval-opponents", help=f"default {','.join(d.eval_opponents)}")
     p.add_argument("--eval-opening", type=int, metavar="K",

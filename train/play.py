@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 
 from mancala_marl.render import ansi
+from mancala_marl.train.cli import seed_argument
 
 from .arena import GAME_HELP, parse_game
 
@@ -95,7 +96,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--opponent", default="alphazero:time=0.5",
                         help="policy spec (default alphazero:time=0.5: the shipped self-play network, searching 0.5 s a move)")
     parser.add_argument("--seat", choices=("first", "second"), default="first", help="your seat (default first)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_argument, default=0)
     parser.set_defaults(func=run)
 
 

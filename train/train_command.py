@@ -8,6 +8,7 @@ from mancala_marl import observations
 from mancala_marl.agents.base import literal
 from mancala_marl.extras import require
 from mancala_marl.games import GAMES
+from mancala_marl.train.cli import seed_argument
 
 
 def key_values(items, what: str) -> dict:
@@ -113,7 +114,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--n-envs", type=int, default=None, help=f"default {d.n_envs}")
     p.add_argument("--vec", choices=["dummy", "subproc", "fast"], default=None,
                    help=f"fast: all envs in one compiled call (opponents random/max/exact/greedy only; default {d.vec})")
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=seed_argument, default=None)
     p.add_argument("--eval-freq", type=int, default=None, help=f"default {d.eval_freq}")
     p.add_argument("--eval-games", type=int, default=None, help="games per seat per baseline at each evaluation")
     p.add_argument("--eval-opponents", default=None, help=f"default {','.join(d.eval_opponents)}")

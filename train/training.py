@@ -69,6 +69,7 @@ class TrainConfig:
     verbose: int = 1
 
     def check(self) -> None:
+        from mancala_marl.agents import check_policies, check_seed
         if self.algo not in ALGOS:
             raise ValueError(f"algo must be one of {list(ALGOS)}, got {self.algo!r}")
         if self.vec not in VECS:
@@ -91,6 +92,7 @@ class TrainConfig:
         for name in ("timesteps", "n_envs", "eval_freq", "eval_games", "checkpoint_freq", "snapshot_freq"):
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
+        check_seed(self.seed)
         for name in ("opening", "eval_opening"):
             if int(getattr(self, name)) < 0:
                 raise ValueError(f"{name} must be an integer >= 0, got {getattr(self, name)!r}")
@@ -98,7 +100,6 @@ class TrainConfig:
             raise ValueError(f"reward_scale must be > 0 (rewards times it), got {self.reward_scale!r}")
         if self.learning_rate_end is not None and not self.learning_rate_end >= 0:
             raise ValueError(f"learning_rate_end must be >= 0, got {self.learning_rate_end!r}")
-        from mancala_marl.agents import check_policies
         opponents = self.pool_baselines if self.opponent == "selfplay" else opponent_specs(self.opponent)
         # before the run's folder is written, and not at the first evaluation hours in
         check_policies(make_game(self.game, **self.rule_params), [*opponents, *self.eval_opponents])
@@ -269,6 +270,16 @@ def check_hyperparams(cls, hyperparams: dict) -> None:
     if unknown:
         raise ValueError(f"--hyper: {cls.__name__} has no argument {', '.join(map(repr, unknown))} "
                          f"(it takes {', '.join(sorted(taken))})")
+    # counts SB3 takes as they come: batch_size=0 ended in a reshape error inside the first update
+    for name, value in hyperparams.items():
+        low = COUNT_HYPERPARAMS.get(name)
+        if low is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
+            raise ValueError(f"--hyper: {name} must be an integer >= {low}, got {value!r}")
+
+
+# Hyperparameters that are counts, and their least values (gradient_steps=-1 means "as many as moves").
+COUNT_HYPERPARAMS = {"batch_size": 1, "n_steps": 1, "n_epochs": 1, "buffer_size": 1, "gradient_steps": -1,
+                     "target_update_interval": 1, "learning_starts": 0}
 
 
 def linear_schedule(start: float, end: float):
@@ -338,7 +349,6 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
     torch.set_num_threads(config.torch_threads)
     game = make_game(config.game, **config.rule_params)
     run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.json").write_text(json.dumps(asdict(config), indent=2))
     env = make_vec_env(config, run_dir)
     if resume:
         model, _ = load_model(ckpt, game, config.obs_type)
@@ -378,6 +388,8 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
             env.close()
             raise ValueError(f"{cls.__name__} refused its settings ({', '.join(map(str, params))}; "
                              f"--hyper gave {config.hyperparams or 'none'}): {error}") from None
+    # once SB3 has taken the settings: a run it refused leaves no config.json to look like a run
+    (run_dir / "config.json").write_text(json.dumps(asdict(config), indent=2))
     meta = metadata(config)
     callbacks = [AtomicCheckpointCallback(ckpt, config.checkpoint_freq, meta, buffer_path if config.algo == "dqn" and config.save_replay_buffer else None,
                                           keep=config.keep_checkpoints),
