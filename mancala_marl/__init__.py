@@ -6,13 +6,13 @@ Environments: ``mancala_marl.kalah_v0.env()``, ``sungka_v0.env()``, ``togyz_kuma
 :mod:`mancala_marl.train` (``pip install 'mancala-marl[train]'`` for the learning parts).
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from importlib import metadata as _metadata
 
 from ._compile import drop_stale_cache
 
 try:
-    __version__ = version("mancala-marl")
-except PackageNotFoundError:  # a source tree on sys.path that was never installed
+    __version__ = _metadata.version("mancala-marl")
+except _metadata.PackageNotFoundError:  # a source tree on sys.path that was never installed
     __version__ = "0+unknown"
 
 drop_stale_cache(__name__, depends_on=("mancala_marl.games",))  # before batch/observation kernels load

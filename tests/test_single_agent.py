@@ -135,6 +135,19 @@ def test_gymnasium_make_passes_rule_parameters_and_options():
     assert env.action_space.n == 4 and obs.shape == (10,) and info["seat"] == 1 and info["opponent"] == "max"
 
 
+def test_subprocess_workers_find_the_ids_with_the_module_in_front():
+    # README's form: SB3's forkserver workers never import mancala_marl, so the bare id is unknown there
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    envs = make_vec_env("mancala_marl:mancala_marl/Kalah-v0", n_envs=2, vec_env_cls=SubprocVecEnv,
+                        env_kwargs={"pits": 4, "seeds": 3, "opponent": "max"})
+    try:
+        assert envs.reset().shape == (2, 10) and envs.env_method("action_masks")[0].tolist() == [True] * 4
+    finally:
+        envs.close()
+
+
 @pytest.mark.parametrize("bad, match", [({"seat": "middle"}, "seat"), ({"reward": "win"}, "reward"),
                                         ({"opponent": "nobody"}, "unknown policy"),
                                         ({"obs_type": "tesauro"}, "tesauro")])
