@@ -26,6 +26,10 @@ REWARDS = ("result", "score_diff")
 AGENTS = ("player_0", "player_1")
 
 
+_SET_BY_RESET = frozenset({"agents", "agent_selection", "rewards", "terminations", "truncations", "infos",
+                           "_cumulative_rewards"})
+
+
 class MancalaEnv(AECEnv):
     """AEC environment over any Mancala :class:`Game`.
 
@@ -84,6 +88,13 @@ class MancalaEnv(AECEnv):
         self._player_index = {agent: i for i, agent in enumerate(AGENTS)}
         self._to_move_index = game.to_move_index
         self._stores = (game.pits, 2 * game.pits + 1)
+
+    def __getattr__(self, name):
+        # Reached only for attributes not set, so it costs the step nothing: before reset() the
+        # game's turn state is missing, and a bare "no attribute 'agent_selection'" says not why.
+        if name in _SET_BY_RESET:
+            raise AttributeError(f"{type(self).__name__}.{name} is not set before reset(): call reset() first")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # -- spaces -------------------------------------------------------------------------------
     def observation_space(self, agent):
@@ -256,7 +267,10 @@ class _AssertOutOfBounds(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper):
             ok = raw.terminations[agent] or raw.truncations[agent]
         else:
             ok = raw.action_space(agent).contains(action)
-        assert ok, "action is not in action space"
+        if not ok:  # raised, not asserted: python -O skipped the check and failed in numpy
+            raise AssertionError(f"action {action!r} is not in action space: {raw.game.name}'s pits are "
+                                 f"0..{raw.game.pits - 1}" + ("; None is for an agent whose game has ended"
+                                                             if action is None else ""))
         self.env.step(action)
 
 

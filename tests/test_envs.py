@@ -1,6 +1,8 @@
 """Every registered environment against PettingZoo's own test suite, plus the env contract:
 turn order, rewards, infos, observations, rendering and errors."""
 
+import copy
+
 import numpy as np
 import pettingzoo
 import pytest
@@ -281,8 +283,21 @@ def test_wrapped_env_out_of_range_asserts():
     env = sungka_v0.env()
     env.reset()
     for action in (7, -1, True, np.bool_(False)):  # a bool is an int to Python, but no pit
-        with pytest.raises(AssertionError, match="action is not in action space"):
+        # PettingZoo's assertion, naming the action and the pits (it named neither, and python -O
+        # skipped it: 7 failed in numpy, -1 as an illegal move of the raw env)
+        with pytest.raises(AssertionError, match=rf"action {action!r} is not in action space: sungka's pits are 0..6"):
             env.step(action)
+    with pytest.raises(AssertionError, match="None is for an agent whose game has ended"):
+        env.step(None)
+
+
+def test_raw_env_before_reset_says_to_reset():
+    env = kalah_v0.raw_env()
+    with pytest.raises(AttributeError, match=r"raw_env.agent_selection is not set before reset\(\): call reset"):
+        env.step(0)
+    with pytest.raises(AttributeError, match="has no attribute 'bogus'"):
+        env.bogus
+    assert not hasattr(env, "bogus") and copy.deepcopy(env).game.name == "kalah"
 
 
 def test_set_state_refuses_a_board_no_game_can_reach():
