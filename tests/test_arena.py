@@ -261,3 +261,18 @@ def test_deterministic_pairs_with_no_opening_are_said_to_repeat_one_game(capsys)
     assert "note: greedy vs max, greedy vs exact, greedy vs greedy: both play" in capsys.readouterr().err
     # a model that plays a random move now and then is not deterministic
     assert make_policy("pretrained").deterministic and not make_policy("pretrained:epsilon=0.1").deterministic
+
+
+@pytest.mark.parametrize("names, message", [
+    (["greedy", "greedy", "random"], "policy 'greedy' is given twice: each policy takes part in a tournament once"),
+    (["max", "greedy", "max", "max"], "policy 'max' is given 3 times"),
+    (["max", "random", "max", "random"], "policies 'max', 'random' are each given more than once"),
+    (["greedy", "greedy"], "a tournament needs at least two different policies, got ['greedy', 'greedy']"),
+    (["greedy"], "a tournament needs at least two different policies, got ['greedy']"),
+])
+def test_a_tournament_names_a_repeated_policy(names, message):
+    # "greedy greedy random" was told it needed two different policies, which it had; results
+    # and ratings are keyed by the spec, so a repeat cannot play as a policy of its own
+    with pytest.raises(ValueError) as error:
+        round_robin("kalah:pits=3,seeds=2", names, n=1)
+    assert message in str(error.value)

@@ -74,6 +74,7 @@ BAD_INPUTS = [
     (["alphazero", "kalah", "--seed", "x", *RUN], "argument --seed: must be an integer from 0"),
     (["arena", "kalah", "random:seed=-1", "random"], "seed must be an integer from 0 to 2**32 - 1, got -1"),
     (["tournament", "kalah", "greedy"], "at least two different policies"),
+    (["tournament", "kalah", "greedy", "greedy", "random"], "policy 'greedy' is given twice"),
     (["plot", "{tmp_path}"], "not a run directory"),
     (["train", "kalah", "--resume", "--run-dir", "{tmp_path}/none"], "no checkpoint at"),
     (["train", "kalah", "--rule", "pits"], "--rule must look like KEY=VALUE"),

@@ -58,8 +58,16 @@ def elo_ratings(names: list[str], results: list[dict], iterations: int = 2000) -
 def round_robin(game, names: list[str], n: int, seed: int = 0, workers: int = 1, opening: int = 0,
                 progress=None) -> dict:
     """Every pair of ``names`` plays :func:`arena` (``n`` games per seat); returns results and ratings."""
-    if len(set(names)) != len(names) or len(names) < 2:
+    if len(set(names)) < 2:
         raise ValueError(f"a tournament needs at least two different policies, got {names!r}")
+    # Results and ratings are keyed by the spec, so a repeat cannot be a player of its own.
+    repeated = [name for name in dict.fromkeys(names) if names.count(name) > 1]
+    if len(repeated) == 1:
+        raise ValueError(f"policy {repeated[0]!r} is given {times(names.count(repeated[0]))}: each policy takes "
+                         f"part in a tournament once")
+    if repeated:
+        raise ValueError(f"policies {', '.join(map(repr, repeated))} are each given more than once: each policy "
+                         f"takes part in a tournament once")
     game = parse_game(game)
     check_policies(game, names)
     results = []
@@ -69,6 +77,10 @@ def round_robin(game, names: list[str], n: int, seed: int = 0, workers: int = 1,
             progress(results[-1])
     return {"game": game.name, "params": game.params, "policies": names, "games_per_seat": n, "seed": seed,
             "opening": opening, "pairs": results, "ratings": elo_ratings(names, results)}
+
+
+def times(count: int) -> str:
+    return "twice" if count == 2 else f"{count} times"
 
 
 def score_matrix(result: dict) -> dict:
