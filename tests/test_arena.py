@@ -276,3 +276,22 @@ def test_a_tournament_names_a_repeated_policy(names, message):
     with pytest.raises(ValueError) as error:
         round_robin("kalah:pits=3,seeds=2", names, n=1)
     assert message in str(error.value)
+
+
+def test_titles_say_how_many_random_opening_moves_began_each_game(tmp_path, capsys):
+    # a pasted table did not say whether its games began at random
+    def title_words(argv):
+        assert main(argv) == 0
+        return " ".join(capsys.readouterr().out.split())  # rich wraps titles to the table's width
+
+    game = "kalah:pits=3,seeds=2"
+    arena_ = ["arena", game, "greedy", "random", "-n", "1"]
+    assert "seed 0, 4 random opening moves" in title_words([*arena_, "--opening", "4"])
+    assert "seed 0, 1 random opening move " in title_words([*arena_, "--opening", "1"])
+    assert "opening" not in title_words(arena_)  # none: the title as it was
+    markdown = tmp_path / "table.md"
+    tournament = ["tournament", game, "greedy", "random", "-n", "1", "--opening", "4", "--markdown", str(markdown)]
+    assert "games per seat and pair, 4 random opening moves" in title_words(tournament)
+    assert markdown.read_text().startswith(f"{game}, 1 games per seat and pair, 4 random opening moves\n\n| policy |")
+    assert "greedy on kalah:pits=3,seeds=2, 1 games, 4 random opening moves" in title_words(
+        ["paper-table", game, "greedy", "-n", "1", "--opening", "4"])

@@ -220,13 +220,19 @@ def game_label(result: dict) -> str:
     return make_game(result["game"], **result["params"]).cli_spec()
 
 
+def opening_label(result: dict) -> str:
+    """", K random opening moves" for a title, where the games began at random; else nothing."""
+    k = result["opening"]
+    return f", {k} random opening move{'s' if k != 1 else ''}" if k else ""
+
+
 def print_summary(result: dict, file=None) -> None:
     """The summary as a rich table (A's results per seat)."""
     from rich import box
     from rich.table import Table
 
     table = Table(title=f"{result['a']} (A) vs {result['b']} (B) on {game_label(result)}, "
-                        f"{result['games']} games per seat, seed {result['seed']}",
+                        f"{result['games']} games per seat, seed {result['seed']}{opening_label(result)}",
                   caption="A's wins, draws, losses; score, margin (A - B) and length (moves): means per game",
                   box=box.SIMPLE_HEAD)
     for column in ("A moves", "W", "D", "L", "win rate", "95% CI", "score", "margin", "length"):

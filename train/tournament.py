@@ -24,6 +24,7 @@ from .arena import (
     console,
     game_label,
     note_repeated_games,
+    opening_label,
     parse_game,
     warn_random_games,
 )
@@ -126,7 +127,8 @@ def print_paper_table(result: dict, file=None) -> None:
 
     shown = console(file)
     for seat, caption in (("first", "(a) As First Turn"), ("second", "(b) As Second Turn")):
-        table = Table(title=f"{result['policy']} on {game_label(result)}, {result['games_per_seat']} games",
+        table = Table(title=f"{result['policy']} on {game_label(result)}, {result['games_per_seat']} games"
+                            f"{opening_label(result)}",
                       caption=caption)
         table.add_column("Policy")
         table.add_column("Average Reward", justify="right")
@@ -164,7 +166,8 @@ def run_tournament(args) -> int:
     for pair in result["pairs"]:
         warn_random_games(pair, where=f"{pair['a']} vs {pair['b']}: ")
     note_repeated_games(itertools.combinations(args.policies, 2), args.opening)
-    text = f"{game_label(result)}, {result['games_per_seat']} games per seat and pair\n\n" + tournament_markdown(result)
+    text = (f"{game_label(result)}, {result['games_per_seat']} games per seat and pair{opening_label(result)}\n\n"
+            + tournament_markdown(result))
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(text + "\n")
@@ -180,7 +183,8 @@ def print_tournament(result: dict, file=None) -> None:
 
     names = sorted(result["policies"], key=lambda p: -result["ratings"][p])
     matrix = score_matrix(result)
-    table = Table(title=f"{game_label(result)}: {result['games_per_seat']} games per seat and pair",
+    table = Table(title=f"{game_label(result)}: {result['games_per_seat']} games per seat and pair"
+                        f"{opening_label(result)}",
                   caption="row's points per game against the column (win 1, draw 0.5), both seats; "
                           "Elo-style rating, mean 1500")
     table.add_column("policy")
