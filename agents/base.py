@@ -144,6 +144,8 @@ def make_policy(name: str, *args, **params) -> Policy:
     if not isinstance(name, str):
         raise ValueError(f"policy name must be a string, got {name!r}")
     as_text = {}
+    if name.endswith(".zip") and ":" not in name:  # a model file, as SingleAgentEnv's opponent has taken it
+        name, args = "model", (name, *args)
     if ":" in name:
         name, more_args, as_text = parse_policy_spec(name)
         args = (*more_args, *args)
@@ -153,7 +155,8 @@ def make_policy(name: str, *args, **params) -> Policy:
     try:
         factory = POLICIES[name]
     except KeyError:
-        raise ValueError(f"unknown policy {name!r}; known policies: {', '.join(sorted(POLICIES))}") from None
+        hint = (" (an alphazero network file is alphazero:path=FILE)" if name.endswith(".npz") else "")
+        raise ValueError(f"unknown policy {name!r}{hint}; known policies: {', '.join(sorted(POLICIES))}") from None
     objects = [key for key in as_text if key in getattr(factory, "python_only", ())]
     if objects:
         raise ValueError(f"policy {name!r} takes {', '.join(objects)} as a Python object, which a spec cannot "

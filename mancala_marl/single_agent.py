@@ -46,8 +46,6 @@ def resolve_policy(spec):
         if not callable(getattr(spec, "act", None)):
             raise ValueError(f"opponent must be a policy name, a model path or a Policy, got {spec!r}")
         return spec
-    if spec.endswith(".zip") and ":" not in spec:
-        return make_policy("model", path=spec)
     return make_policy(spec)
 
 
@@ -139,6 +137,9 @@ class SingleAgentEnv(gymnasium.Env):
             self._opponents = opponent
         else:
             self._opponents = [resolve_policy(opponent)]
+        for policy in self._opponents if isinstance(self._opponents, list) else ():
+            # a network for other rules: refused here, not at its first move (hours into training)
+            getattr(policy, "prepare", lambda game: None)(self.game)
         self.seat_mode, self.reward_type, self.obs_type = seat, reward, obs_type
         self.reward_scale, self.max_moves, self.render_mode = float(reward_scale), int(max_moves), render_mode
         self.observation_space = observations.observation_space(self.game, obs_type)

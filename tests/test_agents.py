@@ -322,6 +322,13 @@ def test_policies_registered_in_other_agents_modules_are_found_by_name():
     assert str(make_policy("alphabeta", depth=3)) == "alphabeta:depth=3" and str(make_policy("max")) == "max"
     with pytest.raises(FileNotFoundError, match="no model file at some/run.zip"):
         make_policy("model:some/run.zip")  # named when the policy is made, not at its first move
+    # A bare .zip path is a model everywhere, as the Gymnasium view's opponent has always taken it
+    # (arena and make_policy said "unknown policy")
+    assert repr(make_policy(path)) == f"model:{path}" and make_policy(path).path == path
+    with pytest.raises(FileNotFoundError, match="no model file at some/run.zip"):
+        make_policy("some/run.zip")
+    with pytest.raises(ValueError, match=r"unknown policy 'net.npz' \(an alphazero network file is alphazero:path=FILE\)"):
+        make_policy("net.npz")
 
 
 @pytest.mark.parametrize("spec", ["alphazero:sims=0", "pretrained"])

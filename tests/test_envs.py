@@ -363,6 +363,19 @@ def test_bad_parameters_name_the_parameter(factory, kwargs, word):
         factory(**kwargs)
 
 
+def test_a_game_spec_given_where_a_name_is_expected_says_how_to_give_the_rules():
+    # the command line's "kalah:pits=4" form was "unknown game", as if kalah were not a game
+    from mancala_marl import make_game
+    from mancala_marl.single_agent import SingleAgentEnv
+
+    for build in (make_game, SingleAgentEnv):
+        with pytest.raises(ValueError, match=r"unknown game 'kalah:pits=4,seeds=3': rules are keywords here, "
+                                             r"as in make_game\('kalah', pits=4, seeds=3\)"):
+            build("kalah:pits=4,seeds=3")
+    with pytest.raises(ValueError, match="unknown game 'chess:size=8'; known games: kalah, sungka"):
+        make_game("chess:size=8")
+
+
 def test_the_wrapped_env_refuses_its_state_before_reset_and_not_after():
     # The order-enforcing layer reads these straight from the raw env once reset (a Python check
     # on each read cost 7% of a step); before reset it refuses them as PettingZoo's wrapper does.

@@ -135,6 +135,16 @@ def test_gymnasium_make_passes_rule_parameters_and_options():
     assert env.action_space.n == 4 and obs.shape == (10,) and info["seat"] == 1 and info["opponent"] == "max"
 
 
+def test_an_opponent_network_for_other_rules_is_refused_when_the_env_is_made():
+    # it was refused at the opponent's first move: in the first seat, after reset() and step()
+    from mancala_marl.agents.learned import pretrained_dir
+
+    kalah_model = str(pretrained_dir() / "kalah.zip")
+    for opponent in (kalah_model, f"model:{kalah_model}", ["random", kalah_model]):
+        with pytest.raises(ValueError, match="was trained for kalah"):
+            gymnasium.make("mancala_marl/Sungka-v0", opponent=opponent, seat="first")
+
+
 def test_subprocess_workers_find_the_ids_with_the_module_in_front():
     # README's form: SB3's forkserver workers never import mancala_marl, so the bare id is unknown there
     from stable_baselines3.common.env_util import make_vec_env

@@ -49,6 +49,11 @@ def make_game(name: str, **params) -> Game:
     try:
         cls = GAMES[name]
     except (KeyError, TypeError):
+        game, colon, rules = name.partition(":") if isinstance(name, str) else ("", "", "")
+        if colon and game in GAMES:  # the command line's GAME:rules, which the Python calls take as keywords
+            raise ValueError(f"unknown game {name!r}: rules are keywords here, as in make_game({game!r}, "
+                             f"{rules.replace(',', ', ')}); parse_game of mancala_marl.train.arena reads "
+                             f"the {name!r} form") from None
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}") from None
     known = list(inspect.signature(cls).parameters)
     unknown = [key for key in params if key not in known]
