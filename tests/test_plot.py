@@ -64,3 +64,43 @@ def test_a_complete_row_that_is_not_an_evaluation_names_its_line(tmp_path, capsy
     err = capsys.readouterr().err
     assert f"{tmp_path / 'evaluations.csv'}, line 3: not an evaluation row" in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.fixture
+def run_dir(tmp_path):
+    (tmp_path / "config.json").write_text(json.dumps(asdict(TrainConfig())))
+    (tmp_path / "evaluations.csv").write_text("\n".join([HEADER, row(1000, "first", 0.5), row(2000, "first", 0.75)]))
+    return tmp_path
+
+
+def test_the_path_printed_is_the_file_written(run_dir, tmp_path, capsys, recwarn):
+    # matplotlib adds ".png" to a name without an extension: "out" was printed, out.png written
+    assert main(["plot", str(run_dir), "--out", str(tmp_path / "out")]) == 0
+    assert capsys.readouterr().out == f"{tmp_path / 'out.png'}\n"
+    assert (tmp_path / "out.png").stat().st_size > 0 and not (tmp_path / "out").exists()
+    # no evaluations of the second seat: its empty panel drew a legend warning
+    assert not [w for w in recwarn if "legend" in str(w.message)]
+
+
+def test_an_out_path_that_cannot_be_written_is_refused_naming_why(run_dir, capsys):
+    # it was "[Errno 2] No such file or directory: '/nonexist/x.png'", after the drawing
+    assert main(["plot", str(run_dir), "--out", "/nonexist/x.png"]) == 2
+    out, err = capsys.readouterr()
+    assert "error: --out: cannot write /nonexist/x.png (no folder /nonexist)" in err and out == ""
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"hello\n", "is not an evaluations file of mancala-marl: its first line does not name the columns"),
+    (b"a,b,c\n1,2,3\n", "is not an evaluations file of mancala-marl: its first line does not name the columns"),
+    (bytes(range(128, 256)), "is not an evaluations file of mancala-marl: it cannot be read as CSV text"),
+    (HEADER.encode() + b"\n", "holds no evaluations yet"),  # a run's file before its first row
+    (b"", "holds no evaluations yet"),  # a run stopped before it wrote the header
+], ids=["text", "other-csv", "binary", "header-only", "empty"])
+def test_a_file_that_is_not_an_evaluations_file_is_told_apart_from_one_without_rows(content, message, run_dir,
+                                                                                      capsys):
+    # any other text was said to hold "no evaluations yet", and bytes were a bare UnicodeDecodeError
+    (run_dir / "evaluations.csv").write_bytes(content)
+    assert main(["plot", str(run_dir)]) == 2
+    err = capsys.readouterr().err
+    assert f"{run_dir / 'evaluations.csv'} {message}" in err
+    assert len(err.strip().splitlines()) == 1

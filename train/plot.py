@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from collections import defaultdict
 from pathlib import Path
 
 from mancala_marl.extras import require
+
+from .arena import check_writable
+
+COLUMNS = ("timesteps", "opponent", "seat", "win_rate")  # the ones drawn, of evaluation.CSV_FIELDS
 
 
 def add_parser(subparsers) -> None:
@@ -22,19 +27,34 @@ def add_parser(subparsers) -> None:
 def read_curves(csv_path) -> dict:
     """{(opponent, seat): [(timesteps, win rate in %), ...]} from an evaluations.csv, in file order."""
     curves = defaultdict(list)
-    with open(csv_path, newline="") as handle:
-        reader = csv.DictReader(handle)
-        for row in reader:
-            # A run stopped while it wrote a row leaves it short, and the next evaluation is
-            # appended to that line (one field too many): neither is an evaluation to draw.
-            if None in row or None in row.values():
-                continue
-            try:
-                curves[(row["opponent"], row["seat"])].append((int(row["timesteps"]), 100 * float(row["win_rate"])))
-            except (KeyError, ValueError):
-                raise ValueError(f"{csv_path}, line {reader.line_num}: not an evaluation row of "
-                                 f"mancala-marl (columns timesteps, opponent, seat, ..., win_rate)") from None
+    not_ours = f"{csv_path} is not an evaluations file of mancala-marl"
+    try:
+        with open(csv_path, newline="") as handle:
+            reader = csv.DictReader(handle)
+            # None: an empty file, which a run stopped before it wrote the header leaves
+            if reader.fieldnames is not None and not set(COLUMNS) <= set(reader.fieldnames):
+                raise ValueError(f"{not_ours}: its first line does not name the columns timesteps, opponent, "
+                                 f"seat, ..., win_rate")
+            for row in reader:
+                # A run stopped while it wrote a row leaves it short, and the next evaluation is
+                # appended to that line (one field too many): neither is an evaluation to draw.
+                if None in row or None in row.values():
+                    continue
+                try:
+                    curves[(row["opponent"], row["seat"])].append((int(row["timesteps"]),
+                                                                    100 * float(row["win_rate"])))
+                except ValueError:
+                    raise ValueError(f"{csv_path}, line {reader.line_num}: not an evaluation row of "
+                                     f"mancala-marl (columns timesteps, opponent, seat, ..., win_rate)") from None
+    except (UnicodeDecodeError, csv.Error) as error:
+        raise ValueError(f"{not_ours}: it cannot be read as CSV text ({error})") from None
     return curves
+
+
+def png_path(out) -> Path:
+    """The file matplotlib writes for ``out``: it adds ".png" where there is no extension."""
+    out = os.fspath(out)
+    return Path(out if os.path.splitext(out)[1][1:] else out.rstrip(".") + ".png")
 
 
 def plot_curves(csv_path, out_path, title: str | None = None,
@@ -57,12 +77,13 @@ def plot_curves(csv_path, out_path, title: str | None = None,
         ax.set_xlabel(xlabel)
         ax.set_ylim(-3, 103)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+        if ax.lines:  # a seat with no evaluations: an empty legend is a warning from matplotlib
+            ax.legend(fontsize=8)
     axes[0].set_ylabel("win rate (%)")
     if title:
         fig.suptitle(title)
     fig.tight_layout()
-    out_path = Path(out_path)
+    out_path = png_path(out_path)
     fig.savefig(out_path, dpi=100)
     plt.close(fig)
     return out_path
@@ -82,7 +103,9 @@ def run(args) -> int:
         xlabel = "labelled positions"
     elif (run_dir / "network.npz").is_file():  # a `mancala-marl alphazero` run counts self-play positions
         xlabel = "self-play positions"
-    out = plot_curves(csv_path, args.out or run_dir / "learning_curves.png", title=run_dir.name, xlabel=xlabel)
+    out = png_path(args.out or run_dir / "learning_curves.png")
+    check_writable(out, "--out")
+    plot_curves(csv_path, out, title=run_dir.name, xlabel=xlabel)
     print(out)
     return 0
 
