@@ -176,6 +176,8 @@ class SingleAgentEnv(gymnasium.Env):
         else:
             raise no_episode(self.game, self.opening)
         self._pending = self._margin() - before
+        if self.render_mode == "human":  # Gymnasium's convention: the first position is shown too
+            self.render()
         return self._obs(), self._info()
 
     def step(self, action):

@@ -135,6 +135,15 @@ def test_gymnasium_make_passes_rule_parameters_and_options():
     assert env.action_space.n == 4 and obs.shape == (10,) and info["seat"] == 1 and info["opponent"] == "max"
 
 
+def test_human_rendering_shows_the_first_position_on_reset_and_each_after_a_step(capsys):
+    env = SingleAgentEnv("kalah", pits=3, seeds=1, opponent="max", seat="first", render_mode="human")
+    env.reset(seed=0)
+    first = capsys.readouterr().out
+    assert first.strip() and "1" in first  # reset printed nothing
+    env.step(0)
+    assert capsys.readouterr().out.strip() not in ("", first.strip())
+
+
 def test_an_opponent_network_for_other_rules_is_refused_when_the_env_is_made():
     # it was refused at the opponent's first move: in the first seat, after reset() and step()
     from mancala_marl.agents.learned import pretrained_dir
