@@ -36,6 +36,8 @@ class MaskedReplayBufferSamples(NamedTuple):
     rewards: th.Tensor
     next_action_masks: th.Tensor  # (batch, n_actions) bool: legal moves in next_observations
     discounts: th.Tensor | None = None
+    weights: th.Tensor | None = None  # prioritized replay: importance-sampling weights (batch, 1)
+    indices: tuple | None = None      # prioritized replay: (rows, envs) sampled, for update_priorities
 
 
 class MaskedReplayBuffer(ReplayBuffer):
@@ -50,7 +52,8 @@ class MaskedReplayBuffer(ReplayBuffer):
     """
 
     def __init__(self, buffer_size, observation_space, action_space, device="auto", n_envs=1,
-                 optimize_memory_usage=False, handle_timeout_termination=True, n_steps: int = 1, gamma: float = 0.99):
+                 optimize_memory_usage=False, handle_timeout_termination=True, n_steps: int = 1, gamma: float = 0.99,
+                 prioritized: float = 0.0):
         if optimize_memory_usage:
             raise ValueError("MaskedReplayBuffer does not support optimize_memory_usage=True")
         if int(n_steps) < 1:
@@ -59,6 +62,11 @@ class MaskedReplayBuffer(ReplayBuffer):
                          handle_timeout_termination=handle_timeout_termination)
         self.n_steps, self.gamma = int(n_steps), float(gamma)
         self.next_action_masks = np.ones((self.buffer_size, self.n_envs, int(action_space.n)), dtype=bool)
+        # Prioritized replay (Schaul et al., 2016): a move is drawn in proportion to |TD error| ** alpha
+        self.alpha, self.beta = float(prioritized), 0.4
+        if self.alpha:
+            self.priorities = np.zeros((self.buffer_size, self.n_envs))
+            self.max_priority = 1.0
 
     def grow(self, buffer_size: int) -> None:
         """Make room for ``buffer_size`` moves in all, keeping every stored transition, oldest first:
@@ -68,7 +76,7 @@ class MaskedReplayBuffer(ReplayBuffer):
             return
         order = np.r_[self.pos:self.buffer_size, 0:self.pos] if self.full else np.arange(self.pos)
         for name in ("observations", "next_observations", "actions", "rewards", "dones", "timeouts",
-                     "next_action_masks"):
+                     "next_action_masks", *("priorities",) * bool(self.alpha)):
             old = getattr(self, name)
             new = (np.ones if name == "next_action_masks" else np.zeros)((rows, *old.shape[1:]), dtype=old.dtype)
             new[:len(order)] = old[order]
@@ -79,10 +87,31 @@ class MaskedReplayBuffer(ReplayBuffer):
         for env, info in enumerate(infos):
             mask = info.get("action_mask")
             self.next_action_masks[self.pos, env] = True if mask is None else np.asarray(mask, dtype=bool)
+        if self.alpha:
+            self.priorities[self.pos] = self.max_priority  # new moves are replayed at least once, soon
         super().add(obs, next_obs, action, reward, done, infos)
 
-    def _get_samples(self, batch_inds, env=None) -> MaskedReplayBufferSamples:
-        env_inds = np.random.randint(0, high=self.n_envs, size=(len(batch_inds),))
+    def sample(self, batch_size: int, env=None) -> MaskedReplayBufferSamples:
+        if not self.alpha:
+            return super().sample(batch_size, env=env)
+        stored = self.priorities[:self.buffer_size if self.full else self.pos].ravel()
+        cumulative = np.cumsum(stored)
+        drawn = np.searchsorted(cumulative, np.random.random(batch_size) * cumulative[-1], side="right")
+        drawn = np.minimum(drawn, len(stored) - 1)
+        weights = (len(stored) * stored[drawn] / cumulative[-1]) ** -self.beta
+        rows, envs = np.divmod(drawn, self.n_envs)
+        samples = self._get_samples(rows, env=env, env_inds=envs)
+        return samples._replace(weights=self.to_torch((weights / weights.max()).astype(np.float32).reshape(-1, 1)),
+                                indices=(rows, envs))
+
+    def update_priorities(self, indices: tuple, td_errors: np.ndarray) -> None:
+        priorities = (np.abs(td_errors) + 1e-6) ** self.alpha
+        self.priorities[indices] = priorities
+        self.max_priority = max(self.max_priority, float(priorities.max()))
+
+    def _get_samples(self, batch_inds, env=None, env_inds=None) -> MaskedReplayBufferSamples:
+        if env_inds is None:
+            env_inds = np.random.randint(0, high=self.n_envs, size=(len(batch_inds),))
         steps = np.arange(self.n_steps)
         rows = (batch_inds[:, None] + steps) % self.buffer_size
         ended = np.logical_or(self.dones[rows, env_inds[:, None]], self.timeouts[rows, env_inds[:, None]])
@@ -121,12 +150,16 @@ class MaskedDQN(DQN):
     # "AfterstatePolicy": one value per position a move leaves (agents/afterstate.py)
     policy_aliases = {**DQN.policy_aliases, "AfterstatePolicy": AfterstatePolicy}
 
-    def __init__(self, policy, env, *args, double: bool = False, n_steps: int = 1, **kwargs):
+    def __init__(self, policy, env, *args, double: bool = False, n_steps: int = 1, prioritized: float = 0.0,
+                 **kwargs):
         self.double = bool(double)  # Double DQN targets (van Hasselt et al., 2016)
         kwargs.setdefault("replay_buffer_class", MaskedReplayBuffer)
         if n_steps != 1:  # SB3 sets up n-step returns for its own buffers only; ours takes them as kwargs
             kwargs["replay_buffer_kwargs"] = {**(kwargs.get("replay_buffer_kwargs") or {}), "n_steps": n_steps,
                                               "gamma": kwargs.get("gamma", 0.99)}
+        if prioritized:
+            kwargs["replay_buffer_kwargs"] = {**(kwargs.get("replay_buffer_kwargs") or {}),
+                                              "prioritized": float(prioritized)}
         super().__init__(policy, env, *args, **kwargs)
 
     def predict(self, observation, state=None, episode_start=None, deterministic=False, action_masks=None):
@@ -167,7 +200,12 @@ class MaskedDQN(DQN):
                 next_q = self._next_value(data.next_observations, data.next_action_masks)
                 target = data.rewards + (1 - data.dones) * discounts * next_q.reshape(-1, 1)
             current = th.gather(self.q_net(data.observations), dim=1, index=data.actions.long())
-            loss = F.smooth_l1_loss(current, target)
+            if data.weights is None:
+                loss = F.smooth_l1_loss(current, target)
+            else:  # prioritized: importance weights undo the skew, annealed to full by the end
+                self.replay_buffer.beta = 0.4 + 0.6 * (1 - self._current_progress_remaining)
+                loss = (data.weights * F.smooth_l1_loss(current, target, reduction="none")).mean()
+                self.replay_buffer.update_priorities(data.indices, (current - target).detach().cpu().numpy().ravel())
             losses.append(loss.item())
             self.policy.optimizer.zero_grad()
             loss.backward()

@@ -120,6 +120,35 @@ def test_a_grown_replay_buffer_keeps_its_moves_oldest_first():
     assert buffer.observations[3, 0, 0] == 9 and buffer.pos == 4
 
 
+# Prioritized replay: a move is drawn in proportion to its priority (new moves at the highest seen),
+# weighted back by (N * P) ** -beta scaled to a largest weight of 1; TD errors set the priorities.
+def test_prioritized_replay_draws_by_priority_and_weights_the_draws_back():
+    env = SingleAgentEnv("kalah", pits=3, seeds=1, opponent="random")
+    model = MaskedDQN("MlpPolicy", env, buffer_size=4, prioritized=1.0, seed=0)
+    buffer = model.replay_buffer
+    for i in range(3):
+        obs = np.full((1, 8), i, dtype=np.float32)
+        buffer.add(obs, obs, np.array([0]), np.array([float(i)]), np.array([False]), [{}])
+    assert buffer.priorities[:, 0].tolist() == [1, 1, 1, 0]  # the newest at the highest priority
+    buffer.update_priorities((np.array([0, 1, 2]), np.array([0, 0, 0])), np.array([0.0, -3.0, 1.0]))
+    assert buffer.max_priority == pytest.approx(3.0) and buffer.priorities[0, 0] == pytest.approx(1e-6)
+    np.random.seed(0)
+    data = buffer.sample(4000)
+    drawn = data.observations[:, 0].numpy()
+    assert (drawn == 0).sum() == 0 and abs((drawn == 1).mean() - 0.75) < 0.03  # priorities 3 : 1
+    assert data.indices[0].tolist() == drawn.astype(int).tolist()
+    buffer.beta = 1.0  # full correction: weight = 1 / (N P), scaled so the largest is 1
+    weights = buffer.sample(200).weights.numpy().ravel()
+    assert np.allclose(sorted(set(np.round(weights, 4).tolist())), [1 / 3, 1.0], atol=1e-3)
+    buffer.grow(6)
+    assert buffer.priorities.shape == (6, 1) and buffer.priorities[1, 0] == pytest.approx(3.0)
+    # training with it runs, and the priorities of what it replayed change
+    model.learning_starts, before = 0, buffer.priorities.copy()
+    model._setup_learn(10)
+    model.train(gradient_steps=2, batch_size=8)
+    assert not np.array_equal(buffer.priorities, before)
+
+
 def tiny_config(algo, **overrides):
     hyper = {"n_steps": 64, "batch_size": 64} if algo == "maskable-ppo" else {"learning_starts": 100, "buffer_size": 2000}
     base = dict(game="kalah", rule_params={"pits": 4, "seeds": 3}, algo=algo, opponent="random", seat="random",
