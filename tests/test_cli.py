@@ -2,6 +2,7 @@
 traceback; status 0 for a deliberate quit; ``--version``."""
 
 import io
+import re
 import os
 import signal
 import subprocess
@@ -172,3 +173,12 @@ def test_ctrl_c_in_a_long_command_is_one_line(workers):
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert err.strip() == "mancala-marl arena: interrupted" and "Traceback" not in out
+
+
+def test_the_policy_help_names_every_registered_policy():
+    # written out so that --help imports no policy: it must not fall behind the registry
+    from mancala_marl.agents import base
+    from mancala_marl.train.arena import POLICY_HELP
+
+    base._discover()
+    assert set(base.POLICIES) - set(re.findall(r"[a-z_]+", POLICY_HELP)) == set()

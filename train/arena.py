@@ -25,6 +25,10 @@ from mancala_marl.train.cli import seed_argument
 
 SEATS = ("first", "second")
 GAME_HELP = f"one of {', '.join(GAMES)}, with rule parameters if wanted: kalah:pits=4,seeds=3"
+# Written out rather than read from the registry, which would import every policy for --help
+# (tests/test_cli.py checks that it names each registered one).
+POLICY_HELP = ("a policy: random, max, exact, simple, greedy, alphabeta[:depth=4,time_limit=0.5], solver, "
+               "pretrained[:kind=distilled], alphazero[:sims=N or time=S], model:RUN/final.zip (or a bare .zip path)")
 RECORD_FIELDS = ("index", "seat", "score_a", "score_b", "length")
 
 
@@ -267,8 +271,8 @@ def add_parser(subparsers) -> None:
         description="Play POLICY_A against POLICY_B, N games with A first and N with A second. "
                     "Policies and games take parameters: 'alphabeta:depth=4', 'kalah:pits=4,seeds=3'.")
     parser.add_argument("game", help=GAME_HELP)
-    parser.add_argument("policy_a")
-    parser.add_argument("policy_b")
+    parser.add_argument("policy_a", metavar="POLICY_A", help=POLICY_HELP)
+    parser.add_argument("policy_b", metavar="POLICY_B", help="the other policy, written the same way")
     add_common_arguments(parser)
     parser.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
     parser.set_defaults(func=run)

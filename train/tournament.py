@@ -18,6 +18,7 @@ from mancala_marl.agents import check_policies
 
 from .arena import (
     GAME_HELP,
+    POLICY_HELP,
     add_common_arguments,
     arena,
     check_writable,
@@ -142,7 +143,7 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("tournament", help="round robin of policies with Elo-style ratings",
                                    description="Every pair of POLICIES plays N games in each seat.")
     parser.add_argument("game", help=GAME_HELP)
-    parser.add_argument("policies", nargs="+", metavar="POLICY")
+    parser.add_argument("policies", nargs="+", metavar="POLICY", help=POLICY_HELP)
     add_common_arguments(parser)
     parser.add_argument("--markdown", metavar="FILE", help="also write the table as markdown to FILE")
     parser.set_defaults(func=run_tournament)
@@ -151,7 +152,7 @@ def add_parser(subparsers) -> None:
                                    description="POLICY against Random, Max, Exact and itself, N games as first "
                                                "turn and N as second; average reward = POLICY's final store.")
     parser.add_argument("game", help=GAME_HELP)
-    parser.add_argument("policy")
+    parser.add_argument("policy", help=POLICY_HELP)
     add_common_arguments(parser, games=1000)
     parser.set_defaults(func=run_paper_table)
 
