@@ -2,8 +2,8 @@
 traceback; status 0 for a deliberate quit; ``--version``."""
 
 import io
-import re
 import os
+import re
 import signal
 import subprocess
 import sys
