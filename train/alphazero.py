@@ -373,8 +373,9 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
         saved = load_checkpoint(lambda path: torch.load(path, weights_only=False), checkpoint)
         done = saved["generation"]  # where the loop goes on from
         if config.generations <= done:  # before config.json is rewritten with the smaller total
+            total = "--generations is" if generations is not None else "its total (no --generations given) is"
             raise ValueError(f"--resume: the run in {run_dir} has played {done} generations already, and "
-                             f"--generations is {config.generations}: give a larger total to train on")
+                             f"{total} {config.generations}: give a larger --generations to train on")
     else:
         check_fresh(run_dir, checkpoint)
     config.check()

@@ -337,8 +337,9 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
                 copy_atomically(ckpt, final)
                 print(f"the run had trained {done} moves; {final} written from its last checkpoint")
                 return final
+            total = "--timesteps is" if timesteps is not None else "its total (no --timesteps given) is"
             raise ValueError(f"--resume: the run in {run_dir} has trained {done} moves already, and "
-                             f"--timesteps is {config.timesteps}: give a larger total to train on")
+                             f"{total} {config.timesteps}: give a larger --timesteps to train on")
         if save_replay_buffer is not None:
             config.save_replay_buffer = bool(save_replay_buffer)
     else:
