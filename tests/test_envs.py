@@ -279,6 +279,20 @@ def test_wrapped_env_illegal_move_loses():
     assert set(env.infos["player_0"]) == {"scores", "num_moves", "game_over", "winner"}  # the keys of every step
 
 
+def test_a_zero_dimensional_integer_array_is_a_pit():
+    # SB3's model.predict(obs) returns array(2) for one observation; Discrete.contains accepts it
+    for factory in (kalah_v0.raw_env, kalah_v0.env):
+        env = factory()
+        env.reset()
+        env.step(np.array(2))
+        assert env.agent_selection == "player_0" and env.observe("player_0")["observation"][2] == 0  # extra turn
+        env.step(np.array(5, dtype=np.uint8))
+        assert env.agent_selection == "player_1"
+    with pytest.raises(IllegalMoveError, match=r"action must be an integer pit index, got array\(2\.\)"):
+        game = kalah_v0.raw_env().game
+        game.apply(game.init(), np.array(2.0))
+
+
 def test_wrapped_env_out_of_range_asserts():
     env = sungka_v0.env()
     env.reset()

@@ -310,6 +310,9 @@ class Game:
                 and self._mask[action]:
             cls.apply_kernel(state, int(action), self.spec)
             return state
+        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+            # what SB3's predict() returns for one observation, and what Discrete.contains accepts
+            return self.apply_fast(state, action.item())
         raise IllegalMoveError(f"{self.name}: {self.illegal_reason(state, action)}")
 
     def illegal_reason(self, state: np.ndarray, action) -> str:
