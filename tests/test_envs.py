@@ -325,6 +325,24 @@ def test_set_state_refuses_a_board_no_game_can_reach():
     state[env.game.board_size] = 7
     with pytest.raises(ValueError, match=r"the player to move\) must be 0, 1 or -1 \(game over\), got 7"):
         env.set_state(state)
+    cases = [  # board and player to move of states no play reaches, and what the refusal says
+        ([0, 0, 0, 0, 0, 0, 20, 4, 4, 4, 4, 4, 4, 4], 0, r"player_0 is to move .* but has no legal move"),
+        ([99, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0], 0, "holds 143 seeds, more than the 48"),
+        ([4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0], -1, "a finished game .* has every seed in a store"),
+    ]
+    for board, to_move, message in cases:
+        with pytest.raises(ValueError, match=message):
+            env.set_state([*board, to_move])
+    with pytest.raises(ValueError, match="state must hold whole numbers"):
+        env.set_state([4.5, *[4] * 5, 0, *[4] * 6, 0, 0])
+    # what the rules allow stays: fewer seeds (an endgame set up by hand), a finished game, floats
+    # that are whole numbers
+    env.set_state([0, 0, 0, 0, 0, 1, 20, 0, 0, 0, 0, 0, 3, 4, 0])
+    assert env.observe("player_0")["action_mask"].tolist() == [0, 0, 0, 0, 0, 1]
+    env.set_state([0, 0, 0, 0, 0, 0, 24, 0, 0, 0, 0, 0, 0, 24, -1])
+    assert env.terminations == {"player_0": True, "player_1": True} and env.infos["player_0"]["winner"] == -1
+    env.set_state(np.array([4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0, 0], dtype=float))
+    assert env.state().dtype == np.int32 and env.state()[0] == 4
     # the Gymnasium view's set_state reads states the same way (Game.state_from); it took these
     from mancala_marl.single_agent import SingleAgentEnv
 

@@ -233,15 +233,32 @@ class Game:
     def state_from(self, values) -> np.ndarray:
         """A new state of this game holding ``values`` (a state taken earlier, or written by hand):
         the environments' ``set_state``. Refused, naming what is wrong, where no game could be in it."""
-        state = np.array(values, dtype=np.int32)
+        given = np.asarray(values)
+        if given.dtype.kind not in "iu" and not (given.dtype.kind == "f" and np.isfinite(given).all()
+                                                 and (given == np.round(given)).all()):
+            raise ValueError(f"state must hold whole numbers, got {given.tolist()}")
+        state = given.astype(np.int32)
         if state.shape != self._state_shape:
             raise ValueError(f"state must have shape {self._state_shape} for {self!r}, got {state.shape}")
         board = self.board(state)
         if (board < 0).any():
             raise ValueError(f"state's board must hold no negative counts, got {board.tolist()}")
-        if self.to_move(state) not in (0, 1, GAME_OVER):
+        # Fewer seeds than the game's are allowed (an endgame set up by hand, as from_board makes);
+        # more are not: the observation spaces are bounded by the game's seeds.
+        if board.sum() > self.total_seeds:
+            raise ValueError(f"state's board holds {board.sum()} seeds, more than the {self.total_seeds} of "
+                             f"{self!r}: {board.tolist()}")
+        to_move = self.to_move(state)
+        if to_move not in (0, 1, GAME_OVER):
             raise ValueError(f"state[{self.board_size}] (the player to move) must be 0, 1 or {GAME_OVER} "
-                             f"(game over), got {self.to_move(state)}")
+                             f"(game over), got {to_move}")
+        # every game sweeps the board into the stores when it ends (tests/test_properties.py)
+        if to_move == GAME_OVER and sum(self.scores(state)) != board.sum():
+            raise ValueError(f"a finished game (state[{self.board_size}] = {GAME_OVER}) has every seed in "
+                             f"a store, got {board.tolist()}")
+        if to_move != GAME_OVER and not self.legal_mask_fast(state).any():
+            raise ValueError(f"player_{to_move} is to move in {board.tolist()} but has no legal move: "
+                             f"by the rules of {self!r} that game is over")
         return state
 
     @staticmethod
