@@ -21,9 +21,11 @@ from .base import (
            make_policy,
            parse_policy_spec,
            register_policy,
+           split_policy_specs,
 )
 from .rules import ExactPolicy, MaxPolicy, SimplePolicy
 from .search import AlphaBetaPolicy, GreedyPolicy, SolverPolicy
 
 __all__ = ["POLICIES", "AlphaBetaPolicy", "ExactPolicy", "GreedyPolicy", "MaxPolicy", "Policy", "RandomPolicy",
-           "SimplePolicy", "SolverPolicy", "check_policies", "check_seed", "make_policy", "parse_policy_spec", "register_policy"]
+           "SimplePolicy", "SolverPolicy", "check_policies", "check_seed", "make_policy", "parse_policy_spec", "register_policy",
+           "split_policy_specs"]

@@ -98,6 +98,22 @@ def parse_policy_spec(spec: str) -> tuple[str, list, dict]:
     return name.strip(), args, params
 
 
+def split_policy_specs(text: str) -> list[str]:
+    """The specs of a comma-separated list of policies (``--opponent``, ``--pool``,
+    ``--eval-opponents``): a piece that is ``key=value`` continues the spec before it, any other
+    piece starts a new one, so ``"random,alphabeta:depth=6,time_limit=0.5"`` is
+    ``["random", "alphabeta:depth=6,time_limit=0.5"]``. (A spec's second positional value cannot be
+    given in a list; no policy takes one.)"""
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        key, eq, _ = piece.partition("=")
+        if eq and key.strip().isidentifier() and specs:
+            specs[-1] += "," + piece
+        elif piece:
+            specs.append(piece)
+    return specs
+
+
 def literal(text: str, words: bool = True):
     """A command-line value as Python reads it: numbers, True/False/None (with ``words``, also
     spelt true, false, none, as shells and YAML write them), lists and dicts; anything else stays

@@ -5,7 +5,7 @@ import time
 import numpy as np
 import pytest
 
-from mancala_marl.agents import POLICIES, make_policy, parse_policy_spec
+from mancala_marl.agents import POLICIES, make_policy, parse_policy_spec, split_policy_specs
 from mancala_marl.agents.search import UNBOUNDED
 from mancala_marl.games import make_game
 
@@ -307,6 +307,18 @@ def test_registry_specs_and_errors():
         make_policy("alphazero:net=3")  # an AttributeError at the first move before
     # true/false/none in any case are values for keys, not for a bare argument (a file may be called none)
     assert parse_policy_spec("model:none,deterministic=false") == ("model", ["none"], {"deterministic": False})
+
+
+def test_a_list_of_specs_keeps_each_spec_s_parameters():
+    assert split_policy_specs("random,max") == ["random", "max"]
+    assert split_policy_specs("random,alphabeta:depth=6,time_limit=0.5,exact") == \
+        ["random", "alphabeta:depth=6,time_limit=0.5", "exact"]
+    assert split_policy_specs("alphazero:sims=2,pretrained") == ["alphazero:sims=2", "pretrained"]
+    assert split_policy_specs("model:runs/a.zip,deterministic=false,runs/b.zip") == \
+        ["model:runs/a.zip,deterministic=false", "runs/b.zip"]
+    assert split_policy_specs("greedy") == ["greedy"] and split_policy_specs(" max , ,exact ") == ["max", "exact"]
+    for spec in split_policy_specs("random,alphabeta:depth=6,time_limit=0.5"):
+        make_policy(spec)  # each one a spec make_policy takes
 
 
 def test_policies_registered_in_other_agents_modules_are_found_by_name():

@@ -505,6 +505,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    from mancala_marl.agents.base import split_policy_specs
     from mancala_marl.extras import require
     from mancala_marl.train.runs import default_run_dir, play_hint, resume_hint_on_interrupt
     from mancala_marl.train.train_command import fold_game_rules, key_values, layer_sizes, typed
@@ -515,7 +516,7 @@ def run(args) -> int:
     if args.hidden is not None:
         values["hidden"] = layer_sizes(args.hidden, "--hidden")
     if args.eval_opponents is not None:
-        values["eval_opponents"] = args.eval_opponents.split(",")
+        values["eval_opponents"] = split_policy_specs(args.eval_opponents)
     if args.rule is not None:
         values["rule_params"] = key_values(args.rule, "--rule")
     config = AlphaZeroConfig(game=args.game, progress_bar=not args.no_progress, **values)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mancala_marl import observations
+from mancala_marl.agents.base import split_policy_specs
 from mancala_marl.extras import require
 from mancala_marl.train.cli import seed_argument
 
@@ -66,9 +67,9 @@ def run(args) -> int:
 
     fold_game_rules(args)
     values = typed(args, OPTIONS)
-    for option, field, read in (("pool", "pool", lambda text: text.split(",")),
+    for option, field, read in (("pool", "pool", split_policy_specs),
                                 ("net", "net_arch", lambda text: layer_sizes(text, "--net")),
-                                ("eval_opponents", "eval_opponents", lambda text: text.split(",")),
+                                ("eval_opponents", "eval_opponents", split_policy_specs),
                                 ("rule", "rule_params", lambda items: key_values(items, "--rule"))):
         if getattr(args, option) is not None:
             values[field] = read(getattr(args, option))

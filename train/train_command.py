@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from mancala_marl import observations
-from mancala_marl.agents.base import literal
+from mancala_marl.agents.base import literal, split_policy_specs
 from mancala_marl.extras import require
 from mancala_marl.games import GAMES
 from mancala_marl.train.cli import seed_argument
@@ -91,7 +91,8 @@ def add_parser(subparsers) -> None:
                    help=f"default {d.algo}, or the recipe's")
     p.add_argument("--opponent", default=None,
                    help="policy spec (random, max, exact, greedy, alphabeta:depth=2, model:PATH.zip), "
-                        f"comma-separated specs for a pool, or 'selfplay' (default: {d.opponent})")
+                        "comma-separated specs for a pool (random,alphabeta:depth=2,tt_bits=16: a key=value after a "
+                        f"comma belongs to the spec before), or 'selfplay' (default: {d.opponent})")
     p.add_argument("--seat", choices=["first", "second", "random"], default=None, help=f"default {d.seat}")
     p.add_argument("--timesteps", type=int, default=None,
                    help=f"learner moves in total (default {d.timesteps}; with --resume, a new total for the run)")
@@ -158,9 +159,9 @@ def settings_from(args) -> dict:
             if getattr(args, option) is None:
                 values[option] = min(values[option], max(1, args.timesteps // 5))
     if args.eval_opponents is not None:
-        values["eval_opponents"] = args.eval_opponents.split(",")
+        values["eval_opponents"] = split_policy_specs(args.eval_opponents)
     if args.pool is not None:
-        values["pool_baselines"] = args.pool.split(",")
+        values["pool_baselines"] = split_policy_specs(args.pool)
     if args.hyper is not None:
         values["hyperparams"] = {**values.get("hyperparams", {}), **key_values(args.hyper, "--hyper")}
     if args.rule is not None:

@@ -84,7 +84,7 @@ class TrainConfig:
             raise ValueError(f"restart_prob needs vec='fast' (--vec fast), got vec={self.vec!r}")
         if self.vec == "fast":
             from mancala_marl.train.vector_env import OPPONENTS, check_restarts
-            names = self.opponent.split(",")
+            names = opponent_specs(self.opponent)
             if any(name not in OPPONENTS for name in names):
                 raise ValueError(f"vec='fast' plays compiled opponents only ({', '.join(OPPONENTS)}, or a "
                                  f"comma-separated mix), not {self.opponent!r}; use vec='dummy' or 'subproc'")
@@ -203,9 +203,10 @@ def _opponent(config: TrainConfig, run_dir: Path):
 
 
 def opponent_specs(opponent: str) -> list[str]:
-    """The policy specs of ``--opponent``: one, or a comma-separated pool of plain names (a spec
-    with parameters, ``alphabeta:depth=2,time_limit=0.5``, has commas of its own)."""
-    return [s for s in opponent.split(",") if s] if "," in opponent and ":" not in opponent else [opponent]
+    """The policy specs of ``--opponent``: one, or a comma-separated pool
+    (:func:`mancala_marl.agents.split_policy_specs`)."""
+    from mancala_marl.agents import split_policy_specs
+    return split_policy_specs(opponent)
 
 
 def _reward_scale(config: TrainConfig) -> float:
@@ -222,7 +223,7 @@ def make_vec_env(config: TrainConfig, run_dir: Path):
         # All n_envs games in one compiled call; env i plays opponent i % len (a fixed mix).
         from mancala_marl.train.vector_env import MancalaVecEnv
         venv = MancalaVecEnv(config.n_envs, make_game(config.game, **config.rule_params),
-                             opponent=config.opponent.split(","), seat=config.seat, reward=config.reward,
+                             opponent=opponent_specs(config.opponent), seat=config.seat, reward=config.reward,
                              obs_type=config.obs_type, reward_scale=_reward_scale(config), opening=config.opening,
                              opening_prob=config.opening_prob, restart_prob=config.restart_prob)
         venv.seed(config.seed * 1000)
