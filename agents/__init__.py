@@ -11,7 +11,9 @@ from mancala_marl._compile import drop_stale_cache
 drop_stale_cache(__name__, depends_on=("mancala_marl", "mancala_marl.games"))  # before the search kernels load
 
 # ruff: noqa: E402
-from . import rules, search  # noqa: F401  (registers the built-in policies)
+# Registers the built-in policies. None of these imports torch (learned.py only when a model is
+# loaded), so make_policy("alphazero") need not look through the modules that do.
+from . import alphazero, learned, rules, search  # noqa: F401
 from .base import (
            POLICIES,
            Policy,

@@ -35,6 +35,18 @@ def test_the_rule_catches_an_old_import(tmp_path):
         ["agents.search", "train.cli"]
 
 
+def test_the_core_and_its_numpy_policies_import_no_torch():
+    # make_policy("alphazero") looked for the name through every agents module, torch's included
+    # (1.8 s), and so did `play`, whose default opponent it is
+    import subprocess
+
+    code = ("import sys, mancala_marl; from mancala_marl.agents import make_policy; "
+            "[make_policy(name) for name in ('alphazero:sims=0', 'alphabeta', 'greedy', 'exact', 'random')]; "
+            "print(sorted(m for m in ('torch', 'stable_baselines3') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
 def test_models_pickled_under_the_old_names_load_and_leave_no_alias():
     from mancala_marl.agents.learned import load_model, pretrained_dir
     from mancala_marl.games import make_game
