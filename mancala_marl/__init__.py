@@ -27,7 +27,10 @@ globals().update({module.__name__.rsplit(".", 1)[1]: module for module in ENV_MO
 
 
 def gym_id(name: str) -> str:
-    """The Gymnasium id of a registered game's single-agent view: ``mancala_marl/Kalah-v0``, ..."""
+    """The Gymnasium id of a registered game's single-agent view: ``mancala_marl/Kalah-v0``, ...
+    (``name`` as :func:`make_game` takes it: ``"kalah"``)."""
+    if name not in GAMES:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
     return f"mancala_marl/{GAMES[name].__name__}-v0"
 
 
