@@ -113,8 +113,10 @@ def check_model_fits(model, metadata: dict, where: str) -> None:
     check_metadata_keys(metadata, where)
     cls = algo_class(metadata["algo"])
     if not isinstance(model, cls):
+        hint = (": a policy is asked for legal moves only, which SB3's DQN cannot be; train "
+                f"{cls.__module__}.{cls.__name__} instead (the same arguments)" if cls.__name__ == "MaskedDQN" else "")
         raise ValueError(f"{where}: the model is a {type(model).__name__}, but its metadata says algo "
-                         f"{metadata['algo']!r} ({cls.__name__})")
+                         f"{metadata['algo']!r} ({cls.__name__}){hint}")
     game = make_game(metadata["game"], **metadata["rule_params"])
     expected = observations.observation_space(game, metadata["obs_type"]).shape
     reads, moves = model.observation_space.shape, getattr(model.action_space, "n", None)

@@ -299,6 +299,13 @@ def test_a_model_for_another_game_or_layout_is_refused(tmp_path):
         with pytest.raises(ValueError, match=named):
             ModelPolicy(model=model, metadata=wrong)
     assert not (tmp_path / "mislabelled.zip").exists()
+    # SB3's own DQN knows no masks: the refusal names the class to train instead
+    from stable_baselines3 import DQN
+
+    plain = DQN("MlpPolicy", SingleAgentEnv(kalah), learning_starts=0)
+    with pytest.raises(ValueError, match=r"is a DQN, but its metadata says algo 'dqn' \(MaskedDQN\): .*train "
+                                         r"mancala_marl\.agents\.masked_dqn\.MaskedDQN instead"):
+        save_model(plain, tmp_path / "plain.zip", make_metadata(kalah, "counts", "dqn"))
     for algo, obs_type, named in (("ppo", "counts", "algo must be 'maskable-ppo' or 'dqn'"),
                                   ("dqn", "bogus", "obs_type")):
         with pytest.raises(ValueError, match=named):
