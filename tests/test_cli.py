@@ -108,6 +108,8 @@ BAD_INPUTS = [
     (["train", "kalah", "--hyper", "bogus=1", *RUN], "MaskablePPO has no argument 'bogus' (it takes batch_size"),
     (["train", "kalah", "--algo", "dqn", "--hyper", "n_epochs=2", *RUN], "MaskedDQN has no argument 'n_epochs'"),
     (["train", "kalah", "--hyper", "learning_rate=abc", *RUN], "--hyper gave {'learning_rate': 'abc'}): "),
+    (["train", "kalah", "--obs-type", "tesauro", *RUN], "obs_type must be one of"),
+    (["train", "kalah", "--opening-prob", "2", *RUN], "opening_prob must be in [0, 1], got 2.0"),
     (["train", "kalah", "--hyper", "batch_size=0", *RUN], "--hyper: batch_size must be an integer >= 1, got 0"),
     (["train", "kalah", "--algo", "dqn", "--hyper", "buffer_size=2.5", *RUN], "buffer_size must be an integer"),
     (["distill", "kalah", "--states", "200", *RUN], "batch_size 512 is larger than the 190 positions"),
@@ -130,7 +132,7 @@ def test_bad_input_is_one_line_and_a_non_zero_status(argv, message, tmp_path, no
     assert status == 2
     assert message in err, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out, err
-    assert not (tmp_path / "run" / "checkpoints").exists()  # refused before a run started
+    assert not (tmp_path / "run").exists()  # refused before a run started, and no empty folder left
 
 
 def test_a_training_opponent_is_refused_before_the_run_folder_is_written(tmp_path, capsys):
