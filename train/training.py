@@ -16,7 +16,6 @@ A run directory holds everything, so a run can be resumed, plotted and played:
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -351,53 +350,48 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
     check_hyperparams(cls, config.hyperparams)
     torch.set_num_threads(config.torch_threads)
     game = make_game(config.game, **config.rule_params)
-    made_here = not run_dir.exists()
+    env = make_vec_env(config, run_dir)
+    if resume:
+        model, _ = load_model(ckpt, game, config.obs_type)
+        model.set_env(env)
+        model.tensorboard_log = str(run_dir / "tb")
+        if config.algo == "dqn" and buffer_path.is_file():
+            load_checkpoint(model.load_replay_buffer, buffer_path, "replay buffer")
+            if not config.save_replay_buffer:
+                buffer_path.unlink()  # the checkpoints from here on would not match it
+        elif config.algo == "dqn":
+            # SB3 learns once num_timesteps passes learning_starts: wait for the empty buffer to refill
+            waiting = {**DEFAULTS["dqn"], **config.hyperparams}.get("learning_starts", 0)
+            model.learning_starts = model.num_timesteps + waiting
+            print(f"resuming without a replay buffer: learning waits for {waiting} new moves to fill it")
+        if config.algo == "dqn" and replay_moves(config, env.num_envs) > model.buffer_size:
+            model.buffer_size = replay_moves(config, env.num_envs)
+            model.replay_buffer.grow(model.buffer_size)
+    else:
+        params = {**DEFAULTS[config.algo], **config.hyperparams}
+        if config.algo == "dqn":
+            params["buffer_size"] = replay_moves(config, env.num_envs)
+        if config.learning_rate_end is not None:
+            params["learning_rate"] = linear_schedule(params["learning_rate"], config.learning_rate_end)
+        policy = "MlpPolicy"
+        if config.features == "onehot":
+            from mancala_marl.agents.features import onehot_kwargs
+            params["policy_kwargs"] = {**params.get("policy_kwargs", {}), **onehot_kwargs(game, config.obs_type)}
+        elif config.features == "afterstate":
+            from mancala_marl.agents.afterstate import afterstate_kwargs
+            policy, params["policy_kwargs"] = "AfterstatePolicy", {**params.get("policy_kwargs", {}),
+                                                                   **afterstate_kwargs(game)}
+        if config.target_update_episodes:
+            params["target_update_interval"] = 10**12  # the callback below does it per episode
+        try:
+            model = cls(policy, env, seed=config.seed, verbose=0, tensorboard_log=str(run_dir / "tb"), **params)
+        except (TypeError, ValueError, AssertionError) as error:  # SB3 asserts on some bad values
+            env.close()
+            raise ValueError(f"{cls.__name__} refused its settings ({', '.join(map(str, params))}; "
+                             f"--hyper gave {config.hyperparams or 'none'}): {error}") from None
+    # once SB3 has taken the settings: a run it refused leaves no folder, and no config.json to
+    # look like a run (nothing before this writes in the folder: SB3 makes tb/ when it learns)
     run_dir.mkdir(parents=True, exist_ok=True)
-    try:
-        env = make_vec_env(config, run_dir)
-        if resume:
-            model, _ = load_model(ckpt, game, config.obs_type)
-            model.set_env(env)
-            model.tensorboard_log = str(run_dir / "tb")
-            if config.algo == "dqn" and buffer_path.is_file():
-                load_checkpoint(model.load_replay_buffer, buffer_path, "replay buffer")
-                if not config.save_replay_buffer:
-                    buffer_path.unlink()  # the checkpoints from here on would not match it
-            elif config.algo == "dqn":
-                # SB3 learns once num_timesteps passes learning_starts: wait for the empty buffer to refill
-                waiting = {**DEFAULTS["dqn"], **config.hyperparams}.get("learning_starts", 0)
-                model.learning_starts = model.num_timesteps + waiting
-                print(f"resuming without a replay buffer: learning waits for {waiting} new moves to fill it")
-            if config.algo == "dqn" and replay_moves(config, env.num_envs) > model.buffer_size:
-                model.buffer_size = replay_moves(config, env.num_envs)
-                model.replay_buffer.grow(model.buffer_size)
-        else:
-            params = {**DEFAULTS[config.algo], **config.hyperparams}
-            if config.algo == "dqn":
-                params["buffer_size"] = replay_moves(config, env.num_envs)
-            if config.learning_rate_end is not None:
-                params["learning_rate"] = linear_schedule(params["learning_rate"], config.learning_rate_end)
-            policy = "MlpPolicy"
-            if config.features == "onehot":
-                from mancala_marl.agents.features import onehot_kwargs
-                params["policy_kwargs"] = {**params.get("policy_kwargs", {}), **onehot_kwargs(game, config.obs_type)}
-            elif config.features == "afterstate":
-                from mancala_marl.agents.afterstate import afterstate_kwargs
-                policy, params["policy_kwargs"] = "AfterstatePolicy", {**params.get("policy_kwargs", {}),
-                                                                       **afterstate_kwargs(game)}
-            if config.target_update_episodes:
-                params["target_update_interval"] = 10**12  # the callback below does it per episode
-            try:
-                model = cls(policy, env, seed=config.seed, verbose=0, tensorboard_log=str(run_dir / "tb"), **params)
-            except (TypeError, ValueError, AssertionError) as error:  # SB3 asserts on some bad values
-                env.close()
-                raise ValueError(f"{cls.__name__} refused its settings ({', '.join(map(str, params))}; "
-                                 f"--hyper gave {config.hyperparams or 'none'}): {error}") from None
-    except BaseException:
-        if made_here:  # a fresh run refused its settings: leave no empty folder behind
-            shutil.rmtree(run_dir, ignore_errors=True)
-        raise
-    # once SB3 has taken the settings: a run it refused leaves no config.json to look like a run
     (run_dir / "config.json").write_text(json.dumps(asdict(config), indent=2))
     meta = metadata(config)
     callbacks = [AtomicCheckpointCallback(ckpt, config.checkpoint_freq, meta, buffer_path if config.algo == "dqn" and config.save_replay_buffer else None,
