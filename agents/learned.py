@@ -113,8 +113,9 @@ def check_model_fits(model, metadata: dict, where: str) -> None:
     check_metadata_keys(metadata, where)
     cls = algo_class(metadata["algo"])
     if not isinstance(model, cls):
-        hint = (": a policy is asked for legal moves only, which SB3's DQN cannot be; train "
-                f"{cls.__module__}.{cls.__name__} instead (the same arguments)" if cls.__name__ == "MaskedDQN" else "")
+        from stable_baselines3 import DQN
+        hint = (f": SB3's DQN cannot be restricted to legal moves; train {cls.__module__}.{cls.__name__} "
+                "instead (it takes the same arguments)" if type(model) is DQN else "")
         raise ValueError(f"{where}: the model is a {type(model).__name__}, but its metadata says algo "
                          f"{metadata['algo']!r} ({cls.__name__}){hint}")
     game = make_game(metadata["game"], **metadata["rule_params"])

@@ -15,11 +15,11 @@ from .registry import NAMES
 IDS = [gym_id(name) for name in NAMES]
 
 
-
 def test_gym_id_names_the_game_as_make_game_does():
     assert gym_id("togyz_kumalak") == "mancala_marl/TogyzKumalak-v0"
     with pytest.raises(ValueError, match=r"unknown game 'Kalah'; known games: kalah, sungka"):
         gym_id("Kalah")  # a bare KeyError: 'Kalah' before
+
 
 class Scripted(Policy):
     """Plays the given moves in order and records how often it was asked."""

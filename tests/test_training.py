@@ -303,7 +303,8 @@ def test_a_model_for_another_game_or_layout_is_refused(tmp_path):
     from stable_baselines3 import DQN
 
     plain = DQN("MlpPolicy", SingleAgentEnv(kalah), learning_starts=0)
-    with pytest.raises(ValueError, match=r"is a DQN, but its metadata says algo 'dqn' \(MaskedDQN\): .*train "
+    with pytest.raises(ValueError, match=r"is a DQN, but its metadata says algo 'dqn' \(MaskedDQN\): SB3's DQN cannot be "
+                                         r"restricted to legal moves; train "
                                          r"mancala_marl\.agents\.masked_dqn\.MaskedDQN instead"):
         save_model(plain, tmp_path / "plain.zip", make_metadata(kalah, "counts", "dqn"))
     for algo, obs_type, named in (("ppo", "counts", "algo must be 'maskable-ppo' or 'dqn'"),
