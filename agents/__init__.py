@@ -1,9 +1,11 @@
 """Policies behind one small interface (:class:`Policy`), looked up by name with :func:`make_policy`.
 
 Built in: ``random``, ``max``, ``exact``, ``simple`` (:mod:`mancala_marl.agents.rules`), ``greedy``,
-``alphabeta``, ``solver`` (:mod:`mancala_marl.agents.search`). Other modules of this package, and packages
-declaring a ``mancala_marl.policies`` entry point, register more (e.g. loaded learned models);
-:func:`make_policy` imports them the first time it meets a name it does not know.
+``alphabeta``, ``solver`` (:mod:`mancala_marl.agents.search`), ``alphazero``
+(:mod:`mancala_marl.agents.alphazero`), ``model`` and ``pretrained`` (:mod:`mancala_marl.agents.learned`,
+which imports torch only when a network is loaded). Other modules of this package, and packages
+declaring a ``mancala_marl.policies`` entry point, may register more: :func:`make_policy` imports
+them the first time it meets a name it does not know.
 """
 
 from mancala_marl._compile import drop_stale_cache

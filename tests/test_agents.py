@@ -321,11 +321,19 @@ def test_a_list_of_specs_keeps_each_spec_s_parameters():
         make_policy(spec)  # each one a spec make_policy takes
 
 
-def test_policies_registered_in_other_agents_modules_are_found_by_name():
-    # agents/learned.py registers "model" when imported; make_policy imports the agents modules
-    # the first time it meets an unknown name, and passes the spec's bare value positionally.
+def test_policies_registered_in_other_agents_modules_are_found_by_name(monkeypatch):
+    # A module of the package registers its policies when imported; make_policy imports the agents
+    # modules the first time it meets an unknown name, and passes the spec's bare value
+    # positionally. agents/learned.py ("model") is imported with the package now, so it is
+    # forgotten here to be found again.
+    import sys
+
+    import mancala_marl.agents.base
     from mancala_marl.agents.learned import pretrained_dir
 
+    monkeypatch.delitem(POLICIES, "model")
+    monkeypatch.delitem(sys.modules, "mancala_marl.agents.learned")
+    monkeypatch.setattr(mancala_marl.agents.base, "_discovered", False)
     path = str(pretrained_dir() / "kalah.zip")
     policy = make_policy(f"model:{path},epsilon=0.01")
     assert type(policy).__name__ == "ModelPolicy" and policy.path == path and policy.epsilon == 0.01

@@ -186,6 +186,9 @@ def test_unknown_policy_names_stay_clear_without_the_training_extra(monkeypatch)
     import mancala_marl.agents.base
     monkeypatch.setitem(sys.modules, "stable_baselines3", None)  # as if not installed
     monkeypatch.delitem(sys.modules, "mancala_marl.agents.features", raising=False)
+    # "model" (agents/learned.py, imported with the package) forgotten, to be found again
+    monkeypatch.delitem(mancala_marl.agents.base.POLICIES, "model")
+    monkeypatch.delitem(sys.modules, "mancala_marl.agents.learned")
     monkeypatch.setattr(mancala_marl.agents.base, "_discovered", False)
     with pytest.raises(ValueError, match="unknown policy 'nosuch'"):
         make_policy("nosuch")
