@@ -98,19 +98,24 @@ def parse_policy_spec(spec: str) -> tuple[str, list, dict]:
     return name.strip(), args, params
 
 
-def split_policy_specs(text: str) -> list[str]:
+def split_policy_specs(text: str, what: str = "the list") -> list[str]:
     """The specs of a comma-separated list of policies (``--opponent``, ``--pool``,
-    ``--eval-opponents``): a piece that is ``key=value`` continues the spec before it, any other
-    piece starts a new one, so ``"random,alphabeta:depth=6,time_limit=0.5"`` is
-    ``["random", "alphabeta:depth=6,time_limit=0.5"]``. (A spec's second positional value cannot be
-    given in a list; no policy takes one.)"""
+    ``--eval-opponents``), so ``"random,alphabeta:depth=6,time_limit=0.5"`` is
+    ``["random", "alphabeta:depth=6,time_limit=0.5"]``. A piece continues the spec before it if it
+    is ``key=value``, or a number, True, False or None after a spec with parameters
+    (``alphabeta:2,0.5``); any other piece starts a new spec. Raises ValueError naming ``what``
+    if no policy is named."""
     specs: list[str] = []
     for piece in (p.strip() for p in text.split(",")):
         key, eq, _ = piece.partition("=")
-        if eq and key.strip().isidentifier() and specs:
+        parameter = (eq and key.strip().isidentifier()) or \
+            (piece and not isinstance(literal(piece, words=False), str) and ":" in (specs or [""])[-1])
+        if specs and parameter:
             specs[-1] += "," + piece
         elif piece:
             specs.append(piece)
+    if not specs:
+        raise ValueError(f"{what} names no policy, got {text!r}")
     return specs
 
 

@@ -317,6 +317,11 @@ def test_a_list_of_specs_keeps_each_spec_s_parameters():
     assert split_policy_specs("model:runs/a.zip,deterministic=false,runs/b.zip") == \
         ["model:runs/a.zip,deterministic=false", "runs/b.zip"]
     assert split_policy_specs("greedy") == ["greedy"] and split_policy_specs(" max , ,exact ") == ["max", "exact"]
+    # a bare number after a spec with parameters is one of its positional values
+    assert split_policy_specs("alphabeta:2,0.5,max") == ["alphabeta:2,0.5", "max"]
+    assert make_policy(split_policy_specs("alphabeta:2,0.5")[0]).time_limit == 0.5
+    with pytest.raises(ValueError, match=r"^--pool names no policy, got ' , '$"):
+        split_policy_specs(" , ", "--pool")
     for spec in split_policy_specs("random,alphabeta:depth=6,time_limit=0.5"):
         make_policy(spec)  # each one a spec make_policy takes
 

@@ -516,7 +516,7 @@ def run(args) -> int:
     if args.hidden is not None:
         values["hidden"] = layer_sizes(args.hidden, "--hidden")
     if args.eval_opponents is not None:
-        values["eval_opponents"] = split_policy_specs(args.eval_opponents)
+        values["eval_opponents"] = split_policy_specs(args.eval_opponents, "--eval-opponents")
     if args.rule is not None:
         values["rule_params"] = key_values(args.rule, "--rule")
     config = AlphaZeroConfig(game=args.game, progress_bar=not args.no_progress, **values)

@@ -67,9 +67,9 @@ def run(args) -> int:
 
     fold_game_rules(args)
     values = typed(args, OPTIONS)
-    for option, field, read in (("pool", "pool", split_policy_specs),
+    for option, field, read in (("pool", "pool", lambda text: split_policy_specs(text, "--pool")),
                                 ("net", "net_arch", lambda text: layer_sizes(text, "--net")),
-                                ("eval_opponents", "eval_opponents", split_policy_specs),
+                                ("eval_opponents", "eval_opponents", lambda text: split_policy_specs(text, "--eval-opponents")),
                                 ("rule", "rule_params", lambda items: key_values(items, "--rule"))):
         if getattr(args, option) is not None:
             values[field] = read(getattr(args, option))

@@ -159,9 +159,9 @@ def settings_from(args) -> dict:
             if getattr(args, option) is None:
                 values[option] = min(values[option], max(1, args.timesteps // 5))
     if args.eval_opponents is not None:
-        values["eval_opponents"] = split_policy_specs(args.eval_opponents)
+        values["eval_opponents"] = split_policy_specs(args.eval_opponents, "--eval-opponents")
     if args.pool is not None:
-        values["pool_baselines"] = split_policy_specs(args.pool)
+        values["pool_baselines"] = split_policy_specs(args.pool, "--pool")
     if args.hyper is not None:
         values["hyperparams"] = {**values.get("hyperparams", {}), **key_values(args.hyper, "--hyper")}
     if args.rule is not None:

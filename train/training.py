@@ -206,7 +206,7 @@ def opponent_specs(opponent: str) -> list[str]:
     """The policy specs of ``--opponent``: one, or a comma-separated pool
     (:func:`mancala_marl.agents.split_policy_specs`)."""
     from mancala_marl.agents import split_policy_specs
-    return split_policy_specs(opponent)
+    return split_policy_specs(opponent, "opponent")
 
 
 def _reward_scale(config: TrainConfig) -> float:
