@@ -13,6 +13,7 @@ from mancala_marl import (
     IllegalMoveError,
     kalah_v0,
     observations,
+    oware_v0,
     sungka_v0,
     togyz_kumalak_v0,
 )
@@ -328,13 +329,35 @@ def test_set_state_refuses_a_board_no_game_can_reach():
     cases = [  # board and player to move of states no play reaches, and what the refusal says
         ([0, 0, 0, 0, 0, 0, 20, 4, 4, 4, 4, 4, 4, 4], 0, r"player_0 is to move .* but has no legal move"),
         ([99, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0], 0, "holds 143 seeds, more than the 48"),
-        ([4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0], -1, "a finished game .* has every seed in a store"),
+        ([4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0], -1, "a finished game .* must have every seed in a store"),
+        ([2**32 + 4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0], 0, r"whole numbers of 32 bits, got 4294967300 in state\[0\]"),
     ]
     for board, to_move, message in cases:
         with pytest.raises(ValueError, match=message):
             env.set_state([*board, to_move])
-    with pytest.raises(ValueError, match="state must hold whole numbers"):
+    with pytest.raises(ValueError, match=r"state must hold whole numbers of 32 bits, got 4.5 in state\[0\]"):
         env.set_state([4.5, *[4] * 5, 0, *[4] * 6, 0, 0])
+    # the games' own slots, which the kernels index with: Oware's count of positions since the
+    # last capture (-3 made the next move write hash bits over the board), Togyz Kumalak's tuzduks
+    oware = oware_v0.raw_env()
+    oware.reset()
+    state = oware.state()
+    state[oware.game.board_size + 1] = -3
+    with pytest.raises(ValueError, match=r"state\[15\], one of oware's own slots after the player to move, must "
+                                         r"be in 0\.\.256, got -3"):
+        oware.set_state(state)
+    togyz = togyz_kumalak_v0.raw_env()
+    game = togyz.game
+    start = [9] * 9 + [0] + [9] * 9 + [0]
+    hole_2_empty = [9, 9, 0] + [9] * 6 + [9] + [9, 9, 0] + [9] * 6 + [9]  # on both sides, balls in the kazans
+    for board, tuzduk, message in ((start, (8, -1), "must be in -1..7, got 8"),  # the last hole never becomes one
+                                   (start, (40, -1), "must be in -1..7, got 40"),
+                                   (start, (2, -1), "player_0's tuzduk, hole 2 of player_1, must be empty"),
+                                   (hole_2_empty, (2, 2), "the two tuzduks cannot stand on holes of the same number")):
+        with pytest.raises(ValueError, match=message):
+            togyz.set_state(game.from_board(board, 0, tuzduk))
+    togyz.set_state(game.from_board(hole_2_empty, 0, (2, -1)))  # a tuzduk as play leaves it
+    assert togyz.observe("player_0")["action_mask"].tolist() == [1, 1, 0, 1, 1, 1, 1, 1, 1]
     # what the rules allow stays: fewer seeds (an endgame set up by hand), a finished game, floats
     # that are whole numbers
     env.set_state([0, 0, 0, 0, 0, 1, 20, 0, 0, 0, 0, 0, 3, 4, 0])

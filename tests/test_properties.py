@@ -18,6 +18,7 @@ games = GAME_STRATEGY  # every registered game, with the parameters its rules fi
 
 def check_invariants(game, state):
     board = state[: game.board_size]
+    assert game.state_fault(state) is None, f"set_state would refuse {state}: {game.state_fault(state)}"
     assert (board >= 0).all(), f"negative count in {state}"
     assert board.sum() == game.total_seeds, f"seeds not conserved in {state}"
     to_move = game.to_move(state)

@@ -232,34 +232,58 @@ class Game:
 
     def state_from(self, values) -> np.ndarray:
         """A new state of this game holding ``values`` (a state taken earlier, or written by hand):
-        the environments' ``set_state``. Refused, naming what is wrong, where no game could be in it."""
+        the environments' ``set_state``. Refused, naming what is wrong, where no game could be in it
+        (:meth:`state_fault`)."""
         given = np.asarray(values)
-        if given.dtype.kind not in "iu" and not (given.dtype.kind == "f" and np.isfinite(given).all()
-                                                 and (given == np.round(given)).all()):
-            raise ValueError(f"state must hold whole numbers, got {given.tolist()}")
-        state = given.astype(np.int32)
-        if state.shape != self._state_shape:
-            raise ValueError(f"state must have shape {self._state_shape} for {self!r}, got {state.shape}")
-        board = self.board(state)
+        if given.shape != self._state_shape:
+            raise ValueError(f"state must have shape {self._state_shape} for {self!r}, got {given.shape}")
+        if given.dtype.kind not in "iuf":
+            raise ValueError(f"state must hold whole numbers, got an array of {given.dtype}")
+        with np.errstate(invalid="ignore", over="ignore"):
+            state = given.astype(np.int32)
+            wrong = np.flatnonzero(state != given)  # fractions, and numbers past int32 that would wrap round
+        if len(wrong):
+            raise ValueError(f"state must hold whole numbers of 32 bits, got {given[wrong[0]].item()!r} in state[{wrong[0]}]")
+        fault = self.state_fault(state)
+        if fault:
+            raise ValueError(fault)
+        return state
+
+    def state_fault(self, state: np.ndarray) -> str | None:
+        """Why no play of this game reaches ``state`` (an int32 state of the right shape), or None:
+        the invariants every move keeps (tests/test_properties.py), which the mask, the kernels and
+        the observation bounds take for granted."""
+        board, to_move = state[: self.board_size], self.to_move(state)
         if (board < 0).any():
-            raise ValueError(f"state's board must hold no negative counts, got {board.tolist()}")
+            return f"state's board must hold no negative counts, got {board.tolist()}"
         # Fewer seeds than the game's are allowed (an endgame set up by hand, as from_board makes);
         # more are not: the observation spaces are bounded by the game's seeds.
         if board.sum() > self.total_seeds:
-            raise ValueError(f"state's board holds {board.sum()} seeds, more than the {self.total_seeds} of "
-                             f"{self!r}: {board.tolist()}")
-        to_move = self.to_move(state)
+            return f"state's board holds {board.sum()} seeds, more than the {self.total_seeds} of {self!r}: {board.tolist()}"
         if to_move not in (0, 1, GAME_OVER):
-            raise ValueError(f"state[{self.board_size}] (the player to move) must be 0, 1 or {GAME_OVER} "
-                             f"(game over), got {to_move}")
-        # every game sweeps the board into the stores when it ends (tests/test_properties.py)
-        if to_move == GAME_OVER and sum(self.scores(state)) != board.sum():
-            raise ValueError(f"a finished game (state[{self.board_size}] = {GAME_OVER}) has every seed in "
-                             f"a store, got {board.tolist()}")
+            return (f"state[{self.board_size}] (the player to move) must be 0, 1 or {GAME_OVER} (game over), "
+                    f"got {to_move}")
+        low, high = self.state_bounds()
+        outside = [i for i in range(self.board_size + 1, self.state_size) if not low[i] <= state[i] <= high[i]]
+        if outside:  # the kernels index with some of these slots
+            i = outside[0]
+            return (f"state[{i}], one of {self.name}'s own slots after the player to move, must be in "
+                    f"{low[i]}..{high[i]}, got {state[i]}")
+        fault = self.slots_fault(state)
+        if fault:
+            return fault
+        if to_move == GAME_OVER and sum(self.scores(state)) != board.sum():  # every game sweeps the board at its end
+            return (f"a finished game (state[{self.board_size}] = {GAME_OVER}) must have every seed in a store, "
+                    f"got {board.tolist()}")
         if to_move != GAME_OVER and not self.legal_mask_fast(state).any():
-            raise ValueError(f"player_{to_move} is to move in {board.tolist()} but has no legal move: "
-                             f"by the rules of {self!r} that game is over")
-        return state
+            return (f"player_{to_move} is to move in {board.tolist()} but has no legal move: no play of "
+                    f"{self!r} leads there (the turn passes, or the game ends)")
+        return None
+
+    def slots_fault(self, state: np.ndarray) -> str | None:
+        """What no play leaves in the game's own slots (``extra_slots``) within their bounds, or
+        None; games with such slots say (Togyz Kumalak: where a tuzduk can stand)."""
+        return None
 
     @staticmethod
     def copy(state: np.ndarray) -> np.ndarray:

@@ -203,6 +203,20 @@ class TogyzKumalak(Game):
         """(player_0's tuzduk, player_1's tuzduk): a hole number 0..holes-1 on the other side, or -1."""
         return int(state[self.board_size + 1]), int(state[self.board_size + 2])
 
+    def state_bounds(self):
+        low, high = super().state_bounds()
+        high[self.board_size + 1:] = self.pits - 2  # a tuzduk: -1, or any hole but the last
+        return low, high
+
+    def slots_fault(self, state):
+        for player, hole in enumerate(self.tuzduks(state)):
+            if hole != NO_TUZDUK and state[(1 - player) * (self.pits + 1) + hole]:
+                return (f"player_{player}'s tuzduk, hole {hole} of player_{1 - player}, must be empty (its balls "
+                        f"go to the kazan), got {state[(1 - player) * (self.pits + 1) + hole]}")
+        if self.tuzduks(state)[0] == self.tuzduks(state)[1] != NO_TUZDUK:
+            return f"the two tuzduks cannot stand on holes of the same number, got {self.tuzduks(state)[0]} for both"
+        return None
+
     def custom_obs_high(self, obs_type: str) -> np.ndarray:
         """Upper bounds of the ``tesauro`` encoding."""
         side = [1, 1, 1, 1, 1, self.total_seeds / 9, 1] * (self.pits - 1) + [1, 1, 1, 1, self.total_seeds / 9, 1, 1]
