@@ -26,7 +26,9 @@ older than ``benchmarks/ceiling.py``, which proves how many of these openings an
     .venv/bin/python benchmarks/best_recipe.py sungka --recipe scratch [--eval-only] [--install]
 
 ``--install`` copies the final model to agents/pretrained/ (``scratch_GAME.zip``, or ``GAME.zip``
-for distill). Writes benchmarks/results/{scratch,distill}_GAME.{json,md} and the learning curves.
+for distill). Writes ``{scratch,distill}_GAME.json``, ``.md`` and the learning curves' ``.png`` to
+``--results-dir`` (default ``benchmarks/results``); ``--model FILE`` tests a model file instead and
+writes ``{scratch,distill}_GAME_model.*``, named after how the model was trained.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from mancala_marl.train.distill import DistillConfig, distill
 from mancala_marl.train.evaluation import play
 from mancala_marl.train.plot import plot_curves
 from mancala_marl.train.training import ALGO_NAMES, TrainConfig, recipe, train
+from results_dir import add_results_dir, results_dir
 
 ROOT = Path(__file__).resolve().parent
 PRETRAINED_DIR = ROOT.parent / "agents" / "pretrained"  # the source tree's shipped networks
@@ -60,29 +63,30 @@ CEILING = "alphabeta:depth=6"
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description="our network recipes (from scratch, or distilled alphabeta), "
-                                                 "tested in both seats against every baseline")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", choices=list(GAMES))
     parser.add_argument("--recipe", choices=["scratch", "distill"], default="scratch")
     parser.add_argument("--workers", type=int, default=2, help="distill: labelling processes")
     parser.add_argument("--scale", type=float, default=1.0, help="test games: this share of the protocol's")
     parser.add_argument("--ceiling", action="store_true", help=f"also play {CEILING} vs max and exact")
     parser.add_argument("--model", default=None, help="test this model file instead (e.g. a shipped network); "
-                                                       "writes results/{recipe}_GAME_model.*")
+                                                       "writes {scratch,distill}_GAME_model.*, as it was trained")
     parser.add_argument("--eval-only", action="store_true",
                         help="skip training, evaluate the run's final.zip (or, if the run was stopped, its last checkpoint)")
     parser.add_argument("--install", action="store_true", help="copy the final model to agents/pretrained/")
     parser.add_argument("--resume", action="store_true", help="distill: continue the run after its last finished round")
     parser.add_argument("--seed", type=int, default=0)
+    add_results_dir(parser)
     args = parser.parse_args(argv)
     import torch
     torch.set_num_threads(1)  # batch-1 inference on a busy 2-core CPU: extra threads only slow it down
 
     if args.model:
         meta = read_metadata(args.model)
-        title = f"{args.game}: {args.model} ({meta.get('trained_by', args.recipe)})"
+        kind = "distill" if meta.get("trained_by") == "distill" else "scratch"  # train's models say nothing
+        args.recipe, title = kind, f"{args.game}: {args.model} ({kind})"  # the report's recipe is the model's
         return report(args, Path(args.model).parent, Path(args.model), meta, meta.get("train_seconds"),
-                      f"{args.recipe}_{args.game}_model", title)
+                      f"{kind}_{args.game}_model", title)
     if args.recipe == "distill":
         run_dir = ROOT / "runs" / f"distill_{args.game}"
         config = DistillConfig(game=args.game, teacher="alphabeta:depth=2", rounds=6, states_per_round=150_000,
@@ -109,8 +113,11 @@ def main(argv=None) -> int:
 
 def finished_model(run_dir: Path) -> Path:
     """The run's final.zip or, for a run stopped early, its last checkpoint."""
-    final = run_dir / "final.zip"
-    return final if final.is_file() else run_dir / "checkpoints" / "last.zip"
+    final, last = run_dir / "final.zip", run_dir / "checkpoints" / "last.zip"
+    if not final.is_file() and not last.is_file():
+        sys.exit(f"best_recipe.py: no trained model in {run_dir} (neither final.zip nor checkpoints/last.zip): "
+                 "run it without --eval-only first")
+    return final if final.is_file() else last
 
 
 def report(args, run_dir, final, meta, train_seconds, stem, title) -> int:
@@ -135,14 +142,14 @@ def report(args, run_dir, final, meta, train_seconds, stem, title) -> int:
     target = time_to_target(run_dir / "evaluations.csv")
     text = render(title, rows, train_seconds, time.time() - start, target)
     print(text)
-    (ROOT / "results").mkdir(exist_ok=True)
-    (ROOT / "results" / f"{stem}.md").write_text(text)
-    (ROOT / "results" / f"{stem}.json").write_text(json.dumps(
+    folder = results_dir(args)
+    (folder / f"{stem}.md").write_text(text)
+    (folder / f"{stem}.json").write_text(json.dumps(
         {"game": args.game, "recipe": args.recipe, "metadata": meta, "train_seconds": train_seconds,
          "first_perfect_evaluation_vs_random": target, "rows": rows}, indent=2))
     if (run_dir / "evaluations.csv").is_file():
         xlabel = "labelled positions" if args.recipe == "distill" else "training steps (learner moves)"
-        plot_curves(run_dir / "evaluations.csv", ROOT / "results" / f"{stem}.png", title=title.split(" (")[0],
+        plot_curves(run_dir / "evaluations.csv", folder / f"{stem}.png", title=title.split(" (")[0],
                     xlabel=xlabel)
     if args.install:
         name = PRETRAINED_KINDS["distilled" if args.recipe == "distill" else "scratch"].format(game=args.game)

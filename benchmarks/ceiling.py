@@ -15,9 +15,9 @@ can be won is then the ceiling of that test: no policy, learned or searched, can
 does not win, finds its first losing move: the first of its moves after which no line wins any
 more. Where those fall (early, late) says what the policy lacks.
 
-Writes ``benchmarks/results/ceiling.json`` and ``ceiling.md`` (with ``--policy``,
-``ceiling_<policy>.json`` and ``.md``, named after the spec): one row per game, baseline and
-seat, replaced when run again.
+Writes ``ceiling.json`` and ``ceiling.md`` (with ``--policy``, ``ceiling_<policy>.json`` and
+``.md``, named after the spec) to ``--results-dir`` (default ``benchmarks/results``): one row per
+game, baseline and seat, replaced when run again; each row keeps the command that made it.
 """
 
 from __future__ import annotations
@@ -28,14 +28,13 @@ import platform
 import re
 import sys
 import time
-from pathlib import Path
 
 from mancala_marl.agents import make_policy
 from mancala_marl.agents.best_response import NO_WIN, UNKNOWN, WIN, BestResponse
 from mancala_marl.games import GAMES, make_game
 from mancala_marl.train.arena import SEATS, opening_position
+from results_dir import add_results_dir, results_dir
 
-RESULTS = Path(__file__).resolve().parent / "results"
 OPPONENTS = ("max", "exact")
 SCRATCH_TEST_SEED = 10**6  # train.evaluation.play's openings in best_recipe.py's test
 
@@ -132,6 +131,7 @@ def main(argv=None) -> int:
                         help=f"openings of the arena's seed SEED (default {SCRATCH_TEST_SEED}: the scratch test's)")
     parser.add_argument("--budget", type=int, default=5_000_000, help="positions searched per opening at most")
     parser.add_argument("--policy", metavar="SPEC", help="also play this policy from the openings that can be won")
+    add_results_dir(parser)
     args = parser.parse_args(argv)
     if args.openings < 1 or args.opening < 0 or args.budget < 1:
         parser.error("--openings and --budget must be >= 1, --opening >= 0")
@@ -148,22 +148,25 @@ def main(argv=None) -> int:
             for row in ceiling(make_game(game), opponent, args.openings, args.opening, args.seed, args.budget,
                                args.policy):
                 rows.append({**row, "opening_moves": args.opening, "seed": args.seed})
-    save_rows(name, rows, command, markdown)
+    save_rows(results_dir(args) / name, rows, command, markdown)
     return 0
 
 
-def save_rows(name: str, rows: list[dict], command: str, to_markdown) -> None:
-    """Merge ``rows`` into ``results/NAME.json`` (replacing the rows of the same game, opponent and
-    seat, keeping the others), then write ``NAME.md`` with ``to_markdown(rows, command)``."""
-    path = RESULTS / f"{name}.json"
-    kept = json.loads(path.read_text())["rows"] if path.is_file() else []
+def save_rows(stem, rows: list[dict], command: str, to_markdown) -> None:
+    """Merge ``rows`` into ``STEM.json`` (replacing the rows of the same game, opponent and seat,
+    keeping the others), then write ``STEM.md`` with ``to_markdown(rows, commands)``, naming the
+    command of every row it holds."""
+    path = stem.parent / f"{stem.name}.json"  # not with_suffix: a spec's stem may hold a dot (time=0.045)
+    old = json.loads(path.read_text()) if path.is_file() else {"rows": []}
+    kept = [{"command": old.get("command", ""), **r} for r in old["rows"]]  # files before rows had their own
     new = {(r["game"], r["opponent"], r["seat"]) for r in rows}
-    rows = [r for r in kept if (r["game"], r["opponent"], r["seat"]) not in new] + rows
+    rows = [r for r in kept if (r["game"], r["opponent"], r["seat"]) not in new] + \
+        [{**r, "command": command.strip()} for r in rows]
     rows.sort(key=lambda r: (list(GAMES).index(r["game"]), OPPONENTS.index(r["opponent"]), SEATS.index(r["seat"])))
-    RESULTS.mkdir(exist_ok=True)
-    path.write_text(json.dumps({"command": command.strip(), "rows": rows}, indent=1))
-    (RESULTS / f"{name}.md").write_text(to_markdown(rows, command.strip()))
-    print(f"wrote {RESULTS / name}.md")
+    commands = "`; `".join(dict.fromkeys(r["command"] for r in rows if r["command"]))
+    path.write_text(json.dumps({"command": commands.replace("`", ""), "rows": rows}, indent=1))
+    (stem.parent / f"{stem.name}.md").write_text(to_markdown(rows, commands))
+    print(f"wrote {stem}.md")
 
 
 if __name__ == "__main__":

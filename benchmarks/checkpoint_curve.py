@@ -10,8 +10,8 @@ plays two sets of openings: the test's own (arena seed 10**6, as ``best_recipe.p
 set (seed 2 * 10**6) that no test uses, so that a gain on the test's openings alone shows as
 such when one checkpoint is picked.
 
-Writes ``benchmarks/results/checkpoint_curve_<run>.json``, ``.md`` and ``.png`` (wins against
-checkpoint moves, one line per opponent, seat and set of openings).
+Writes ``checkpoint_curve_<run>.json``, ``.md`` and ``.png`` (wins against checkpoint moves, one
+line per opponent, seat and set of openings) to ``--results-dir`` (default ``benchmarks/results``).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from mancala_marl.agents import make_policy
 from mancala_marl.games import make_game
 from mancala_marl.train.arena import play_match, seat_summary
 from mancala_marl.train.callbacks import kept_checkpoints
+from results_dir import add_results_dir, results_dir
 
-RESULTS = Path(__file__).resolve().parent / "results"
 OPENING_SETS = {"test": 10**6, "other": 2 * 10**6}  # arena seeds; "test" is the scratch test's
 OPPONENTS = ("max", "exact")
 SEATS = ("first", "second")
@@ -100,23 +100,26 @@ def main() -> int:
     parser.add_argument("run_dir", type=Path, help="a run trained with --keep-checkpoints")
     parser.add_argument("--from", dest="start", type=int, default=0, help="skip checkpoints before this many moves")
     parser.add_argument("-n", "--games", type=int, default=200, help="games per seat per opponent and set")
+    add_results_dir(parser)
     args = parser.parse_args()
+    if not (args.run_dir / "config.json").is_file():
+        parser.error(f"{args.run_dir} is not a run folder of mancala-marl train (no config.json)")
     config = json.loads((args.run_dir / "config.json").read_text())
     game = make_game(config["game"], **config.get("rule_params", {}))
     run, start, rows = args.run_dir.name, time.time(), []
     for steps, path in checkpoints(args.run_dir, args.start):
         rows.append({"timesteps": steps, "wins": measure(game, path, args.games)})
         print(table_row(rows[-1]), flush=True)
-    RESULTS.mkdir(exist_ok=True)
+    folder = results_dir(args)
     # Built by name, not with_suffix: a dot in the run's name (runs/x-r0.5) would be taken for one.
-    out = {suffix: RESULTS / f"checkpoint_curve_{run}{suffix}" for suffix in (".json", ".md", ".png")}
+    out = {suffix: folder / f"checkpoint_curve_{run}{suffix}" for suffix in (".json", ".md", ".png")}
     out[".json"].write_text(json.dumps(
         {"run": run, "game": game.name, "config": config, "games": args.games, "opening_seeds": OPENING_SETS,
          "rows": rows, "command": "python benchmarks/checkpoint_curve.py " + " ".join(sys.argv[1:]),
          "machine": platform.machine(), "seconds": round(time.time() - start, 1)}, indent=1))
     out[".md"].write_text(markdown(run, args.games, rows))
     plot(run, args.games, rows, out[".png"])
-    print(f"wrote {RESULTS / f'checkpoint_curve_{run}'}.json, .md and .png")
+    print(f"wrote {folder / f'checkpoint_curve_{run}'}.json, .md and .png")
     return 0
 
 

@@ -14,8 +14,9 @@ and how often the policy finds it there and elsewhere. That is what a win rate o
 ``d`` such decisions a game, a policy that finds the one winning move with probability ``p`` wins
 about ``p ** d`` of the openings.
 
-Writes ``benchmarks/results/decisions_<policy>.json`` and ``.md`` (one row per game, baseline and
-seat, replaced when run again).
+Writes ``decisions_<policy>.json`` and ``.md`` to ``--results-dir`` (default
+``benchmarks/results``): one row per game, baseline and seat, replaced when run again; each row
+keeps the command that made it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import sys
 import time
 
 from ceiling import OPPONENTS, SCRATCH_TEST_SEED, save_rows  # the test's baselines, openings, results files
+from results_dir import add_results_dir, results_dir
 
 from mancala_marl.agents import make_policy
 from mancala_marl.agents.best_response import NO_WIN, WIN, BestResponse
@@ -127,6 +129,7 @@ def main(argv=None) -> int:
                         help="baseline (repeatable; default both)")
     parser.add_argument("-n", "--openings", type=int, default=200, help="openings per seat (default 200)")
     parser.add_argument("--budget", type=int, default=5_000_000, help="positions searched per question at most")
+    add_results_dir(parser)
     args = parser.parse_args(argv)
     if args.openings < 1 or args.budget < 1:
         parser.error("--openings and --budget must be >= 1")
@@ -139,7 +142,8 @@ def main(argv=None) -> int:
     for game in args.games or GAMES:
         for opponent in args.opponent or OPPONENTS:
             rows += run(make_game(game), opponent, args.policy, args.openings, 4, SCRATCH_TEST_SEED, args.budget)
-    save_rows("decisions_" + re.sub(r"[^A-Za-z0-9=.-]+", "_", args.policy), rows, command, markdown)
+    save_rows(results_dir(args) / ("decisions_" + re.sub(r"[^A-Za-z0-9=.-]+", "_", args.policy)), rows, command,
+              markdown)
     return 0
 
 

@@ -1,7 +1,7 @@
 """Strength ladder: every policy we ship, rated on every registered game, with its time per move.
 
     .venv/bin/python benchmarks/ladder.py                        # the full ladder (hours on 2 cores)
-    .venv/bin/python benchmarks/ladder.py -n 10 --strong-n 4 --games kalah   # a quick look
+    .venv/bin/python benchmarks/ladder.py -n 10 --strong-n 4 --games kalah --results-dir /tmp/ladder   # a quick look
     .venv/bin/python benchmarks/ladder.py -n 50 --strong-n 10 --replay pretrained   # a shipped network changed
 
 Two round robins per game, both seats, every game from ``--opening`` (default 4) uniformly random
@@ -15,13 +15,14 @@ would be one game repeated):
   search (``alphabeta:depth=4`` links the two round robins).
 
 Games already in ``results/ladder.json`` from a run with the same ``-n``, ``--strong-n`` and
-``--opening`` are kept, so the games can be run one at a time; ``--replay POLICY`` keeps a game's
+``--opening`` are kept, so the games can be run one at a time (games run with other settings are
+dropped: try other settings with ``--results-dir``); ``--replay POLICY`` keeps a game's
 pairs and timings too, except those of POLICY, which are played again (after its network
 changed), and the ratings are fitted again. Ratings: Bradley-Terry on all the
 games of a game's ladder (Elo scale, mean 1500). Then each policy's mean milliseconds per move,
 over ``--timing-games`` games against greedy. A shipped policy with no network for a game is left
 out of that game's ladder. Writes
-``benchmarks/results/ladder.json`` and ``ladder.md``, and prints the AlphaZero targets: points per
+``ladder.json`` and ``ladder.md`` to ``--results-dir`` (default ``benchmarks/results``), and prints the AlphaZero targets: points per
 game (win 1, draw 1/2) over both seats against ``alphabeta:depth=6`` and the time-limited
 alpha-beta, and the network alone's rating against ``alphabeta:depth=2``'s.
 """
@@ -34,7 +35,6 @@ import json
 import platform
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -43,13 +43,13 @@ from mancala_marl.games import GAMES as REGISTRY
 from mancala_marl.games import MAX_MOVES, make_game
 from mancala_marl.train.arena import arena, play_opening
 from mancala_marl.train.tournament import elo_ratings, score_matrix, tournament_markdown
+from results_dir import add_results_dir, results_dir
 
 ALPHAZERO = "alphazero:time=0.045"  # a 45 ms budget: with the network's own overhead, <= 50 ms a move
 TIMED_ALPHABETA = "alphabeta:depth=64,time_limit=0.5"
 FIELD = ["random", "max", "exact", "simple", "greedy", "alphabeta:depth=2", "alphabeta:depth=4", "pretrained",
          "pretrained:kind=distilled", "alphazero:sims=0"]
 TOP = ["alphabeta:depth=4", "alphabeta:depth=6", TIMED_ALPHABETA, ALPHAZERO]
-RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def available(spec: str, game) -> bool:
@@ -165,14 +165,16 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", nargs="+", default=list(REGISTRY), choices=list(REGISTRY))
     parser.add_argument("--timing-games", type=int, default=4)
-    parser.add_argument("--out", default="ladder")
+    parser.add_argument("--out", default="ladder", help="name of the results files, without .json/.md (default ladder)")
+    add_results_dir(parser)
     parser.add_argument("--replay", metavar="POLICY",
                         help="keep the earlier ladder's games and timings except POLICY's, which are played again")
     args = parser.parse_args()
     out = {"command": ("python benchmarks/ladder.py " + " ".join(sys.argv[1:])).strip(),
            "machine": f"{platform.processor() or platform.machine()}, {args.workers} worker processes",
            "games_per_seat": args.n, "strong_games_per_seat": args.strong_n, "opening": args.opening, "ladders": {}}
-    path = RESULTS / f"{args.out}.json"
+    folder = results_dir(args)
+    path = folder / f"{args.out}.json"
     earlier = {}
     if path.is_file():  # games run earlier with the same settings stay (one game a run is fine)
         old = json.loads(path.read_text())
@@ -190,9 +192,8 @@ def main() -> int:
         else:  # the whole ladder's time stays; the replay's is beside it
             out["ladders"][name]["seconds"] = old.get("seconds")
             out["ladders"][name]["replay_seconds"] = round(time.time() - start)
-        RESULTS.mkdir(exist_ok=True)
         path.write_text(json.dumps(out, indent=1))  # after each game: nothing lost
-    (RESULTS / f"{args.out}.md").write_text(markdown(out))
+    (folder / f"{args.out}.md").write_text(markdown(out))
     print(markdown(out))
     return 0
 

@@ -21,8 +21,8 @@ with alpha-beta for T seconds and records its value for the first seat: a search
 either player's (a store-margin estimate, not a solved value), saying which seat the opening
 favours, to set beside who won.
 
-Writes ``benchmarks/results/paired_openings.json`` (one entry per game and pair, replaced when
-run again) and ``paired_openings.md``.
+Writes ``paired_openings.json`` (one entry per game and pair, replaced when run again) and
+``paired_openings.md`` to ``--results-dir`` (default ``benchmarks/results``).
 """
 
 from __future__ import annotations
@@ -32,15 +32,14 @@ import json
 import platform
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
 from mancala_marl.agents import make_policy
 from mancala_marl.games import GAMES
 from mancala_marl.train.arena import opening_position, parse_game, play_match, seat_summary
+from results_dir import add_results_dir, results_dir
 
-RESULTS = Path(__file__).resolve().parent / "results"
 KINDS = ("A won both", "B won both", "first seat won both", "second seat won both", "split by a draw")
 
 
@@ -111,26 +110,27 @@ def markdown(entries: list[dict]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", help=f"one of {', '.join(GAMES)} (rule parameters as in the arena)")
-    parser.add_argument("--a", default="alphazero:time=0.045", help="policy A")
-    parser.add_argument("--b", default="alphabeta:depth=64,time_limit=0.5", help="policy B")
-    parser.add_argument("-n", type=int, default=50, help="openings (each played in both seats)")
-    parser.add_argument("--opening", type=int, default=4, help="random moves of every opening")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--a", default="alphazero:time=0.045", help="policy A (default alphazero:time=0.045)")
+    parser.add_argument("--b", default="alphabeta:depth=64,time_limit=0.5",
+                        help="policy B (default alphabeta:depth=64,time_limit=0.5)")
+    parser.add_argument("-n", type=int, default=50, help="openings, each played in both seats (default 50)")
+    parser.add_argument("--opening", type=int, default=4, help="random moves of every opening (default 4)")
+    parser.add_argument("--seed", type=int, default=0, help="the arena's seed, which draws the openings (default 0)")
+    parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--verdict-time", type=float, default=None, metavar="T",
                         help="also search every opening position with alpha-beta for T seconds")
+    add_results_dir(parser)
     args = parser.parse_args()
     entry = run(args.game, args.a, args.b, args.n, args.opening, args.seed, args.workers, args.verdict_time)
     entry["command"] = "python benchmarks/paired_openings.py " + " ".join(sys.argv[1:])
     entry["machine"] = f"{platform.machine()}, {args.workers} worker(s)"
-    RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / "paired_openings.json"
+    path = results_dir(args) / "paired_openings.json"
     entries = json.loads(path.read_text())["entries"] if path.is_file() else []
     key = ("game", "params", "a", "b", "opening", "seed")
     entries = [e for e in entries if tuple(e[k] for k in key) != tuple(entry[k] for k in key)] + [entry]
     entries.sort(key=lambda e: list(GAMES).index(e["game"]))  # registry order; runs of a game stay in order
     path.write_text(json.dumps({"entries": entries}, indent=1))
-    (RESULTS / "paired_openings.md").write_text(markdown(entries))
+    path.with_name("paired_openings.md").write_text(markdown(entries))
     print(markdown([entry]))
     return 0
 

@@ -8,7 +8,7 @@ The value is the first player's final margin (store - opponent's store, in seeds
 play by both sides; the perfect first move is the pit nearest the store among the best. Standard
 rules (no capture when the opposite pit is empty, game ends when either side is empty), or with
 ``--empty-capture`` the lone last seed is stored even then.
-Writes benchmarks/results/solver_kalah[_empty_capture].json and .md.
+Writes solver_kalah[_empty_capture].json and .md to ``--results-dir`` (default benchmarks/results).
 """
 
 from __future__ import annotations
@@ -17,19 +17,18 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
 from mancala_marl.agents import make_policy
 from mancala_marl.games import make_game
-
-RESULTS = Path(__file__).resolve().parent / "results"
+from results_dir import add_results_dir, results_dir
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--max-pits", type=int, default=4)
-    parser.add_argument("--max-seeds", type=int, default=4)
-    parser.add_argument("--empty-capture", action="store_true")
+    parser.add_argument("--max-pits", type=int, default=4, help="boards of 1..M pits (default 4)")
+    parser.add_argument("--max-seeds", type=int, default=4, help="boards of 1..N seeds per pit (default 4)")
+    parser.add_argument("--empty-capture", action="store_true", help="the variant Irving et al. (2000) solved")
+    add_results_dir(parser)
     args = parser.parse_args()
     command = "python benchmarks/solve_kalah.py " + " ".join(sys.argv[1:])
     rows = []
@@ -43,9 +42,9 @@ def main() -> int:
             rows.append({"pits": m, "seeds": n, "value": value, "first_move": move,
                          "seconds": round(time.perf_counter() - start, 3)})
             print(rows[-1], flush=True)
-    RESULTS.mkdir(exist_ok=True)
+    folder = results_dir(args)
     name = "solver_kalah_empty_capture" if args.empty_capture else "solver_kalah"
-    (RESULTS / f"{name}.json").write_text(json.dumps({"command": command.strip(), "rows": rows}, indent=1))
+    (folder / f"{name}.json").write_text(json.dumps({"command": command.strip(), "rows": rows}, indent=1))
     seeds = range(1, args.max_seeds + 1)
     rules = ("empty capture (the last seed in an empty own pit is stored even if the opposite pit is empty)"
              if args.empty_capture else "standard (no capture when the opposite pit is empty)")
@@ -58,7 +57,7 @@ def main() -> int:
     md.append("")
     md.append(f"Total time {sum(r['seconds'] for r in rows):.1f} s (one process; includes compiling the search "
               "on the first board).")
-    (RESULTS / f"{name}.md").write_text("\n".join(md) + "\n")
+    (folder / f"{name}.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
     return 0
 

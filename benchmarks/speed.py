@@ -4,8 +4,9 @@
     .venv/bin/python benchmarks/speed.py --quick    # smaller sizes, fewer repetitions (1-3 minutes)
 
 Needs the ``bench`` extra (open_spiel, shimmy, pygame for PettingZoo's connect_four) and the
-``train`` extra (sb3-contrib). Prints tables and writes ``benchmarks/results/speed.json`` and
-``speed.md``. Sections: AEC random play; engine moves from Python vs pyspiel; batch engine
+``train`` extra (sb3-contrib). Prints tables and writes ``speed.json`` and ``speed.md`` to
+``--results-dir`` (default ``benchmarks/results``; ``--quick`` writes nothing unless one is given,
+so a smoke run leaves the shipped figures as they are). Sections: AEC random play; engine moves from Python vs pyspiel; batch engine
 random playouts at several batch sizes on one core and on all; MaskablePPO rollouts with
 DummyVecEnv vs the vectorized env, and a short training run both ways; memory per game; numba
 compile time (empty cache vs warm cache); a differential run of the batch engine against the
@@ -15,6 +16,7 @@ single-game engine (100,000 random games per game in the full run).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -336,16 +338,29 @@ def bench_differential(n_games):
 
 
 SECTIONS = ("aec", "engine", "batch", "memory", "ppo", "compile", "differential")
+# What each section's peers or training need beyond the core, and the extra that brings it
+NEEDS = {"aec": [("pygame", "bench"), ("shimmy", "bench"), ("pyspiel", "bench")], "engine": [("pyspiel", "bench")],
+         "ppo": [("sb3_contrib", "train")]}
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes and 3 repetitions (a smoke run)")
     parser.add_argument("--sections", nargs="+", choices=SECTIONS, default=list(SECTIONS),
-                        help="run only these sections and update them in an existing --out file")
-    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "speed.json"))
+                        help="run only these sections and update them in an existing speed.json")
+    parser.add_argument("--results-dir", type=Path, default=None, metavar="DIR",
+                        help="folder for speed.json and speed.md (default: benchmarks/results, the shipped figures; "
+                             "with --quick, none: nothing is written)")
     args = parser.parse_args(argv)
-    quick, want, out = args.quick, set(args.sections), Path(args.out)
+    missing = {module: extra for name in args.sections for module, extra in NEEDS.get(name, ())
+               if importlib.util.find_spec(module) is None}
+    if missing:
+        extras = ",".join(sorted(set(missing.values())))
+        parser.error(f"{', '.join(sorted(missing))} missing: pip install -e '.[{extras}]' (make bench installs "
+                     "[bench]), or leave those sections out with --sections")
+    quick, want = args.quick, set(args.sections)
+    folder = args.results_dir or (None if quick else ROOT / "benchmarks" / "results")
+    out = (folder or Path(tempfile.mkdtemp())) / "speed.json"
     reps = 3 if quick else 5
     command = "python benchmarks/speed.py" + (" --quick" if quick else "")
     if want != set(SECTIONS):
@@ -368,11 +383,17 @@ def main(argv=None):
             key, run = sections[name]
             results[key] = run()
     results["runs"][-1]["machine"]["load_average_at_end"] = os.getloadavg()
+    tables = markdown(results) if all(sections[name][0] in results for name in SECTIONS) else None
+    if tables:
+        print(tables)
+    if folder is None:
+        print("a --quick run: nothing written (give --results-dir DIR to keep its figures)")
+        return
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2))
-    if all(sections[name][0] in results for name in SECTIONS):
-        out.with_suffix(".md").write_text(markdown(results))
-        print(markdown(results))
+    if tables:
+        out.with_suffix(".md").write_text(tables)
+    print(f"wrote {out}" + (" and speed.md" if tables else ""))
 
 
 def markdown(r):

@@ -9,10 +9,13 @@ per opponent with epsilon 0.01. Not stated in the paper, so chosen here: gamma 0
 an MLP of two 64-unit layers, Huber loss (SB3's), and our DQN masks illegal moves (the paper's
 agent could pick an empty house; it needed test-time epsilon to get unstuck).
 
-    .venv/bin/python benchmarks/sungka_paper.py            # ~10 min on 2 shared cores
+    .venv/bin/python benchmarks/sungka_paper.py                 # the paper's Table II agent
     .venv/bin/python benchmarks/sungka_paper.py --seat second   # the paper's Table III agent
 
-Writes benchmarks/results/sungka_paper_<seat>.{json,md,png}.
+(The runs in benchmarks/results took 68 min and 7.5 min on 2 cores shared with other jobs: a
+first-seat game lasts longer, and each of its agent moves takes a gradient step.) Writes
+``sungka_paper_<seat>.json``, ``.md``, ``.png`` and the trained agent ``.zip`` to ``--results-dir``
+(default ``benchmarks/results``).
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
 from stable_baselines3.common.callbacks import (
     BaseCallback,
@@ -36,8 +38,8 @@ from mancala_marl.games import make_game
 from mancala_marl.single_agent import SingleAgentEnv
 from mancala_marl.train.callbacks import TargetUpdateEveryEpisodes
 from mancala_marl.train.evaluation import play
+from results_dir import add_results_dir, results_dir
 
-RESULTS = Path(__file__).resolve().parent / "results"
 OPPONENTS = ("random", "max", "exact", "self")
 # Table II (agent trained first) and Table III (agent trained second): (average reward, win %).
 PAPER = {
@@ -77,13 +79,15 @@ class Curve(BaseCallback):
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seat", choices=["first", "second"], default="first", help="the seat the agent trains in")
-    parser.add_argument("--episodes", type=int, default=10_000)
-    parser.add_argument("--test-games", type=int, default=1000)
-    parser.add_argument("--curve-every", type=int, default=250, help="training episodes between curve points")
-    parser.add_argument("--curve-games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--episodes", type=int, default=10_000, help="training episodes (default 10000, the paper's)")
+    parser.add_argument("--test-games", type=int, default=1000, help="test games per opponent and seat (default 1000)")
+    parser.add_argument("--curve-every", type=int, default=250,
+                        help="training episodes between curve points (default 250)")
+    parser.add_argument("--curve-games", type=int, default=100, help="games per curve point (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="default 0")
+    add_results_dir(parser)
     args = parser.parse_args(argv)
 
     import torch
@@ -101,8 +105,8 @@ def main(argv=None) -> int:
     model.learn(10**9, callback=callbacks)
     train_seconds = time.time() - start
     stem = f"sungka_paper_{args.seat}"
-    RESULTS.mkdir(exist_ok=True)
-    save_model(model, RESULTS / f"{stem}.zip", make_metadata(game, "paper", "dqn", recipe="sungka_paper"))
+    folder = results_dir(args)
+    save_model(model, folder / f"{stem}.zip", make_metadata(game, "paper", "dqn", recipe="sungka_paper"))
 
     agent = ModelPolicy(model=model, metadata=make_metadata(game, "paper", "dqn"), epsilon=0.01)
     table = {}
@@ -112,12 +116,12 @@ def main(argv=None) -> int:
             table.setdefault(seat_name, {})[name] = r
     report = render(table, args.seat, model.num_timesteps, curve.episodes, train_seconds, args.test_games)
     print(report)
-    (RESULTS / f"{stem}.md").write_text(report)
-    (RESULTS / f"{stem}.json").write_text(json.dumps(
+    (folder / f"{stem}.md").write_text(report)
+    (folder / f"{stem}.json").write_text(json.dumps(
         {"seat_trained": args.seat, "episodes": curve.episodes, "timesteps": model.num_timesteps,
          "train_seconds": round(train_seconds, 1), "table": table, "curve": curve.points, "paper": PAPER[args.seat]},
         indent=2))
-    plot(curve.points, RESULTS / f"{stem}.png", args.seat)
+    plot(curve.points, folder / f"{stem}.png", args.seat)
     return 0
 
 

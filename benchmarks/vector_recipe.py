@@ -16,7 +16,8 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 
-from mancala_marl.games import make_game
+from mancala_marl.agents.learned import make_metadata, save_model
+from mancala_marl.games import GAMES, make_game
 from mancala_marl.train.vector_env import MancalaVecEnv
 
 
@@ -37,18 +38,20 @@ def win_rate(model, game: str, seat: str, games: int, seed: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game", nargs="?", default="sungka")
-    parser.add_argument("--steps", type=int, default=3_000_000)
-    parser.add_argument("--chunk", type=int, default=500_000, help="steps between evaluations")
-    parser.add_argument("--envs", type=int, default=128)
-    parser.add_argument("--pool", default="random,random,max,exact", help="opponent of env i: pool[i %% len]")
-    parser.add_argument("--eval-games", type=int, default=200)
-    parser.add_argument("--out", default=None, help="where to save the model (SB3 zip)")
+    parser.add_argument("game", nargs="?", default="sungka", choices=list(GAMES), help="default sungka")
+    parser.add_argument("--steps", type=int, default=3_000_000, help="learner moves (default 3000000)")
+    parser.add_argument("--chunk", type=int, default=500_000, help="moves between evaluations (default 500000)")
+    parser.add_argument("--envs", type=int, default=128, help="games played at once (default 128)")
+    parser.add_argument("--pool", default="random,random,max,exact",
+                        help="opponent of env i: pool[i %% len] (default random,random,max,exact)")
+    parser.add_argument("--eval-games", type=int, default=200, help="games per seat against random (default 200)")
+    parser.add_argument("--out", default=None,
+                        help="where to save the model after each chunk, as model:PATH plays it (default: not saved)")
     args = parser.parse_args()
     torch.set_num_threads(1)  # small MLPs: more threads only contend on 2 cores
-    total = make_game(args.game).total_seeds  # score_diff rewards in units of all the seeds
-    env = MancalaVecEnv(args.envs, args.game, opponent=args.pool.split(","), seat="random",
-                        reward="score_diff", reward_scale=1 / total)
+    game = make_game(args.game)
+    env = MancalaVecEnv(args.envs, game, opponent=args.pool.split(","), seat="random", obs_type="counts",
+                        reward="score_diff", reward_scale=1 / game.total_seeds)  # margins in units of all the seeds
     env.seed(0)
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=1024, n_epochs=4, learning_rate=3e-4,
                         ent_coef=0.01, gamma=0.99, policy_kwargs=dict(net_arch=[256, 256]), seed=0)
@@ -57,7 +60,7 @@ def main() -> None:
         model.learn(args.chunk, reset_num_timesteps=False)
         done += args.chunk
         if args.out:
-            model.save(args.out)
+            save_model(model, args.out, make_metadata(game, "counts", "maskable-ppo", recipe="vector_recipe"))
         rates = {seat: win_rate(model, args.game, seat, args.eval_games, 1000 + done) for seat in ("first", "second")}
         print(f"{done:>9} steps  {time.time() - start:6.0f} s  win vs random: first {rates['first']:.3f}, "
               f"second {rates['second']:.3f}", flush=True)
