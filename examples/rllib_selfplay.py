@@ -31,7 +31,7 @@ import time
 import numpy as np
 import ray
 import torch
-from baselines import evaluate
+from baselines import check_setup, env_kwargs_help, evaluate, exit_on_bad_setup
 from gymnasium import spaces
 from ray import cloudpickle
 from ray.rllib.algorithms.ppo import PPOConfig
@@ -155,6 +155,8 @@ def train(game: str = "kalah", iterations: int = 10, env_kwargs: dict | None = N
     ``"HOST:6379"`` joins a running cluster.
     """
     env_kwargs = dict(env_kwargs or {})
+    # Before Ray starts: a bad env keyword would fail in every env runner, a bad opponent after training.
+    rules = check_setup(game, env_kwargs, opponents)
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=verbose)
     algo = build_config(game, env_kwargs, num_env_runners, batch, seed).build_algo()
@@ -175,7 +177,6 @@ def train(game: str = "kalah", iterations: int = 10, env_kwargs: dict | None = N
             if verbose:
                 print(json.dumps(row), flush=True)
         module = algo.get_module(SHARED)
-        rules = ENV_MODULES[game].raw_env(**env_kwargs).game
         obs_type = env_kwargs.get("obs_type", "counts")
         results = evaluate(RLModulePolicy(module, obs_type), rules, list(opponents), eval_games, seed)
     finally:
@@ -192,7 +193,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="kalah", choices=list(ENV_MODULES))
     parser.add_argument("--env-kwargs", type=json.loads, default={},
-                        help='JSON keyword arguments of the game\'s env(), e.g. \'{"pits": 4, "seeds": 3}\'')
+                        help=env_kwargs_help('\'{"pits": 4, "seeds": 3}\' for kalah, '
+                                             '\'{"houses": 4, "stones": 3}\' for sungka'))
     parser.add_argument("--iterations", type=int, default=10)
     parser.add_argument("--num-env-runners", type=int, default=1, help="sampling actors (spread over the cluster)")
     parser.add_argument("--batch", type=int, default=2000, help="env steps per training iteration")
@@ -203,6 +205,7 @@ def main(argv=None) -> None:
                         help="Ray cluster to join ('auto', 'HOST:6379'); default: RAY_ADDRESS, else this machine")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    exit_on_bad_setup(parser, args.game, args.env_kwargs, args.opponents)
     train(args.game, args.iterations, args.env_kwargs, args.num_env_runners, args.batch, args.eval_games,
           args.opponents, args.address, args.seed)
 

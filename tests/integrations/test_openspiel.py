@@ -43,3 +43,23 @@ def test_oware_crosscheck_catches_the_other_grand_slam_rule():
 
     with pytest.raises(AssertionError, match="differ"):
         crosscheck_oware(games=500, seed=0, game=Oware(houses=3, seeds=5, grand_slam="illegal"))
+
+
+@pytest.mark.parametrize("argv", [["--houses", "4"], ["--seeds", "3"],
+                                  ["--game", "kalah", "--houses", "5", "--seeds", "5"]])
+def test_kalah_refuses_oware_only_sizes(argv, capsys):
+    from openspiel_crosscheck import main
+
+    # OpenSpiel's mancala takes no parameters: Kalah(6, 4) checked under --houses 4 was a false pass.
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv, "--games", "1"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "oware only" in err, err
+
+
+def test_oware_sizes_are_used(capsys):
+    from openspiel_crosscheck import main
+
+    main(["--game", "oware", "--houses", "4", "--seeds", "3", "--games", "2"])
+    assert capsys.readouterr().out.startswith("Oware(houses=4, seeds=3,")

@@ -63,3 +63,34 @@ def test_selfplay_runs_on_another_game():
     finally:
         ray.shutdown()
     assert summary["history"][0]["env_steps"] >= 200
+
+
+def test_bad_opponent_or_env_kwargs_stop_before_ray_starts(capsys, monkeypatch):
+    import ray
+    import rllib_selfplay
+
+    def too_late(*args, **kwargs):
+        raise AssertionError("Ray was started, or PPO built, for a run that could not succeed")
+
+    monkeypatch.setattr(ray, "init", too_late)
+    monkeypatch.setattr(rllib_selfplay, "build_config", too_late)
+    for argv, named in ((["--opponents", "random", "alphabeta:dpth=4"], "'dpth'"),
+                        (["--game", "sungka", "--env-kwargs", '{"pits": 4, "seeds": 3}'], "'pits'"),
+                        (["--env-kwargs", '{"reward": "wins"}'], "'wins'")):
+        with pytest.raises(SystemExit) as exit_:
+            rllib_selfplay.main(argv)
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and named in err, err
+    # The Python API refuses them before Ray too, with the same messages as ValueError.
+    with pytest.raises(ValueError, match="dpth"):
+        rllib_selfplay.train("kalah", iterations=1, opponents=("alphabeta:dpth=4",), verbose=False)
+
+
+def test_env_kwargs_help_names_each_games_parameters(capsys):
+    from rllib_selfplay import main
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "kalah: pits, seeds" in text and "sungka: houses, stones" in text and "togyz_kumalak: holes, balls" in text

@@ -55,3 +55,47 @@ def test_masked_dqn_trains_and_plays_the_baselines():
     for seat_results in summary["vs_baselines"].values():
         assert seat_results["random"]["games"] == 2
         assert seat_results["random"]["wins"] + seat_results["random"]["draws"] + seat_results["random"]["losses"] == 2
+
+
+def test_warm_up_plays_random_legal_moves_only(caplog):
+    import torch
+    from tianshou.data import Batch, Collector, VectorReplayBuffer
+    from tianshou.env import DummyVectorEnv
+    from tianshou_dqn import make_algorithm, make_env, warm_up
+
+    torch.manual_seed(0)
+    np.random.seed(0)
+    algorithm = make_algorithm(make_env("kalah"))
+    buffer = VectorReplayBuffer(1000, 2)
+    collector = Collector(algorithm, DummyVectorEnv([lambda: make_env("kalah") for _ in range(2)]), buffer,
+                          exploration_noise=True)
+    collector.reset()
+    with caplog.at_level("WARNING", logger="pettingzoo"):
+        stats = warm_up(collector, algorithm, n_step=256)
+    # Unmasked sampling (collect(random=True)) forfeited dozens of these games by illegal moves.
+    assert not [r for r in caplog.records if "Illegal move" in r.getMessage()]
+    assert stats.n_collected_steps == 256 and stats.n_collected_episodes > 0
+    data = buffer[buffer.sample_indices(0)]  # every stored step, from both envs' parts of the buffer
+    assert len(data) == 256
+    assert all(mask[act] for mask, act in zip(data.obs.mask, data.act)), "an illegal move reached the buffer"
+    # Epsilon 1 must really reach the seats' DQNs: their greedy moves would be one pit per position.
+    greedy = algorithm.policy(Batch(obs=data.obs, info=Batch())).act
+    assert np.mean(greedy != data.act) > 0.3, "the warm-up played the untrained DQNs' greedy moves"
+    for seat in algorithm.policy.policies.values():
+        assert seat.eps_training == 0.1 and not seat.is_within_training_step
+
+
+def test_bad_opponent_or_env_kwargs_stop_before_training(capsys, monkeypatch):
+    import tianshou_dqn
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("training started")
+
+    monkeypatch.setattr(tianshou_dqn, "make_algorithm", no_training)
+    for argv, named in ((["--opponents", "random", "alphabeta:dpth=4"], "'dpth'"),
+                        (["--game", "sungka", "--env-kwargs", '{"pits": 4, "seeds": 3}'], "'pits'")):
+        with pytest.raises(SystemExit) as exit_:
+            tianshou_dqn.main(argv)
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and named in err, err
