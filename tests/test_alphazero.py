@@ -210,6 +210,9 @@ def test_training_writes_a_run_that_resumes_with_nothing_lost(tmp_path):
             train(tiny(), tmp_path, resume=True, generations=total)
     with pytest.raises(ValueError, match=r"and its total \(no --generations given\) is 3: give a larger --generations"):
         train(tiny(generations=3), tmp_path, resume=True)
+    # as the command line calls it: the total in the config, named among the settings given
+    with pytest.raises(ValueError, match=r"has played 3 generations already, and --generations is 3"):
+        train(tiny(generations=3), tmp_path, resume=True, given={"game", "generations"})
     assert json.loads((tmp_path / "config.json").read_text())["generations"] == 3
     game = make_game("kalah", pits=3, seeds=2)
     assert game.legal_mask(game.init())[make_policy(f"alphazero:path={path},sims=4").act(game, game.init())]

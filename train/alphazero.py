@@ -373,7 +373,8 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
         saved = load_checkpoint(lambda path: torch.load(path, weights_only=False), checkpoint)
         done = saved["generation"]  # where the loop goes on from
         if config.generations <= done:  # before config.json is rewritten with the smaller total
-            total = "--generations is" if generations is not None else "its total (no --generations given) is"
+            typed = generations is not None or "generations" in (given or ())  # as an argument, or on the command line
+            total = "--generations is" if typed else "its total (no --generations given) is"
             raise ValueError(f"--resume: the run in {run_dir} has played {done} generations already, and "
                              f"{total} {config.generations}: give a larger --generations to train on")
     else:
