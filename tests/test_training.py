@@ -478,7 +478,16 @@ def test_a_recipe_run_shorter_than_the_recipe_still_evaluates_and_a_run_that_can
     assert settings()["eval_freq"] == 500_000  # the recipe's own length: its own period
     short = settings("--timesteps", "200000")  # it wrote no evaluation and no checkpoint before its end
     assert short["eval_freq"] == short["checkpoint_freq"] == 40_000
-    assert settings("--timesteps", "200000", "--resume")["eval_freq"] == 40_000  # the same on --resume
+    # On --resume the run's own periods stay: they were computed from its first length, and a
+    # longer one recomputed them (a run of 60k then 120k lost its evaluations at 84k and 108k)
+    assert "eval_freq" not in settings("--timesteps", "400000", "--resume")
+    assert settings("--timesteps", "400000", "--resume", "--eval-freq", "1000")["eval_freq"] == 1000  # as typed
+    run = ["train", "kalah:pits=3,seeds=2", "--recipe", "scratch", "--run-dir", str(tmp_path / "r"), "--no-progress",
+           "--no-replay-buffer", "--eval-games", "2"]
+    assert cli([*run, "--timesteps", "2560"]) == 0 and cli([*run, "--timesteps", "5120", "--resume"]) == 0
+    config = json.loads((tmp_path / "r" / "config.json").read_text())
+    assert (config["timesteps"], config["eval_freq"], config["checkpoint_freq"]) == (5120, 512, 512)
+    capsys.readouterr()
     assert settings("--timesteps", "200000", "--eval-freq", "300000")["eval_freq"] == 300_000  # as typed
     # DQN learns once learning_starts moves are in the buffer: a shorter run never updates the network
     assert cli(["train", "kalah:pits=3,seeds=2", "--algo", "dqn", "--timesteps", "80", "--n-envs", "2",

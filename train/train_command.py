@@ -148,13 +148,15 @@ def typed(args, options: dict) -> dict:
 def settings_from(args) -> dict:
     """The TrainConfig fields a command line sets, with their values: the recipe's, then the
     options given (--resume refuses those that differ from the run's, except the few it may change)."""
-    from mancala_marl.train.training import recipe
+    from mancala_marl.train.training import RESUMABLE, recipe
 
     values = recipe(args.recipe, args.game, args.algo) if args.recipe else {}
+    if args.resume:  # a run keeps its own evaluations and checkpoints unless they are typed again
+        values = {field: value for field, value in values.items() if field not in RESUMABLE}
     values.update(typed(args, OPTIONS))
-    if args.recipe and args.timesteps is not None:
+    if args.recipe and args.timesteps is not None and not args.resume:
         # A run shorter than the recipe's still evaluates and checkpoints as it goes: five of
-        # each at least (the same command line gives the same periods, --resume included).
+        # each at least.
         for option in ("eval_freq", "checkpoint_freq"):
             if getattr(args, option) is None:
                 values[option] = min(values[option], max(1, args.timesteps // 5))
