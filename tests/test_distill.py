@@ -95,6 +95,13 @@ def test_distill_run_saves_plays_and_resumes(tmp_path):
     with open(run_dir / "evaluations.csv", newline="") as handle:
         steps = sorted({int(row["timesteps"]) for row in csv.DictReader(handle)})
     assert len(steps) == 3 and steps[-1] == meta["positions"]
+    # TensorBoard, as train's and alphazero's runs have it (distill wrote none): every round, resumed ones too
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    logs = EventAccumulator(str(run_dir / "tb"))
+    logs.Reload()
+    assert {"fit/loss", "fit/held_out_agreement", "fit/new_positions_agreement"} <= set(logs.Tags()["scalars"])
+    assert [event.step for event in logs.Scalars("fit/loss")] == steps
     assert json.loads((run_dir / "config.json").read_text())["rounds"] == 3
     # finished: resumed as it is, or to fewer rounds, it is refused and left as it was (it quietly
     # wrote final.zip again), as train's and alphazero's are

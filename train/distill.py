@@ -16,8 +16,9 @@ so PPO would have to fit it before any fine-tuning.
 
 A run directory holds ``config.json``, ``data/round_<k>.npz`` (the labelled positions),
 ``checkpoints/last.zip`` (the student after the last finished round), ``evaluations.csv`` (what
-``mancala-marl plot`` draws, x = labelled positions) and ``final.zip``. Every file is written
-atomically and ``resume`` continues after the last finished round.
+``mancala-marl plot`` draws, x = labelled positions), ``tb/`` (TensorBoard: the fit's loss and
+agreement with the teacher, the evaluations) and ``final.zip``. Every file is written atomically
+and ``resume`` continues after the last finished round.
 """
 
 from __future__ import annotations
@@ -264,6 +265,7 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
         win_rate_cells,
     )
     from mancala_marl.train.runs import read_config, resumed_config
+    from torch.utils.tensorboard import SummaryWriter
 
     run_dir = Path(run_dir)
     ckpt, data_dir = run_dir / "checkpoints" / "last.zip", run_dir / "data"
@@ -299,6 +301,7 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
                              pool=config.pool, rounds=rounds, positions=positions, train_seconds=round(train_seconds, 1))
 
     rounds_data = [_load_npz(data_dir / f"round_{i}.npz") for i in range(done)]  # read from disk once
+    writer = SummaryWriter(str(run_dir / "tb"))  # x axis: labelled positions, as evaluations.csv's
     for k in range(done, config.rounds):
         start = time.time()
         path = data_dir / f"round_{k}.npz"
@@ -325,10 +328,17 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
         rows = evaluate(game, model_policy(model, game, config.obs_type), config.eval_opponents,
                         config.eval_games, seed=len(labels), opening=config.eval_opening)
         append_evaluations(run_dir / "evaluations.csv", rows, len(labels), seconds)
+        for key, value in (("fit/loss", stats["loss"]), ("fit/held_out_agreement", stats["val_accuracy"]),
+                           ("fit/new_positions_agreement", agreement),
+                           *((f"eval/win_rate/{r['opponent']}/{r['seat']}", r["win_rate"]) for r in rows)):
+            if value is not None:
+                writer.add_scalar(key, value, len(labels))
+        writer.flush()
         before = "" if agreement is None else f"{100 * agreement:.1f}% on its new positions before fitting, "
         print(f"[round {k}] {len(labels)} positions; teacher agreement: {before}"
               f"{100 * stats['val_accuracy']:.1f}% on 5% held out after; "
               f"{seconds:.0f} s; win rate: {win_rate_cells(rows)}", flush=True)
+    writer.close()
     final = run_dir / "final.zip"
     meta = read_metadata(ckpt)
     save_model(model, final, meta)
