@@ -4,9 +4,11 @@ import io
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
-from mancala_marl.train.play import play
+from mancala_marl.games import make_game
+from mancala_marl.train.play import play, what_it_did
 
 
 def run(lines, game="kalah:pits=3,seeds=2", seat=0, opponent="simple"):
@@ -67,3 +69,48 @@ def test_command_line_never_shows_a_traceback():
     proc = subprocess.run([sys.executable, "-m", "mancala_marl.train.cli", "play", "kalah", "--opponent", "nope"],
                           input="", capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "unknown policy 'nope'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_the_default_opponent_plays_rules_no_shipped_network_was_trained_on():
+    # alphazero's networks are for the default rules: the game was refused ("was trained for kalah ...")
+    out = io.StringIO()
+    assert play("kalah:pits=3,seeds=2", None, 0, stdin=io.StringIO("q\n"), stdout=out) == 0
+    assert "no shipped AlphaZero network plays kalah:pits=3,seeds=2: your opponent is " \
+           "alphabeta:depth=64,time_limit=0.5" in out.getvalue()
+    out = io.StringIO()
+    play("kalah", None, 0, stdin=io.StringIO("q\n"), stdout=out)
+    assert "against alphazero" in out.getvalue() and "no shipped" not in out.getvalue()
+
+
+def test_each_move_says_what_it_did():
+    # Every move was "sows pit N" alone: an extra turn, the other's pass and a tuzduk looked alike.
+    kalah = make_game("kalah")
+    before = kalah.init()
+    after = kalah.apply(before.copy(), 2)  # 4 seeds from pit 2: the last one in the store
+    assert what_it_did(kalah, before, after, 0, "your") == ": 1 into your store, an extra turn"
+    assert what_it_did(kalah, after, kalah.apply(after.copy(), 0), 0) == ""  # nothing stored, the turn passes on
+    # a Sungka pass and a tuzduk, found in random games
+    sungka = make_game("sungka", houses=3, stones=2)
+    other_houses = lambda state, p: state[4 * (1 - p):4 * (1 - p) + 3]  # noqa: E731  (3 houses and a store a side)
+    before, mover = first_move_where(sungka, lambda b, a, p: sungka.to_move(a) == p and not other_houses(a, p).any())
+    assert what_it_did(sungka, before, sungka.apply(before.copy(), mover[1]), mover[0]).endswith(
+        f"player_{1 - mover[0]} has no move and passes")
+    togyz = make_game("togyz_kumalak")
+    before, mover = first_move_where(togyz, lambda b, a, p: togyz.tuzduks(a) != togyz.tuzduks(b))
+    after = togyz.apply(before.copy(), mover[1])
+    hole = togyz.tuzduks(after)[mover[0]]
+    assert f"a tuzduk on hole {hole} of player_{1 - mover[0]}" in what_it_did(togyz, before, after, mover[0])
+
+
+def first_move_where(game, found, games=500):
+    """The first position of random games (seed 0) and its (mover, pit) for which found(before, after, mover)."""
+    rng = np.random.default_rng(0)
+    for _ in range(games):
+        state = game.init()
+        while not game.is_terminal(state):
+            before, mover = state.copy(), game.to_move(state)
+            pit = int(rng.choice(np.flatnonzero(game.legal_mask(state))))
+            game.apply(state, pit)
+            if found(before, state, mover):
+                return before, (mover, pit)
+    pytest.fail(f"no such move in {games} random games of {game!r}")

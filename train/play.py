@@ -4,8 +4,12 @@ The board is printed before every move of the person (pits numbered as on the bo
 person types a pit number, or ``q`` to resign (a deliberate end: status 0). Bad input (not a
 number, a pit out of range, a pit the rules do not allow) is refused with the reason and asked
 again; the end of input (Ctrl-D) abandons the game with a message and status 1, Ctrl-C with
-status 130 (as every command: the shell's status for an interrupt), never a traceback. An
-opponent that cannot play the game (a network trained for other rules) is refused before it starts.
+status 130 (as every command: the shell's status for an interrupt), never a traceback. Each move
+is reported with what it did: seeds into the mover's store, an extra turn, a pass, a tuzduk.
+
+The default opponent is the shipped AlphaZero network with search; on rules it was not trained
+for, the time-limited alpha-beta search takes its place (said so). An opponent the person names
+that cannot play the game (a network trained for other rules) is refused before it starts.
 """
 
 from __future__ import annotations
@@ -20,6 +24,36 @@ from .arena import GAME_HELP, parse_game
 ABANDONED = 1
 INTERRUPTED = 130  # as mancala_marl.train.cli answers Ctrl-C in the other commands
 RESIGN = "resign"
+DEFAULT_OPPONENT = "alphazero:time=0.5"
+FALLBACK_OPPONENT = "alphabeta:depth=64,time_limit=0.5"  # for rules no shipped network was trained on
+
+
+def default_opponent(game, write):
+    """:data:`DEFAULT_OPPONENT`, or on rules it was not trained for :data:`FALLBACK_OPPONENT`."""
+    from mancala_marl.agents import make_policy
+
+    policy = make_policy(DEFAULT_OPPONENT)
+    try:
+        policy.prepare(game)
+        return policy
+    except ValueError:  # "was trained for kalah {...} but is used on kalah {...}"
+        write(f"no shipped AlphaZero network plays {game.cli_spec()}: your opponent is {FALLBACK_OPPONENT}\n")
+        return make_policy(FALLBACK_OPPONENT)
+
+
+def what_it_did(game, before, after, mover: int, whose: str = "its") -> str:
+    """What a move of ``mover`` did, from the states around it: seeds into its store, a tuzduk
+    made, and who moves next when it is the mover again (an extra turn, or the other's pass)."""
+    said = []
+    gained = game.scores(after)[mover] - game.scores(before)[mover]
+    if gained:
+        said.append(f"{gained} into {whose} store")
+    made = set(game.marked_pits(after)[0]) - set(game.marked_pits(before)[0])
+    said += [f"a tuzduk on hole {hole} of player_{side}" for side, hole in sorted(made)]
+    if game.to_move(after) == mover:
+        other_side = after[(1 - mover) * (game.pits + 1):(1 - mover) * (game.pits + 1) + game.pits]
+        said.append(f"player_{1 - mover} has no move and passes" if not other_side.any() else "an extra turn")
+    return f": {', '.join(said)}" if said else ""
 
 
 def ask_move(game, state, read, write) -> int | str | None:
@@ -57,7 +91,10 @@ def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=
     stdout = stdout or sys.stdout
     write = (lambda text: (stdout.write(text), stdout.flush()))
     game = parse_game(game)
-    policy = make_policy(opponent) if isinstance(opponent, str) else opponent
+    if opponent is None:
+        policy = default_opponent(game, write)
+    else:
+        policy = make_policy(opponent) if isinstance(opponent, str) else opponent
     policy.prepare(game)  # before the person's first move, not after it
     policy.reset(seed)
     state = game.init()
@@ -73,12 +110,15 @@ def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=
                     return 0
                 if move is None:
                     return ABANDONED
+                before = state.copy()
                 game.apply(state, move)
-                write(f"you (player_{human_seat}) sow pit {move}\n")
+                write(f"you (player_{human_seat}) sow pit {move}{what_it_did(game, before, state, human_seat, 'your')}\n")
             else:
                 move = policy.act(game, state.copy())
+                before = state.copy()
                 game.apply(state, move)
-                write(f"{policy.name} (player_{1 - human_seat}) sows pit {move}\n")
+                write(f"{policy.name} (player_{1 - human_seat}) sows pit {move}"
+                      f"{what_it_did(game, before, state, 1 - human_seat)}\n")
     except KeyboardInterrupt:
         write("\ninterrupted: game abandoned\n")
         return INTERRUPTED
@@ -93,8 +133,9 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("play", help="play against a policy in the terminal",
                                    description="Play GAME against a policy: type a pit number each turn.")
     parser.add_argument("game", help=GAME_HELP)
-    parser.add_argument("--opponent", default="alphazero:time=0.5",
-                        help="policy spec (default alphazero:time=0.5: the shipped self-play network, searching 0.5 s a move)")
+    parser.add_argument("--opponent", default=None,
+                        help=f"policy spec (default {DEFAULT_OPPONENT}: the shipped self-play network, searching 0.5 s "
+                             f"a move; on rules it was not trained for, {FALLBACK_OPPONENT})")
     parser.add_argument("--seat", choices=("first", "second"), default="first", help="your seat (default first)")
     parser.add_argument("--seed", type=seed_argument, default=0)
     parser.set_defaults(func=run)
