@@ -19,7 +19,7 @@ COLUMNS = ("timesteps", "opponent", "seat", "win_rate")  # the ones drawn, of ev
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("plot", help="draw a training run's learning curves to PNG")
-    p.add_argument("run_dir", help="a run directory written by `mancala-marl train` or `distill`")
+    p.add_argument("run_dir", help="a run directory written by `mancala-marl train`, `distill` or `alphazero`")
     p.add_argument("--out", default=None, help="PNG path (default RUN_DIR/learning_curves.png)")
     p.set_defaults(func=run)
 
