@@ -106,13 +106,12 @@ def split_policy_specs(text: str, what: str = "the list") -> list[str]:
     (``alphabeta:2,0.5``); any other piece starts a new spec. Raises ValueError naming ``what``
     if no policy is named."""
     specs: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
+    for piece in filter(None, (p.strip() for p in text.split(","))):
         key, eq, _ = piece.partition("=")
-        parameter = (eq and key.strip().isidentifier()) or \
-            (piece and not isinstance(literal(piece, words=False), str) and ":" in (specs or [""])[-1])
-        if specs and parameter:
+        if specs and ((eq and key.strip().isidentifier())
+                      or (":" in specs[-1] and not isinstance(literal(piece, words=False), str))):
             specs[-1] += "," + piece
-        elif piece:
+        else:
             specs.append(piece)
     if not specs:
         raise ValueError(f"{what} names no policy, got {text!r}")

@@ -37,6 +37,7 @@ import numba
 from mancala_marl import ENV_MODULES, batch
 from mancala_marl.games import GAME_OVER, make_game
 from mancala_marl.games import GAMES as REGISTRY
+from results_dir import SHIPPED
 
 GAMES = {name: cls() for name, cls in REGISTRY.items()}  # every registered game, default rules
 OURS_AEC = ENV_MODULES
@@ -359,7 +360,7 @@ def main(argv=None):
         parser.error(f"{', '.join(sorted(missing))} missing: pip install -e '.[{extras}]' (make bench installs "
                      "[bench]), or leave those sections out with --sections")
     quick, want = args.quick, set(args.sections)
-    folder = args.results_dir or (None if quick else ROOT / "benchmarks" / "results")
+    folder = args.results_dir or (None if quick else SHIPPED)
     out = (folder or Path(tempfile.mkdtemp())) / "speed.json"
     reps = 3 if quick else 5
     command = "python benchmarks/speed.py" + (" --quick" if quick else "")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 
+from mancala_marl.games.base import side_is_empty
 from mancala_marl.render import ansi
 from mancala_marl.train.cli import seed_argument
 
@@ -51,8 +52,8 @@ def what_it_did(game, before, after, mover: int, whose: str = "its") -> str:
     made = set(game.marked_pits(after)[0]) - set(game.marked_pits(before)[0])
     said += [f"a tuzduk on hole {hole} of player_{side}" for side, hole in sorted(made)]
     if game.to_move(after) == mover:
-        other_side = after[(1 - mover) * (game.pits + 1):(1 - mover) * (game.pits + 1) + game.pits]
-        said.append(f"player_{1 - mover} has no move and passes" if not other_side.any() else "an extra turn")
+        passes = side_is_empty(after, game.pits, 1 - mover)
+        said.append(f"player_{1 - mover} has no move and passes" if passes else "an extra turn")
     return f": {', '.join(said)}" if said else ""
 
 

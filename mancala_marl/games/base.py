@@ -264,8 +264,9 @@ class Game:
             return (f"state[{self.board_size}] (the player to move) must be 0, 1 or {GAME_OVER} (game over), "
                     f"got {to_move}")
         low, high = self.state_bounds()
-        outside = [i for i in range(self.board_size + 1, self.state_size) if not low[i] <= state[i] <= high[i]]
-        if outside:  # the kernels index with some of these slots
+        slots = slice(self.board_size + 1, None)
+        outside = self.board_size + 1 + np.flatnonzero((state[slots] < low[slots]) | (state[slots] > high[slots]))
+        if len(outside):  # the kernels index with some of these slots
             i = outside[0]
             return (f"state[{i}], one of {self.name}'s own slots after the player to move, must be in "
                     f"{low[i]}..{high[i]}, got {state[i]}")

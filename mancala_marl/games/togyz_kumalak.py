@@ -209,12 +209,14 @@ class TogyzKumalak(Game):
         return low, high
 
     def slots_fault(self, state):
-        for player, hole in enumerate(self.tuzduks(state)):
-            if hole != NO_TUZDUK and state[(1 - player) * (self.pits + 1) + hole]:
+        tuzduks = self.tuzduks(state)
+        for player, hole in enumerate(tuzduks):
+            balls = state[(1 - player) * (self.pits + 1) + hole] if hole != NO_TUZDUK else 0
+            if balls:
                 return (f"player_{player}'s tuzduk, hole {hole} of player_{1 - player}, must be empty (its balls "
-                        f"go to the kazan), got {state[(1 - player) * (self.pits + 1) + hole]}")
-        if self.tuzduks(state)[0] == self.tuzduks(state)[1] != NO_TUZDUK:
-            return f"the two tuzduks cannot stand on holes of the same number, got {self.tuzduks(state)[0]} for both"
+                        f"go to the kazan), got {balls}")
+        if tuzduks[0] == tuzduks[1] != NO_TUZDUK:
+            return f"the two tuzduks cannot stand on holes of the same number, got {tuzduks[0]} for both"
         return None
 
     def custom_obs_high(self, obs_type: str) -> np.ndarray:
