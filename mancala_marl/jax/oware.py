@@ -1,0 +1,151 @@
+"""Oware in JAX: the rules of :mod:`mancala_marl.games.oware` over the same flat state (houses,
+stores, the player to move, then the repetition history: count, digest, 256 hashes).
+
+Sowing is closed-form on the ring of the 2*houses houses with the house sown from left out: the
+other ring - 1 houses get n // (ring - 1) seeds each, plus one for the first n % (ring - 1) after
+the origin. The capture, the grand slam and the must-feed rule are masks over the ring.
+
+The history holds the numba engine's 64-bit position hashes (FNV-1a style over the board, the
+stores and the player to move, then splitmix64's finalizer) as int32 halves. JAX computes the
+same bits without 64-bit integers (``jax_enable_x64`` stays off): a 64-bit value is a (hi, lo)
+pair of uint32, and a 64x64 -> 64 product is built from 16-bit limbs.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from mancala_marl.games.oware import COUNT, DIGEST, HASHES, HISTORY
+from mancala_marl.jax.rules import Rules
+
+# the numba _position_hash's constants
+_FNV_OFFSET = 14695981039346656037
+_FNV_PRIME = 1099511628211
+_MIX = 0xFF51AFD7ED558CCD
+_LOW16 = 0xFFFF
+
+
+def _u32(value: int):
+    return jnp.uint32(value & 0xFFFFFFFF)
+
+
+def _mulhi32(a, b):
+    """The high 32 bits of the 64-bit product of two uint32."""
+    a1, a0 = a >> 16, a & _LOW16
+    b1, b0 = b >> 16, b & _LOW16
+    low, cross_a, cross_b = a0 * b0, a1 * b0, a0 * b1
+    middle = (low >> 16) + (cross_a & _LOW16) + (cross_b & _LOW16)
+    return a1 * b1 + (cross_a >> 16) + (cross_b >> 16) + (middle >> 16)
+
+
+def _mul64(hi, lo, constant: int):
+    """(hi, lo) * constant mod 2**64, all as uint32 halves."""
+    c_hi, c_lo = _u32(constant >> 32), _u32(constant)
+    return _mulhi32(lo, c_lo) + hi * c_lo + lo * c_hi, lo * c_lo
+
+
+def position_hash(cells):
+    """numba's ``_position_hash`` of the int32 values ``cells`` (board and player to move, all
+    >= 0): its (lo, hi) halves as int32, as the history slots store them."""
+    values = (cells + 1).astype(jnp.uint32)
+    hi, lo = _u32(_FNV_OFFSET >> 32), _u32(_FNV_OFFSET)
+    for i in range(cells.shape[0]):  # a short chain of fixed length: unrolled
+        hi, lo = _mul64(hi, lo ^ values[i], _FNV_PRIME)
+    lo = lo ^ (hi >> 1)  # h ^= h >> 33
+    hi, lo = _mul64(hi, lo, _MIX)
+    lo = lo ^ (hi >> 1)
+    return lax.bitcast_convert_type(jnp.stack([lo, hi]), jnp.int32)
+
+
+def make_rules(game) -> Rules:
+    """The apply/legal functions of ``game`` (a numba Oware), one state at a time."""
+    houses = game.pits
+    ring_size = 2 * houses
+    to_move = game.board_size  # the flat state's TO_MOVE index; the history follows it
+    count_at = to_move + 1 + COUNT
+    digest_at = to_move + 1 + DIGEST
+    hashes_at = to_move + 1 + HASHES
+    half = houses * game.seeds  # half of all the seeds
+    grand_slam_illegal = game.params["grand_slam"] == "illegal"
+    ring = jnp.arange(ring_size, dtype=jnp.int32)
+    cell = ring + (ring >= houses)  # board index of each ring position
+    side = ring // houses
+    house_numbers = jnp.arange(houses, dtype=jnp.int32)
+    slot_numbers = jnp.arange(HISTORY, dtype=jnp.int32)
+
+    def sow(board, mover, house):
+        """The ring ``board`` after sowing; the ring position of the last seed."""
+        origin = mover * houses + house
+        seeds = jnp.sum(jnp.where(ring == origin, board, 0))
+        after = (ring - origin) % ring_size  # 0 at the origin, which gets nothing
+        laps, rest = seeds // (ring_size - 1), seeds % (ring_size - 1)
+        drops = laps + (after - 1 < rest).astype(jnp.int32)
+        board = jnp.where(after == 0, 0, board + drops)
+        return board, (origin + (seeds - 1) % (ring_size - 1) + 1) % ring_size
+
+    def capture(board, mover, last):
+        """The seeds a capture ending at ``last`` takes (a ring mask; none outside the opponent's
+        row), and whether taking them would be a grand slam."""
+        row = last // houses
+        in_row = side == row
+        upto = in_row & (ring <= last)
+        two_or_three = (board == 2) | (board == 3)
+        grand_slam = jnp.all(jnp.where(upto, two_or_three, True)) & jnp.all(
+            jnp.where(in_row & (ring > last), board == 0, True))
+        stop = jnp.max(jnp.where(upto & ~two_or_three, ring, -1))  # where the backward chain ends
+        return upto & (ring > stop) & (row != mover), grand_slam & (row != mover)
+
+    def feeding(board, mover):
+        """Non-empty own houses, only those that reach the opponent's row when it is empty."""
+        own = jnp.where(side == mover, board, 0)
+        own = own[:houses] + own[houses:]  # by house number
+        opponent_empty = ~jnp.any((side != mover) & (board > 0))
+        return (own > 0) & (~opponent_empty | (own > houses - 1 - house_numbers))
+
+    def apply(flat, house):
+        mover = flat[to_move]
+        board, last = sow(flat[cell], mover, house)
+        taken, grand_slam = capture(board, mover, last)
+        taken = jnp.where(taken & ~grand_slam, board, 0)
+        captured = jnp.sum(taken)
+        board = board - taken
+        store = flat[jnp.array([houses, 2 * houses + 1])].at[mover].add(captured)
+        next_player = 1 - mover
+        position = jnp.concatenate([board[:houses], store[:1], board[houses:], store[1:], next_player[None]])
+
+        # the repetition rule (numba's record_position); a capture forgets the positions before it
+        fresh = captured > 0
+        n = jnp.where(fresh, 0, flat[count_at])
+        digest = jnp.where(fresh, 0, flat[digest_at:digest_at + 2])
+        h = position_hash(position)
+        stored = flat[hashes_at:hashes_at + 2 * HISTORY].reshape(HISTORY, 2)
+        seen = jnp.any((slot_numbers < n) & jnp.all(stored == h, axis=1))
+        repeated = seen | (n >= HISTORY)  # a full history ends the game as a repetition would
+        slot = hashes_at + 2 * jnp.minimum(n, HISTORY - 1)
+        flat = lax.dynamic_update_slice(flat, jnp.where(repeated, lax.dynamic_slice(flat, (slot,), (2,)), h), (slot,))
+        flat = flat.at[count_at].set(jnp.where(repeated, n, n + 1))
+        flat = flat.at[digest_at:digest_at + 2].set(jnp.where(repeated, digest, digest ^ h))
+
+        over = (repeated | jnp.any(store > half) | jnp.all(store == half)
+                | ~jnp.any(feeding(board, next_player)))
+        # the end: the seeds left go to the store of their side
+        store = store + jnp.where(over, jnp.stack([jnp.sum(jnp.where(side == s, board, 0)) for s in (0, 1)]), 0)
+        board = jnp.where(over, 0, board)
+        return flat.at[:to_move + 1].set(jnp.concatenate(
+            [board[:houses], store[:1], board[houses:], store[1:], jnp.where(over, -1, next_player)[None]]))
+
+    def legal(flat):
+        mover = flat[to_move]
+        board = flat[cell]
+        mask = feeding(board, mover) & (mover >= 0)
+        if grand_slam_illegal:  # legal unless a grand slam, or unless every legal move is one
+            def slams(house):
+                sown, last = sow(board, mover, house)
+                return capture(sown, mover, last)[1]
+            slam = mask & jax.vmap(slams)(house_numbers)
+            mask = jnp.where(jnp.all(slam == mask), mask, mask & ~slam)
+        return mask
+
+    return Rules(apply=apply, legal=legal, extra_obs=None)
