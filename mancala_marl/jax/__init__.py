@@ -1,4 +1,71 @@
-"""The Mancala games as JAX environments with Pgx's API (needs the [jax] extra)."""
-from mancala_marl.jax.rules import Rules
+"""The Mancala games as JAX environments with Pgx's API (needs the ``[jax]`` extra).
 
-__all__ = ["Rules"]
+``make("kalah")`` returns a :class:`~mancala_marl.jax.env.MancalaEnv`, a ``pgx.core.Env``: code
+written for ``pgx.make(...)`` runs with it. Each variant's rules are one file here,
+``<variant>.py`` with ``make_rules(game) -> Rules``; :data:`JAX_VARIANTS` names the registered
+variants that have one. :func:`to_state` and :func:`from_state` convert positions to and from the
+numba engine's flat states, so every CPU policy can play or search a JAX position.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..games import VARIANTS, Game, make_game
+from ..games.base import MAX_MOVES
+from .env import OBS_TYPES, REWARDS, MancalaEnv, State
+from .rules import Rules
+
+JAX_VARIANTS = tuple(name for name in VARIANTS if importlib.util.find_spec(f"{__name__}.{name}") is not None)
+
+
+def make(game: str, obs_type: str = "counts", reward: str = "result", max_moves: int = MAX_MOVES,
+         **rules) -> MancalaEnv:
+    """The JAX environment of a registered game, with its rule parameters as ``make_game`` takes
+    them (``make("kalah", pits=4, seeds=3)``); ``obs_type``, ``reward`` and ``max_moves`` as the
+    PettingZoo environments take them (see :class:`MancalaEnv`).
+
+    Raises ValueError naming an unknown game or rule parameter, a bad value, or a game that has no
+    JAX rules file."""
+    numba_game = make_game(game, **rules)  # the same errors as everywhere else
+    if game not in JAX_VARIANTS:
+        raise ValueError(f"{game} has no JAX rules yet; the JAX environments: {', '.join(JAX_VARIANTS)}")
+    module = importlib.import_module(f"{__name__}.{game}")
+    return MancalaEnv(numba_game, module.make_rules(numba_game), obs_type=obs_type, reward=reward,
+                      max_moves=max_moves)
+
+
+def to_state(state: State) -> np.ndarray:
+    """The numba engine's flat int32 state of a JAX ``State`` (a batch gives one row per game):
+    what ``Game.apply``, the agents and the AEC environments' ``set_state`` take."""
+    return np.array(state._board, dtype=np.int32)
+
+
+def from_state(game_or_env: Game | MancalaEnv, values, num_moves: int = 0) -> State:
+    """A JAX ``State`` holding the numba flat state ``values`` (one state, or a batch as rows),
+    for ``game_or_env`` (a numba ``Game``, whose JAX environment is made with default options, or
+    a :class:`MancalaEnv`). ``num_moves`` is the moves already played (the ``_step_count``).
+
+    A state that no play reaches is refused with ``Game.state_from``'s message. A finished game's
+    ``current_player`` is 0: the flat state does not say who moved last."""
+    env = game_or_env if isinstance(game_or_env, MancalaEnv) else make(game_or_env.name, **game_or_env.params)
+    rows = np.asarray(values)
+    batch = rows.ndim == 2
+    rows = np.stack([env.game.state_from(row) for row in (rows if batch else rows[None])])
+
+    def one(board):
+        state = env._state(board, jnp.maximum(board[env.game.to_move_index], 0))
+        state = state.replace(_step_count=jnp.int32(num_moves),
+                              truncated=~state.terminated & (num_moves >= env.max_moves))
+        return state.replace(observation=env.observe(state))
+
+    states = jax.vmap(one)(jnp.asarray(rows))
+    return states if batch else jax.tree_util.tree_map(lambda x: x[0], states)
+
+
+__all__ = ["JAX_VARIANTS", "OBS_TYPES", "REWARDS", "MancalaEnv", "Rules", "State", "from_state", "make", "to_state"]

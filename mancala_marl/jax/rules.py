@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple, Optional
 
+import jax.numpy as jnp
+
 
 class Rules(NamedTuple):
     apply: Callable
@@ -19,3 +21,40 @@ class Rules(NamedTuple):
     extra_obs: Optional[Callable]
     """(flat, player int32[]) -> float32[pits * game.extra_features]: what the numba
     extra_obs_kernel writes (Togyz Kumalak's tuzduk flags), or None for games without extras."""
+
+
+# -- helpers the rules files share (the JAX twins of mancala_marl.games.base's kernels) -----------
+def sow(flat, pos, seeds, skip, cells: int):
+    """Drop ``seeds`` one per cell after ``pos`` by increasing index, wrapping round at ``cells``
+    and passing over cell ``skip``; returns (flat, the cell of the last drop). Closed form, no
+    loop: the cell ``k`` steps along the ring of ``cells - 1`` gets ``seeds // ring`` plus one if
+    ``k <= seeds % ring``."""
+    ring = cells - 1
+    cell = jnp.arange(cells)
+    step = (cell - pos - 1) % cells + 1  # 1 for the cell after pos, ..., cells for pos itself
+    step = step - (step > (skip - pos - 1) % cells + 1)  # cells past the skipped one come a step sooner
+    drops = jnp.where(cell == skip, 0, seeds // ring + (step <= seeds % ring))
+    last = jnp.argmax((step == (seeds - 1) % ring + 1) & (cell != skip))
+    return flat.at[:cells].add(drops.astype(flat.dtype)), last
+
+
+def side_sums(flat, pits: int):
+    """The seeds on each side's pits (stores left out): int32[2]."""
+    return flat[: 2 * (pits + 1)].reshape(2, pits + 1)[:, :pits].sum(1)
+
+
+def nonempty_pits(flat, pits: int):
+    """Legality in Kalah, Sungka and Togyz Kumalak: every non-empty pit of the mover; none once
+    the game is over (base.nonempty_pits)."""
+    mover = flat[2 * pits + 2]
+    first = jnp.maximum(mover, 0) * (pits + 1)
+    return (mover >= 0) & (flat[first + jnp.arange(pits)] > 0)
+
+
+def end_move(flat, pits: int, next_player, over):
+    """Hand the turn to ``next_player``, or end the game with every seed still in a pit swept to
+    its side's store and TO_MOVE = -1 (base.end_move)."""
+    swept = flat.at[jnp.array([pits, 2 * pits + 1])].add(side_sums(flat, pits))
+    swept = swept.at[: 2 * pits + 2].set(jnp.where(jnp.arange(2 * pits + 2) % (pits + 1) == pits,
+                                                   swept[: 2 * pits + 2], 0))
+    return jnp.where(over, swept.at[2 * pits + 2].set(-1), flat.at[2 * pits + 2].set(next_player))
