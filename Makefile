@@ -1,13 +1,14 @@
 # Two entry points, both of which build the virtualenv they need (.venv) on a fresh machine.
 #   make demo   set up, then a short train-and-evaluate run on the default game
 #   make test   set up, then the whole test suite: the quick suite, the integration smoke tests
-#               (make test-integrations) from their own virtualenvs, and the packaging checks
+#               (make test-integrations) from their own virtualenvs, the JAX environments' tests
+#               (make test-jax, from .venv-jax), and the packaging checks
 #               (make test-package: the wheel installed as users get it)
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test setup clean integration-venvs test-integrations test-rllib test-marl test-package bench
+.PHONY: demo test setup clean integration-venvs test-integrations test-rllib test-marl test-package bench test-jax
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,11 +23,13 @@ setup: $(VENV)/.installed
 demo: setup
 	$(VENV)/bin/mancala-marl demo
 
-# The three virtualenvs are built side by side (pip waits on the network most of the time).
+# The four virtualenvs are built side by side (pip waits on the network most of the time).
+# tests/jax runs from .venv-jax only (make test-jax).
 test:
-	$(MAKE) -j3 setup integration-venvs
-	$(PY) -m pytest -q -n 2 -m "not integration and not packaging"
+	$(MAKE) -j4 setup integration-venvs .venv-jax/.installed
+	$(PY) -m pytest -q -n 2 -m "not integration and not packaging" --ignore=tests/jax
 	$(MAKE) test-integrations
+	$(MAKE) test-jax
 	$(MAKE) test-package
 
 # Build the sdist and wheel, install the wheel into fresh virtualenvs (core only, then [train])
@@ -48,6 +51,17 @@ test-package: setup
 
 integration-venvs: .venv-rllib/.installed .venv-marl/.installed
 
+# The JAX environments (mancala_marl.jax, tests/jax/, docs/jax.md) in a virtualenv of their own:
+# jax, Pgx and mctx, no torch, and .venv stays free of jax.
+.venv-jax/.installed: pyproject.toml
+	$(PYTHON) -m venv .venv-jax
+	.venv-jax/bin/python -m pip install -q --upgrade pip
+	.venv-jax/bin/python -m pip install -q -e ".[jax,test]"
+	touch $@
+
+test-jax: .venv-jax/.installed
+	.venv-jax/bin/python -m pytest -q tests/jax
+
 test-rllib: .venv-rllib/.installed
 	.venv-rllib/bin/python -m pytest -q tests/integrations/test_rllib.py
 
@@ -62,4 +76,4 @@ bench: setup
 	$(PY) benchmarks/speed.py
 
 clean:
-	rm -rf $(VENV) .venv-rllib .venv-marl build *.egg-info
+	rm -rf $(VENV) .venv-rllib .venv-marl .venv-jax build *.egg-info
