@@ -60,27 +60,43 @@ def ansi(game: Game, state: np.ndarray, num_moves: int | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-# 3x5 pixel digits, enough to print counts on the picture without a font library.
+# 3x5 pixel glyphs, enough to print counts and the legend on the picture without a font library.
 _GLYPHS = {
     "0": "111101101101111", "1": "010110010010111", "2": "111001111100111", "3": "111001111001111",
     "4": "101101111001001", "5": "111100111001111", "6": "111100111101111", "7": "111001001001001",
     "8": "111101111101111", "9": "111101111001111", "X": "101101010101101",
+    "A": "010101111101101", "B": "110101110101110", "C": "111100100100111", "D": "110101101101110",
+    "E": "111100111100111", "F": "111100111100100", "G": "111100101101111", "H": "101101111101101",
+    "I": "111010010010111", "J": "001001001101111", "K": "101101110101101", "L": "100100100100111",
+    "M": "101111111101101", "N": "110101101101101", "O": "010101101101010", "P": "111101111100100",
+    "Q": "010101101111011", "R": "110101110101101", "S": "111100111001111", "T": "111010010010010",
+    "U": "101101101101111", "V": "101101101101010", "W": "101101111111101", "Y": "101101010010010",
+    "Z": "111001010100111", " ": "000000000000000", "=": "000111000111000", "(": "010100100100010",
+    ")": "010001001001010", "'": "010010000000000", ",": "000000000010100", ".": "000000000000010",
+    "-": "000000111000000", ":": "000010000010000",
 }
 _WOOD, _PIT, _STORE, _TEXT = (176, 124, 74), (92, 58, 30), (78, 48, 24), (250, 240, 220)
-_MOVER, _MARKED = (255, 214, 80), (200, 40, 40)
+_MOVER, _MARKED, _LEGEND = (255, 214, 80), (200, 40, 40), (240, 228, 205)
 _CELL, _SCALE = 64, 4
+_LEGEND_HEIGHT = 24  # a strip under the board that says what its marks mean
 
 
-def _text(img: np.ndarray, cx: int, cy: int, text: str, color) -> None:
+def _text(img: np.ndarray, cx: int, cy: int, text: str, color, scale: int = _SCALE) -> None:
     # Long counts (thousands of seeds in a store) are drawn smaller so that they stay in their cell.
-    scale = max(1, min(_SCALE, (_CELL - 8) // (4 * len(text))))
-    w = len(text) * 4 * scale - scale
-    x0, y0 = cx - w // 2, cy - 5 * scale // 2
-    for k, ch in enumerate(text):
-        bits = np.array([int(b) for b in _GLYPHS[ch]], dtype=bool).reshape(5, 3)
+    scale = max(1, min(scale, (_CELL - 8) // (4 * len(text))))
+    _line(img, cx - (len(text) * 4 * scale - scale) // 2, cy, text, color, scale)
+
+
+def _line(img: np.ndarray, x0: int, cy: int, text: str, color, scale: int) -> int:
+    """Draw ``text`` from x = ``x0`` centred on row ``cy``; returns the x after it. Characters
+    without a glyph are left as gaps."""
+    y0 = cy - 5 * scale // 2
+    for k, ch in enumerate(text.upper()):
+        bits = np.array([int(b) for b in _GLYPHS.get(ch, _GLYPHS[" "])], dtype=bool).reshape(5, 3)
         glyph = np.kron(bits, np.ones((scale, scale), dtype=bool))
         xs = x0 + k * 4 * scale
         img[y0:y0 + glyph.shape[0], xs:xs + glyph.shape[1]][glyph] = color
+    return x0 + len(text) * 4 * scale
 
 
 def _disc(img: np.ndarray, cx: int, cy: int, rx: int, ry: int, color) -> None:
@@ -90,13 +106,16 @@ def _disc(img: np.ndarray, cx: int, cy: int, rx: int, ry: int, color) -> None:
 
 
 def rgb_array(game: Game, state: np.ndarray) -> np.ndarray:
-    """A (height, width, 3) uint8 picture: pits as holes with their counts, the mover's row outlined."""
+    """A (height, width, 3) uint8 picture: pits as holes with their counts, the stores at the ends,
+    and under the board a legend of its marks: a yellow ring round each pit of the player to move
+    (none once the game is over), and a red pit with an X for each pit the game marks (Togyz
+    Kumalak's tuzduks), with the game's own words for it."""
     pits = game.pits
     board = state[: game.board_size]
     to_move = state[game.board_size]
-    marked, _ = game.marked_pits(state)
+    marked, legend = game.marked_pits(state)
     width, height = (pits + 2) * _CELL, 2 * _CELL + _CELL // 2
-    img = np.empty((height, width, 3), dtype=np.uint8)
+    img = np.empty((height + _LEGEND_HEIGHT, width, 3), dtype=np.uint8)
     img[:] = _WOOD
     r = _CELL // 2 - 4
     for player, cy in ((1, _CELL // 2 + 8), (0, height - _CELL // 2 - 8)):
@@ -112,4 +131,17 @@ def rgb_array(game: Game, state: np.ndarray) -> np.ndarray:
         cx, cy = column * _CELL + _CELL // 2, height // 2
         _disc(img, cx, cy, r, height // 2 - 8, _STORE)
         _text(img, cx, cy, str(board[player * (pits + 1) + pits]), _TEXT)
+    _legend(img, height + _LEGEND_HEIGHT // 2, to_move != GAME_OVER, legend if marked else "")
     return img
+
+
+def _legend(img: np.ndarray, cy: int, moving: bool, marks: str) -> None:
+    parts = (["ring: player to move"] if moving else ["game over"]) + ([marks] if marks else [])
+    text = "   ".join(parts)
+    scale = 2 if (len(text) * 8 + 24) <= img.shape[1] else 1
+    x = 6
+    if moving:  # a sample of the ring, as drawn round the mover's pits
+        _disc(img, x + 6, cy, 7, 7, _MOVER)
+        _disc(img, x + 6, cy, 5, 5, _PIT)
+        x += 18
+    _line(img, x, cy, text, _LEGEND, scale)
