@@ -1,0 +1,330 @@
+"""Sphinx extension: one page per registered game, written from its rules file at build time.
+
+Every game in :data:`mancala_marl.games.GAMES` gets ``games/<name>.md``: its rules (the rules
+module's docstring), pictures of the board drawn by :func:`mancala_marl.render.rgb_array` at
+moments found by playing seeded random games (the start, a capture, an extra turn, a move that
+sows on from a pit it reached, a pit marked by the rules, a pass, the end), a worked move
+sequence with the code that replays it, the rule parameters, the observation and action spaces,
+the rewards and the version history. A new variant gets its page from its file alone.
+
+The pages and pictures are build outputs (``docs/games/`` is ignored by git); the ladder chart of
+``agents_arena.md`` is drawn here too, from ``benchmarks/results/ladder.json``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import pathlib
+import re
+
+import numpy as np
+
+DOCS = pathlib.Path(__file__).resolve().parents[1]
+GAMES_DIR = DOCS / "games"
+IMAGES = GAMES_DIR / "img"
+LADDER_JSON = DOCS.parent / "benchmarks" / "results" / "ladder.json"
+LADDER_PNG = DOCS / "_generated" / "ladder.png"
+SPEED_JSON = DOCS.parent / "benchmarks" / "results" / "speed.json"
+SPEED_PNG = DOCS / "_generated" / "speed.png"
+SEARCH_GAMES = 100  # seeded random games searched for each kind of move
+WORKED_MOVES = 8
+
+
+def title(cls) -> str:
+    """``TogyzKumalak`` -> ``Togyz Kumalak``."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__)
+
+
+def moved_on(game, before, after, mover, pit) -> bool:
+    """Whether a move sowed more seeds into the pits than it picked up: it picked up a pit where
+    it ended and sowed on (Sungka's relay). Captures and sweeps only take seeds off the pits."""
+    taken = int(before[mover * (game.pits + 1) + pit])
+    pits = [c for c in range(game.board_size) if c not in (game.pits, 2 * game.pits + 1)]
+    grown = sum(max(int(after[c]) - int(before[c]), 0) for c in pits)
+    return grown > taken
+
+
+def kinds_of_move(game, before, after, mover, pit) -> list[str]:
+    """The moments a move shows: ``capture``, ``extra_turn``, ``pass``, ``sows_on``, ``marked``, ``end``."""
+    from mancala_marl.games.base import side_is_empty
+    from mancala_marl.train.play import captured_pits
+
+    kinds = []
+    over = game.is_terminal(after)
+    gained = game.scores(after)[mover] - game.scores(before)[mover]
+    made = set(game.marked_pits(after)[0]) - set(game.marked_pits(before)[0])
+    if over:
+        kinds.append("end")
+    elif game.to_move(after) == mover:
+        kinds.append("pass" if side_is_empty(after, game.pits, 1 - mover) else "extra_turn")
+    elif gained and captured_pits(game, before, after, mover, gained, made):
+        kinds.append("capture")
+    if made:
+        kinds.append("marked")
+    if not over and moved_on(game, before, after, mover, pit):
+        kinds.append("sows_on")
+    return kinds
+
+
+CAPTIONS = {
+    "capture": "A capture",
+    "extra_turn": "An extra turn: the last seed in the mover's own store",
+    "sows_on": "Sowing on: the last seed lands in a full pit, which is picked up and sown on (relay)",
+    "marked": "A pit taken out of play by the rules, drawn as a red X (Togyz Kumalak's tuzduk)",
+    "pass": "A pass: the other player has no move, so the mover plays again",
+    "end": "The last move, and the seeds left swept to the stores",
+}
+
+
+def find_moments(game, seed: int = 0) -> dict[str, tuple]:
+    """For each kind of move, the first (before, after, mover, pit, description) found in seeded
+    random games; only the kinds this game has appear."""
+    from mancala_marl.train.play import what_it_did
+
+    found: dict[str, tuple] = {}
+    rng = np.random.default_rng(seed)
+    for _ in range(SEARCH_GAMES):
+        state = game.init()
+        while not game.is_terminal(state):
+            mover = game.to_move(state)
+            pit = int(rng.choice(np.flatnonzero(game.legal_mask(state))))
+            after = game.apply(state.copy(), pit)
+            for kind in kinds_of_move(game, state, after, mover, pit):
+                if kind not in found:
+                    found[kind] = (state, after, mover, pit, what_it_did(game, state, after, mover).lstrip(": "))
+            state = after
+        if len(found) == len(CAPTIONS):
+            break
+    return found
+
+
+def picture(game, states, path: pathlib.Path) -> None:
+    """The boards of ``states`` side by side, as ``render_mode="rgb_array"`` draws each."""
+    import matplotlib.image
+
+    from mancala_marl.render import rgb_array
+
+    images = [rgb_array(game, s) for s in states]
+    gap = np.full((images[0].shape[0], 24, 3), 255, dtype=np.uint8)
+    row = images[0]
+    for image in images[1:]:
+        row = np.concatenate([row, gap, image], axis=1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    matplotlib.image.imsave(path, row)
+
+
+def parameters_table(cls) -> list[str]:
+    declared = getattr(cls, "parameters", None)
+    rows = ["| parameter | default | takes | meaning |", "|---|---|---|---|"]
+    if declared:  # typed declarations (mancala_marl.games.params.Param)
+        for p in declared:
+            takes = f"{p.kind}, {p.bounds}" if getattr(p, "bounds", "") else p.kind
+            rows.append(f"| `{p.name}` | `{p.default!r}` | {takes} | {p.doc} |")
+        return rows
+    for p in inspect.signature(cls).parameters.values():
+        kind = p.annotation if isinstance(p.annotation, str) else getattr(p.annotation, "__name__", "")
+        rows.append(f"| `{p.name}` | `{p.default!r}` | {kind} | |")
+    return rows
+
+
+def spaces_table(name: str) -> list[str]:
+    import mancala_marl
+    from mancala_marl.observations import obs_types
+
+    rows = ["| `obs_type` | `observation` shape | low .. high |", "|---|---|---|"]
+    module = mancala_marl.ENV_MODULES[name]
+    for obs_type in obs_types(module.raw_env().game):
+        space = module.raw_env(obs_type=obs_type).observation_space("player_0")["observation"]
+        rows.append(f"| `{obs_type}` | {space.shape} | {space.low.min():g} .. {space.high.max():g} |")
+    return rows
+
+
+def board_text(game, state) -> str:
+    from mancala_marl.render import ansi
+
+    return ansi(game, state)
+
+
+def worked_sequence(name: str, game) -> list[str]:
+    """A seeded game's first moves, each with what it did, and the code that replays them."""
+    from mancala_marl.train.play import what_it_did
+
+    rng = np.random.default_rng(1)
+    state, lines, pits = game.init(), [], []
+    for _ in range(WORKED_MOVES):
+        if game.is_terminal(state):
+            break
+        mover = game.to_move(state)
+        pit = int(rng.choice(np.flatnonzero(game.legal_mask(state))))
+        after = game.apply(state.copy(), pit)
+        lines.append(f"{len(pits) + 1}. player_{mover} sows {game.pit_word[:-1]} {pit}{what_it_did(game, state, after, mover)}.")
+        pits.append(pit)
+        state = after
+    code = [
+        "```python",
+        f"from mancala_marl import {name}_v0",
+        "",
+        f"env = {name}_v0.raw_env(render_mode=\"ansi\")",
+        "env.reset()",
+        f"for pit in {pits}:  # each the pit of the agent to move, as env.agent_selection says",
+        "    env.step(pit)",
+        "print(env.render())",
+        "```",
+    ]
+    return lines + ["", "The same moves through the AEC API:", "", *code, "", "prints", "", "```text",
+                    board_text(game, state).rstrip("\n"), "```"]
+
+
+def game_page(name: str, cls) -> str:
+    import mancala_marl
+
+    game = cls()
+    module = cls.__module__
+    env_module = mancala_marl.ENV_MODULES[name].__name__.rsplit(".", 1)[1]
+    pit, seed = game.pit_word[:-1], game.seed_word[:-1]
+    out = [
+        f"# {title(cls)}",
+        "",
+        f"`mancala_marl.{env_module}` (PettingZoo AEC), `{mancala_marl.gym_id(name)}` (Gymnasium, "
+        f"one seat against a policy), rules class {{class}}`{module}.{cls.__name__}`, command line "
+        f"name `{name}`. By default {game.pits} {game.pit_word} of {game.seeds} {game.seed_word} a side, "
+        f"{game.total_seeds} in all.",
+        "",
+        "## Rules",
+        "",
+        "```{eval-rst}",
+        f".. automodule:: {module}",
+        "   :no-index:",
+        "```",
+        "",
+        "## Pictures",
+        "",
+        "Drawn by the environment itself (`render_mode=\"rgb_array\"`): player_1's row on top, "
+        "running right to left, player_0's row below, running left to right, each player's store "
+        f"on its right (player_1's on the left of the picture), so sowing goes anticlockwise. The "
+        f"{game.pit_word} of the player to move have a yellow ring; a red X marks a {pit} the rules "
+        "have taken out of play (Togyz Kumalak's tuzduk). Numbers are the seeds in each "
+        f"{pit} and store; {game.pit_word} are numbered 0..{game.pits - 1} from each player's left.",
+        "",
+    ]
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    picture(game, [game.init()], IMAGES / f"{name}_start.png")
+    out += [f"```{{figure}} img/{name}_start.png", f":alt: {title(cls)} at the start",
+            "", f"The start: {game.seeds} {game.seed_word} in every {pit}, player_0 to move.", "```", ""]
+    moments = find_moments(game)
+    for kind in [k for k in CAPTIONS if k in moments]:
+        before, after, mover, pit_no, said = moments[kind]
+        picture(game, [before, after], IMAGES / f"{name}_{kind}.png")
+        out += [f"```{{figure}} img/{name}_{kind}.png", f":alt: {CAPTIONS[kind]}", "",
+                f"{CAPTIONS[kind]}. Before and after player_{mover} sows {pit} {pit_no}: {said}.", "```", ""]
+    out += ["## A worked move sequence", "", "A game of random legal moves (seed 1), move by move:", "",
+            *worked_sequence(name, game), ""]
+    out += ["## Parameters", "", f"Rule parameters, as keywords of `{env_module}.env(...)`, of "
+            f"`{cls.__name__}(...)` and on the command line as `{name}:{game.pit_word}=4,...`:", "",
+            *parameters_table(cls), "",
+            "Every environment also takes `obs_type`, `reward`, `max_moves=1000` (truncation) and "
+            "`render_mode` (`\"human\"`, `\"ansi\"`, `\"rgb_array\"`): see [](../environments.md).", ""]
+    out += ["## Observations and actions", "",
+            f"An action is one of the mover's own {game.pit_word}, `Discrete({game.pits})`, numbered in "
+            "its own sowing order. The observation is a Dict of `observation` (float32, from the "
+            f"observer's side) and `action_mask` (int8, length {game.pits}; all zeros for the agent "
+            "not to move). The encodings, with the default rules:", "", *spaces_table(name), "",
+            "What each encoding holds: [](../environments.md#observations).", ""]
+    out += ["## Rewards", "",
+            "`reward=\"result\"` (default): +1 to the winner and -1 to the loser at the end, 0 for a "
+            "draw and on every other step. `reward=\"score_diff\"`: after each move the mover gets its "
+            "store gain minus the opponent's, the opponent the negative. An illegal move through "
+            "`env()` loses the game with -1; `raw_env()` raises `IllegalMoveError` naming the rule.", ""]
+    out += ["## Version history", "", f"- `{env_module}`: the first version. See [](../changelog.md).", ""]
+    return "\n".join(out)
+
+
+def games_index(names) -> str:
+    from mancala_marl.games import GAMES
+
+    out = ["# Games", "", "One page per game, written from its rules file when the docs are built.", "",
+           "```{toctree}", ":maxdepth: 1", "", *names, "```", "",
+           "| game | summary |", "|---|---|"]
+    for name in names:
+        summary = inspect.getmodule(GAMES[name]).__doc__.strip().splitlines()[0]
+        out.append(f"| [{title(GAMES[name])}]({name}.md) | {summary.replace('|', '/')} |")
+    return "\n".join(out) + "\n"
+
+
+def ladder_chart(path: pathlib.Path) -> None:
+    """Each game's Bradley-Terry ratings from the shipped ladder, one panel per game."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ladders = json.loads(LADDER_JSON.read_text())["ladders"]
+    games = list(ladders)
+    fig, axes = plt.subplots(1, len(games), figsize=(4.2 * len(games), 4.8), sharex=True)
+    for ax, game in zip(np.atleast_1d(axes), games):
+        ratings = sorted(ladders[game]["ratings"].items(), key=lambda kv: kv[1])
+        ax.barh([p for p, _ in ratings], [r for _, r in ratings], color="#b07c4a")
+        ax.set_title(game)
+        ax.set_xlim(0, max(r for _, r in ratings) * 1.05)
+        ax.tick_params(axis="y", labelsize=8)
+        ax.set_xlabel("rating (mean 1500)")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def speed_chart(path: pathlib.Path) -> None:
+    """AEC steps per CPU-second of ours and the peers, and the batch engine's playouts by batch size."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    speed = json.loads(SPEED_JSON.read_text())
+    aec = sorted(speed["aec_steps_per_s"].items(), key=lambda kv: kv[1]["cpu"])
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.8))
+    left.barh([name for name, _ in aec], [v["cpu"] / 1000 for _, v in aec],
+              color=["#b07c4a" if name.startswith("mancala_marl") else "#8a8a8a" for name, _ in aec])
+    left.set_xlabel("thousand steps per CPU-second")
+    left.tick_params(axis="y", labelsize=8)
+    batch = speed["batch_moves_per_s"]
+    sizes = sorted({int(k.split("batch=")[1].split()[0]) for k in batch})
+    games = list(dict.fromkeys(k.split()[0] for k in batch))
+    for game in games:
+        right.plot(sizes, [batch[f"{game} batch={n} cores=1 per CPU-second"] / 1e6 for n in sizes], marker="o", label=game)
+    right.set_xscale("log")
+    right.set_xlabel("games in the batch")
+    right.set_ylabel("million moves per CPU-second, one core")
+    right.legend()
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def write_pages(app=None) -> list[pathlib.Path]:
+    """Write every game's page, the games index and the ladder chart; returns the pages written."""
+    from mancala_marl.games import GAMES
+
+    GAMES_DIR.mkdir(exist_ok=True)
+    written = []
+    for name, cls in GAMES.items():
+        path = GAMES_DIR / f"{name}.md"
+        path.write_text(game_page(name, cls))
+        written.append(path)
+    (GAMES_DIR / "index.md").write_text(games_index(list(GAMES)))
+    ladder_chart(LADDER_PNG)
+    speed_chart(SPEED_PNG)
+    return written
+
+
+def setup(app):
+    app.connect("builder-inited", write_pages)
+    return {"version": "1", "parallel_read_safe": True}
+
+
+if __name__ == "__main__":  # python docs/_ext/game_pages.py: write the pages without building
+    for page in write_pages():
+        print(page)
