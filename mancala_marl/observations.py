@@ -3,21 +3,26 @@
 ``"counts"`` (default), length 2P+2 plus the game's extra features, values 0..total seeds:
     own pits 0..P-1, own store, opponent's pits 0..P-1, opponent's store, then what the game adds
     (``Game.extra_features`` per pit: Togyz Kumalak's tuzduk flags, so 38 for Togyz(9, 9)).
+
 ``"paper"``, length 2P: the Sungka paper's house counts without the stores, own side first.
+
 ``"moves"``, ``counts`` then, for each of the observer's pits, what playing it does now (zeros
     for an illegal pit, or when the observer is not to move), found by playing it on a copy with
     the game's own kernels: [legal, own store gain / 10, the same player moves again, the game
     ends, seeds the opponent's pits gain / 10, the opponent's best single-move store gain in
     reply / 10 (0 when there is no reply)]. Rules, not search: no move is preferred, only
     described, which spares a network the sowing arithmetic it otherwise learns slowly.
+
 ``"turns"``, ``moves`` with a seventh feature per pit: the most that move can add to the
     observer's store margin over the whole turn it starts, following extra turns (and the
     opponent's passes) for up to ``TURN_CHAIN`` more moves, / 10. Where a turn can run to many
     moves (Sungka), that is what a move is worth now; a single move's store gain is not.
+
 ``"afterstates"``, ``turns`` then, for each of the observer's pits, the ``counts`` encoding of the
     board that playing it leaves, from the observer's side (zeros for an illegal pit). A network
     can score each move by the position it makes (:mod:`mancala_marl.agents.afterstate`), one
     evaluation shared by every pit, instead of learning the sowing's arithmetic for each pit.
+
 A game's own encodings (``Game.custom_obs``, e.g. Togyz Kumalak's ``"tesauro"``) come from its
 rules file.
 
