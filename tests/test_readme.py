@@ -1,6 +1,5 @@
-"""The Python examples in README.md run as written, each in a fresh interpreter as a reader's
-would (those marked ``# needs: train`` need the training extra and a few minutes, so only the
-AEC examples run here)."""
+"""README.md as a reader meets it: its Python examples run as written, each in a fresh
+interpreter as a reader's would, and every file it links to exists."""
 
 import pathlib
 import re
@@ -9,19 +8,33 @@ import sys
 
 import pytest
 
-README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
-BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
-QUICK = [block for block in BLOCKS if "# needs: train" not in block]
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
 
 
-def test_readme_has_an_aec_example():
-    assert any("agent_iter()" in block for block in QUICK)
+def test_readme_has_an_aec_and_a_training_example():
+    assert any("agent_iter()" in block for block in BLOCKS)
+    assert any(".learn(" in block for block in BLOCKS)
 
 
-@pytest.mark.parametrize("block", QUICK, ids=[f"block{i}" for i in range(len(QUICK))])
-def test_readme_example_runs(block):
+@pytest.mark.parametrize("block", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
+def test_readme_example_runs(block, tmp_path):
     # Not exec() here: this process has imported mancala_marl already, which would hide an
     # example that only works after an import it does not show.
-    proc = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout  # every example prints what it shows
+
+
+def test_readme_links_point_at_files():
+    links = [target for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README) if "://" not in target]
+    assert links
+    missing = [target for target in links if not (ROOT / target).exists()]
+    assert not missing, f"README links to files that do not exist: {missing}"
+
+
+def test_readme_examples_of_deterministic_players_use_random_openings():
+    for line in README.splitlines():
+        if line.startswith("mancala-marl ") and line.split()[1] in ("arena", "tournament", "paper-table"):
+            assert "--opening" in line, line
