@@ -8,7 +8,7 @@ baseline in both seats.
 (masked DQN on the vectorized env, the ``moves`` observation with one-hot counts, 4M learner
 moves; on Sungka, Kalah and Togyz Kumalak the ``afterstates`` observation scored by an afterstate
 network, Sungka for 2.5M moves and Kalah for 8M;
-random openings, opponents random/max/exact/exact; RESULTS.md).
+random openings, opponents random/max/exact/exact; docs/research/from_scratch.md).
 
 ``--recipe distill``: a MaskablePPO network distilled from alphabeta depth 2 by DAgger
 (train/distill.py), with one-hot count features. Exactly

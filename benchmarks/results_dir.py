@@ -1,5 +1,5 @@
-"""Where a benchmark writes its files: ``benchmarks/results``, the shipped figures that README,
-BENCHMARKS.md and RESULTS.md quote, unless ``--results-dir`` names another folder (to try a
+"""Where a benchmark writes its files: ``benchmarks/results``, the shipped figures that README and
+the docs quote, unless ``--results-dir`` names another folder (to try a
 script, or a shorter run of it, without replacing them)."""
 
 from __future__ import annotations
