@@ -1,11 +1,13 @@
 """Mancala-family board games (Kalah, Sungka, Togyz Kumalak, Oware) for multi-agent reinforcement learning.
 
 Environments: ``mancala_marl.kalah_v0.env()``, ``sungka_v0.env()``, ``togyz_kumalak_v0.env()``,
-``oware_v0.env()``, one ``<game>_v0`` module per registered game (PettingZoo AEC). Rules without any RL framework:
+``oware_v0.env()``, one ``<game>_v0`` module per registered game (PettingZoo AEC), each a file of
+three lines that :func:`mancala_marl.env.entry_points` fills in. Rules without any RL framework:
 :mod:`mancala_marl.games`. Policies: :mod:`mancala_marl.agents`; training and the command line:
 :mod:`mancala_marl.train` (``pip install 'mancala-marl[train]'`` for the learning parts).
 """
 
+import importlib as _importlib
 from importlib import metadata as _metadata
 
 from ._compile import drop_stale_cache
@@ -18,12 +20,21 @@ except _metadata.PackageNotFoundError:  # a source tree on sys.path that was nev
 drop_stale_cache(__name__, depends_on=("mancala_marl.games",))  # before batch/observation kernels load
 
 # ruff: noqa: E402
-from .env import env_module
 from .games import GAMES, VARIANTS, Game, IllegalMoveError, make_game
 
+
+def _env_module(name: str):
+    try:
+        return _importlib.import_module(f".{name}_v0", __name__)
+    except ModuleNotFoundError as error:
+        if error.name != f"{__name__}.{name}_v0":
+            raise
+        raise ImportError(f"registered game {name!r} has no entry module: add mancala_marl/{name}_v0.py, "
+                          f"the three lines of kalah_v0.py with {name!r} in place of 'kalah'") from None
+
+
 # One PettingZoo entry module per registered game: mancala_marl.kalah_v0, ... (also as attributes).
-ENV_MODULES = {name: env_module(cls) for name, cls in GAMES.items()}
-globals().update({module.__name__.rsplit(".", 1)[1]: module for module in ENV_MODULES.values()})
+ENV_MODULES = {name: _env_module(name) for name in GAMES}
 
 
 def gym_id(name: str) -> str:

@@ -3,16 +3,14 @@
 Turn order is the game's: after a move ``agent_selection`` is whoever the rules say moves next,
 which is the same agent after an extra turn, and skips an agent that must pass (Sungka).
 
-:func:`env_module` makes each registered game's PettingZoo entry module (``mancala_marl.kalah_v0``
-and so on, with ``env()`` and ``raw_env``), so a new game needs no module of its own.
+:func:`entry_points` makes the ``env()`` and ``raw_env`` of each registered game's PettingZoo entry
+module (``mancala_marl/kalah_v0.py`` and so on, three lines each).
 """
 
 from __future__ import annotations
 
 import inspect
 import operator
-import sys
-import types
 
 import numpy as np
 from gymnasium import spaces
@@ -20,6 +18,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from . import observations, render
+from .games import GAMES
 from .games.base import GAME_OVER, MAX_MOVES, Game, check_max_moves
 
 REWARDS = ("result", "score_diff")
@@ -297,12 +296,13 @@ for _name in _HOT_ATTRIBUTES:
 ENV_PARAMETERS = tuple(p for p in inspect.signature(MancalaEnv).parameters.values() if p.name != "game")
 
 
-def env_module(game_type: type[Game]) -> types.ModuleType:
-    """``mancala_marl.<game>_v0``: the game's PettingZoo entry module, with ``raw_env(**kwargs)``
-    (rule parameters and :class:`MancalaEnv`'s) and ``env(**kwargs)`` (with the classic
-    wrappers). Registered in ``sys.modules``, so it imports and pickles like a file module."""
-    name = f"{game_type.name}_v0"
-    qualified = f"{__package__}.{name}"
+def entry_points(name: str):
+    """``(env, raw_env)`` of ``mancala_marl.<name>_v0``, the PettingZoo entry module of registered
+    game ``name``: ``raw_env(**kwargs)`` (rule parameters and :class:`MancalaEnv`'s) and
+    ``env(**kwargs)`` (with the classic wrappers)."""
+    game_type = GAMES[name]
+    module = f"{name}_v0"
+    qualified = f"{__package__}.{module}"
     rules = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in inspect.signature(game_type).parameters.values()]
     signature = inspect.Signature([*rules, *(p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in ENV_PARAMETERS)])
     rule_names = [p.name for p in rules]
@@ -310,27 +310,24 @@ def env_module(game_type: type[Game]) -> types.ModuleType:
     def __init__(self, **kwargs):
         unknown = [key for key in kwargs if key not in signature.parameters]
         if unknown:
-            raise ValueError(f"{name} has no parameter {', '.join(map(repr, unknown))}; "
+            raise ValueError(f"{module} has no parameter {', '.join(map(repr, unknown))}; "
                              f"its parameters: {', '.join(signature.parameters)}")
         game = game_type(**{key: kwargs.pop(key) for key in rule_names if key in kwargs})
         MancalaEnv.__init__(self, game, **kwargs)
 
     __init__.__signature__ = signature.replace(parameters=[inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY),
                                                            *signature.parameters.values()])
-    doc = (f"``{name}``: {game_type.__name__} as a PettingZoo AEC environment (rules: "
+    doc = (f"``{module}``: {game_type.__name__} as a PettingZoo AEC environment (rules: "
            f":mod:`{game_type.__module__}`).\n\n``env(**kwargs)`` is the raw environment with PettingZoo's "
            f"classic wrappers; ``raw_env(**kwargs)`` is the bare one. Keyword arguments: the rule parameters "
            f"({', '.join(rule_names)}) and ``obs_type``, ``reward``, ``max_moves``, ``render_mode`` "
            f"(see :class:`mancala_marl.env.MancalaEnv`).")
     raw_env = type("raw_env", (MancalaEnv,), {"__init__": __init__, "__module__": qualified, "__doc__": doc,
-                                              "metadata": {**MancalaEnv.metadata, "name": name}})
+                                              "metadata": {**MancalaEnv.metadata, "name": module}})
 
     def env(**kwargs) -> AECEnv:
         return wrap(raw_env(**kwargs))
 
     env.__module__, env.__qualname__, env.__doc__ = qualified, "env", doc
     env.__signature__ = signature
-    module = types.ModuleType(qualified, doc)
-    module.raw_env, module.env, module.__all__ = raw_env, env, ["env", "raw_env"]
-    sys.modules[qualified] = module
-    return module
+    return env, raw_env

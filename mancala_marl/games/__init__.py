@@ -1,45 +1,93 @@
 """Pure rules of each variant, and the registry of variants.
 
 No gymnasium or pettingzoo here, so the environments, the agents and the batch engine all share
-one implementation of every rule. **The registry is** :data:`VARIANTS`: one line per game, the
-name of its rules module in this package, which defines one :class:`Game` subclass. Everything
+one implementation of every rule. **The registry is** :data:`GAMES`: one entry per game, a
+:class:`Game` subclass imported from its rules module in this package, checked on registration
+for everything the layers above use (:func:`game_class_faults`). Everything
 else that lists games (game ids, the compiled dispatch, the ``*_v0`` environment modules, the
 PettingZoo and Gymnasium registrations, the command line's choices, the generic tests,
 benchmarks and the ladder) is derived from it.
 """
 
-import importlib
-import inspect
+import numpy as np
 
 from .._compile import drop_stale_cache
 
 drop_stale_cache(__name__)  # before any compiled kernel is loaded from the cache
 
 # ruff: noqa: E402
-from .base import GAME_OVER, MAX_MOVES, Game, IllegalMoveError
+from .base import GAME_OVER, MAX_MOVES, Game, IllegalMoveError, no_custom_obs, no_features
+from .kalah import Kalah
+from .oware import Oware
+from .params import Param
+from .sungka import Sungka
+from .togyz_kumalak import TogyzKumalak
 
-VARIANTS = (
-    "kalah",
-    "sungka",
-    "togyz_kumalak",
-    "oware",
-)
-
-
-def _game_class(module_name: str) -> type[Game]:
-    module = importlib.import_module(f".{module_name}", __name__)
-    classes = [value for value in vars(module).values()
-               if isinstance(value, type) and issubclass(value, Game) and value.__module__ == module.__name__]
-    if len(classes) != 1 or classes[0].name != module_name:
-        raise TypeError(f"rules module {module.__name__} must define one Game subclass named {module_name!r}")
-    return classes[0]
+KERNELS = ("apply_kernel", "legal_kernel", "exact_kernel", "extra_obs_kernel", "custom_obs_kernel")
 
 
-GAMES: dict[str, type[Game]] = {}
-for _game_id, _module_name in enumerate(VARIANTS):
-    GAMES[_module_name] = _game_class(_module_name)
-    GAMES[_module_name].game_id = _game_id
-globals().update({cls.__name__: cls for cls in GAMES.values()})  # Kalah, Sungka, ... by class name
+def game_class_faults(cls) -> list[str]:
+    """What ``cls`` lacks of what the environments, the batch engine, the observations, the
+    search and the pictures use (see :mod:`mancala_marl.games.base`), one entry each."""
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        return [f"to be a subclass of mancala_marl.games.Game, got {cls!r}"]
+    module = cls.__module__.rsplit(".", 1)[-1]
+    faults = []
+    if getattr(cls, "name", None) != module:
+        faults.append(f"name = {module!r} (its rules module's name; got {getattr(cls, 'name', None)!r})")
+    params = cls.parameters
+    if (not isinstance(params, tuple) or len(params) < 2 or not all(isinstance(p, Param) for p in params)
+            or params[0].type is not int or params[1].type is not int):
+        faults.append("parameters: a tuple of Param, the pits a side and the seeds a pit (both int) first")
+    elif len({p.name for p in params}) != len(params):
+        faults.append(f"parameters with distinct names, got {[p.name for p in params]}")
+    for attribute in KERNELS:
+        if not hasattr(getattr(cls, attribute, None), "py_func"):
+            faults.append(f"{attribute}: a compiled kernel (decorated with mancala_marl._compile.kernel)")
+    for attribute in ("extra_slots", "extra_features"):
+        value = getattr(cls, attribute, None)
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            faults.append(f"{attribute}: an integer >= 0, got {value!r}")
+    if cls.extra_features and cls.extra_obs_kernel is no_features:
+        faults.append(f"extra_obs_kernel, which writes its extra_features={cls.extra_features} per pit")
+    if cls.custom_obs and (cls.custom_obs_kernel is no_custom_obs or cls.custom_obs_high is Game.custom_obs_high):
+        faults.append(f"custom_obs_kernel and custom_obs_high, for its encodings {list(cls.custom_obs)}")
+    if not isinstance(cls.store_free, bool):
+        faults.append(f"store_free: True or False, got {cls.store_free!r}")
+    examples = cls.examples
+    if not isinstance(examples, tuple) or not examples or not all(isinstance(e, dict) for e in examples):
+        faults.append("examples: a non-empty tuple of rule-parameter dicts, the default rules ({}) first")
+    elif not faults:
+        for example in examples:
+            try:
+                cls(**example)
+            except (ValueError, TypeError) as error:
+                faults.append(f"examples that it takes: {example} is refused ({error})")
+    return faults
+
+
+def _register(*classes: type[Game]) -> dict[str, type[Game]]:
+    games = {}
+    for game_id, cls in enumerate(classes):
+        faults = game_class_faults(cls)
+        if faults:
+            raise TypeError(f"game class {getattr(cls, '__qualname__', cls)} cannot be registered; it needs "
+                            + "; ".join(faults))
+        cls.game_id = game_id
+        games[cls.name] = cls
+    return games
+
+
+# The registry: one entry per game, in the order of the games' ids (spec[SPEC_GAME]).
+GAMES: dict[str, type[Game]] = _register(Kalah, Sungka, TogyzKumalak, Oware)
+VARIANTS = tuple(GAMES)
+
+
+def rules_help() -> str:
+    """Every game's rule parameters with their defaults and ranges, for the command line's help:
+    ``kalah: pits=6 (1..64), ...; sungka: ...``."""
+    return "; ".join(f"{name}: " + ", ".join(param.help(doc=False) for param in cls.parameters)
+                     for name, cls in GAMES.items())
 
 
 def make_game(name: str, **params) -> Game:
@@ -55,12 +103,8 @@ def make_game(name: str, **params) -> Game:
                              f"{rules.replace(',', ', ')}); parse_game of mancala_marl.train.arena reads "
                              f"the {name!r} form") from None
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}") from None
-    known = list(inspect.signature(cls).parameters)
-    unknown = [key for key in params if key not in known]
-    if unknown:
-        raise ValueError(f"{name} has no parameter {', '.join(map(repr, unknown))}; its parameters: {', '.join(known)}")
-    return cls(**params)
+    return cls(**params)  # which names an unknown parameter, and the game's own
 
 
-__all__ = ["GAME_OVER", "GAMES", "MAX_MOVES", "VARIANTS", "Game", "IllegalMoveError", "make_game",
-           *(cls.__name__ for cls in GAMES.values())]
+__all__ = ["GAME_OVER", "GAMES", "MAX_MOVES", "VARIANTS", "Game", "IllegalMoveError", "Kalah", "Oware", "Param",
+           "Sungka", "TogyzKumalak", "game_class_faults", "make_game", "rules_help"]

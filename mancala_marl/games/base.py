@@ -33,17 +33,27 @@ name):
   that a search may share table entries between positions that differ only in their stores.
 - ``key_cells``: how many leading cells of the state decide the rest of the game (a search's
   table key).
+- ``parameters``: the rule parameters (:class:`~mancala_marl.games.params.Param`), the pits per
+  side first and the seeds per pit second; a game's constructor takes them as keywords, and its
+  ``spec`` holds them in that order after ``spec[SPEC_GAME]``, so that a kernel reads its own as
+  ``spec[NAME]`` with ``NAME = spec_index(parameters, "name")``.
 - ``marked_pits`` (render), ``examples`` and ``param_strategy`` (tests and benchmarks).
+
+The registry (:mod:`mancala_marl.games`) checks that a game class declares all of these.
 """
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from .._compile import kernel
+from .params import Param, check_values
 
-# Entries of a game's ``spec`` (an int64 array handed to every kernel).
-SPEC_GAME, SPEC_PITS, SPEC_SEEDS, SPEC_FLAG_A, SPEC_FLAG_B = range(5)
+# The first entries of a game's ``spec`` (an int64 array handed to every kernel): the game's id,
+# then its parameters in the order of their declaration, the pits and the seeds first.
+SPEC_GAME, SPEC_PITS, SPEC_SEEDS = range(3)
 
 GAME_OVER = -1
 # Moves after which the environments truncate a game and the match loops stop one (a draw):
@@ -52,6 +62,29 @@ GAME_OVER = -1
 MAX_MOVES = 1000
 NO_TUZDUK = -1
 MAX_TOTAL_SEEDS = 2**31 - 1  # states are int32 arrays
+# Well past every board of the family (Togyz Kumalak's 9 a side); the search keeps a best move
+# in an int8 and a stack of (plies, pits, state) children, which grows with pits squared.
+MAX_PITS = 64
+
+
+def pits_param(name: str, default: int, doc: str, low: int = 1, why_low: str = "") -> Param:
+    """The count of pits a side (``spec[SPEC_PITS]``), under the game's word for a pit."""
+    return Param(name, int, default, doc, low=low, high=MAX_PITS, why_low=why_low)
+
+
+def seeds_param(name: str, default: int, doc: str) -> Param:
+    """The count of seeds a pit starts with (``spec[SPEC_SEEDS]``), under the game's word for a
+    seed. With one pit a side this bound already fills an int32 cell; the game checks the total."""
+    return Param(name, int, default, doc, low=1, high=MAX_TOTAL_SEEDS // 2,  # with none, no one could move
+                 why_high="the board's total must fit an int32 cell")
+
+
+def spec_index(parameters: tuple[Param, ...], name: str) -> int:
+    """Where a kernel finds parameter ``name`` in a game's ``spec``."""
+    names = [param.name for param in parameters]
+    if name not in names:
+        raise ValueError(f"no parameter {name!r} is declared; the declared ones: {', '.join(names)}")
+    return SPEC_PITS + names.index(name)
 
 
 def check_max_moves(max_moves) -> None:
@@ -164,14 +197,16 @@ class IllegalMoveError(ValueError):
 class Game:
     """Parameters of one variant and the operations on its states.
 
-    A subclass sets ``name``, its kernels (see the module docstring), ``params`` (through
-    ``__init__``) and whatever of the declarations differs from the defaults here; the registry
-    (:mod:`mancala_marl.games`) gives it its ``game_id``.
+    A subclass sets ``name``, ``parameters``, its kernels (see the module docstring) and whatever
+    of the declarations differs from the defaults here; the registry (:mod:`mancala_marl.games`)
+    gives it its ``game_id``. Its constructor takes the declared parameters (``Kalah(pits=4)``)
+    and keeps their checked values in ``params``, in the order of the declaration.
     """
 
     name: str
     game_id = -1  # set by the registry
-    pit_word, seed_word = "pits", "seeds"  # the parameter names this variant uses
+    parameters: tuple[Param, ...] = ()
+    pit_word, seed_word = "pits", "seeds"  # the names of parameters[0] and [1], set from them
     apply_kernel = None
     legal_kernel = staticmethod(nonempty_pits)
     exact_kernel = staticmethod(store_exact)
@@ -183,22 +218,34 @@ class Game:
     store_free = False  # the safe default: a table key that covers the stores
     examples: tuple[dict, ...] = ({},)  # rule parameters the generic tests and benchmarks use
 
-    def __init__(self, pits: int, seeds: int, params: dict, flag_a: int = 0, flag_b: int = 0):
-        check_count(self.pit_word, pits, low=1)
-        check_count(self.seed_word, seeds, low=1)  # with none, no one could move
-        self.pits = int(pits)
-        self.seeds = int(seeds)
-        self.params = params
-        self.spec = np.array([self.game_id, pits, seeds, flag_a, flag_b], dtype=np.int64)
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if len(cls.parameters) >= 2:  # the registry names what a class without them lacks
+            cls.pit_word, cls.seed_word = cls.parameters[0].name, cls.parameters[1].name
+        # what inspect.signature, editors' call tips and the env modules' signatures show
+        cls.__signature__ = inspect.Signature([
+            inspect.Parameter(param.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=param.default,
+                              annotation=param.type.__name__) for param in cls.parameters])
+
+    def __init__(self, *args, **values):
+        names = [param.name for param in self.parameters]
+        if len(args) > len(names):
+            raise TypeError(f"{type(self).__name__}() takes at most {len(names)} rule parameters, got {len(args)}")
+        for name, value in zip(names, args):
+            if name in values:
+                raise TypeError(f"{type(self).__name__}() got {name} twice")
+            values[name] = value
+        self.params = check_rules(self, values)
+        self.pits = self.params[self.pit_word]
+        self.seeds = self.params[self.seed_word]
+        self.spec = np.array([self.game_id, *(param.code(self.params[param.name]) for param in self.parameters)],
+                             dtype=np.int64)
         self.board_size = board_size(self.pits)
         self.to_move_index = self.board_size
         self.state_size = self.board_size + 1 + self.extra_slots
         self.key_cells = self.state_size
         self._state_shape = (self.state_size,)
         self.total_seeds = 2 * self.pits * self.seeds
-        if self.total_seeds > MAX_TOTAL_SEEDS:  # a count past it wraps round to a negative one
-            raise ValueError(f"{self.pit_word}={self.pits} and {self.seed_word}={self.seeds} make "
-                             f"{self.total_seeds} in all, more than the {MAX_TOTAL_SEEDS} a board cell can count")
         self._mask = np.empty(self.pits, dtype=np.bool_)  # scratch for apply's legality check
 
     @classmethod
@@ -391,7 +438,7 @@ class Game:
     def cli_spec(self) -> str:
         """The game as the command line names it: its name and the rule parameters that differ
         from the defaults, e.g. ``kalah:pits=4,seeds=3``."""
-        defaults = type(self)().params
+        defaults = {param.name: param.default for param in self.parameters}
         changed = [f"{key}={value}" for key, value in self.params.items() if defaults.get(key) != value]
         return self.name + (":" + ",".join(changed) if changed else "")
 
@@ -400,18 +447,15 @@ class Game:
         return f"{type(self).__name__}({args})"
 
 
-def check_count(name: str, value, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    if value < low:
-        raise ValueError(f"{name} must be >= {low}, got {value}")
-
-
-def check_choice(name: str, value, choices) -> None:
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {sorted(choices)!r}, got {value!r}")
-
-
-def check_bool(name: str, value) -> None:
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
+def check_rules(game: Game, values: dict) -> dict:
+    """``values`` checked against ``game``'s declared parameters, with the defaults for the rest:
+    each within its range, and the seeds of the whole board within what an int32 cell counts."""
+    pit_param, seed_param = game.parameters[:2]
+    pits, seeds = (values.get(param.name, param.default) for param in (pit_param, seed_param))
+    # Before the seeds' own range, which says less: "balls=2**31 make ... in all" names the board.
+    if pit_param.type_ok(pits) and pit_param.in_range(pits) and seed_param.type_ok(seeds) and seeds >= 1:
+        total = 2 * int(pits) * int(seeds)
+        if total > MAX_TOTAL_SEEDS:  # a count past it wraps round to a negative one
+            raise ValueError(f"{game.pit_word}={pits} and {game.seed_word}={seeds} make {total} in all, "
+                             f"more than the {MAX_TOTAL_SEEDS} a board cell can count")
+    return check_values(game.parameters, values, game.name)

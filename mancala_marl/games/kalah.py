@@ -11,27 +11,27 @@
 from __future__ import annotations
 
 from .._compile import kernel
-from .base import (
-    SPEC_FLAG_A,
-    SPEC_FLAG_B,
-    SPEC_PITS,
-    Game,
-    check_bool,
-    check_choice,
-    end_move,
-    side_is_empty,
-    sow,
-    store_of,
-)
+from .base import SPEC_PITS, Game, end_move, pits_param, seeds_param, side_is_empty, sow, spec_index, store_of
+from .params import Param
 
-END_RULES = {"either": 0, "mover": 1}
+END_RULES = ("either", "mover")
+PARAMETERS = (
+    pits_param("pits", 6, "pits a side"),
+    seeds_param("seeds", 4, "seeds in each pit at the start"),
+    Param("empty_capture", bool, False,
+          "a last seed in an empty own pit is stored even when the opposite pit is empty"),
+    Param("end_rule", str, "either", "the game ends when either side is empty after a move, or when the mover "
+                                     "has no seeds", choices=END_RULES),
+)
+EMPTY_CAPTURE, END_RULE = (spec_index(PARAMETERS, name) for name in ("empty_capture", "end_rule"))
+END_WHEN_MOVER_EMPTY = END_RULES.index("mover")
 
 
 @kernel
 def apply_move(state, pit, spec):
     pits = spec[SPEC_PITS]
-    empty_capture = spec[SPEC_FLAG_A] != 0
-    end_when_mover_empty = spec[SPEC_FLAG_B] != 0
+    empty_capture = spec[EMPTY_CAPTURE] != 0
+    end_when_mover_empty = spec[END_RULE] == END_WHEN_MOVER_EMPTY
     cells = 2 * pits + 2
     mover = state[cells]
     own_store = store_of(pits, mover)
@@ -61,6 +61,7 @@ def apply_move(state, pit, spec):
 
 class Kalah(Game):
     name = "kalah"
+    parameters = PARAMETERS
     apply_kernel = staticmethod(apply_move)
     store_free = True  # the rest of a game depends on the pits alone
     examples = ({}, {"pits": 4, "seeds": 3, "end_rule": "mover"}, {"pits": 3, "seeds": 2, "empty_capture": True})
@@ -68,10 +69,4 @@ class Kalah(Game):
     @classmethod
     def param_strategy(cls, st):
         return st.fixed_dictionaries({"pits": st.integers(1, 8), "seeds": st.integers(1, 6),
-                                      "empty_capture": st.booleans(), "end_rule": st.sampled_from(list(END_RULES))})
-
-    def __init__(self, pits: int = 6, seeds: int = 4, empty_capture: bool = False, end_rule: str = "either"):
-        check_bool("empty_capture", empty_capture)
-        check_choice("end_rule", end_rule, END_RULES)
-        params = dict(pits=pits, seeds=seeds, empty_capture=bool(empty_capture), end_rule=end_rule)
-        super().__init__(pits, seeds, params, flag_a=int(empty_capture), flag_b=END_RULES[end_rule])
+                                      "empty_capture": st.booleans(), "end_rule": st.sampled_from(END_RULES)})

@@ -36,16 +36,26 @@ import numpy as np
 from .._compile import kernel
 from .base import (
     GAME_OVER,
-    SPEC_FLAG_A,
     SPEC_PITS,
     SPEC_SEEDS,
     Game,
-    check_choice,
+    pits_param,
+    seeds_param,
+    spec_index,
     store_of,
     sweep_to_stores,
 )
+from .params import Param
 
-GRAND_SLAM = {"no_capture": 0, "illegal": 1}
+GRAND_SLAM_RULES = ("no_capture", "illegal")
+PARAMETERS = (
+    pits_param("houses", 6, "houses a side"),
+    seeds_param("seeds", 4, "seeds in each house at the start"),
+    Param("grand_slam", str, "no_capture", "a move that would capture every seed of the opponent is legal and "
+                                           "captures nothing, or is illegal", choices=GRAND_SLAM_RULES),
+)
+GRAND_SLAM = spec_index(PARAMETERS, "grand_slam")
+SLAM_ILLEGAL = GRAND_SLAM_RULES.index("illegal")
 HISTORY = 256
 # Offsets from the first slot after TO_MOVE: positions recorded, their XOR (lo, hi), the hashes.
 COUNT, DIGEST, HASHES = 0, 1, 3
@@ -195,7 +205,7 @@ def legal_moves(state, spec, out):
         seeds = state[first + h]
         out[h] = seeds > 0 and (not opponent_empty or seeds > houses - 1 - h)
         count += out[h]
-    if spec[SPEC_FLAG_A] == 0 or count == 0:
+    if spec[GRAND_SLAM] != SLAM_ILLEGAL or count == 0:
         return count
     scratch = np.empty(cells, dtype=state.dtype)
     slams = 0
@@ -237,10 +247,10 @@ def capture_exact(state, spec, scratch):
 
 class Oware(Game):
     name = "oware"
+    parameters = PARAMETERS
     apply_kernel = staticmethod(apply_move)
     legal_kernel = staticmethod(legal_moves)
     exact_kernel = staticmethod(capture_exact)
-    pit_word, seed_word = "houses", "seeds"
     extra_slots = HASHES + 2 * HISTORY
     # store_free stays False: the end depends on the stores (majority) and on the history
     examples = ({}, {"houses": 4, "seeds": 3}, {"houses": 5, "seeds": 2, "grand_slam": "illegal"})
@@ -248,12 +258,10 @@ class Oware(Game):
     @classmethod
     def param_strategy(cls, st):
         return st.fixed_dictionaries({"houses": st.integers(1, 7), "seeds": st.integers(1, 5),
-                                      "grand_slam": st.sampled_from(list(GRAND_SLAM))})
+                                      "grand_slam": st.sampled_from(GRAND_SLAM_RULES)})
 
-    def __init__(self, houses: int = 6, seeds: int = 4, grand_slam: str = "no_capture"):
-        check_choice("grand_slam", grand_slam, GRAND_SLAM)
-        super().__init__(houses, seeds, dict(houses=houses, seeds=seeds, grand_slam=grand_slam),
-                         flag_a=GRAND_SLAM[grand_slam])
+    def __init__(self, *args, **values):
+        super().__init__(*args, **values)
         # The table key: the board, the player to move, the count and the digest of the history.
         self.key_cells = self.board_size + 1 + HASHES
 

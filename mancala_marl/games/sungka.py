@@ -16,21 +16,31 @@ from __future__ import annotations
 from .._compile import kernel
 from .base import (
     GAME_OVER,
-    SPEC_FLAG_A,
     SPEC_PITS,
     SPEC_SEEDS,
     Game,
-    check_bool,
+    pits_param,
+    seeds_param,
     side_is_empty,
     sow,
+    spec_index,
     store_of,
 )
+from .params import Param
+
+PARAMETERS = (
+    pits_param("houses", 7, "houses a side"),
+    seeds_param("stones", 7, "stones in each house at the start"),
+    Param("sunog_needs_opposite", bool, False,
+          "sunog takes the last stone only when the opposite house holds stones"),
+)
+SUNOG_NEEDS_OPPOSITE = spec_index(PARAMETERS, "sunog_needs_opposite")
 
 
 @kernel
 def apply_move(state, house, spec):
     houses = spec[SPEC_PITS]
-    sunog_needs_opposite = spec[SPEC_FLAG_A] != 0
+    sunog_needs_opposite = spec[SUNOG_NEEDS_OPPOSITE] != 0
     cells = 2 * houses + 2
     mover = state[cells]
     own_head = store_of(houses, mover)
@@ -75,8 +85,8 @@ def apply_move(state, house, spec):
 
 class Sungka(Game):
     name = "sungka"
+    parameters = PARAMETERS
     apply_kernel = staticmethod(apply_move)
-    pit_word, seed_word = "houses", "stones"
     store_free = True  # the rest of a game depends on the houses alone
     examples = ({}, {"houses": 4, "stones": 3}, {"houses": 5, "stones": 4, "sunog_needs_opposite": True})
 
@@ -84,8 +94,3 @@ class Sungka(Game):
     def param_strategy(cls, st):
         return st.fixed_dictionaries({"houses": st.integers(1, 8), "stones": st.integers(1, 8),
                                       "sunog_needs_opposite": st.booleans()})
-
-    def __init__(self, houses: int = 7, stones: int = 7, sunog_needs_opposite: bool = False):
-        check_bool("sunog_needs_opposite", sunog_needs_opposite)
-        params = dict(houses=houses, stones=stones, sunog_needs_opposite=bool(sunog_needs_opposite))
-        super().__init__(houses, stones, params, flag_a=int(sunog_needs_opposite))

@@ -25,15 +25,24 @@ import numpy as np
 from .._compile import kernel
 from .base import (
     NO_TUZDUK,
-    SPEC_FLAG_A,
     SPEC_PITS,
     SPEC_SEEDS,
     Game,
-    check_bool,
     end_move,
+    pits_param,
+    seeds_param,
     side_is_empty,
+    spec_index,
     store_of,
 )
+from .params import Param
+
+PARAMETERS = (
+    pits_param("holes", 9, "holes a side", low=2, why_low="the last hole can never become a tuzduk"),
+    seeds_param("balls", 9, "balls in each hole at the start"),
+    Param("stop_at_majority", bool, True, "the game ends as soon as a kazan holds more than half the balls"),
+)
+STOP_AT_MAJORITY = spec_index(PARAMETERS, "stop_at_majority")
 
 
 @kernel(inline="always")
@@ -45,7 +54,7 @@ def _cell(holes, ring):
 @kernel
 def apply_move(state, hole, spec):
     holes = spec[SPEC_PITS]
-    stop_at_majority = spec[SPEC_FLAG_A] != 0
+    stop_at_majority = spec[STOP_AT_MAJORITY] != 0
     majority = 2 * holes * spec[SPEC_SEEDS] // 2 + 1
     cells = 2 * holes + 2
     tuzduk = cells + 1  # state[tuzduk + p]: player p's tuzduk on the other side, or -1
@@ -169,9 +178,9 @@ def tesauro(state, player, spec, obs_id, out):
 
 class TogyzKumalak(Game):
     name = "togyz_kumalak"
+    parameters = PARAMETERS
     apply_kernel = staticmethod(apply_move)
     exact_kernel = staticmethod(capture_exact)
-    pit_word, seed_word = "holes", "balls"
     extra_slots = 2  # the two tuzduks
     extra_features = 2  # per hole: a tuzduk flag for each side
     extra_obs_kernel = staticmethod(tuzduk_flags)
@@ -184,14 +193,6 @@ class TogyzKumalak(Game):
     def param_strategy(cls, st):
         return st.fixed_dictionaries({"holes": st.integers(2, 9), "balls": st.integers(1, 9),
                                       "stop_at_majority": st.booleans()})
-
-    def __init__(self, holes: int = 9, balls: int = 9, stop_at_majority: bool = True):
-        check_bool("stop_at_majority", stop_at_majority)
-        # The rule's own bound, with its reason (a value of the wrong type is left to Game's check).
-        if isinstance(holes, (int, np.integer)) and not isinstance(holes, bool) and holes < 2:
-            raise ValueError(f"holes must be >= 2 (the last hole can never become a tuzduk), got {holes}")
-        params = dict(holes=holes, balls=balls, stop_at_majority=bool(stop_at_majority))
-        super().__init__(holes, balls, params, flag_a=int(stop_at_majority))
 
     def from_board(self, board, to_move: int = 0, tuzduk=(NO_TUZDUK, NO_TUZDUK)) -> np.ndarray:
         """A state from a canonical board, the player to move and (player_0's, player_1's) tuzduk."""

@@ -1,0 +1,127 @@
+"""Declared parameters: a name, a type, a default, the values taken and a line of doc.
+
+Each game declares its rule parameters as a tuple of :class:`Param` (``Kalah.parameters``), and
+each policy its own (:mod:`mancala_marl.agents`); from that one declaration come the checks with
+their messages, the constructor's signature, the ``spec`` array the kernels read, the command
+line's help and the docs' tables of parameters.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+TYPE_WORDS = {int: "an integer", float: "a number", bool: "True or False", str: "a string"}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter.
+
+    ``type`` is int, float, bool or str; an int or float takes ``low..high`` (both included), a
+    str one of ``choices`` (a kernel reads its index in ``choices``). ``optional``: None is also
+    taken (it stands for "none given", e.g. no time limit). ``why_low`` and ``why_high`` are the
+    reasons for the bounds, given with the error when a value falls outside one.
+    """
+
+    name: str
+    type: type
+    default: object
+    doc: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+    optional: bool = False
+    why_low: str = ""
+    why_high: str = ""
+
+    def __post_init__(self):
+        if self.type not in TYPE_WORDS:
+            raise TypeError(f"parameter {self.name}: type must be one of int, float, bool, str, got {self.type!r}")
+        if self.type in (int, float) and (self.low is None or self.high is None):
+            raise TypeError(f"parameter {self.name}: a number needs its range, low and high")
+        if self.type is str and not self.choices:
+            raise TypeError(f"parameter {self.name}: a string parameter needs its choices")
+        if not (self.default is None and self.optional):
+            self.check(self.default)
+
+    @property
+    def kind(self) -> str:
+        """What the parameter takes, in words: "an integer", "one of ['either', 'mover']"."""
+        if self.type is str:
+            return f"one of {list(self.choices)!r}"
+        return TYPE_WORDS[self.type]
+
+    @property
+    def bounds(self) -> str:
+        """The range in words: ``">= 1 and <= 64"``, empty for bool and str parameters."""
+        if self.type not in (int, float):
+            return ""
+        return f">= {_number(self.low)} and <= {_number(self.high)}"
+
+    def type_ok(self, value) -> bool:
+        if value is None:
+            return self.optional
+        if self.type is bool:
+            return isinstance(value, (bool, np.bool_))
+        if self.type is str:
+            return value in self.choices
+        numbers = (int, np.integer) if self.type is int else (int, float, np.integer, np.floating)
+        return isinstance(value, numbers) and not isinstance(value, (bool, np.bool_))
+
+    def in_range(self, value) -> bool:
+        """Whether a value of the right type is within the bounds (NaN is not)."""
+        if value is None or self.type not in (int, float):
+            return True
+        return self.low <= value <= self.high
+
+    def check(self, value):
+        """``value`` as the kernels and ``params`` hold it (a Python int, float, bool or str), or a
+        ValueError naming the parameter, the value and what it takes."""
+        if not self.type_ok(value):
+            raise ValueError(f"{self.name} must be {self.kind}{' or None' * self.optional}, got {value!r}")
+        if not self.in_range(value):
+            below = math.isnan(value) or value < self.low
+            bound = f">= {_number(self.low)}" if below else f"<= {_number(self.high)}"
+            why = self.why_low if below else self.why_high
+            why = f" ({why})" if why else ""
+            raise ValueError(f"{self.name} must be {bound}{why}, got {value!r}; it takes {self.range_text}")
+        return None if value is None else self.type(value)
+
+    def code(self, value) -> int:
+        """The value as an entry of a kernel's int64 ``spec``: a choice's index, a bool as 0 or 1."""
+        return self.choices.index(value) if self.type is str else int(value)
+
+    @property
+    def range_text(self) -> str:
+        """The values taken, for messages and help: ``1..64``, ``True or False``, ``either or mover``."""
+        if self.type in (int, float):
+            return f"{_number(self.low)}..{_number(self.high)}"
+        if self.type is str:
+            return " or ".join(self.choices)
+        return "true or false" if self.type is bool else TYPE_WORDS[self.type]
+
+    def help(self, doc: bool = True) -> str:
+        """One line for help texts: ``pits=6 (1..64): pits a side``, without the doc if not ``doc``."""
+        default = str(self.default).lower() if self.type is bool else self.default
+        return f"{self.name}={default} ({self.range_text})" + (f": {self.doc}" if doc else "")
+
+
+def _number(value) -> str:
+    """A bound as people write it: 4294967295 as 2**32 - 1, 1e308 as it is."""
+    if isinstance(value, int) and value >= 2**20 and (value + 1) & value == 0:
+        return f"2**{value.bit_length()} - 1"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def check_values(params: tuple[Param, ...], values: dict, owner: str) -> dict:
+    """Every declared parameter's value, checked, in the order of the declaration: the ones
+    ``values`` gives, the defaults for the rest. An unknown name is refused, naming ``owner``."""
+    known = {param.name: param for param in params}
+    unknown = [key for key in values if key not in known]
+    if unknown:
+        raise ValueError(f"{owner} has no parameter {', '.join(map(repr, unknown))}; "
+                         f"its parameters: {', '.join(known)}")
+    return {param.name: param.check(values.get(param.name, param.default)) for param in params}

@@ -1,0 +1,142 @@
+"""The game contract: each game's declared parameters, their ranges, the spec the kernels read,
+the registry's check of a game class, and the ``<game>_v0`` entry modules."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mancala_marl
+from mancala_marl.games import GAMES, Game, Param, game_class_faults, make_game, rules_help
+from mancala_marl.games import _register as register_games
+from mancala_marl.games.base import MAX_PITS, SPEC_GAME, no_features, pits_param, seeds_param, spec_index
+from mancala_marl.games.kalah import apply_move as kalah_apply
+
+CLASSES = list(GAMES.values())
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=list(GAMES))
+def test_each_parameter_is_declared_once_with_a_doc_and_its_values(cls):
+    game = cls()
+    assert list(game.params) == [param.name for param in cls.parameters]
+    assert game.params == {param.name: param.default for param in cls.parameters}
+    assert (game.pit_word, game.seed_word) == (cls.parameters[0].name, cls.parameters[1].name)
+    for param in cls.parameters:
+        assert param.doc and "\n" not in param.doc
+        assert param.type in (int, bool, str)
+        assert (param.low is not None and param.high is not None) if param.type is int else True
+        assert param.choices if param.type is str else not param.choices
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=list(GAMES))
+def test_the_spec_holds_the_id_then_each_parameter_where_spec_index_says(cls):
+    for example in cls.examples:
+        game = cls(**example)
+        assert game.spec[SPEC_GAME] == cls.game_id
+        assert len(game.spec) == 1 + len(cls.parameters)
+        for param in cls.parameters:
+            value = game.params[param.name]
+            code = param.choices.index(value) if param.choices else int(value)
+            assert game.spec[spec_index(cls.parameters, param.name)] == code
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=list(GAMES))
+def test_every_number_outside_its_range_is_refused_naming_the_parameter_the_value_and_the_range(cls):
+    for param in cls.parameters:
+        if param.type is not int:
+            continue
+        for value in (param.low - 1, param.high + 1):
+            if param is cls.parameters[1] and value > param.high:
+                continue  # more seeds than that fill an int32 cell on any board: the total's message
+            with pytest.raises(ValueError, match=f"^{param.name} must be [<>]= .*got {value}; "
+                                                 f"it takes {re.escape(param.range_text)}$"):
+                cls(**{param.name: value})
+    pits = cls.parameters[0]
+    with pytest.raises(ValueError, match=fr"^{pits.name} must be <= {MAX_PITS}, got {10**40}"):
+        cls(**{pits.name: 10**40, cls.parameters[1].name: 1})  # a number no int64 spec holds
+    with pytest.raises(ValueError, match="a board cell can count"):
+        cls(**{cls.parameters[1].name: 10**40})
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=list(GAMES))
+def test_a_value_of_the_wrong_kind_is_refused_naming_what_the_parameter_takes(cls):
+    for param in cls.parameters:
+        wrong = {int: 2.5, bool: "yes", str: "sometimes"}[param.type]
+        with pytest.raises(ValueError, match=f"^{param.name} must be "):
+            cls(**{param.name: wrong})
+
+
+def test_unknown_parameters_and_positional_values():
+    with pytest.raises(ValueError, match=r"^sungka has no parameter 'pits'; its parameters: houses, stones, "
+                                         r"sunog_needs_opposite$"):
+        make_game("sungka", pits=4)
+    assert GAMES["kalah"](4, 3).params == make_game("kalah", pits=4, seeds=3).params
+    with pytest.raises(TypeError, match="got pits twice"):
+        GAMES["kalah"](4, pits=4)
+
+
+def test_the_command_line_help_lists_every_parameter_with_its_default_and_range():
+    text = rules_help()
+    for name, cls in GAMES.items():
+        own = text[text.index(f"{name}: "):].split(";")[0]
+        for param in cls.parameters:
+            assert param.help(doc=False) in own
+    assert "pits=6 (1..64)" in text and "end_rule=either (either or mover)" in text
+
+
+def test_a_variant_may_declare_any_number_of_rule_parameters():
+    class Wide(Game):
+        name = "wide"
+        parameters = (pits_param("pits", 3, "pits a side"), seeds_param("seeds", 2, "seeds a pit"),
+                      *(Param(f"rule_{k}", bool, False, f"rule {k}") for k in range(3)),
+                      Param("variant", str, "b", "which variant", choices=("a", "b", "c")))
+        apply_kernel = staticmethod(kalah_apply)
+
+    game = Wide(rule_2=True)
+    assert list(game.spec[1:]) == [3, 2, 0, 0, 1, 1]
+    assert spec_index(Wide.parameters, "variant") == 6
+    with pytest.raises(ValueError, match="no parameter 'rule_9' is declared"):
+        spec_index(Wide.parameters, "rule_9")
+
+
+def test_the_registry_names_everything_an_incomplete_game_class_lacks():
+    class Incomplete(Game):
+        name = "incomplete"
+        extra_features = 2  # but no kernel that writes them
+        examples = ({"holes": 3},)
+
+    Incomplete.__module__ = "mancala_marl.games.incomplete"
+    faults = game_class_faults(Incomplete)
+    assert faults == ["parameters: a tuple of Param, the pits a side and the seeds a pit (both int) first",
+                      "apply_kernel: a compiled kernel (decorated with mancala_marl._compile.kernel)",
+                      "extra_obs_kernel, which writes its extra_features=2 per pit"]
+    with pytest.raises(TypeError, match=r"^game class .*Incomplete cannot be registered; it needs parameters: "
+                                        r".*; apply_kernel: .*; extra_obs_kernel, which"):
+        register_games(Incomplete)
+    assert Incomplete.extra_obs_kernel is no_features and Incomplete.game_id == -1  # nothing was registered
+
+    class Misnamed(GAMES["kalah"]):
+        name = "kalah2"
+        examples = ({}, {"houses": 4})
+
+    faults = game_class_faults(Misnamed)
+    assert faults[0] == "name = 'test_contract' (its rules module's name; got 'kalah2')"
+    Misnamed.name = "test_contract"
+    assert game_class_faults(Misnamed) == ["examples that it takes: {'houses': 4} is refused (test_contract has no "
+                                           "parameter 'houses'; its parameters: pits, seeds, empty_capture, "
+                                           "end_rule)"]
+    assert game_class_faults(int) == ["to be a subclass of mancala_marl.games.Game, got <class 'int'>"]
+
+
+def test_every_registered_game_has_its_env_module_file():
+    folder = Path(mancala_marl.__file__).parent
+    for name in GAMES:
+        path = folder / f"{name}_v0.py"
+        assert path.is_file(), (f"registered game {name!r} has no entry module: add mancala_marl/{name}_v0.py, "
+                                f"the three lines of kalah_v0.py with {name!r} in place of 'kalah'")
+        assert f'entry_points("{name}")' in path.read_text()
+        module = getattr(mancala_marl, f"{name}_v0")
+        assert module.raw_env.__module__ == module.__name__ == f"mancala_marl.{name}_v0"
+        assert module.raw_env().game.params == make_game(name).params
+    assert np.array_equal(mancala_marl.kalah_v0.raw_env(pits=3).game.spec, make_game("kalah", pits=3).spec)
