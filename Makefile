@@ -1,20 +1,25 @@
 # Two entry points, both of which build the virtualenv they need (.venv) on a fresh machine.
 #   make demo   set up, then a short train-and-evaluate run on the default game
-#   make test   set up, then the whole test suite: the quick suite, the integration smoke tests
+#   make test   set up, then the whole test suite: the quick suite, the docs site built and opened
+#               in a headless Chromium (make test-docs), the integration smoke tests
 #               (make test-integrations) from their own virtualenvs, the JAX environments' tests
 #               (make test-jax, from .venv-jax), and the packaging checks
 #               (make test-package: the wheel installed as users get it)
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
+# torch first, CPU-only, so that nothing below pulls a CUDA build (gigabytes). --retries 0: where the
+# index cannot be reached, pip takes torch from its own configuration (find-links) at once instead
+# of retrying for a minute and a half.
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
+TORCH := -m pip install -q --retries 0 torch --index-url $(TORCH_INDEX)
 
-.PHONY: demo test setup clean integration-venvs test-integrations test-rllib test-marl test-package bench test-jax
+.PHONY: demo test docs test-docs setup clean integration-venvs test-integrations test-rllib test-marl test-package bench test-jax
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	# The CPU wheel of torch first, so that nothing below pulls a CUDA build.
-	$(PY) -m pip install -q torch==2.13.0
+	$(PY) $(TORCH)
 	$(PY) -m pip install -q -e ".[train,test]"
 	touch $@
 
@@ -27,10 +32,24 @@ demo: setup
 # tests/jax runs from .venv-jax only (make test-jax).
 test:
 	$(MAKE) -j4 setup integration-venvs .venv-jax/.installed
-	$(PY) -m pytest -q -n 2 -m "not integration and not packaging" --ignore=tests/jax
+	$(PY) -m pytest -q -n 2 -m "not integration and not packaging and not docs" --ignore=tests/jax
+	$(MAKE) test-docs
 	$(MAKE) test-integrations
 	$(MAKE) test-jax
 	$(MAKE) test-package
+
+# The docs site into docs/_build/html, strict: a broken link, reference or image fails the build.
+$(VENV)/.docs-installed: pyproject.toml $(VENV)/.installed
+	$(PY) -m pip install -q -e ".[docs]"
+	touch $@
+
+docs: $(VENV)/.docs-installed
+	$(PY) -m sphinx -b html -W -n --keep-going -q docs docs/_build/html
+
+# The built site in a headless Chromium (apt-get install chromium chromium-driver): every page
+# renders, every image loads, no internal link is broken; screenshots in docs/_build/screenshots/.
+test-docs: docs
+	$(PY) -m pytest -q -p no:xdist -m docs tests/test_docs_site.py
 
 # Build the sdist and wheel, install the wheel into fresh virtualenvs (core only, then [train])
 # and use it from outside the repository (tests/packaging/check_wheel.sh says what is checked).
@@ -45,7 +64,7 @@ test-package: setup
 .venv-%/.installed: pyproject.toml
 	$(PYTHON) -m venv .venv-$*
 	.venv-$*/bin/python -m pip install -q --upgrade pip
-	.venv-$*/bin/python -m pip install -q torch==2.13.0
+	.venv-$*/bin/python $(TORCH)
 	.venv-$*/bin/python -m pip install -q -e ".[$(EXTRAS)]"
 	touch $@
 
@@ -70,10 +89,10 @@ test-marl: .venv-marl/.installed
 
 test-integrations: test-rllib test-marl
 
-# Speed against OpenSpiel/Shimmy/PettingZoo peers (BENCHMARKS.md); --quick for a smoke run.
+# Speed against OpenSpiel/Shimmy/PettingZoo peers (docs/benchmarks.md); --quick for a smoke run.
 bench: setup
 	$(PY) -m pip install -q -e ".[bench]"
 	$(PY) benchmarks/speed.py
 
 clean:
-	rm -rf $(VENV) .venv-rllib .venv-marl .venv-jax build *.egg-info
+	rm -rf $(VENV) .venv-rllib .venv-marl .venv-jax build *.egg-info docs/_build docs/_generated docs/games
