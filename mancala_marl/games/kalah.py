@@ -6,6 +6,10 @@
   (``empty_capture=True`` also stores the lone seed when the opposite pit is empty).
 - ``end_rule="either"``: the game ends when either side is empty after a move;
   ``"mover"``: when the player to move has no seeds. Remaining seeds go to their side's store.
+
+Other rule sets: OpenSpiel's ``mancala`` is Kalah(6, 4) with the defaults here (checked move for
+move) and takes no parameters. ``empty_capture=True`` is the rule of the Kalah that Irving,
+Donkers & Uiterwijk solved (2000): the last seed is stored even when the opposite pit is empty.
 """
 
 from __future__ import annotations

@@ -9,6 +9,11 @@
   and the opposite house go to the mover's head (``sunog_needs_opposite=True``: only if the
   opposite house holds stones).
 - A player with empty houses passes; the game ends when all houses are empty.
+
+Other rule sets: traditional play begins with both players sowing at the same time and goes on
+over several rounds, in which a player who cannot refill every house plays on without the empty
+ones ("burnt" houses), until one cannot fill any; here, as in the paper, one round, player_0
+first. OpenSpiel has no Sungka.
 """
 
 from __future__ import annotations

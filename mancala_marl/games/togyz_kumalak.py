@@ -11,6 +11,9 @@
 - The game ends when a kazan holds a majority (82 of 162; ``stop_at_majority=False`` plays on)
   or the player to move has no move; remaining balls go to the kazan of their side.
 
+Other rule sets: OpenSpiel has no Togyz Kumalak; the ``tesauro`` observation is
+gym-togyzkumalak's. ``stop_at_majority=False`` plays every game out, for a final margin.
+
 State slots after TO_MOVE: player_0's tuzduk (a hole number 0..holes-1 on player_1's side, or -1),
 then player_1's (on player_0's side). The ``counts`` observation adds one flag per hole (own holes
 first: "the opponent's tuzduk is here"; then the opponent's: "my tuzduk is here"); ``tesauro`` is
