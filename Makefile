@@ -54,7 +54,7 @@ test-docs: docs
 # Build the sdist and wheel, install the wheel into fresh virtualenvs (core only, then [train])
 # and use it from outside the repository (tests/packaging/check_wheel.sh says what is checked).
 test-package: setup
-	$(PY) -m pytest -q -s tests/packaging
+	TORCH_INDEX=$(TORCH_INDEX) $(PY) -m pytest -q -s tests/packaging
 
 # Third-party MARL libraries (examples/, tests/integrations/, docs/integrations.md), kept out of
 # .venv: Ray RLlib pins an older gymnasium, so it gets .venv-rllib; Tianshou, TorchRL and

@@ -93,7 +93,8 @@ echo "read-only install, no cache anywhere: the arena command took $(( (end - st
 chmod -R u+w "$work/core"
 
 step "add [train] (CPU torch first) and play the shipped agents"
-"$work/core/bin/pip" install -q torch==2.13.0
+# as the Makefile installs it: PyTorch's CPU index, or pip's find-links where it cannot be reached
+"$work/core/bin/pip" install -q --retries 0 torch --index-url "${TORCH_INDEX:-https://download.pytorch.org/whl/cpu}"
 "$work/core/bin/pip" install -q "$wheel[train]"
 "$mm" arena sungka pretrained random -n 5
 echo "packaging checks passed"
