@@ -26,7 +26,7 @@ from mancala_marl.games.base import GAME_OVER, MAX_MOVES, SPEC_PITS, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
 
 from .rules import exact_pit, max_pit
-from .search import _key
+from .search import position_key
 
 WIN, NO_WIN, UNKNOWN = 1, 0, -1
 OPPONENTS = {"max": 0, "exact": 1}
@@ -70,7 +70,7 @@ def _search(root, learner, spec, opponent, key_cells, total, table, used, budget
     outcome = _settled(stack[0], learner, spec, total)
     if outcome != UNKNOWN:
         return outcome
-    key = _key(stack[0], pits, False, key_cells)
+    key = position_key(stack[0], pits, False, key_cells)
     used[0] = key & size_mask  # the slots written, so that the caller can clear just those
     table[used[0]] = key
     counters[2] = 1
@@ -112,7 +112,7 @@ def _search(root, learner, spec, opponent, key_cells, total, table, used, budget
             return WIN
         if outcome == NO_WIN:
             continue
-        key = _key(child, pits, False, key_cells)
+        key = position_key(child, pits, False, key_cells)
         slot = key & size_mask
         while table[slot] != 0 and table[slot] != key:
             slot = (slot + np.uint64(1)) & size_mask

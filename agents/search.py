@@ -48,8 +48,9 @@ NODES, BUDGET, ABORTED, PLY_LIMIT, BEST = range(5)
 
 
 @kernel
-def _key(state, pits, store_free, key_cells):
-    """FNV-1a over the state's first ``key_cells`` cells, leaving out the two stores when ``store_free``."""
+def position_key(state, pits, store_free, key_cells):
+    """FNV-1a over the state's first ``key_cells`` cells, leaving out the two stores when ``store_free``:
+    the transposition table's key (:mod:`.best_response` keys its table of positions the same way)."""
     h = np.uint64(14695981039346656037)
     prime = np.uint64(1099511628211)
     for i in range(key_cells):
@@ -128,7 +129,7 @@ def search(root, depth, max_chain, spec, store_free, key_cells, keys, values, de
             f_effort[p] = d if d >= UNBOUNDED or max_chain >= UNBOUNDED else d * (max_chain + 1) + max_chain - c
             tt_move = -1
             if use_tt:
-                key = _key(state, pits, store_free, key_cells)
+                key = position_key(state, pits, store_free, key_cells)
                 f_key[p] = key
                 slot = key & mask
                 if keys[slot] == key:

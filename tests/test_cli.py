@@ -191,7 +191,7 @@ def test_ctrl_c_in_a_long_command_is_one_line(workers):
 def test_the_policy_help_names_every_registered_policy():
     # written out so that --help imports no policy: it must not fall behind the registry
     from mancala_marl.agents import base
-    from mancala_marl.train.arena import POLICY_HELP
+    from mancala_marl.train.arguments import POLICY_HELP
 
     base._discover()
     assert set(base.POLICIES) - set(re.findall(r"[a-z_]+", POLICY_HELP)) == set()

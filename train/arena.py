@@ -1,4 +1,4 @@
-"""Matches between two policies, in both seats: ``mancala-marl arena`` and :func:`arena`.
+"""Matches between two policies, in both seats: :func:`arena` (the command is ``arena_command``).
 
 Convention: ``n`` games **in each seat**, so ``2 n`` games in all; ``seats.first`` are the games
 where A moves first. Game ``i`` of either seat starts from the same opening (``opening`` random
@@ -11,7 +11,6 @@ Every game is seeded from ``(seed, i, seat)``, so results do not depend on ``wor
 from __future__ import annotations
 
 import csv
-import json
 import math
 import multiprocessing
 import signal
@@ -20,15 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mancala_marl.games import GAMES, MAX_MOVES, Game, IllegalMoveError, make_game
-from mancala_marl.train.cli import seed_argument
+from mancala_marl.games import MAX_MOVES, Game, IllegalMoveError, make_game
 
 SEATS = ("first", "second")
-GAME_HELP = f"one of {', '.join(GAMES)}, with rule parameters if wanted: kalah:pits=4,seeds=3"
-# Written out rather than read from the registry, which would import every policy for --help
-# (tests/test_cli.py checks that it names each registered one).
-POLICY_HELP = ("a policy: random, max, exact, simple, greedy, alphabeta[:depth=4,time_limit=0.5], solver, "
-               "pretrained[:kind=distilled], alphazero[:sims=N or time=S], model:RUN/final.zip (or a bare .zip path)")
 RECORD_FIELDS = ("index", "seat", "score_a", "score_b", "length")
 
 
@@ -256,28 +249,6 @@ def write_csv(path: str, records: list[dict]) -> None:
         writer.writerows(records)
 
 
-def add_common_arguments(parser, games: int = 100) -> None:
-    parser.add_argument("-n", "--games", type=int, default=games, help=f"games in EACH seat (default {games})")
-    parser.add_argument("--seed", type=seed_argument, default=0, help="seed of every game's policies and opening")
-    parser.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
-    parser.add_argument("--opening", type=int, default=0, metavar="K",
-                        help="play the first K moves of every game at random (same opening in both seats)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object on stdout and nothing else")
-
-
-def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "arena", help="play two policies against each other in both seats",
-        description="Play POLICY_A against POLICY_B, N games with A first and N with A second. "
-                    "Policies and games take parameters: 'alphabeta:depth=4', 'kalah:pits=4,seeds=3'.")
-    parser.add_argument("game", help=GAME_HELP)
-    parser.add_argument("policy_a", metavar="POLICY_A", help=POLICY_HELP)
-    parser.add_argument("policy_b", metavar="POLICY_B", help="the other policy, written the same way")
-    add_common_arguments(parser)
-    parser.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
-    parser.set_defaults(func=run)
-
-
 def check_writable(path, option: str) -> None:
     """Refuse an output file that could not be written, before the games rather than after. A new
     file is created to see, and removed again (os.access says yes to root everywhere, /proc
@@ -314,20 +285,3 @@ def note_repeated_games(pairs, opening: int) -> None:
         print(f"note: {', '.join(repeated)}: both play deterministically, so each seat's games are one game "
               f"played again (and its interval means little); --opening K starts each game from K random moves",
               file=sys.stderr)
-
-
-def run(args) -> int:
-    if args.csv:
-        check_writable(args.csv, "--csv")
-    records = []
-    result = arena(args.game, args.policy_a, args.policy_b, args.games, args.seed, args.workers,
-                   args.opening, records)
-    warn_random_games(result)
-    note_repeated_games([(args.policy_a, args.policy_b)], args.opening)
-    if args.csv:
-        write_csv(args.csv, records)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print_summary(result)
-    return 0

@@ -3,13 +3,14 @@ target-network update every N episodes."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback, ProgressBarCallback
 from stable_baselines3.common.utils import polyak_update
+
+from .files import write_atomically
 
 
 class PeriodicCallback(BaseCallback):
@@ -65,10 +66,8 @@ class AtomicCheckpointCallback(PeriodicCallback):
         if getattr(self, "model", None) is None:  # SB3 sets it when learn() starts
             return
         if self.buffer_path is not None:
-            tmp = self.buffer_path.with_name(f".{self.buffer_path.name}.tmp")
             self.buffer_path.parent.mkdir(parents=True, exist_ok=True)
-            self.model.save_replay_buffer(tmp)
-            os.replace(tmp, self.buffer_path)
+            write_atomically(self.buffer_path, self.model.save_replay_buffer)
         save_model(self.model, self.path, {**self.metadata, "timesteps": self.model.num_timesteps})
         if self.keep:  # read by kept_checkpoints
             copy_atomically(self.path, self.path.with_name(f"model_{self.model.num_timesteps}_steps.zip"))
@@ -77,9 +76,7 @@ class AtomicCheckpointCallback(PeriodicCallback):
 def copy_atomically(source: Path, target: Path) -> None:
     """Copy ``source`` to ``target`` through a temporary file: a crash never leaves a half-copied
     file under the target's name."""
-    tmp = target.with_name(f".{target.name}.tmp")
-    shutil.copyfile(source, tmp)
-    os.replace(tmp, target)
+    write_atomically(target, lambda tmp: shutil.copyfile(source, tmp))
 
 
 class TargetUpdateEveryEpisodes(BaseCallback):

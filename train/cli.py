@@ -11,50 +11,37 @@ bad input, 130 for an interruption).
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import sys
 
 from mancala_marl import __version__
 from mancala_marl.extras import MissingExtraError
 from mancala_marl.games import GAMES
+from mancala_marl.train import (
+    arena_command,
+    demo,
+    distill_command,
+    play_command,
+    plot,
+    tournament_command,
+    train_command,
+)
+from mancala_marl.train.alphazero import command as alphazero_command
+from mancala_marl.train.arguments import BAD_INPUT, INTERRUPTED, Parser, one_line
 
-COMMANDS = [f"mancala_marl.train.{name}" for name in
-            ("demo", "train_command", "distill_command", "alphazero", "plot", "arena", "tournament", "play")]
-BAD_INPUT, INTERRUPTED = 2, 130
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse with a one-line error (argparse prints the whole usage first)."""
-
-    def error(self, message):
-        self.exit(BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def seed_argument(text: str) -> int:
-    """``--seed``, refused here if numpy, torch or SB3 would refuse it later (a negative seed failed
-    deep in gymnasium's reset, as ``-1000``: the env's seed, not the one given)."""
-    from mancala_marl.agents import check_seed
-    try:
-        return check_seed(int(text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer from 0 to 2**32 - 1, got {text!r}") from None
+# in the order `mancala-marl --help` lists them
+COMMANDS = (demo, train_command, distill_command, alphazero_command, plot, arena_command, tournament_command,
+            play_command)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     parser = Parser(
         prog="mancala-marl",
         description=f"Mancala-family games ({', '.join(GAMES)}) for multi-agent RL.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
-        importlib.import_module(name).add_parser(subparsers)
+    for command in COMMANDS:
+        command.add_parser(subparsers)
     return parser
-
-
-def one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split())  # a message that spans lines (numba, SB3) on one
-    return text or type(error).__name__
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from mancala_marl import ENV_MODULES
 from mancala_marl.extras import require
-from mancala_marl.train.cli import seed_argument
+from mancala_marl.train.arguments import seed_argument
 
 # Written into the run folder before training: a folder holding it is a demo's, which the next
 # demo may replace. Whatever else a demo leaves there is listed in DEMO_FILES.

@@ -24,10 +24,8 @@ and ``resume`` continues after the last finished round.
 from __future__ import annotations
 
 import contextlib
-import json
-import os
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -235,9 +233,9 @@ def _load_npz(path: Path) -> dict:
 
 
 def _save_npz(path: Path, **arrays) -> None:
-    tmp = path.with_name(f".{path.stem}.tmp.npz")
-    np.savez_compressed(tmp, **arrays)
-    os.replace(tmp, path)
+    from mancala_marl.train.files import write_atomically
+
+    write_atomically(path, lambda tmp: np.savez_compressed(tmp, **arrays))
 
 
 # Settings that --resume may change besides the rounds: how the student is evaluated.
@@ -258,36 +256,29 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
         read_metadata,
         save_model,
     )
-    from mancala_marl.train.evaluation import (
-        append_evaluations,
-        evaluate,
-        model_policy,
-        win_rate_cells,
-    )
-    from mancala_marl.train.runs import read_config, resumed_config
-    from torch.utils.tensorboard import SummaryWriter
+    from mancala_marl.train.evaluation import evaluate, model_policy
+    from mancala_marl.train.runs import Run, read_config
 
-    run_dir = Path(run_dir)
-    ckpt, data_dir = run_dir / "checkpoints" / "last.zip", run_dir / "data"
+    run = Run(run_dir, "distill", "checkpoints/last.zip", "round", RESUMABLE, resumes_before_checkpoint=True)
+    ckpt, data_dir = run.checkpoint, run.folder / "data"
+    # The recipe is the run's own; this call may raise the rounds (when it names them) and sets how
+    # it runs. Its labelled data are saved round by round, so a run goes on from before its first
+    # checkpoint too.
+    rounds = config.rounds if given is None or "rounds" in given else 0
+    config = run.start(config, resume, given, separate=frozenset({"rounds"}))
     if resume:
-        # The recipe is the run's own; this call may raise the rounds (when it names them) and
-        # sets how it runs.
-        rounds = config.rounds if given is None or "rounds" in given else 0
-        config = resumed_config(config, run_dir, RESUMABLE, separate=frozenset({"rounds"}), given=given)
         config.rounds = max(rounds, config.rounds)
         if "eval_opening" not in read_config(run_dir) and "eval_opening" not in (given or ()):
             config.eval_opening = 0  # a run from before the option evaluated without an opening: its curve goes on so
         done = read_metadata(ckpt)["rounds"] if ckpt.is_file() else 0
-        if config.rounds <= done and (run_dir / "final.zip").is_file():  # as train and alphazero: nothing to do
-            raise ValueError(f"--resume: the run in {run_dir} has run all its {done} rounds already: give --rounds "
+        if config.rounds <= done and (run.folder / "final.zip").is_file():  # as train and alphazero: nothing to do
+            raise ValueError(f"--resume: the run in {run.folder} has run all its {done} rounds already: give --rounds "
                              f"above {done} to train on")
-    elif (run_dir / "config.json").is_file():
-        raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
     config.check()
     torch.set_num_threads(1)
     game = make_game(config.game, **config.rule_params)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.json").write_text(json.dumps(asdict(config), indent=2))
+    run.write_config(config)
+    data_dir.mkdir(exist_ok=True)
 
     done, seconds = 0, 0.0
     if resume and ckpt.is_file():
@@ -301,45 +292,45 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
                              pool=config.pool, rounds=rounds, positions=positions, train_seconds=round(train_seconds, 1))
 
     rounds_data = [_load_npz(data_dir / f"round_{i}.npz") for i in range(done)]  # read from disk once
-    writer = SummaryWriter(str(run_dir / "tb"))  # x axis: labelled positions, as evaluations.csv's
-    for k in range(done, config.rounds):
-        start = time.time()
-        path = data_dir / f"round_{k}.npz"
-        if path.is_file():  # a run stopped between writing this round's data and its model
-            new = _load_npz(path)
-        else:
-            with tqdm(total=config.states_per_round, desc=f"round {k}: labelling", disable=not config.progress_bar) as bar:
-                obs, masks, labels = collect_parallel(config, config.states_per_round, (config.seed, k),
-                                                      str(ckpt) if k > 0 else None, bar)
-            new = {"obs": obs, "masks": masks, "labels": labels}
-            _save_npz(path, **new)
-        rounds_data.append(new)
-        # The student has not been fitted on this round's positions yet (those of its own games
-        # from round 1 on): its agreement with the teacher there is a fair held-out measure.
-        agreement = accuracy(model, new["obs"], new["masks"], new["labels"]) if k > 0 else None
-        obs, masks, labels = (np.concatenate([d[key] for d in rounds_data]) for key in ("obs", "masks", "labels"))
-        torch.set_num_threads(config.workers)  # the labelling processes are done: fitting gets their cores
-        with tqdm(total=config.epochs, desc=f"round {k}: fitting", disable=not config.progress_bar) as bar:
-            stats = fit(model, obs, masks, labels, config.epochs, config.batch_size, config.learning_rate,
-                        seed=config.seed + k, progress=bar)
-        torch.set_num_threads(1)
-        seconds += time.time() - start
-        save_model(model, ckpt, metadata(k + 1, len(labels), seconds))
-        rows = evaluate(game, model_policy(model, game, config.obs_type), config.eval_opponents,
-                        config.eval_games, seed=len(labels), opening=config.eval_opening)
-        append_evaluations(run_dir / "evaluations.csv", rows, len(labels), seconds)
-        for key, value in (("fit/loss", stats["loss"]), ("fit/held_out_agreement", stats["val_accuracy"]),
-                           ("fit/new_positions_agreement", agreement),
-                           *((f"eval/win_rate/{r['opponent']}/{r['seat']}", r["win_rate"]) for r in rows)):
-            if value is not None:
-                writer.add_scalar(key, value, len(labels))
-        writer.flush()
-        before = "" if agreement is None else f"{100 * agreement:.1f}% on its new positions before fitting, "
-        print(f"[round {k}] {len(labels)} positions; teacher agreement: {before}"
-              f"{100 * stats['val_accuracy']:.1f}% on 5% held out after; "
-              f"{seconds:.0f} s; win rate: {win_rate_cells(rows)}", flush=True)
+    writer = run.tensorboard()  # x axis: labelled positions, as evaluations.csv's
+    with run.interruptible():
+        for k in range(done, config.rounds):
+            start = time.time()
+            path = data_dir / f"round_{k}.npz"
+            if path.is_file():  # a run stopped between writing this round's data and its model
+                new = _load_npz(path)
+            else:
+                with tqdm(total=config.states_per_round, desc=f"round {k}: labelling", disable=not config.progress_bar) as bar:
+                    obs, masks, labels = collect_parallel(config, config.states_per_round, (config.seed, k),
+                                                          str(ckpt) if k > 0 else None, bar)
+                new = {"obs": obs, "masks": masks, "labels": labels}
+                _save_npz(path, **new)
+            rounds_data.append(new)
+            # The student has not been fitted on this round's positions yet (those of its own games
+            # from round 1 on): its agreement with the teacher there is a fair held-out measure.
+            agreement = accuracy(model, new["obs"], new["masks"], new["labels"]) if k > 0 else None
+            obs, masks, labels = (np.concatenate([d[key] for d in rounds_data]) for key in ("obs", "masks", "labels"))
+            torch.set_num_threads(config.workers)  # the labelling processes are done: fitting gets their cores
+            with tqdm(total=config.epochs, desc=f"round {k}: fitting", disable=not config.progress_bar) as bar:
+                stats = fit(model, obs, masks, labels, config.epochs, config.batch_size, config.learning_rate,
+                            seed=config.seed + k, progress=bar)
+            torch.set_num_threads(1)
+            seconds += time.time() - start
+            save_model(model, ckpt, metadata(k + 1, len(labels), seconds))
+            rows = evaluate(game, model_policy(model, game, config.obs_type), config.eval_opponents,
+                            config.eval_games, seed=len(labels), opening=config.eval_opening)
+            cells = run.evaluated(rows, len(labels), seconds, writer)
+            for key, value in (("fit/loss", stats["loss"]), ("fit/held_out_agreement", stats["val_accuracy"]),
+                               ("fit/new_positions_agreement", agreement)):
+                if value is not None:
+                    writer.add_scalar(key, value, len(labels))
+            writer.flush()
+            before = "" if agreement is None else f"{100 * agreement:.1f}% on its new positions before fitting, "
+            print(f"[round {k}] {len(labels)} positions; teacher agreement: {before}"
+                  f"{100 * stats['val_accuracy']:.1f}% on 5% held out after; "
+                  f"{seconds:.0f} s; win rate: {cells}", flush=True)
     writer.close()
-    final = run_dir / "final.zip"
+    final = run.folder / "final.zip"
     meta = read_metadata(ckpt)
     save_model(model, final, meta)
     print(f"saved {final} ({meta['positions']} positions, {meta['train_seconds']:.0f} s)")

@@ -5,16 +5,10 @@ from __future__ import annotations
 from mancala_marl import observations
 from mancala_marl.agents.base import split_policy_specs
 from mancala_marl.extras import require
-from mancala_marl.train.cli import seed_argument
+from mancala_marl.train.arguments import add_game_argument, command_config, layer_sizes, seed_argument
 
-from .train_command import add_game_argument, fold_game_rules, key_values, layer_sizes, typed
-
-
-# command-line option -> DistillConfig field, for the options given as plain values
-OPTIONS = {"teacher": "teacher", "rounds": "rounds", "states": "states_per_round", "explore": "explore",
-           "features": "features", "epochs": "epochs", "batch_size": "batch_size", "learning_rate": "learning_rate",
-           "obs_type": "obs_type", "workers": "workers", "seed": "seed", "eval_games": "eval_games",
-           "eval_opening": "eval_opening"}
+# DistillConfig fields whose option has another name (besides --rule); the others are named as their field
+RENAMED = {"states_per_round": "states", "net_arch": "net"}
 
 
 def add_parser(subparsers) -> None:
@@ -63,19 +57,10 @@ def run(args) -> int:
     from mancala_marl.agents.learned import read_metadata
     from mancala_marl.games import make_game
     from mancala_marl.train.distill import DistillConfig, distill
-    from mancala_marl.train.runs import default_run_dir, play_hint, resume_hint_on_interrupt
+    from mancala_marl.train.runs import default_run_dir, play_hint
 
-    fold_game_rules(args)
-    values = typed(args, OPTIONS)
-    for option, field, read in (("pool", "pool", lambda text: split_policy_specs(text, "--pool")),
-                                ("net", "net_arch", lambda text: layer_sizes(text, "--net")),
-                                ("eval_opponents", "eval_opponents", lambda text: split_policy_specs(text, "--eval-opponents")),
-                                ("rule", "rule_params", lambda items: key_values(items, "--rule"))):
-        if getattr(args, option) is not None:
-            values[field] = read(getattr(args, option))
-    config = DistillConfig(game=args.game, progress_bar=not args.no_progress, **values)
-    run_dir = args.run_dir or default_run_dir(args.game, values.get("rule_params"), "distill")
-    with resume_hint_on_interrupt("distill", args.game, run_dir, "checkpoints/last.zip", "round"):
-        final = distill(config, run_dir, resume=args.resume, given={"game", "progress_bar", *values})
+    config, given = command_config(args, DistillConfig, RENAMED, {"pool": split_policy_specs, "net_arch": layer_sizes})
+    run_dir = args.run_dir or default_run_dir(args.game, config.rule_params, "distill")
+    final = distill(config, run_dir, resume=args.resume, given=given)
     print(play_hint(make_game(args.game, **read_metadata(final)["rule_params"]), f"model:{final}"))
     return 0

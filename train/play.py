@@ -1,4 +1,4 @@
-"""``mancala-marl play``: a person plays against a policy in the terminal.
+"""A person plays against a policy in the terminal (the command ``play`` is ``play_command``).
 
 The board is printed before every move of the person (pits numbered as on the board); the
 person types a pit number, or ``q`` to resign (a deliberate end: status 0). Bad input (not a
@@ -18,12 +18,11 @@ import sys
 
 from mancala_marl.games.base import side_is_empty
 from mancala_marl.render import ansi
-from mancala_marl.train.cli import seed_argument
 
-from .arena import GAME_HELP, parse_game
+from .arena import parse_game
 
 ABANDONED = 1
-INTERRUPTED = 130  # as mancala_marl.train.cli answers Ctrl-C in the other commands
+INTERRUPTED = 130  # as the command line answers Ctrl-C in the other commands
 RESIGN = "resign"
 DEFAULT_OPPONENT = "alphazero:time=0.5"
 FALLBACK_OPPONENT = "alphabeta:depth=64,time_limit=0.5"  # for rules no shipped network was trained on
@@ -128,19 +127,3 @@ def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=
     verdict = "a draw" if mine == theirs else ("you win" if mine > theirs else "you lose")
     write(f"final score: you {mine}, {policy.name} {theirs}: {verdict}\n")
     return 0
-
-
-def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("play", help="play against a policy in the terminal",
-                                   description="Play GAME against a policy: type a pit number each turn.")
-    parser.add_argument("game", help=GAME_HELP)
-    parser.add_argument("--opponent", default=None,
-                        help=f"policy spec (default {DEFAULT_OPPONENT}: the shipped self-play network, searching 0.5 s "
-                             f"a move; on rules it was not trained for, {FALLBACK_OPPONENT})")
-    parser.add_argument("--seat", choices=("first", "second"), default="first", help="your seat (default first)")
-    parser.add_argument("--seed", type=seed_argument, default=0)
-    parser.set_defaults(func=run)
-
-
-def run(args) -> int:
-    return play(args.game, args.opponent, 0 if args.seat == "first" else 1, args.seed)

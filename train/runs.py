@@ -1,5 +1,5 @@
-"""Run folders continued by ``--resume`` (``train``, ``distill`` and ``alphazero``), their
-default names, and the hint each command ends with.
+"""Run folders continued by ``--resume`` (``train``, ``distill`` and ``alphazero``): the
+:class:`Run` lifecycle they share, their default names, and the hint each command ends with.
 
 A resumed run goes on with the settings in its ``config.json``: changing how a run learns halfway
 would make its results describe neither setting. A few settings may change, because they say how
@@ -17,6 +17,8 @@ import shutil
 import sys
 from dataclasses import asdict, fields
 from pathlib import Path
+
+from .files import write_atomically
 
 # How a run is shown and how many threads or processes it uses, not what it learns: any command
 # may change these on --resume.
@@ -56,17 +58,84 @@ def resume_command(command: str, game: str, run_dir) -> str:
     return f"{program()} {command} {game} --resume --run-dir {shlex.quote(str(run_dir))}"
 
 
-@contextlib.contextmanager
-def resume_hint_on_interrupt(command: str, game: str, run_dir, checkpoint: str, unit: str):
-    """On Ctrl-C, where the run has a checkpoint (``checkpoint``, relative to ``run_dir``), say the
-    command that goes on after its last finished ``unit`` (generation, round); then stop as before."""
-    try:
-        yield
-    except KeyboardInterrupt:
-        if (Path(run_dir) / checkpoint).is_file():
-            print(f"stopped; to go on after the last finished {unit}: {resume_command(command, game, run_dir)}",
-                  file=sys.stderr)
-        raise
+class Run:
+    """A run's folder through its life, the same for every trainer: a fresh start (refused where a
+    run is) or ``--resume`` (with the run's own settings: :func:`resumed_config`), its config.json,
+    files written atomically, its evaluations, and Ctrl-C, which says how to go on. A trainer
+    keeps only its learning loop.
+
+    ``command``: the subcommand that continues the run; ``checkpoint``: the file, relative to
+    ``folder``, that a resumed run goes on from; ``unit``: what one checkpoint ends (``"round"``);
+    ``resumable``: the settings --resume may change (besides :data:`DISPLAY`);
+    ``resumes_before_checkpoint``: a run whose data are saved before its first checkpoint, which
+    therefore exists, and goes on, from its config.json on."""
+
+    def __init__(self, folder, command: str, checkpoint: str, unit: str = "checkpoint", resumable=frozenset(),
+                 resumes_before_checkpoint: bool = False):
+        self.folder = Path(folder)
+        self.command, self.unit, self.resumable = command, unit, set(resumable)
+        self.resumes_before_checkpoint = resumes_before_checkpoint
+        self.checkpoint = self.folder / checkpoint
+        self.evaluations = self.folder / "evaluations.csv"
+        self.game = None  # the game's name, once start() has the config
+
+    def start(self, config, resume: bool, given=None, separate: frozenset = frozenset()):
+        """The config the run goes on with. A new run takes ``config``, and is refused where the
+        folder holds a run. A resumed one takes its saved config, with the settings of
+        ``resumable`` that the caller set (``given``; ``separate`` as in :func:`resumed_config`),
+        and needs its checkpoint unless ``resumes_before_checkpoint``."""
+        if resume:
+            if not self.resumes_before_checkpoint and not self.checkpoint.is_file():
+                raise no_checkpoint(self.folder, self.checkpoint)
+            config = resumed_config(config, self.folder, self.resumable, separate=separate, given=given)
+        else:
+            check_fresh(self.folder, self.folder / "config.json" if self.resumes_before_checkpoint else self.checkpoint)
+        self.game = config.game
+        return config
+
+    def finished(self, done: str, total: int, option: str, typed: bool) -> ValueError:
+        """The refusal of a --resume to a total the run has reached (``done``: ``"trained 500 moves"``)."""
+        said = f"{option} is" if typed else f"its total (no {option} given) is"
+        return ValueError(f"--resume: the run in {self.folder} has {done} already, and {said} {total}: "
+                          f"give a larger {option} to train on")
+
+    def write_config(self, config) -> None:
+        """``config.json``, what --resume reads back: the config (a dataclass) as it is now."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(asdict(config), indent=2)
+        write_atomically(self.folder / "config.json", lambda tmp: tmp.write_text(text))
+
+    def tensorboard(self):
+        """A writer of TensorBoard logs in ``tb/`` (torch's)."""
+        from torch.utils.tensorboard import SummaryWriter
+
+        return SummaryWriter(str(self.folder / "tb"))
+
+    def evaluated(self, rows: list[dict], x: int, seconds: float, writer=None, step: int | None = None) -> str:
+        """Record evaluation ``rows`` (:func:`mancala_marl.train.evaluation.evaluate`) at ``x``
+        (moves or positions learned from: the curve's axis) in evaluations.csv and, with a
+        ``writer``, in TensorBoard at ``step`` (default ``x``); returns them as one short line."""
+        from mancala_marl.train.evaluation import append_evaluations, win_rate_cells
+
+        append_evaluations(self.evaluations, rows, x, seconds)
+        for row in rows if writer is not None else ():
+            writer.add_scalar(f"eval/win_rate/{row['opponent']}/{row['seat']}", row["win_rate"], x if step is None else step)
+        return win_rate_cells(rows)
+
+    def resume_command(self) -> str:
+        return resume_command(self.command, self.game, self.folder)
+
+    @contextlib.contextmanager
+    def interruptible(self):
+        """On Ctrl-C, where the run has a checkpoint, say the command that goes on after its last
+        finished ``unit``; then stop as before."""
+        try:
+            yield
+        except KeyboardInterrupt:
+            if self.checkpoint.is_file():
+                print(f"stopped; to go on after the last finished {self.unit}: {self.resume_command()}",
+                      file=sys.stderr)
+            raise
 
 
 def check_fresh(run_dir: Path, checkpoint: Path) -> None:

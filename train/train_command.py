@@ -2,76 +2,21 @@
 
 from __future__ import annotations
 
-import argparse
-
 from mancala_marl import observations
-from mancala_marl.agents.base import literal, split_policy_specs
+from mancala_marl.agents.base import split_policy_specs
 from mancala_marl.extras import require
-from mancala_marl.games import GAMES
-from mancala_marl.train.cli import seed_argument
+from mancala_marl.train.arguments import (
+    add_game_argument,
+    config_and_given,
+    fold_game_rules,
+    key_values,
+    seed_argument,
+    typed_settings,
+)
 
-
-def key_values(items, what: str) -> dict:
-    out = {}
-    for item in items or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key.isidentifier():
-            raise ValueError(f"{what} must look like KEY=VALUE, got {item!r}")
-        if key in out:
-            raise ValueError(f"{what} gives {key} twice")
-        out[key] = literal(value)
-    return out
-
-
-def add_game_argument(parser) -> None:
-    """GAME of the training commands, written as arena writes it: a name, with its rules if wanted
-    (``kalah:pits=4,seeds=3``, the same as ``kalah --rule pits=4 --rule seeds=3``)."""
-    from mancala_marl.games import make_game
-    from mancala_marl.train.arena import GAME_HELP
-
-    def game(text: str) -> str:
-        name = text.partition(":")[0]
-        if name not in GAMES:
-            try:
-                make_game(name)  # its message names the games
-            except ValueError as error:
-                raise argparse.ArgumentTypeError(str(error)) from None
-        return text
-
-    parser.add_argument("game", type=game, metavar="GAME", help=GAME_HELP)
-
-
-def fold_game_rules(args) -> None:
-    """Move the rules written after GAME's colon to ``args.rule``, as if given with --rule, and
-    leave the game's name in ``args.game``."""
-    from mancala_marl.train.arena import split_game_spec
-
-    spec = args.game
-    args.game, written = split_game_spec(spec)
-    if not written:
-        return
-    both = written.keys() & key_values(args.rule, "--rule").keys()
-    if both:
-        raise ValueError(f"{', '.join(sorted(both))} given both in {spec} and with --rule")
-    args.rule = [f"{key}={value!r}" for key, value in written.items()] + (args.rule or [])
-
-
-def layer_sizes(text: str, option: str) -> list[int]:
-    """``"256,256"`` -> ``[256, 256]``; anything else is a ValueError naming ``option``."""
-    try:
-        return [int(size) for size in text.split(",")]
-    except ValueError:
-        raise ValueError(f"{option} must be comma-separated layer sizes, got {text!r}") from None
-
-
-# command-line option -> TrainConfig field, for the options that a recipe may set too
-OPTIONS = {"algo": "algo", "opponent": "opponent", "seat": "seat", "timesteps": "timesteps", "reward": "reward",
-           "reward_scale": "reward_scale", "obs_type": "obs_type", "features": "features", "opening": "opening",
-           "opening_prob": "opening_prob", "restart_prob": "restart_prob", "n_envs": "n_envs", "vec": "vec",
-           "seed": "seed", "eval_freq": "eval_freq", "eval_games": "eval_games", "checkpoint_freq": "checkpoint_freq",
-           "snapshot_freq": "snapshot_freq", "snapshot_prob": "snapshot_prob", "max_snapshots": "max_snapshots",
-           "learning_rate_end": "learning_rate_end", "eval_opening": "eval_opening",
-           "keep_checkpoints": "keep_checkpoints", "save_replay_buffer": "save_replay_buffer"}
+# TrainConfig fields whose option has another name (besides --rule); the others are named as their
+# field (--hyper is merged into the recipe's hyperparams apart)
+RENAMED = {"pool_baselines": "pool"}
 
 
 def add_parser(subparsers) -> None:
@@ -86,7 +31,7 @@ def add_parser(subparsers) -> None:
     add_game_argument(p)
     p.add_argument("--recipe", choices=sorted(RECIPES), default=None,
                    help="scratch: reinforcement learning from scratch, no teacher: masked DQN "
-                        "(--algo maskable-ppo: the earlier PPO recipe; see RESULTS.md)")
+                        "(--algo maskable-ppo: the earlier PPO recipe)")
     p.add_argument("--algo", choices=ALGOS, default=None,
                    help=f"default {d.algo}, or the recipe's")
     p.add_argument("--opponent", default=None,
@@ -139,35 +84,23 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def typed(args, options: dict) -> dict:
-    """``{field: value}`` for the ``options`` (option -> config field) typed on the command line:
-    the commands' options default to None, so that --resume can tell those from the others."""
-    return {field: getattr(args, option) for option, field in options.items() if getattr(args, option) is not None}
-
-
 def settings_from(args) -> dict:
     """The TrainConfig fields a command line sets, with their values: the recipe's, then the
     options given (--resume refuses those that differ from the run's, except the few it may change)."""
-    from mancala_marl.train.training import RESUMABLE, recipe
+    from mancala_marl.train.training import RESUMABLE, TrainConfig, recipe
 
     values = recipe(args.recipe, args.game, args.algo) if args.recipe else {}
     if args.resume:  # a run keeps its own evaluations and checkpoints unless they are typed again
         values = {field: value for field, value in values.items() if field not in RESUMABLE}
-    values.update(typed(args, OPTIONS))
+    values.update(typed_settings(args, TrainConfig, RENAMED, {"pool_baselines": split_policy_specs}))
     if args.recipe and args.timesteps is not None and not args.resume:
         # A run shorter than the recipe's still evaluates and checkpoints as it goes: five of
         # each at least.
         for option in ("eval_freq", "checkpoint_freq"):
             if getattr(args, option) is None:
                 values[option] = min(values[option], max(1, args.timesteps // 5))
-    if args.eval_opponents is not None:
-        values["eval_opponents"] = split_policy_specs(args.eval_opponents, "--eval-opponents")
-    if args.pool is not None:
-        values["pool_baselines"] = split_policy_specs(args.pool, "--pool")
-    if args.hyper is not None:
+    if args.hyper is not None:  # merged into the recipe's, key by key
         values["hyperparams"] = {**values.get("hyperparams", {}), **key_values(args.hyper, "--hyper")}
-    if args.rule is not None:
-        values["rule_params"] = key_values(args.rule, "--rule")
     return values
 
 
@@ -176,7 +109,7 @@ def config_from(args):
     options given."""
     from mancala_marl.train.training import TrainConfig
 
-    return TrainConfig(game=args.game, progress_bar=not args.no_progress, **settings_from(args))
+    return config_and_given(args, TrainConfig, settings_from(args))[0]
 
 
 def run(args) -> int:
@@ -188,10 +121,10 @@ def run(args) -> int:
 
     fold_game_rules(args)
     settings = settings_from(args)
-    config = TrainConfig(game=args.game, progress_bar=not args.no_progress, **settings)
+    config, given = config_and_given(args, TrainConfig, settings)
     parts = [args.recipe] if args.recipe else [config.algo, config.opponent.replace(":", "_").replace(",", "+")]
     run_dir = args.run_dir or default_run_dir(args.game, settings.get("rule_params"), *parts)
     final = train(config, run_dir, resume=args.resume, timesteps=args.timesteps,
-                  save_replay_buffer=args.save_replay_buffer, given={"game", "progress_bar", *settings})
+                  save_replay_buffer=args.save_replay_buffer, given=given)
     print(play_hint(make_game(args.game, **read_metadata(final)["rule_params"]), f"model:{final}"))
     return 0

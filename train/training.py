@@ -15,10 +15,9 @@ A run directory holds everything, so a run can be resumed, plotted and played:
 
 from __future__ import annotations
 
-import json
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mancala_marl.games import make_game
@@ -107,14 +106,10 @@ class TrainConfig:
 
 # Named recipes: TrainConfig values that ``mancala-marl train GAME --recipe NAME`` starts from
 # (``recipe(name, game, algo)``: the recipe, its values for that game, then those of its algorithm).
-# "scratch": reinforcement learning with no teacher (RESULTS.md, "From scratch"): masked DQN on
-# the vectorized env against random, max and exact in random seats, from random openings 3 times
-# in 4, seeing what each move does ("moves" observation) with one-hot counts. The test plays the
-# argmax, and DQN's argmax is the policy it learns, where MaskablePPO's sampled policy often wins
-# openings against exact that its argmax loses (DQN: ahead in every max/exact cell below 100%, RESULTS.md).
-# Sungka's turns run to many moves, so there the network sees what each move earns over its whole
-# turn ("turns": with two PPO seeds ahead in 20 of the test's 24 cells, RESULTS.md), and its DQN
-# also the board each move leaves ("afterstates", below).
+# "scratch" learns with no teacher. DQN, because the test plays the argmax and DQN's argmax is the
+# policy it learns (PPO improves the sampled one); random openings, because max and exact are
+# deterministic and would show the learner a handful of games. Each value's measurements: the
+# research note "Why the scratch recipe is set as it is" (docs/research/from_code.md).
 RECIPES = {
     "scratch": dict(algo="dqn", opponent="random,max,exact,exact", seat="random", reward="score_diff",
                     obs_type="moves", features="onehot", opening=6, opening_prob=0.75, vec="fast", n_envs=256,
@@ -136,20 +131,18 @@ RECIPE_ALGOS = {
     },
 }
 # Each recipe's settings per game and algorithm, over the two above ("hyperparams" merged key by key).
-# DQN scores the position each move leaves (agents/afterstate.py), as sowing is arithmetic a flat
-# network learns slowly: on Sungka at 2.5M moves it wins about as many of the test's games as the
-# "turns" network at 8M, on Togyz Kumalak all of them from 3M, on Kalah more at 8M than the flat
-# one at 16M (RESULTS.md, "afterstates"). A smaller MLP serves, as it is applied once per pit. Oware, where the
-# flat network already wins every test game, keeps it.
+# Sowing is arithmetic that a flat network learns slowly and the rules' kernels do exactly, so DQN
+# scores the position each move leaves (agents/afterstate.py), with a smaller MLP as it is applied
+# once per pit; Oware keeps the flat network, which already wins every test game there.
 AFTERSTATE_DQN = dict(obs_type="afterstates", features="afterstate",
                       hyperparams=dict(policy_kwargs={"net_arch": [128, 128]}))
 RECIPES_PER_GAME = {
     "scratch": {
         "sungka": {
-            "maskable-ppo": dict(obs_type="turns"),
+            "maskable-ppo": dict(obs_type="turns"),  # a turn runs to many moves: PPO sees what each move earns over it
             "dqn": {**AFTERSTATE_DQN, "timesteps": 2_500_000},
         },
-        "kalah": {"dqn": {**AFTERSTATE_DQN, "timesteps": 8_000_000}},  # level with the flat net at 4M
+        "kalah": {"dqn": {**AFTERSTATE_DQN, "timesteps": 8_000_000}},  # at 4M only level with the flat net
         "togyz_kumalak": {"dqn": AFTERSTATE_DQN},
     },
 }
@@ -319,16 +312,14 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         copy_atomically,
     )
     from mancala_marl.train.evaluation import BaselineEvalCallback
-    from mancala_marl.train.runs import check_fresh, load_checkpoint, no_checkpoint, resume_command, resumed_config
+    from mancala_marl.train.runs import Run, load_checkpoint
     from mancala_marl.train.selfplay import SnapshotCallback
 
-    run_dir = Path(run_dir)
-    ckpt = run_dir / "checkpoints" / "last.zip"
+    run = Run(run_dir, "train", "checkpoints/last.zip", resumable=RESUMABLE)
+    run_dir, ckpt = run.folder, run.checkpoint
     buffer_path = run_dir / "checkpoints" / "last_replay_buffer.pkl"
+    config = run.start(config, resume, given, separate=frozenset({"timesteps"}))
     if resume:
-        if not ckpt.is_file():
-            raise no_checkpoint(run_dir, ckpt)
-        config = resumed_config(config, run_dir, RESUMABLE, separate=frozenset({"timesteps"}), given=given)
         if timesteps is not None:
             config.timesteps = timesteps
         done = read_metadata(ckpt).get("timesteps", 0)
@@ -338,13 +329,9 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
                 copy_atomically(ckpt, final)
                 print(f"the run had trained {done} moves; {final} written from its last checkpoint")
                 return final
-            total = "--timesteps is" if timesteps is not None else "its total (no --timesteps given) is"
-            raise ValueError(f"--resume: the run in {run_dir} has trained {done} moves already, and "
-                             f"{total} {config.timesteps}: give a larger --timesteps to train on")
+            raise run.finished(f"trained {done} moves", config.timesteps, "--timesteps", timesteps is not None)
         if save_replay_buffer is not None:
             config.save_replay_buffer = bool(save_replay_buffer)
-    else:
-        check_fresh(run_dir, ckpt)
     config.check()
     cls = algo_class(config.algo)
     check_hyperparams(cls, config.hyperparams)
@@ -391,13 +378,12 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
                              f"--hyper gave {config.hyperparams or 'none'}): {error}") from None
     # once SB3 has taken the settings: a run it refused leaves no folder, and no config.json to
     # look like a run (nothing before this writes in the folder: SB3 makes tb/ when it learns)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.json").write_text(json.dumps(asdict(config), indent=2))
+    run.write_config(config)
     meta = metadata(config)
     callbacks = [AtomicCheckpointCallback(ckpt, config.checkpoint_freq, meta, buffer_path if config.algo == "dqn" and config.save_replay_buffer else None,
                                           keep=config.keep_checkpoints),
                  BaselineEvalCallback(game, config.obs_type, config.eval_opponents, config.eval_freq,
-                                      config.eval_games, run_dir / "evaluations.csv", verbose=config.verbose,
+                                      config.eval_games, run.evaluations, verbose=config.verbose,
                                       opening=config.eval_opening)]
     if config.opponent == "selfplay":
         callbacks.append(SnapshotCallback(run_dir / "snapshots", config.snapshot_freq, meta))
@@ -423,8 +409,7 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
         if progress is not None:
             progress.close()  # before the message, which a live bar would draw over
         callbacks[0].save()
-        print(f"interrupted at {model.num_timesteps} steps; checkpoint saved, to go on: "
-              f"{resume_command('train', config.game, run_dir)}")
+        print(f"interrupted at {model.num_timesteps} steps; checkpoint saved, to go on: {run.resume_command()}")
         raise
     finally:
         if progress is not None:

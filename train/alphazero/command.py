@@ -1,0 +1,77 @@
+"""``mancala-marl alphazero GAME``: train a policy-value network by self-play (:func:`~.trainer.train`)."""
+
+from __future__ import annotations
+
+from mancala_marl.agents import alphazero as az_policy  # the policy that plays the trained network
+from mancala_marl.games import make_game
+from mancala_marl.train.arguments import add_game_argument, command_config, layer_sizes, seed_argument
+
+from .config import POLICY_TARGETS, AlphaZeroConfig
+
+
+# AlphaZeroConfig fields whose option has another name (besides --rule); the others are named as their field
+RENAMED = {"steps_per_generation": "steps"}
+
+
+def add_parser(subparsers) -> None:
+    d = AlphaZeroConfig()
+    # Options default to None, so that a resumed run can tell a value typed on the command line
+    # (even the default's) from one left out; each help names the default.
+    p = subparsers.add_parser("alphazero", help="train a policy-value network by self-play with PUCT search",
+                              description="AlphaZero-style self-play (no teacher). Writes RUN_DIR/network.npz, "
+                                          "usable as the policy 'alphazero:path=RUN_DIR/network.npz'. "
+                                          "--resume continues a run with its own settings: it takes a new "
+                                          "--generations total, --policy-target, --opening and the --eval-* "
+                                          "options, and refuses any other option that differs from the run's.")
+    add_game_argument(p)
+    p.add_argument("--generations", type=int, help=f"self-play generations in all (default {d.generations}; "
+                                                   "with --resume, a new total)")
+    p.add_argument("--games", type=int, help=f"self-play games per generation, played at once (default {d.games})")
+    p.add_argument("--sims", type=int, help=f"simulations per self-play move (default {d.sims})")
+    p.add_argument("--hidden", help=f"hidden layer sizes (default {','.join(map(str, d.hidden))})")
+    p.add_argument("--obs-type", choices=list(az_policy.OBS_TYPES), help=f"the network's input (default {d.obs_type})")
+    p.add_argument("--margin-weight", type=float,
+                   help="value target: the result blended with the final margin in half the seeds, this much "
+                        f"of it (default {d.margin_weight}: the result alone)")
+    p.add_argument("--value-q", type=float,
+                   help="value target: the game's outcome blended with the root search's mean value, this much "
+                        f"of it (default {d.value_q}: the outcome alone)")
+    p.add_argument("--policy-target", choices=POLICY_TARGETS,
+                   help="what the policy head learns: the root's visit shares or the prior improved by its "
+                        f"completed Q-values (default {d.policy_target}; with --resume, the run switches to it)")
+    p.add_argument("--buffer", type=int, help=f"positions kept for training (default {d.buffer})")
+    p.add_argument("--steps", type=int, help=f"optimiser steps per generation (default {d.steps_per_generation})")
+    p.add_argument("--batch-size", type=int, help=f"default {d.batch_size}")
+    p.add_argument("--learning-rate", type=float, help=f"default {d.learning_rate}, decayed to a tenth (cosine)")
+    p.add_argument("--temperature-moves", type=int,
+                   help=f"moves drawn in proportion to the visits at the start of a game (default {d.temperature_moves})")
+    p.add_argument("--opening", type=int,
+                   metavar="N", help="start each self-play game with 0..N uniformly random moves, drawn per game "
+                        f"(default {d.opening}: the standard start; with --resume, the run switches to it)")
+    p.add_argument("--dirichlet", type=float, help=f"root noise's Dirichlet alpha (default {d.dirichlet})")
+    p.add_argument("--c-puct", type=float, help=f"default {d.c_puct}")
+    p.add_argument("--eval-every", type=int, help=f"generations between evaluations (default {d.eval_every}; 0: none)")
+    p.add_argument("--eval-games", type=int, help=f"games per seat per opponent (default {d.eval_games})")
+    p.add_argument("--eval-sims", type=int, help=f"simulations per move when evaluating (default {d.eval_sims})")
+    p.add_argument("--eval-opponents", help=f"default {','.join(d.eval_opponents)}")
+    p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule houses=4")
+    p.add_argument("--seed", type=seed_argument, help=f"default {d.seed}")
+    p.add_argument("--run-dir", default=None, help="default runs/GAME-alphazero; rules other than the defaults join GAME: runs/kalah-pits=4-alphazero")
+    p.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its last generation")
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from mancala_marl.extras import require
+    from mancala_marl.train.runs import default_run_dir, play_hint
+
+    from .trainer import train
+
+    require("train", "this command")
+    config, given = command_config(args, AlphaZeroConfig, RENAMED, {"hidden": layer_sizes})
+    run_dir = args.run_dir or default_run_dir(args.game, config.rule_params, "alphazero")
+    path = train(config, run_dir, resume=args.resume, given=given)
+    game = make_game(args.game, **az_policy.Network.load(path).meta["rule_params"])  # also when resumed without --rule
+    print(f"network: {path}   {play_hint(game, f'alphazero:path={path}')}")
+    return 0

@@ -1,0 +1,67 @@
+"""The settings of an AlphaZero run (``config.json``), checked before anything is written."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mancala_marl.agents import alphazero as az_policy  # the policy that plays the trained network
+from mancala_marl.games import make_game
+
+
+POLICY_TARGETS = ("visits", "completed-q")
+
+
+@dataclass
+class AlphaZeroConfig:
+    game: str = "kalah"
+    rule_params: dict = field(default_factory=dict)
+    generations: int = 100
+    games: int = 256                   # self-play games per generation, played at once
+    sims: int = 64                     # simulations per self-play move
+    c_puct: float = 1.5
+    dirichlet: float = 1.0             # Dirichlet alpha of the root noise (25% of the prior)
+    temperature_moves: int = 12        # moves drawn in proportion to the visits, then the most visited
+    opening: int = 0                   # each game starts with 0..opening uniformly random moves (not recorded)
+    hidden: list = field(default_factory=lambda: [256, 256])
+    obs_type: str = "moves"            # the network's input: "moves" (what each move does), "turns", "counts"
+    margin_weight: float = 0.0         # value: (1 - w) * result + w * margin / (half of all seeds)
+    value_q: float = 0.0               # value target: (1 - q) * the game's outcome + q * the root search's value
+    policy_target: str = "visits"      # or "completed-q": the prior improved by the root's Q-values
+    buffer: int = 300_000              # positions kept for training
+    batch_size: int = 512
+    steps_per_generation: int = 300    # optimiser steps after each generation
+    learning_rate: float = 1e-3        # cosine decay to a tenth of it over the generations
+    weight_decay: float = 1e-4
+    eval_every: int = 5                # generations between evaluations (0: none)
+    eval_games: int = 20               # per seat and opponent, 4 random opening moves
+    eval_sims: int = 50
+    eval_opponents: list = field(default_factory=lambda: ["random", "greedy", "alphabeta:depth=2"])
+    seed: int = 0
+    threads: int = 1                   # torch threads for fitting
+    progress_bar: bool = True
+
+    def check(self) -> None:
+        from mancala_marl.agents import check_policies, check_seed
+
+        check_seed(self.seed)
+        counts = ((1, "a positive integer", ("generations", "games", "sims", "buffer", "batch_size",
+                                             "steps_per_generation", "eval_games")),
+                  (0, "an integer >= 0", ("eval_every", "temperature_moves", "eval_sims", "opening")))
+        for low, kind, names in counts:
+            for name in names:
+                value = getattr(self, name)
+                if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                    raise ValueError(f"{name} must be {kind}, got {value!r}")
+        if self.obs_type not in az_policy.OBS_TYPES:
+            raise ValueError(f"obs_type must be one of {list(az_policy.OBS_TYPES)}, got {self.obs_type!r}")
+        if not (self.hidden and all(isinstance(n, int) and n > 0 for n in self.hidden)):
+            raise ValueError(f"hidden must be a list of positive layer sizes, got {self.hidden!r}")
+        if self.policy_target not in POLICY_TARGETS:
+            raise ValueError(f"policy_target must be one of {list(POLICY_TARGETS)}, got {self.policy_target!r}")
+        for name in ("margin_weight", "value_q"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be between 0 and 1, got {getattr(self, name)!r}")
+        for name in ("c_puct", "dirichlet", "learning_rate"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
+        check_policies(make_game(self.game, **self.rule_params), self.eval_opponents)  # not at the first evaluation

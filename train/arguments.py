@@ -1,0 +1,144 @@
+"""What the subcommands share in reading their command line: the parser, the argument types, the
+help texts, and the step from typed options to a run's config.
+
+This is the command side: the library (arena, trainers, policies) never imports it, so that each
+works without the command line (tests/test_imports.py checks it).
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import fields
+
+from mancala_marl.agents.base import literal, split_policy_specs
+from mancala_marl.games import GAMES
+
+BAD_INPUT, INTERRUPTED = 2, 130  # the shell's status for an interrupt
+GAME_HELP = f"one of {', '.join(GAMES)}, with rule parameters if wanted: kalah:pits=4,seeds=3"
+# Written out rather than read from the registry, which would import every policy for --help
+# (tests/test_cli.py checks that it names each registered one).
+POLICY_HELP = ("a policy: random, max, exact, simple, greedy, alphabeta[:depth=4,time_limit=0.5], solver, "
+               "pretrained[:kind=distilled], alphazero[:sims=N or time=S], model:RUN/final.zip (or a bare .zip path)")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (argparse prints the whole usage first)."""
+
+    def error(self, message):
+        self.exit(BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())  # a message that spans lines (numba, SB3) on one
+    return text or type(error).__name__
+
+
+def seed_argument(text: str) -> int:
+    """``--seed``, refused here if numpy, torch or SB3 would refuse it later (a negative seed failed
+    deep in gymnasium's reset, as ``-1000``: the env's seed, not the one given)."""
+    from mancala_marl.agents import check_seed
+    try:
+        return check_seed(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer from 0 to 2**32 - 1, got {text!r}") from None
+
+
+def key_values(items, what: str) -> dict:
+    """``["pits=4", "seeds=3"]`` (--rule, --hyper) -> ``{"pits": 4, "seeds": 3}``, values read as literals."""
+    out = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.isidentifier():
+            raise ValueError(f"{what} must look like KEY=VALUE, got {item!r}")
+        if key in out:
+            raise ValueError(f"{what} gives {key} twice")
+        out[key] = literal(value)
+    return out
+
+
+def layer_sizes(text: str, option: str) -> list[int]:
+    """``"256,256"`` -> ``[256, 256]``; anything else is a ValueError naming ``option``."""
+    try:
+        return [int(size) for size in text.split(",")]
+    except ValueError:
+        raise ValueError(f"{option} must be comma-separated layer sizes, got {text!r}") from None
+
+
+def add_game_argument(parser) -> None:
+    """GAME of the training commands, written as arena writes it: a name, with its rules if wanted
+    (``kalah:pits=4,seeds=3``, the same as ``kalah --rule pits=4 --rule seeds=3``)."""
+    from mancala_marl.games import make_game
+
+    def game(text: str) -> str:
+        name = text.partition(":")[0]
+        if name not in GAMES:
+            try:
+                make_game(name)  # its message names the games
+            except ValueError as error:
+                raise argparse.ArgumentTypeError(str(error)) from None
+        return text
+
+    parser.add_argument("game", type=game, metavar="GAME", help=GAME_HELP)
+
+
+def fold_game_rules(args) -> None:
+    """Move the rules written after GAME's colon to ``args.rule``, as if given with --rule, and
+    leave the game's name in ``args.game``."""
+    from mancala_marl.train.arena import split_game_spec
+
+    spec = args.game
+    args.game, written = split_game_spec(spec)
+    if not written:
+        return
+    both = written.keys() & key_values(args.rule, "--rule").keys()
+    if both:
+        raise ValueError(f"{', '.join(sorted(both))} given both in {spec} and with --rule")
+    args.rule = [f"{key}={value!r}" for key, value in written.items()] + (args.rule or [])
+
+
+def add_match_arguments(parser, games: int = 100) -> None:
+    """The options of the commands that play matches (arena, tournament, paper-table)."""
+    parser.add_argument("-n", "--games", type=int, default=games, help=f"games in EACH seat (default {games})")
+    parser.add_argument("--seed", type=seed_argument, default=0, help="seed of every game's policies and opening")
+    parser.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
+    parser.add_argument("--opening", type=int, default=0, metavar="K",
+                        help="play the first K moves of every game at random (same opening in both seats)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object on stdout and nothing else")
+
+
+# the options every training command reads alike: --rule, --eval-opponents (comma-separated specs)
+COMMON_RENAMED = {"rule_params": "rule"}
+COMMON_READ = {"rule_params": key_values, "eval_opponents": split_policy_specs}
+
+
+def typed_settings(args, config_class, renamed: dict | None = None, read: dict | None = None) -> dict:
+    """``{field: value}`` for each field of ``config_class`` (a run's config dataclass) whose option
+    was typed on the command line. An option is named as its field unless ``renamed`` maps the
+    field to another name (``states_per_round``: ``--states``); ``read`` maps a field to how its
+    option's text is read (a function of the text and the option's name, for its error). Every
+    training command reads --rule and --eval-opponents alike (:data:`COMMON_RENAMED`,
+    :data:`COMMON_READ`). The options default to None, so that --resume can tell those typed (even
+    at the default's value) from those left out; GAME is not an option here, nor is --no-progress."""
+    renamed, read = {**COMMON_RENAMED, **(renamed or {})}, {**COMMON_READ, **(read or {})}
+    values = {}
+    for field in fields(config_class):
+        option = renamed.get(field.name, field.name)
+        value = getattr(args, option, None)
+        if field.name == "game" or value is None:
+            continue
+        values[field.name] = read[field.name](value, "--" + option.replace("_", "-")) if field.name in read else value
+    return values
+
+
+def config_and_given(args, config_class, values: dict):
+    """The config of a command line (GAME, --no-progress and ``values``), and the names of the
+    settings it sets, which --resume compares with the run's own."""
+    config = config_class(game=args.game, progress_bar=not args.no_progress, **values)
+    return config, {"game", "progress_bar", *values}
+
+
+def command_config(args, config_class, renamed: dict | None = None, read: dict | None = None):
+    """The config of a training command's line and the settings it names (:func:`config_and_given`):
+    GAME's rules folded into --rule, then :func:`typed_settings`."""
+    fold_game_rules(args)
+    return config_and_given(args, config_class, typed_settings(args, config_class, renamed, read))
