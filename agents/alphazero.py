@@ -32,11 +32,11 @@ import numpy as np
 
 from mancala_marl import observations
 from mancala_marl._compile import kernel
-from mancala_marl.games import Game
+from mancala_marl.games import Game, Param
 from mancala_marl.games.base import SPEC_PITS
 
 from . import mcts
-from .base import Policy, check_game_on, register_policy
+from .base import SEED, Policy, check_game_on, register_policy
 
 MAX_COUNT = 31
 FORMAT = "mancala_marl.alphazero/1"
@@ -288,16 +288,17 @@ class AlphaZeroPolicy(Policy):
     """PUCT search guided by a self-play network (``sims``, or ``time`` seconds, per move)."""
 
     python_only = ("net",)
+    # A move's tree holds a node per simulation: sims, and the 200,000 a second that ``time``
+    # makes room for, are bounded by memory.
+    parameters = (Param("sims", int, 200, "simulations per move; 0: the network alone", low=0, high=1_000_000),
+                  Param("time", float, None, "seconds per move, instead of sims", low=0.001, high=60, optional=True),
+                  Param("path", str, None, "a network file; default: the one shipped for the game", optional=True),
+                  Param("c_puct", float, 1.5, "exploration weight of the search", low=0.001, high=1000),
+                  SEED)
 
     def __init__(self, sims: int = 200, time: float | None = None, path: str | None = None,
                  c_puct: float = 1.5, seed: int | None = None, net: Network | None = None):
         super().__init__(seed)
-        if isinstance(sims, bool) or not isinstance(sims, (int, np.integer)) or sims < 0:
-            raise ValueError(f"sims must be an integer >= 0 (0: the network alone), got {sims!r}")
-        if time is not None and not (isinstance(time, (int, float)) and time > 0):
-            raise ValueError(f"time must be a positive number of seconds per move, got {time!r}")
-        if not c_puct > 0:
-            raise ValueError(f"c_puct must be > 0, got {c_puct!r}")
         self.sims, self.time_limit, self.c_puct = int(sims), time, float(c_puct)
         self.path = path
         self._nets = {} if net is None else {_rules_key(net.meta["game"], net.meta["rule_params"]): net}

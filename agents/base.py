@@ -9,6 +9,7 @@ it, so every policy works on every game and seat through the same call.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import inspect
 import pkgutil
@@ -16,7 +17,11 @@ from typing import Callable
 
 import numpy as np
 
-from mancala_marl.games import Game
+from mancala_marl.games import Game, Param
+
+SEED_MAX = 2**32 - 1  # numpy's legacy seeding, which SB3 uses, takes 32 bits
+SEED = Param("seed", int, None, "seeds the policy's random choices", low=0, high=SEED_MAX, optional=True,
+             expects="an integer from 0 to 2**32 - 1")
 
 
 class Policy:
@@ -25,10 +30,14 @@ class Policy:
     ``deterministic``: whether the policy always answers a position with the same move (all but
     ``random`` and sampling models); two such policies play the same game every time from the
     same start, so tests between them start from random openings.
+
+    ``parameters``: what the constructor takes (but ``python_only``), each with its range; a
+    registered policy's constructor refuses a value outside it (:func:`register_policy`).
     """
 
     name = "policy"
     deterministic = True
+    parameters: tuple[Param, ...] = (SEED,)
     # Parameters that take Python objects (a network in memory), which no command line can give:
     # left out of the parameters that an error message lists.
     python_only: tuple[str, ...] = ()
@@ -58,7 +67,6 @@ class Policy:
 
 
 POLICIES: dict[str, Callable[..., Policy]] = {}
-SEED_MAX = 2**32 - 1  # numpy's legacy seeding, which SB3 uses, takes 32 bits
 
 
 def check_seed(seed, what: str = "seed") -> int:
@@ -70,12 +78,38 @@ def check_seed(seed, what: str = "seed") -> int:
 
 
 def register_policy(name: str):
-    """Class decorator: make a policy available to :func:`make_policy` and the command line."""
+    """Class decorator: make a policy available to :func:`make_policy` and the command line, its
+    constructor refusing a value outside a declared parameter's range (:func:`check_in_range`)."""
     def decorate(cls):
         POLICIES[name] = cls
         cls.name = name
+        cls.__init__ = _checking_parameters(cls.__init__, cls.parameters)
         return cls
     return decorate
+
+
+def check_in_range(param: Param, value):
+    """``value`` if ``param`` takes it, else a ValueError saying what it takes in full: numbers
+    past what a kernel holds (a 40-digit depth, ``2**63``) are refused here, not wrapped round."""
+    if param.type_ok(value) and param.in_range(value):
+        return value
+    raise ValueError(f"{param.name} must be {param.takes}, got {value!r}")
+
+
+def _checking_parameters(init, parameters: tuple[Param, ...]):
+    if getattr(init, "checks_parameters", False):  # inherited from a registered class: check ours instead
+        init = init.__wrapped__
+    declared = {param.name: param for param in parameters}
+    signature = inspect.signature(init)
+
+    @functools.wraps(init)
+    def __init__(self, *args, **kwargs):
+        for key, value in signature.bind(self, *args, **kwargs).arguments.items():
+            if key in declared:
+                check_in_range(declared[key], value)
+        init(self, *args, **kwargs)
+    __init__.checks_parameters = True
+    return __init__
 
 
 def parse_policy_spec(spec: str) -> tuple[str, list, dict]:

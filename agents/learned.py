@@ -26,7 +26,9 @@ import numpy as np
 from mancala_marl import observations
 from mancala_marl.extras import require
 
-from .base import Policy, check_game_on, register_policy
+from mancala_marl.games import Param
+
+from .base import SEED, Policy, check_game_on, register_policy
 
 META_KEY = "mancala_marl"  # attribute of the SB3 model that carries our metadata
 METADATA_KEYS = ("game", "rule_params", "obs_type", "algo")  # what playing a model needs of it
@@ -242,6 +244,9 @@ class ModelPolicy(Policy):
     """
 
     python_only = ("model", "metadata")
+    parameters = (Param("path", str, None, "the model's zip file", optional=True),
+                  Param("deterministic", bool, True, "the greedy move, else one sampled from the policy"),
+                  Param("epsilon", float, 0.0, "chance of a random legal move instead", low=0, high=1), SEED)
 
     def __init__(self, path=None, model=None, metadata=None, deterministic: bool = True,
                  epsilon: float = 0.0, seed: int | None = None):
@@ -254,8 +259,6 @@ class ModelPolicy(Policy):
         else:
             # in memory, with no file to read its game and observation from
             check_model_fits(model, metadata, where="the model policy given model=...")
-        if not 0.0 <= float(epsilon) <= 1.0:
-            raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
         self.path, self.model, self.metadata = path, model, metadata
         self._plays(deterministic, epsilon)
         self._checked = None
@@ -297,11 +300,12 @@ class PretrainedPolicy(ModelPolicy):
     the default) or ``kind="distilled"`` (``<game>.zip``: imitates alpha-beta, shipped for the
     first three games)."""
 
+    parameters = (Param("kind", str, None, "how the network was trained; default: scratch where shipped",
+                        choices=tuple(PRETRAINED_KINDS), optional=True), *ModelPolicy.parameters[1:])
+
     def __init__(self, kind: str | None = None, deterministic: bool = True, epsilon: float = 0.0,
                  seed: int | None = None):
         Policy.__init__(self, seed)
-        if kind is not None and kind not in PRETRAINED_KINDS:
-            raise ValueError(f"kind must be one of {list(PRETRAINED_KINDS)}, got {kind!r}")
         require("train", "the pretrained policy")
         self.kind = kind
         self.path, self.model, self.metadata = None, None, None

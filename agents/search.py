@@ -27,16 +27,19 @@ The search is negamax with alpha-beta pruning, written with numba over the plain
 from __future__ import annotations
 
 import time
+import warnings
+from dataclasses import replace
 
 import numpy as np
 
 from mancala_marl._compile import kernel
-from mancala_marl.games.base import SPEC_PITS
+from mancala_marl.games import Param
+from mancala_marl.games.base import MAX_TOTAL_SEEDS, SPEC_PITS
 from mancala_marl.games.base import margin as _margin
 from mancala_marl.games.dispatch import apply_move as _apply
 from mancala_marl.games.dispatch import legal_moves
 
-from .base import Policy, check_game_on, register_policy
+from .base import SEED, Policy, check_game_on, register_policy
 
 # (``margin`` is imported as ``_margin``: the search uses the name for a local)
 GREEDY_MAX_CHAIN = 12
@@ -45,6 +48,14 @@ UNBOUNDED = 1 << 30
 EXACT, LOWER, UPPER = 0, 1, 2
 # counters[]: nodes searched, node budget, aborted (budget spent), ply limit hit, best root move
 NODES, BUDGET, ABORTED, PLY_LIMIT, BEST = range(5)
+# A search without time_limit that looks like taking longer than this a move says so (seconds).
+SLOW_MOVE = 60.0
+
+DEPTH = Param("depth", int, 4, "turns", low=1, high=MAX_PLY)  # a turn is one ply or more
+TIME_LIMIT = Param("time_limit", float, None, "seconds per move", low=0.001, high=3600, optional=True)
+MAX_CHAIN = Param("max_chain", int, 4, "free moves per turn; 2**30: no bound", low=0, high=UNBOUNDED)
+TT_BITS = Param("tt_bits", int, None, "the table holds 2**tt_bits entries; 0 turns it off", low=0, high=30,
+                optional=True)
 
 
 @kernel
@@ -273,23 +284,17 @@ class SearchTable:
 
 class _SearchPolicy(Policy):
     tt_bits = 20
+    parameters = (DEPTH, TIME_LIMIT, MAX_CHAIN, TT_BITS, SEED)
 
     def __init__(self, depth: int = 4, time_limit: float | None = None, max_chain: int = 4,
                  tt_bits: int | None = None, seed: int | None = None):
         super().__init__(seed)
-        if isinstance(max_chain, bool) or not isinstance(max_chain, (int, np.integer)) or max_chain < 0:
-            raise ValueError(f"max_chain must be an integer >= 0 (free moves per turn), got {max_chain!r}")
-        self.max_chain = min(int(max_chain), UNBOUNDED)
-        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
-            raise ValueError(f"depth must be an integer >= 1 (turns), got {depth!r}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        self.max_chain = min(int(max_chain), UNBOUNDED)  # the solver's are unbounded
         self.depth = int(depth)
         self.time_limit = None if time_limit is None else float(time_limit)
         if tt_bits is not None:
-            if not 0 <= int(tt_bits) <= 30:
-                raise ValueError(f"tt_bits must be in 0..30 (0 turns the table off), got {tt_bits!r}")
             self.tt_bits = int(tt_bits)
+        self._slow_said = False
         self._table = None
         self.last_value = None  # value of the last move chosen, in seeds, for the mover
         self.last_depth = None  # depth of the last completed iteration
@@ -309,10 +314,13 @@ class _SearchPolicy(Policy):
         check_game_on(game, state)
         table = self.table(game)
         if self.time_limit is None:
-            move = None
+            move, spent = None, 0.0
             for depth in range(1, self.depth + 1) if self.depth < UNBOUNDED else [self.depth]:
+                start = time.perf_counter()
                 move, value, _ = table.search(state, depth, self.max_chain)  # shallower passes fill the table's move order
                 self.nodes += int(table.counters[NODES])
+                spent, before = time.perf_counter() - start, spent
+                self._say_if_slow(depth, spent, before)
             self.last_value, self.last_depth = value, self.depth
             return move
         deadline = time.perf_counter() + self.time_limit
@@ -335,6 +343,25 @@ class _SearchPolicy(Policy):
             move, self.last_value, self.last_depth = found, value, depth
         return move
 
+    def _say_if_slow(self, depth: int, spent: float, before: float) -> None:
+        """Warn, once, when the depths still to search look like more than :data:`SLOW_MOVE`
+        seconds, each costing as many times the one before as the last did."""
+        # below a second (of the minute) an iteration's time says too little of the next one's
+        if (self._slow_said or depth < 2 or spent < SLOW_MOVE / 60 or depth >= self.depth
+                or self.depth >= UNBOUNDED):
+            return
+        growth = max(spent / max(before, 1e-6), 1.0)
+        left, step = 0.0, spent
+        for _ in range(self.depth - depth):
+            step *= growth
+            left += step
+            if left > SLOW_MOVE:
+                self._slow_said = True
+                warnings.warn(f"{self!r} without time_limit: depth {depth} took {spent:.2g} s and each turn "
+                              f"deeper about {growth:.0f} times as long, so this move may take more than "
+                              f"{SLOW_MOVE:g} s; give time_limit=SECONDS to bound each move", stacklevel=3)
+                return
+
 
 @register_policy("alphabeta")
 class AlphaBetaPolicy(_SearchPolicy):
@@ -354,6 +381,8 @@ class GreedyPolicy(_SearchPolicy):
     (Sungka's opening turn can otherwise run to millions of move sequences).
     """
 
+    parameters = (replace(MAX_CHAIN, default=GREEDY_MAX_CHAIN), SEED)
+
     def __init__(self, max_chain: int = GREEDY_MAX_CHAIN, seed: int | None = None):
         super().__init__(depth=1, max_chain=max_chain, tt_bits=0, seed=seed)
 
@@ -368,6 +397,8 @@ class SolverPolicy(_SearchPolicy):
     """
 
     tt_bits = 22
+    parameters = (Param("max_seeds", int, 40, "the most seeds on a board it agrees to solve", low=1,
+                        high=MAX_TOTAL_SEEDS), TT_BITS, SEED)
 
     def __init__(self, max_seeds: int = 40, tt_bits: int | None = None, seed: int | None = None):
         super().__init__(depth=UNBOUNDED, max_chain=UNBOUNDED, tt_bits=tt_bits, seed=seed)

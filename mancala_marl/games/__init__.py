@@ -41,6 +41,8 @@ def game_class_faults(cls) -> list[str]:
         faults.append("parameters: a tuple of Param, the pits a side and the seeds a pit (both int) first")
     elif len({p.name for p in params}) != len(params):
         faults.append(f"parameters with distinct names, got {[p.name for p in params]}")
+    elif any((p.type is str and not p.choices) or p.type is float or p.optional for p in params):
+        faults.append("parameters that a kernel's int64 spec holds: integers, booleans, or strings with choices")
     for attribute in KERNELS:
         if not hasattr(getattr(cls, attribute, None), "py_func"):
             faults.append(f"{attribute}: a compiled kernel (decorated with mancala_marl._compile.kernel)")

@@ -9,6 +9,7 @@ line's help and the docs' tables of parameters.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +24,8 @@ class Param:
     ``type`` is int, float, bool or str; an int or float takes ``low..high`` (both included), a
     str one of ``choices`` (a kernel reads its index in ``choices``). ``optional``: None is also
     taken (it stands for "none given", e.g. no time limit). ``why_low`` and ``why_high`` are the
-    reasons for the bounds, given with the error when a value falls outside one.
+    reasons for the bounds, given with the error when a value falls outside one. ``expects``: what
+    the parameter takes in words, where the words made from the rest would read worse.
     """
 
     name: str
@@ -36,23 +38,30 @@ class Param:
     optional: bool = False
     why_low: str = ""
     why_high: str = ""
+    expects: str = ""
 
     def __post_init__(self):
         if self.type not in TYPE_WORDS:
             raise TypeError(f"parameter {self.name}: type must be one of int, float, bool, str, got {self.type!r}")
         if self.type in (int, float) and (self.low is None or self.high is None):
             raise TypeError(f"parameter {self.name}: a number needs its range, low and high")
-        if self.type is str and not self.choices:
-            raise TypeError(f"parameter {self.name}: a string parameter needs its choices")
         if not (self.default is None and self.optional):
             self.check(self.default)
 
     @property
     def kind(self) -> str:
         """What the parameter takes, in words: "an integer", "one of ['either', 'mover']"."""
-        if self.type is str:
+        if self.type is str and self.choices:
             return f"one of {list(self.choices)!r}"
         return TYPE_WORDS[self.type]
+
+    @property
+    def takes(self) -> str:
+        """All it takes, in words: "an integer >= 1 and <= 512 (turns searched)", "... or None"."""
+        if self.expects:
+            return self.expects
+        words = " ".join(filter(None, (self.kind, self.bounds, f"({self.doc})")))
+        return words + " or None" * self.optional
 
     @property
     def bounds(self) -> str:
@@ -66,8 +75,8 @@ class Param:
             return self.optional
         if self.type is bool:
             return isinstance(value, (bool, np.bool_))
-        if self.type is str:
-            return value in self.choices
+        if self.type is str:  # a free one is text, or a file's path
+            return value in self.choices if self.choices else isinstance(value, (str, os.PathLike))
         numbers = (int, np.integer) if self.type is int else (int, float, np.integer, np.floating)
         return isinstance(value, numbers) and not isinstance(value, (bool, np.bool_))
 
@@ -100,7 +109,7 @@ class Param:
         if self.type in (int, float):
             return f"{_number(self.low)}..{_number(self.high)}"
         if self.type is str:
-            return " or ".join(self.choices)
+            return " or ".join(self.choices) if self.choices else "text"
         return "true or false" if self.type is bool else TYPE_WORDS[self.type]
 
     def help(self, doc: bool = True) -> str:
@@ -113,6 +122,8 @@ def _number(value) -> str:
     """A bound as people write it: 4294967295 as 2**32 - 1, 1e308 as it is."""
     if isinstance(value, int) and value >= 2**20 and (value + 1) & value == 0:
         return f"2**{value.bit_length()} - 1"
+    if isinstance(value, int) and value >= 2**20 and value & (value - 1) == 0:
+        return f"2**{value.bit_length() - 1}"
     return repr(value) if isinstance(value, float) else str(value)
 
 
