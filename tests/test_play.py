@@ -114,3 +114,69 @@ def first_move_where(game, found, games=500):
             if found(before, state, mover):
                 return before, (mover, pit)
     pytest.fail(f"no such move in {games} random games of {game!r}")
+
+
+def test_captures_and_the_final_sweep_are_named():
+    # "N into its store" alone hid a capture and the end of the game.
+    kalah = make_game("kalah")
+    # player_1's pit 1 holds 1 seed: it lands in its empty pit 2, opposite player_0's pit 3 (3 seeds)
+    before = kalah.from_board([8, 0, 4, 3, 3, 0, 6, 3, 1, 0, 10, 4, 0, 6], to_move=1)
+    after = kalah.apply(before.copy(), 1)
+    assert what_it_did(kalah, before, after, 1) == ": 4 into its store, capturing player_0's pit 3"
+    oware = make_game("oware")
+    # player_1's house 5 holds 1 seed: it makes player_0's house 0 hold 2, which is captured
+    before = oware.from_board([1, 8, 2, 7, 0, 8, 0, 1, 6, 6, 2, 6, 1, 0], to_move=1)
+    after = oware.apply(before.copy(), 5)
+    assert what_it_did(oware, before, after, 1) == ": 2 into its store, capturing player_0's house 0"
+    togyz = make_game("togyz_kumalak")
+    before = togyz.init()  # hole 4's 9 balls: the last lands in player_1's hole 3, making 10
+    assert what_it_did(togyz, before, togyz.apply(before.copy(), 4), 0) == \
+        ": 10 into its store, capturing player_1's hole 3"
+    # the last seed empties player_0's side: the game ends and player_1's seeds are swept
+    before = kalah.from_board([0, 0, 0, 0, 0, 1, 20, 1, 0, 0, 0, 0, 2, 24])
+    after = kalah.apply(before.copy(), 5)
+    said = what_it_did(kalah, before, after, 0, "your")
+    assert said == ": 1 into your store, the game ends and the seeds left go to the store of their side"
+    assert "captur" not in what_it_did(kalah, kalah.init(), kalah.apply(kalah.init(), 0), 0)
+
+
+def test_question_mark_prints_the_rules_and_the_numbering_then_asks_again():
+    code, out = run("?\nq\n")
+    assert "Last seed in the own store: extra turn" in out  # Kalah's rules, from its rules file
+    assert "Kalah(pits=3, seeds=2" in out and "numbered 0..2 left to right" in out
+    assert out.count("your move, legal pits") == 2 and code == 0
+    code, out = run("help\nq\n", seat=1)
+    assert "on the top row, numbered 0..2 right to left" in out
+
+
+def test_a_slow_first_move_of_the_opponent_is_announced_before_the_game(monkeypatch):
+    # The default opponent's search compiled for ~20 s after the person's first move, in silence.
+    import time
+
+    import mancala_marl.train.play as play_module
+    from mancala_marl.agents import make_policy
+
+    class Slow:
+        name = "slow"
+
+        def __init__(self):
+            self.inner = make_policy("simple")
+
+        def prepare(self, game):
+            self.inner.prepare(game)
+
+        def reset(self, seed=None):
+            self.inner.reset(seed)
+
+        def act(self, game, state):
+            time.sleep(0.3)
+            return self.inner.act(game, state)
+
+    monkeypatch.setattr(play_module, "PREPARING_NOTICE_S", 0.05)
+    out = io.StringIO()
+    play("kalah:pits=3,seeds=2", Slow(), 0, stdin=io.StringIO("q\n"), stdout=out)
+    text = out.getvalue()
+    assert "preparing slow: compiling its search, on the first run only" in text
+    assert text.index("ready") < text.index("your move")
+    _, quick = run("q\n")
+    assert "preparing" not in quick

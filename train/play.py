@@ -5,7 +5,9 @@ person types a pit number, or ``q`` to resign (a deliberate end: status 0). Bad 
 number, a pit out of range, a pit the rules do not allow) is refused with the reason and asked
 again; the end of input (Ctrl-D) abandons the game with a message and status 1, Ctrl-C with
 status 130 (as every command: the shell's status for an interrupt), never a traceback. Each move
-is reported with what it did: seeds into the mover's store, an extra turn, a pass, a tuzduk.
+is reported with what it did: seeds into the mover's store, the pits it captured, an extra turn,
+a pass, a tuzduk, the end of the game. ``?`` prints the rules of the game being played and how
+the pits are numbered. A search that compiles on its first run says so before the game.
 
 The default opponent is the shipped AlphaZero network with search; on rules it was not trained
 for, the time-limited alpha-beta search takes its place (said so). An opponent the person names
@@ -15,6 +17,7 @@ that cannot play the game (a network trained for other rules) is refused before 
 from __future__ import annotations
 
 import sys
+import threading
 
 from mancala_marl.games.base import side_is_empty
 from mancala_marl.render import ansi
@@ -24,6 +27,10 @@ from .arena import parse_game
 ABANDONED = 1
 INTERRUPTED = 130  # as the command line answers Ctrl-C in the other commands
 RESIGN = "resign"
+HELP = ("?", "h", "help")
+# A searching policy compiles its kernels on its first move after an install (about 20 s for
+# alphazero); a warm-up taking longer than this says so, where the person saw nothing before.
+PREPARING_NOTICE_S = 1.0
 DEFAULT_OPPONENT = "alphazero:time=0.5"
 FALLBACK_OPPONENT = "alphabeta:depth=64,time_limit=0.5"  # for rules no shipped network was trained on
 
@@ -42,25 +49,73 @@ def default_opponent(game, write):
 
 
 def what_it_did(game, before, after, mover: int, whose: str = "its") -> str:
-    """What a move of ``mover`` did, from the states around it: seeds into its store, a tuzduk
-    made, and who moves next when it is the mover again (an extra turn, or the other's pass)."""
+    """What a move of ``mover`` did, from the states around it: seeds into its store, the
+    opponent's pits it captured, a tuzduk made, who moves next when it is the mover again (an
+    extra turn, or the other's pass), and the end of the game with its sweep."""
     said = []
     gained = game.scores(after)[mover] - game.scores(before)[mover]
-    if gained:
-        said.append(f"{gained} into {whose} store")
     made = set(game.marked_pits(after)[0]) - set(game.marked_pits(before)[0])
+    over = game.is_terminal(after)
+    if gained:
+        captured = [] if over or game.to_move(after) == mover else captured_pits(game, before, after, mover, gained, made)
+        said.append(f"{gained} into {whose} store" + (f", capturing player_{1 - mover}'s "
+                                                        f"{game.pit_word[:-1]} {' and '.join(map(str, captured))}"
+                                                        if captured else ""))
     said += [f"a tuzduk on hole {hole} of player_{side}" for side, hole in sorted(made)]
-    if game.to_move(after) == mover:
+    if over:
+        said.append("the game ends and the seeds left go to the store of their side")
+    elif game.to_move(after) == mover:
         passes = side_is_empty(after, game.pits, 1 - mover)
         said.append(f"player_{1 - mover} has no move and passes" if passes else "an extra turn")
     return f": {', '.join(said)}" if said else ""
 
 
-def ask_move(game, state, read, write) -> int | str | None:
+def captured_pits(game, before, after, mover: int, gained: int, made) -> list[int]:
+    """The opponent's pits a move captured: those it emptied whose seeds its store could hold.
+    Sowing only adds to the opponent's pits, save where it relays (Sungka picks a house up and
+    sows on): a relay's seeds are sown again, so they are not all in the store, and a capture's
+    are. A move that ends with an extra turn or ends the game captures nothing we report (the
+    first never captures; the second sweeps every pit)."""
+    first = (1 - mover) * (game.pits + 1)
+    emptied = [p for p in range(game.pits) if before[first + p] > 0 and after[first + p] == 0
+               and (1 - mover, p) not in made]
+    return emptied if emptied and sum(int(before[first + p]) for p in emptied) < gained else []
+
+
+def rules_text(game, human_seat: int) -> str:
+    """The in-game help: the rules of the game being played (its rules module's docstring), the
+    rule parameters, and how the pits are numbered for the person."""
+    rules = sys.modules[type(game).__module__].__doc__ or ""
+    row, direction = ("bottom", "left to right") if human_seat == 0 else ("top", "right to left")
+    return (f"\n{game!r}\n\n{rules.strip()}\n\nYour {game.pit_word} are on the {row} row, numbered "
+            f"0..{game.pits - 1} {direction}, the direction you sow in; your store is at the end of the row.\n")
+
+
+def warm_up(policy, game, write) -> None:
+    """Play one move of ``policy`` on a copy of the start, so that its compiling happens before the
+    game; if that takes longer than :data:`PREPARING_NOTICE_S`, say why the wait."""
+    said = []
+
+    def notice():
+        said.append(True)
+        write(f"preparing {policy.name}: compiling its search, on the first run only (up to ~30 s)... ")
+
+    timer = threading.Timer(PREPARING_NOTICE_S, notice)
+    timer.start()
+    try:
+        policy.act(game, game.init())
+    finally:
+        timer.cancel()
+        timer.join()
+    if said:
+        write("ready\n")
+
+
+def ask_move(game, state, read, write, human_seat: int = 0) -> int | str | None:
     """The person's pit, asked until it is legal; :data:`RESIGN` when they quit, None when input ends."""
     legal = [int(p) for p in game.legal_mask(state).nonzero()[0]]
     while True:
-        write(f"your move, legal pits {legal} (q to quit): ")
+        write(f"your move, legal pits {legal} (? for the rules, q to quit): ")
         line = read()
         if line == "":  # end of input: readline returns "" only then
             write("\nend of input: game abandoned\n")
@@ -69,6 +124,9 @@ def ask_move(game, state, read, write) -> int | str | None:
         if text.lower() in ("q", "quit", "exit"):
             write("you resigned\n")
             return RESIGN
+        if text.lower() in HELP:
+            write(rules_text(game, human_seat))
+            continue
         try:
             pit = int(text)
         except ValueError:
@@ -96,16 +154,17 @@ def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=
     else:
         policy = make_policy(opponent) if isinstance(opponent, str) else opponent
     policy.prepare(game)  # before the person's first move, not after it
-    policy.reset(seed)
     state = game.init()
     write(f"{game.name}: you are player_{human_seat} ({'first' if human_seat == 0 else 'second'}), "
           f"against {policy.name}. Your pits are numbered on the "
-          f"{'bottom' if human_seat == 0 else 'top'} row.\n")
+          f"{'bottom' if human_seat == 0 else 'top'} row; type ? for the rules.\n")
     try:
+        warm_up(policy, game, write)
+        policy.reset(seed)  # after the warm-up, so that the game's moves are the seed's
         while not game.is_terminal(state):
             if game.to_move(state) == human_seat:
                 write("\n" + ansi(game, state))
-                move = ask_move(game, state, stdin.readline, write)
+                move = ask_move(game, state, stdin.readline, write, human_seat)
                 if move == RESIGN:
                     return 0
                 if move is None:
