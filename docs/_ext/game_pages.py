@@ -1,4 +1,5 @@
-"""Sphinx extension: one page per registered game, written from its rules file at build time.
+"""Sphinx extension: one page per registered game, written from its rules file at build time;
+the charts drawn from benchmarks/results; and the tests' marks taken out of the code a reader sees.
 
 Every game in :data:`mancala_marl.games.GAMES` gets ``games/<name>.md``: its rules (the rules
 module's docstring), pictures of the board drawn by :func:`mancala_marl.render.rgb_array` at
@@ -140,10 +141,10 @@ def spaces_table(name: str) -> list[str]:
     return rows
 
 
-def board_text(game, state) -> str:
+def board_text(game, state, num_moves: int | None = None) -> str:
     from mancala_marl.render import ansi
 
-    return ansi(game, state)
+    return ansi(game, state, num_moves)
 
 
 def worked_sequence(name: str, game) -> list[str]:
@@ -173,7 +174,7 @@ def worked_sequence(name: str, game) -> list[str]:
         "```",
     ]
     return lines + ["", "The same moves through the AEC API:", "", *code, "", "prints", "", "```text",
-                    board_text(game, state).rstrip("\n"), "```"]
+                    board_text(game, state, len(pits)).rstrip("\n"), "```"]
 
 
 def game_page(name: str, cls) -> str:
@@ -196,6 +197,7 @@ def game_page(name: str, cls) -> str:
         "```{eval-rst}",
         f".. automodule:: {module}",
         "   :no-index:",
+        "   :no-members:",
         "```",
         "",
         "## Pictures",
@@ -320,8 +322,19 @@ def write_pages(app=None) -> list[pathlib.Path]:
     return written
 
 
+TEST_MARK = re.compile(r"[ \t]+#\s*docs-test:.*$|^#\s*docs-test:.*\n", flags=re.M)
+
+
+def hide_test_marks(app, docname, source):
+    """Take the ``# docs-test: ...`` marks (how the tests shorten a run; tutorials/index.md) out
+    of the code blocks a reader sees; the tests read them from the Markdown source."""
+    parts = re.split(r"(```[a-z]+\n.*?```)", source[0], flags=re.S)
+    source[0] = "".join(TEST_MARK.sub("", part) if part.startswith("```") else part for part in parts)
+
+
 def setup(app):
     app.connect("builder-inited", write_pages)
+    app.connect("source-read", hide_test_marks)
     return {"version": "1", "parallel_read_safe": True}
 
 

@@ -1,0 +1,105 @@
+"""Every example of the docs site runs as written (docs/tutorials/index.md says how).
+
+Each ```python block of docs/**/*.md runs in a fresh interpreter in a temporary folder and must
+print something. A line ending in ``# docs-test: VALUE`` runs with VALUE as its right-hand side
+(``TIMESTEPS = 200_000  # docs-test: 1_024``) or as the argument of its call
+(``model.learn(100_000)  # docs-test: 512``). A block starting with ``# docs-test: compile-only``
+(a Ray cluster) is compiled, not run. In ```bash blocks, each ``mancala-marl`` line ending in
+``# docs-test: OPTIONS`` runs with OPTIONS appended (the last value of an option wins), the
+block's lines in order in one folder; other shell lines are not run. The game pages, written at
+build time, are checked through the generator that writes them.
+"""
+
+import pathlib
+import re
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+from mancala_marl.games import GAMES, VARIANTS
+
+DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs"
+GENERATED = ("_build", "_generated", "games")  # build outputs; the game pages are checked below
+MARK = re.compile(r"\s*#\s*docs-test:\s*(.*)$")
+CLI = str(pathlib.Path(sys.executable).parent / "mancala-marl")
+
+
+def pages():
+    return sorted(p for p in DOCS.rglob("*.md") if not set(p.relative_to(DOCS).parts) & set(GENERATED))
+
+
+def blocks(language: str):
+    found = []
+    for page in pages():
+        for i, block in enumerate(re.findall(rf"```{language}\n(.*?)```", page.read_text(), flags=re.S)):
+            found.append(pytest.param(block, id=f"{page.relative_to(DOCS)}:{i}"))
+    return found
+
+
+def shortened(line: str) -> str:
+    """``line`` as the tests run it: its ``# docs-test: VALUE`` put in place."""
+    mark = MARK.search(line)
+    if not mark:
+        return line
+    code, value = line[:mark.start()], mark.group(1)
+    assignment = re.match(r"(\s*[A-Za-z_]\w*\s*=\s*)", code)
+    if assignment:
+        return assignment.group(1) + value
+    call = re.match(r"(.*\()[^()]*(\)\s*)$", code)
+    if not call:
+        raise ValueError(f"a docs-test mark needs an assignment or a call with one argument: {line!r}")
+    return call.group(1) + value + call.group(2)
+
+
+def test_shortened_puts_the_value_in_place():
+    assert shortened("TIMESTEPS = 200_000  # docs-test: 1_024") == "TIMESTEPS = 1_024"
+    assert shortened("model.learn(100_000)  # docs-test: 512") == "model.learn(512)"
+    assert shortened("print(1)") == "print(1)"
+    with pytest.raises(ValueError, match="docs-test mark"):
+        shortened("import os  # docs-test: 3")
+
+
+def test_the_docs_have_examples_to_run():
+    assert len(blocks("python")) >= 8
+    assert any(MARK.search(line) for param in blocks("bash") for line in param.values[0].splitlines())
+
+
+@pytest.mark.parametrize("block", blocks("python"))
+def test_python_example_runs(block, tmp_path):
+    lines = block.splitlines()
+    if lines and MARK.fullmatch(lines[0]) and MARK.fullmatch(lines[0]).group(1).strip() == "compile-only":
+        compile(block, "<docs>", "exec")
+        return
+    code = "\n".join(shortened(line) for line in lines)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout, "every example prints what it shows"
+
+
+@pytest.mark.parametrize("block", [b for b in blocks("bash") if MARK.search(b.values[0])])
+def test_command_line_example_runs(block, tmp_path):
+    for line in block.splitlines():
+        mark = MARK.search(line)
+        if not mark or not line.startswith("mancala-marl "):
+            continue
+        args = shlex.split(line[:mark.start()])[1:] + shlex.split(mark.group(1))
+        proc = subprocess.run([CLI, *args, "--no-progress"] if args[0] in ("train", "distill", "alphazero") else [CLI, *args],
+                              capture_output=True, text=True, timeout=600, cwd=tmp_path)
+        assert proc.returncode == 0, f"{line}\n{proc.stderr[-3000:]}"
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_game_page_move_sequence_replays(name, tmp_path):
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        import game_pages
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+
+    page = "\n".join(game_pages.worked_sequence(name, GAMES[name]()))
+    code, printed = re.findall(r"```(?:python|text)\n(.*?)```", page, flags=re.S)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.rstrip("\n") == printed.rstrip("\n")
