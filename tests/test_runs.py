@@ -177,3 +177,24 @@ def test_default_run_folders_carry_the_rules_and_hints_name_the_program_as_it_wa
     monkeypatch.setattr(runs.shutil, "which", lambda name: "/my envs/bin/mancala-marl.EXE")  # Windows
     monkeypatch.setattr(runs.sys, "argv", ["/my envs/bin/mancala-marl", "demo"])
     assert runs.program() == "mancala-marl"
+
+
+@pytest.mark.parametrize("command", ["train", "distill", "alphazero"])
+def test_a_run_folder_that_cannot_be_one_is_named_with_what_is_wrong(command, tmp_path, capsys):
+    # `train --run-dir /dev/null` said "[Errno 17] File exists"; `plot` of a missing folder "not a run directory"
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("")
+    cases = [(["--run-dir", "/dev/null"], "--run-dir /dev/null is not a folder: it is a special file"),
+             (["--run-dir", str(a_file)], f"--run-dir {a_file} is not a folder: it is a file"),
+             (["--run-dir", str(a_file / "run")], f"{a_file} is a file, not a folder"),
+             (["--run-dir", "/dev/null", "--resume"], "--run-dir /dev/null is not a folder")]
+    for options, message in cases:
+        assert main([command, "kalah", *options]) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_plot_names_a_missing_folder_and_a_file(tmp_path, capsys):
+    assert main(["plot", str(tmp_path / "none")]) == 2
+    assert f"run folder {tmp_path / 'none'}: no such folder" in capsys.readouterr().err
+    assert main(["plot", "/dev/null"]) == 2
+    assert "run folder /dev/null is not a folder" in capsys.readouterr().err

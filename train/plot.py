@@ -13,6 +13,7 @@ from pathlib import Path
 from mancala_marl.extras import require
 
 from .arena import check_writable
+from .files import folder_fault
 
 COLUMNS = ("timesteps", "opponent", "seat", "win_rate")  # the ones drawn, of evaluation.CSV_FIELDS
 
@@ -93,6 +94,9 @@ def run(args) -> int:
     require("train", "this command")
     run_dir = Path(args.run_dir)
     csv_path = run_dir / "evaluations.csv"
+    fault = folder_fault(run_dir, "run folder", must_exist=True)
+    if fault:
+        raise ValueError(fault)
     if not csv_path.is_file():
         if not (run_dir / "config.json").is_file():  # every run writes it first
             raise ValueError(f"no evaluations.csv in {run_dir}: not a run directory of `mancala-marl train`, "

@@ -18,7 +18,7 @@ import sys
 from dataclasses import asdict, fields
 from pathlib import Path
 
-from .files import write_atomically
+from .files import folder_fault, write_atomically
 
 # How a run is shown and how many threads or processes it uses, not what it learns: any command
 # may change these on --resume.
@@ -84,6 +84,9 @@ class Run:
         folder holds a run. A resumed one takes its saved config, with the settings of
         ``resumable`` that the caller set (``given``; ``separate`` as in :func:`resumed_config`),
         and needs its checkpoint unless ``resumes_before_checkpoint``."""
+        fault = folder_fault(self.folder, "--run-dir")  # a missing folder under --resume: no_checkpoint says it
+        if fault:
+            raise ValueError(fault)
         if resume:
             if not self.resumes_before_checkpoint and not self.checkpoint.is_file():
                 raise no_checkpoint(self.folder, self.checkpoint)
