@@ -10,6 +10,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
+BUILT = ("docs/games", "docs/_build", "docs/_generated")
 BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
 
 
@@ -30,7 +31,8 @@ def test_readme_example_runs(block, tmp_path):
 def test_readme_links_point_at_files():
     links = [target for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README) if "://" not in target]
     assert links
-    missing = [target for target in links if not (ROOT / target).exists()]
+    # docs/games/ and docs/_build/ are written by the docs build: a fresh clone has neither
+    missing = [target for target in links if not (ROOT / target).exists() or target.startswith(BUILT)]
     assert not missing, f"README links to files that do not exist: {missing}"
 
 
