@@ -58,7 +58,7 @@ SPEC_GAME, SPEC_PITS, SPEC_SEEDS = range(3)
 GAME_OVER = -1
 # Moves after which the environments truncate a game and the match loops stop one (a draw):
 # with no repetition rule, Togyz Kumalak (and Kalah, Sungka) balls can circle for ever between
-# two deterministic players (alphabeta:depth=2 and a network did, with 16 balls on the board).
+# two deterministic players.
 MAX_MOVES = 1000
 NO_TUZDUK = -1
 MAX_TOTAL_SEEDS = 2**31 - 1  # states are int32 arrays
@@ -74,8 +74,9 @@ def pits_param(name: str, default: int, doc: str, low: int = 1, why_low: str = "
 
 def seeds_param(name: str, default: int, doc: str) -> Param:
     """The count of seeds a pit starts with (``spec[SPEC_SEEDS]``), under the game's word for a
-    seed. With one pit a side this bound already fills an int32 cell; the game checks the total."""
-    return Param(name, int, default, doc, low=1, high=MAX_TOTAL_SEEDS // 2,  # with none, no one could move
+    seed: at least one, or no one could move. With one pit a side the upper bound already fills an
+    int32 cell; the game checks the board's total (:func:`check_rules`)."""
+    return Param(name, int, default, doc, low=1, high=MAX_TOTAL_SEEDS // 2,
                  why_high="the board's total must fit an int32 cell")
 
 

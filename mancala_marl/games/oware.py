@@ -17,10 +17,10 @@
   OpenSpiel collects them), so the final scores add up to all the seeds.
 - One bound of ours: a stretch of :data:`HISTORY` = 256 positions without a capture also ends
   the game that way, as if the next position repeated one. Without it a game need not end: two
-  deterministic players can circle through more positions than any fixed history holds (an agent
-  and ``alphabeta:depth=2`` did, with 9 seeds left, for thousands of moves). OpenSpiel keeps every
-  position since the last capture and stops with an error at 1000 moves instead; in its
-  cross-check (random games) no stretch comes near 256 positions, so both agree move for move.
+  deterministic players can circle through more positions than any fixed history holds.
+  OpenSpiel keeps every position since the last capture and stops with an error at 1000 moves
+  instead; the two agree move for move wherever no stretch reaches 256 positions
+  (``examples/openspiel_crosscheck.py`` compares them).
 
 State slots after TO_MOVE: ``[n, digest_lo, digest_hi, h0_lo, h0_hi, ..., h{H-1}_lo, h{H-1}_hi]``,
 the 64-bit hashes of the ``n`` positions since the last capture (the current one included) and
