@@ -4,9 +4,13 @@ No gymnasium or pettingzoo here, so the environments, the agents and the batch e
 one implementation of every rule. **The registry is** :data:`GAMES`: one entry per game, a
 :class:`Game` subclass imported from its rules module in this package, checked on registration
 for everything the layers above use (:func:`game_class_faults`). Everything
-else that lists games (game ids, the compiled dispatch, the ``*_v0`` environment modules, the
-PettingZoo and Gymnasium registrations, the command line's choices, the generic tests,
+else that lists games (game ids, the compiled dispatch, the PettingZoo and Gymnasium
+registrations, the command line's choices and help, the generic tests, the golden playthroughs,
 benchmarks and the ladder) is derived from it.
+
+A new variant is its rules module here, its import and entry below, and its PettingZoo entry
+module ``mancala_marl/<name>_v0.py``: the three lines of ``kalah_v0.py`` with its name (a file,
+so that editors and grep find it; tests/test_contract.py checks that every game has one).
 """
 
 import numpy as np
