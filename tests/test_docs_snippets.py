@@ -66,16 +66,31 @@ def test_the_docs_have_examples_to_run():
     assert any(MARK.search(line) for param in blocks("bash") for line in param.values[0].splitlines())
 
 
-@pytest.mark.parametrize("block", blocks("python"))
-def test_python_example_runs(block, tmp_path):
+def run_python(block: str, folder) -> None:
+    """Run ``block`` as the tests do: compiled only under ``# docs-test: compile-only``, else
+    shortened and run in a fresh interpreter, which must succeed and print something."""
     lines = block.splitlines()
-    if lines and MARK.fullmatch(lines[0]) and MARK.fullmatch(lines[0]).group(1).strip() == "compile-only":
+    first = MARK.fullmatch(lines[0]) if lines else None
+    if first and first.group(1).strip() == "compile-only":
         compile(block, "<docs>", "exec")
         return
     code = "\n".join(shortened(line) for line in lines)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, cwd=folder)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout, "every example prints what it shows"
+
+
+def test_compile_only_blocks_are_compiled_not_run(tmp_path):
+    run_python("# docs-test: compile-only\nimport a_cluster_library\na_cluster_library.connect()\n", tmp_path)
+    with pytest.raises(SyntaxError):
+        run_python("# docs-test: compile-only\nif\n", tmp_path)
+    with pytest.raises(AssertionError, match="No module named"):
+        run_python("import a_cluster_library\n", tmp_path)
+
+
+@pytest.mark.parametrize("block", blocks("python"))
+def test_python_example_runs(block, tmp_path):
+    run_python(block, tmp_path)
 
 
 @pytest.mark.parametrize("block", [b for b in blocks("bash") if MARK.search(b.values[0])])
