@@ -1,0 +1,43 @@
+"""Self-play with mctx over the JAX engines: the discounts say who moves next, the value targets
+are each position's outcome from its mover's side, the policy targets are distributions over
+legal moves."""
+
+import jax
+import numpy as np
+
+from mancala_marl.agents import alphazero as az_policy
+from mancala_marl.jax import make
+from mancala_marl.train.alphazero.jax.network import feature_fn, init_params
+from mancala_marl.train.alphazero.jax.selfplay import selfplay_fn, value_targets
+
+
+def test_discounts_and_value_targets_follow_the_mover():
+    env = make("kalah", obs_type="counts", pits=4, seeds=3)
+    game = env.game
+    params = init_params(jax.random.key(0), az_policy.feature_layout(game, "counts")[1], [16], game.pits)
+    positions = jax.jit(selfplay_fn(env, feature_fn(game, "counts"), games=8, moves=60, sims=4))(params, jax.random.key(1))
+    values, valid = (np.asarray(a) for a in jax.jit(value_targets)(positions))
+    p = jax.tree_util.tree_map(np.asarray, positions)
+    assert p.ended.sum() >= 8  # games of 4 pits of 3 seeds end well within 60 moves
+    extra_turns = 0
+    for g in range(8):
+        start = 0
+        for t in range(60):
+            if not p.ended[t, g]:
+                if t == 59:
+                    break
+                # the discount says whether the player moving next is the one who just moved
+                assert p.discount[t, g] == (1.0 if p.first[t + 1, g] == p.first[t, g] else -1.0)
+                extra_turns += p.discount[t, g] == 1.0
+                continue
+            assert p.discount[t, g] == 0.0
+            first_result = p.reward[t, g] * (1 if p.first[t, g] else -1)  # player_0's result
+            for u in range(start, t + 1):  # every position of that game: the result from its mover's side
+                assert valid[u, g] and values[u, g] == first_result * (1 if p.first[u, g] else -1)
+            start = t + 1
+        assert not valid[start:, g].any()  # a game cut off by the end of the scan has no target
+        assert start == 60 or p.first[start, g]  # the next game starts with player_0
+    assert extra_turns > 0
+    policy, mask = p.policy[valid], p.mask[valid]
+    np.testing.assert_allclose(policy.sum(-1), 1.0, rtol=1e-5)
+    assert (policy[~mask] == 0).all()
