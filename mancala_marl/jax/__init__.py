@@ -9,6 +9,7 @@ numba engine's flat states, so every CPU policy can play or search a JAX positio
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 
@@ -53,19 +54,20 @@ def from_state(game_or_env: Game | MancalaEnv, values, num_moves: int = 0) -> St
 
     A state that no play reaches is refused with ``Game.state_from``'s message. A finished game's
     ``current_player`` is 0: the flat state does not say who moved last."""
-    env = game_or_env if isinstance(game_or_env, MancalaEnv) else make(game_or_env.name, **game_or_env.params)
+    if isinstance(num_moves, bool) or not isinstance(num_moves, (int, np.integer)) or num_moves < 0:
+        raise ValueError(f"num_moves must be a non-negative integer, got {num_moves!r}")
+    env = game_or_env if isinstance(game_or_env, MancalaEnv) else \
+        _default_env(game_or_env.name, tuple(game_or_env.params.items()))
     rows = np.asarray(values)
     batch = rows.ndim == 2
     rows = np.stack([env.game.state_from(row) for row in (rows if batch else rows[None])])
-
-    def one(board):
-        state = env._state(board, jnp.maximum(board[env.game.to_move_index], 0))
-        state = state.replace(_step_count=jnp.int32(num_moves),
-                              truncated=~state.terminated & (num_moves >= env.max_moves))
-        return state.replace(observation=env.observe(state))
-
-    states = jax.vmap(one)(jnp.asarray(rows))
+    states = env.from_boards(jnp.asarray(rows), jnp.int32(num_moves))
     return states if batch else jax.tree_util.tree_map(lambda x: x[0], states)
+
+
+@functools.lru_cache(maxsize=32)
+def _default_env(name: str, params: tuple) -> MancalaEnv:
+    return make(name, **dict(params))  # one per rule set: each env compiles its own from_boards
 
 
 __all__ = ["JAX_VARIANTS", "OBS_TYPES", "REWARDS", "MancalaEnv", "Rules", "State", "from_state", "make", "to_state"]

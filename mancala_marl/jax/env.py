@@ -20,6 +20,9 @@ Pgx's own games would differ or the rules leave a choice:
 
 from __future__ import annotations
 
+import functools
+import itertools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -77,8 +80,9 @@ class MancalaEnv(core.Env):
         self._pits, self._cells, self._to = game.pits, game.board_size, game.to_move_index
         self._stores = jnp.array([game.pits, 2 * game.pits + 1])
         self._init_board = jnp.asarray(game.init())
-        self._init_legal = jnp.asarray(game.legal_mask(game.init()))
+        self._init_legal = rules.legal(self._init_board)
         self._obs_size = _size(game, obs_type)
+        self._sequences = jnp.asarray(list(itertools.product(range(game.pits), repeat=TURN_CHAIN)), jnp.int32)
 
     # -- Pgx's Env -------------------------------------------------------------------------------
     @property
@@ -93,45 +97,73 @@ class MancalaEnv(core.Env):
     def num_players(self) -> int:
         return 2
 
+    @property
+    def num_actions(self) -> int:
+        return self._pits  # Pgx's default plays init() to find out
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (self._obs_size,)
+
     def _init(self, key=None) -> State:
         del key  # player_0 always moves first, as in the rules and the CPU engines
         return self._state(self._init_board, jnp.int32(0))
 
     def step(self, state: State, action, key=None) -> State:
-        """Pgx's ``Env.step``, with an out-of-range action counted as illegal (see the module docstring)."""
+        """Pgx's ``Env.step``: one move, or nothing in a finished game, or the mover's loss for an
+        illegal action, an out-of-range one included (see the module docstring). Written out
+        rather than through Pgx's nested ``lax.cond``, which under ``vmap`` computes and selects
+        every field of every branch."""
+        del key  # the rules have no chance element
         action = jnp.asarray(action, jnp.int32)
         pit = jnp.clip(action, 0, self._pits - 1)
         done = state.terminated | state.truncated
         illegal = ~done & ((action != pit) | ~state.legal_action_mask[pit])
-        counted = state.replace(_step_count=state._step_count + 1)
-        state = jax.lax.cond(
-            done,
-            lambda: state.replace(rewards=jnp.zeros_like(state.rewards)),
-            lambda: jax.lax.cond(illegal,
-                                 lambda: self._step_with_illegal_action(counted, state.current_player),
-                                 lambda: self._step(counted, pit, key)))
-        # Pgx: every action is legal in a finished game (it changes nothing), so that a policy's
-        # probabilities normalised over the mask never divide by zero.
-        state = state.replace(legal_action_mask=state.legal_action_mask | state.terminated)
-        return state.replace(observation=self.observe(state))
-
-    def _step(self, state: State, pit, key=None) -> State:
-        del key  # the rules have no chance element
-        board = state._board
-        after = self.play(board, pit, state.legal_action_mask)
-        terminated = after[self._to] == GAME_OVER
-        mover = board[self._to]
+        moves = ~done & ~illegal
+        # Rules.apply assumes a legal move; the rows that do not move play one anyway under vmap,
+        # so they play a legal one, thrown away: a finished game's mask is all True and pit 0 is
+        # legal at the start.
+        base = jnp.where(state.terminated, self._init_board, state._board)
+        after = self.rules.apply(base, jnp.where(moves, pit, jnp.argmax(state.legal_action_mask)))
+        board = jnp.where(moves, after, state._board)
+        over = board[self._to] == GAME_OVER
+        terminated = state.terminated | illegal | (moves & over)
+        count = state._step_count + ~done
         if self.reward_type == "score_diff":
-            gain = after[self._stores] - board[self._stores]
+            gain = board[self._stores] - state._board[self._stores]
             rewards = (jnp.array([1, -1]) * (gain[0] - gain[1])).astype(jnp.float32)
         else:
-            rewards = self.returns(after)
-        new = self._state(after, jnp.where(terminated, 1 - mover, after[self._to]))
-        return new.replace(rewards=rewards, _step_count=state._step_count,
-                           truncated=~terminated & (state._step_count >= self.max_moves))
+            rewards = self.returns(board)
+        loss = jnp.where(jnp.arange(2) == state.current_player, -1.0, 1.0)  # Pgx's illegal-action penalty
+        state = state.replace(
+            current_player=jnp.where(moves, jnp.where(over, 1 - state.current_player, board[self._to]),
+                                     state.current_player),
+            rewards=jnp.where(moves, rewards, jnp.where(illegal, loss, 0.0)).astype(jnp.float32),
+            terminated=terminated,
+            truncated=state.truncated | (moves & ~over & (count >= self.max_moves)),
+            # Pgx: every action is legal in a finished game (it changes nothing), so that a policy's
+            # probabilities normalised over the mask never divide by zero
+            legal_action_mask=self.rules.legal(board) | terminated,
+            _step_count=count, _board=board)
+        return state.replace(observation=self.observe(state))
+
+    def _step(self, state: State, action, key=None) -> State:
+        """Pgx's hook for the move itself; :meth:`step` does all of it."""
+        return self.step(state, action, key)
 
     def _observe(self, state: State, player_id) -> jax.Array:
         return self.encode(state._board, jnp.asarray(player_id, jnp.int32))
+
+    @functools.cached_property
+    def from_boards(self):
+        """A jitted (boards int32[n, state_size], num_moves int32[]) -> State batch: the states
+        holding numba flat states (checked by the caller), ``num_moves`` moves into the game."""
+        def one(board, num_moves):
+            state = self._state(board, jnp.maximum(board[self._to], 0))
+            state = state.replace(_step_count=num_moves, truncated=~state.terminated & (num_moves >= self.max_moves))
+            return state.replace(observation=self.observe(state))
+
+        return jax.jit(jax.vmap(one, (0, None)))
 
     def _state(self, board, current_player) -> State:
         terminated = board[self._to] == GAME_OVER
@@ -171,18 +203,19 @@ class MancalaEnv(core.Env):
     def encode(self, board, player):
         """``player``'s ``obs_type`` observation of the flat state ``board`` (float32)."""
         if self.obs_type == "paper":
-            shift = player * (self._pits + 1)
-            k = jnp.arange(self._pits)
-            return jnp.concatenate([board[(shift + k) % self._cells],
-                                    board[(shift + self._pits + 1 + k) % self._cells]]).astype(jnp.float32)
+            pits = self._pits
+            own, theirs = board[:pits], board[pits + 1:2 * pits + 1]
+            return jnp.where(player == 0, jnp.concatenate([own, theirs]),
+                             jnp.concatenate([theirs, own])).astype(jnp.float32)
         counts = self._counts(board, player)
         if self.obs_type == "counts":
             return counts
         return jnp.concatenate([counts, *self._move_features(board, player)])
 
     def _counts(self, board, player):
-        shift = player * (self._pits + 1)
-        out = board[(shift + jnp.arange(self._cells)) % self._cells].astype(jnp.float32)
+        half = self._pits + 1  # static slices and a select: XLA's CPU gathers cost more
+        out = jnp.where(player == 0, board[:self._cells],
+                        jnp.concatenate([board[half:self._cells], board[:half]])).astype(jnp.float32)
         if self.game.extra_features:
             out = jnp.concatenate([out, self.rules.extra_obs(board, player).astype(jnp.float32)])
         return out
@@ -203,14 +236,14 @@ class MancalaEnv(core.Env):
             return jnp.where(after[to] == 1 - player, jnp.maximum(0, gains.max()), 0)
 
         features = [jnp.ones(pits),
-                    (afters[:, own_store] - board[own_store]) / MOVE_SCALE,
+                    tenths(afters[:, own_store] - board[own_store]),
                     afters[:, to] == player,
                     afters[:, to] == GAME_OVER,
-                    (afters[:, their_pits].sum(1) - board[their_pits].sum()) / MOVE_SCALE,
-                    jax.vmap(replies_best)(afters) / MOVE_SCALE]
+                    tenths(afters[:, their_pits].sum(1) - board[their_pits].sum()),
+                    tenths(jax.vmap(replies_best)(afters))]
         if per_pit > MOVE_FEATURES:
             gain = jax.vmap(self._margin, (0, None))(afters, player) - self._margin(board, player)
-            features.append((gain + jax.vmap(self._turn_gain, (0, None))(afters, player)) / MOVE_SCALE)
+            features.append(tenths(gain + jax.vmap(self._turn_gain, (0, None))(afters, player)))
         features = jnp.stack([jnp.asarray(f, jnp.float32) for f in features], axis=1)
         parts = [jnp.where(legal[:, None], features, 0.0).reshape(-1)]
         if self.obs_type == "afterstates":
@@ -220,20 +253,45 @@ class MancalaEnv(core.Env):
 
     def _turn_gain(self, after, player):
         """observations.turn_gain: the most ``player``'s margin grows from ``after`` to the end of
-        the turn, following up to TURN_CHAIN further moves of ``player``; every branch is played
-        (no pruning under vmap), so this costs pits ** TURN_CHAIN moves."""
-        base = self._margin(after, player)
+        the turn, following up to TURN_CHAIN further moves of ``player``. Every sequence of
+        TURN_CHAIN pits is played along (a scan, so the rules are compiled once, not once per
+        depth); a sequence stops where the turn does, and one with an illegal pit before it stops
+        counts for nothing. Costs pits ** TURN_CHAIN * TURN_CHAIN moves, with no pruning."""
+        to = self._to
 
-        def best(board, depth):
-            legal, kids = self._children(board)
-            value = jax.vmap(self._margin, (0, None))(kids, player) - base
-            if depth + 1 < TURN_CHAIN:
-                goes_on = (kids[:, self._to] == player) & jax.vmap(self.rules.legal)(kids).any(1)
-                value = jnp.where(goes_on, jax.vmap(best, (0, None))(kids, depth + 1), value)
-            return jnp.where(legal, value, _LOW).max()
+        def follow(pits):
+            def move(carry, pit):
+                board, going, valid = carry
+                legal = self.rules.legal(board)
+                child = self.play(board, pit, legal)
+                valid = valid & (~going | legal[pit])
+                board = jnp.where(going, child, board)
+                going = going & (child[to] == player) & self.rules.legal(child).any()
+                return (board, going, valid), None
 
-        starts = (after[self._to] == player) & self.rules.legal(after).any()
-        return jnp.where(starts, best(after, 0), 0)
+            (leaf, _, valid), _ = jax.lax.scan(move, (after, jnp.bool_(True), jnp.bool_(True)), pits)
+            return jnp.where(valid, self._margin(leaf, player), _LOW)
+
+        best = jax.vmap(follow)(self._sequences).max() - self._margin(after, player)
+        return jnp.where((after[to] == player) & self.rules.legal(after).any(), best, 0)
+
+
+def tenths(x):
+    """``x / MOVE_SCALE`` as float32, rounded as numpy rounds ``(x / 10.0).astype(float32)``, which
+    the numba encoder writes: XLA's float32 division on CPU is off by an ulp for some integers.
+    A table below ``_SMALL``; above, an exact integer part plus a fraction from a table, whose sum
+    rounds once, as the exact quotient would."""
+    x = jnp.asarray(x, jnp.int32)
+    small = _SMALL_TENTHS[jnp.clip(x + _SMALL, 0, 2 * _SMALL)]
+    large = (x // _SCALE).astype(jnp.float32) + _FRACTIONS[x % _SCALE]
+    return jnp.where(jnp.abs(x) <= _SMALL, small, large)
+
+
+_SCALE = int(MOVE_SCALE)
+assert _SCALE == MOVE_SCALE, "tenths() needs a whole MOVE_SCALE"
+_SMALL = 1024
+_SMALL_TENTHS = jnp.asarray((np.arange(-_SMALL, _SMALL + 1) / MOVE_SCALE).astype(np.float32))
+_FRACTIONS = jnp.asarray((np.arange(_SCALE) / MOVE_SCALE).astype(np.float32))
 
 
 def board_array(state: State) -> np.ndarray:

@@ -1,0 +1,114 @@
+"""The JAX engine held to the numba engine, move for move: :func:`crosscheck` plays random games
+with the JAX environment (a vmapped ``lax.scan``), replays every move with the numba batch engine
+and compares, after every step of every game, the whole flat state, the player to move, the legal
+mask, the end, the truncation and the rewards. tests/jax runs it on 20,000 games per rule set;
+benchmarks/jax_crosscheck.py on a million.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .. import batch
+from ..games.base import GAME_OVER
+from .env import MancalaEnv
+
+
+class Mismatch(AssertionError):
+    """The two engines disagree; the message names the game, the step, the row and both values."""
+
+
+def pick_legal(u, mask):
+    """The ``floor(u * count)``-th legal action of each row of ``mask`` (bool[n, actions]) for one
+    uniform ``u`` in [0, 1) per row: one random number per game and move, no key split per game."""
+    count = mask.sum(-1)
+    k = jnp.minimum((u * count).astype(jnp.int32), count - 1)
+    return jnp.argmax(jnp.cumsum(mask, -1) > k[..., None], -1).astype(jnp.int32)
+
+
+@functools.lru_cache(maxsize=16)
+def _player(env: MancalaEnv, steps: int):
+    """A jitted function playing ``steps`` random moves in every game of a batch, with the record
+    of each step: (states, key) -> (states, (actions, boards, players, masks, ends, cuts, rewards))."""
+    step = jax.vmap(env.step)
+
+    def one(states, key):
+        actions = pick_legal(jax.random.uniform(key, states.current_player.shape), states.legal_action_mask)
+        states = step(states, actions)
+        return states, (actions, states._board, states.current_player, states.legal_action_mask,
+                        states.terminated, states.truncated, states.rewards)
+
+    return jax.jit(lambda states, key: jax.lax.scan(one, states, jax.random.split(key, steps)))
+
+
+def crosscheck(env: MancalaEnv, games: int, seed: int = 0, chunk: int = 20_000,
+               record_bytes: int = 64 << 20) -> dict:
+    """Play ``games`` random games on ``env`` and on the numba engine side by side, ``chunk`` games
+    at a time; raises :class:`Mismatch` at the first difference. Returns what was compared:
+    ``{"games", "moves", "longest", "truncated"}``."""
+    game = env.game
+    totals = {"games": 0, "moves": 0, "longest": 0, "truncated": 0}
+    for first in range(0, games, chunk):
+        n = min(chunk, games - first)
+        steps = max(1, min(64, record_bytes // (n * game.state_size * 4)))
+        play = _player(env, steps)
+        states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), n))
+        key = jax.random.fold_in(jax.random.PRNGKey(seed), first)
+        numba_states = batch.init_states(game, n)
+        done = np.zeros(n, bool)
+        t = 0
+        while not done.all():
+            key, sub = jax.random.split(key)
+            states, record = play(states, sub)
+            for row in zip(*(np.asarray(x) for x in record)):
+                t += 1
+                totals["moves"] += int((~done).sum())
+                done = _compare_step(env, numba_states, done, t, first, *row)
+                if done.all():
+                    break
+        totals["games"] += n
+        totals["longest"] = max(totals["longest"], t)
+        totals["truncated"] += int(np.asarray(states.truncated).sum())
+    return totals
+
+
+def _compare_step(env, numba_states, done, t, first, actions, boards, players, masks, ends, cuts, rewards):
+    """Replay step ``t`` on the rows that were still on, compare everything; the new ``done``."""
+    game = env.game
+    live = np.flatnonzero(~done)
+    before = numba_states[live]
+    after = before.copy()
+    status = batch.apply_moves(game, after, actions[live])
+    if (status != 0).any():
+        i = live[np.flatnonzero(status != 0)[0]]
+        raise Mismatch(f"{game!r}, step {t}, game {first + i}: the JAX mask allowed {actions[i]}, numba refused it")
+    numba_states[live] = after
+    over = numba_states[:, game.to_move_index] == GAME_OVER
+    expected_players = players.copy()  # a finished game's step changes nothing, its player included
+    mover = before[:, game.to_move_index]
+    expected_players[live] = np.where(over[live], 1 - mover, after[:, game.to_move_index])
+    stores = [game.pits, 2 * game.pits + 1]
+    expected_rewards = np.zeros_like(rewards)
+    if env.reward_type == "score_diff":
+        gain = after[:, stores] - before[:, stores]
+        expected_rewards[live, 0] = gain[:, 0] - gain[:, 1]
+        expected_rewards[live, 1] = -expected_rewards[live, 0]
+    else:
+        finished = live[over[live]]
+        sign = np.sign(numba_states[finished, stores[0]] - numba_states[finished, stores[1]])
+        expected_rewards[finished, 0], expected_rewards[finished, 1] = sign, -sign
+    cut = ~over & (t >= env.max_moves)
+    where = f"{game!r}, step {t}"
+    for what, got, expected in [("flat state", boards, numba_states), ("end", ends, over),
+                                ("player to move", players, expected_players),
+                                ("legal mask", masks, batch.legal_masks(game, numba_states) | over[:, None]),
+                                ("truncated", cuts, cut), ("rewards", rewards, expected_rewards)]:
+        if not np.array_equal(got, expected):
+            bad = np.flatnonzero((got != expected).reshape(len(got), -1).any(1))
+            raise Mismatch(f"{where}, game {first + bad[0]} ({len(bad)} games differ): {what} JAX "
+                           f"{got[bad[0]].tolist()}, numba {expected[bad[0]].tolist()}")
+    return done | over | cut
