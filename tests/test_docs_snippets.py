@@ -7,7 +7,8 @@ print something. A line ending in ``# docs-test: VALUE`` runs with VALUE as its 
 (a Ray cluster) is compiled, not run. In ```bash blocks, each ``mancala-marl`` line ending in
 ``# docs-test: OPTIONS`` runs with OPTIONS appended (the last value of an option wins), the
 block's lines in order in one folder; other shell lines are not run. The game pages, written at
-build time, are checked through the generator that writes them.
+build time, are checked through the generator that writes them; docs/jax.md, whose examples need
+jax, by tests/jax/test_docs.py in .venv-jax.
 """
 
 import pathlib
@@ -22,12 +23,21 @@ from mancala_marl.games import GAMES, VARIANTS
 
 DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs"
 GENERATED = ("_build", "_generated", "games")  # build outputs; the game pages are checked below
+# Pages whose examples need another virtualenv, and the test that runs them there.
+RUN_ELSEWHERE = {"jax.md": "tests/jax/test_docs.py"}  # .venv-jax, make test-jax
 MARK = re.compile(r"\s*#\s*docs-test:\s*(.*)$")
 CLI = str(pathlib.Path(sys.executable).parent / "mancala-marl")
 
 
 def pages():
-    return sorted(p for p in DOCS.rglob("*.md") if not set(p.relative_to(DOCS).parts) & set(GENERATED))
+    return sorted(p for p in DOCS.rglob("*.md") if not set(p.relative_to(DOCS).parts) & set(GENERATED)
+                  and str(p.relative_to(DOCS)) not in RUN_ELSEWHERE)
+
+
+def test_pages_run_elsewhere_have_their_test():
+    for page, test in RUN_ELSEWHERE.items():
+        assert (DOCS / page).exists() and (DOCS.parent / test).exists(), (page, test)
+        assert page.removesuffix(".md") in (DOCS.parent / test).read_text(), f"{test} does not read {page}"
 
 
 def blocks(language: str):
