@@ -8,7 +8,6 @@ line's help and the docs' tables of parameters.
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass
 
@@ -57,7 +56,7 @@ class Param:
 
     @property
     def takes(self) -> str:
-        """All it takes, in words: "an integer >= 1 and <= 512 (turns searched)", "... or None"."""
+        """All it takes, in words: "an integer >= 1 and <= 512 (turns)", "... or None"."""
         if self.expects:
             return self.expects
         words = " ".join(filter(None, (self.kind, self.bounds, f"({self.doc})")))
@@ -92,7 +91,7 @@ class Param:
         if not self.type_ok(value):
             raise ValueError(f"{self.name} must be {self.kind}{' or None' * self.optional}, got {value!r}")
         if not self.in_range(value):
-            below = math.isnan(value) or value < self.low
+            below = value != value or value < self.low  # NaN is below (math.isnan refuses a 400-digit int)
             bound = f">= {_number(self.low)}" if below else f"<= {_number(self.high)}"
             why = self.why_low if below else self.why_high
             why = f" ({why})" if why else ""
