@@ -18,6 +18,7 @@ EXTRAS = {
     "tianshou": ("tianshou", "torch"),
     "torchrl": ("torchrl", "tensordict", "torch"),
     "openspiel": ("pyspiel",),
+    "jax": ("jax", "pgx", "mctx", "optax", "tensorboardX"),
 }
 
 

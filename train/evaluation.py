@@ -18,7 +18,11 @@ import numpy as np
 from mancala_marl.agents import make_policy
 
 from .arena import play_game
-from .callbacks import PeriodicCallback
+
+try:
+    from .callbacks import PeriodicCallback
+except ImportError:  # no [train] extra (SB3): the games and the CSV serve `alphazero --backend jax`; the callback,
+    PeriodicCallback = object  # which the SB3 trainers use only after require("train"), is not usable then
 
 CSV_FIELDS = ("timesteps", "opponent", "seat", "games", "wins", "draws", "losses", "win_rate",
               "mean_score", "mean_margin", "wall_seconds")

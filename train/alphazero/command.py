@@ -11,6 +11,10 @@ from .config import POLICY_TARGETS, AlphaZeroConfig
 
 # AlphaZeroConfig fields whose option has another name (besides --rule); the others are named as their field
 RENAMED = {"steps_per_generation": "steps"}
+# options of one backend only: the other refuses them rather than ignore them
+TORCH_ONLY = ("margin_weight", "value_q", "policy_target", "steps", "temperature_moves", "opening", "dirichlet",
+              "c_puct")
+JAX_ONLY = ("moves", "reuse")
 
 
 def add_parser(subparsers) -> None:
@@ -24,6 +28,9 @@ def add_parser(subparsers) -> None:
                                           "--generations total, --policy-target, --opening and the --eval-* "
                                           "options, and refuses any other option that differs from the run's.")
     add_game_argument(p)
+    p.add_argument("--backend", choices=("torch", "jax"), default="torch",
+                   help="torch: PUCT self-play on the CPU (default); jax: Gumbel MuZero self-play of thousands of "
+                        "games at once on every local accelerator (mctx, the [jax] extra), the same network file")
     p.add_argument("--generations", type=int, help=f"self-play generations in all (default {d.generations}; "
                                                    "with --resume, a new total)")
     p.add_argument("--games", type=int, help=f"self-play games per generation, played at once (default {d.games})")
@@ -39,6 +46,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--policy-target", choices=POLICY_TARGETS,
                    help="what the policy head learns: the root's visit shares or the prior improved by its "
                         f"completed Q-values (default {d.policy_target}; with --resume, the run switches to it)")
+    p.add_argument("--moves", type=int, help="jax: self-play moves of every game per generation (default 128)")
+    p.add_argument("--reuse", type=float,
+                   help="jax: optimiser steps per generation, as times each new position is drawn (default 1.0)")
     p.add_argument("--buffer", type=int, help=f"positions kept for training (default {d.buffer})")
     p.add_argument("--steps", type=int, help=f"optimiser steps per generation (default {d.steps_per_generation})")
     p.add_argument("--batch-size", type=int, help=f"default {d.batch_size}")
@@ -68,10 +78,32 @@ def run(args) -> int:
 
     from .trainer import train
 
+    only = JAX_ONLY if args.backend == "torch" else TORCH_ONLY
+    typed = [name for name in only if getattr(args, name) is not None]
+    if typed:
+        names = ", ".join("--" + name.replace("_", "-") for name in typed)
+        raise ValueError(f"{names}: not an option of --backend {args.backend}")
+    if args.backend == "jax":
+        return run_jax(args)
     require("train", "this command")
     config, given = command_config(args, AlphaZeroConfig, RENAMED, {"hidden": layer_sizes})
     run_dir = args.run_dir or default_run_dir(args.game, config.rule_params, "alphazero")
     path = train(config, run_dir, resume=args.resume, given=given)
     game = make_game(args.game, **az_policy.Network.load(path).meta["rule_params"])  # also when resumed without --rule
+    print(f"network: {path}   {play_hint(game, f'alphazero:path={path}')}")
+    return 0
+
+
+def run_jax(args) -> int:
+    from mancala_marl.extras import require
+    from mancala_marl.train.runs import default_run_dir, play_hint
+
+    require("jax", "--backend jax")
+    from .jax import JaxAlphaZeroConfig, train
+
+    config, given = command_config(args, JaxAlphaZeroConfig, None, {"hidden": layer_sizes})
+    run_dir = args.run_dir or default_run_dir(args.game, config.rule_params, "alphazero-jax")
+    path = train(config, run_dir, resume=args.resume, given=given)
+    game = make_game(args.game, **az_policy.Network.load(path).meta["rule_params"])
     print(f"network: {path}   {play_hint(game, f'alphazero:path={path}')}")
     return 0

@@ -44,18 +44,8 @@ class AlphaZeroConfig:
         from mancala_marl.agents import check_policies, check_seed
 
         check_seed(self.seed)
-        counts = ((1, "a positive integer", ("generations", "games", "sims", "buffer", "batch_size",
-                                             "steps_per_generation", "eval_games")),
-                  (0, "an integer >= 0", ("eval_every", "temperature_moves", "eval_sims", "opening")))
-        for low, kind, names in counts:
-            for name in names:
-                value = getattr(self, name)
-                if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                    raise ValueError(f"{name} must be {kind}, got {value!r}")
-        if self.obs_type not in az_policy.OBS_TYPES:
-            raise ValueError(f"obs_type must be one of {list(az_policy.OBS_TYPES)}, got {self.obs_type!r}")
-        if not (self.hidden and all(isinstance(n, int) and n > 0 for n in self.hidden)):
-            raise ValueError(f"hidden must be a list of positive layer sizes, got {self.hidden!r}")
+        check_shared(self, ("generations", "games", "sims", "buffer", "batch_size", "steps_per_generation",
+                            "eval_games"), ("eval_every", "temperature_moves", "eval_sims", "opening"))
         if self.policy_target not in POLICY_TARGETS:
             raise ValueError(f"policy_target must be one of {list(POLICY_TARGETS)}, got {self.policy_target!r}")
         for name in ("margin_weight", "value_q"):
@@ -65,3 +55,17 @@ class AlphaZeroConfig:
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
         check_policies(make_game(self.game, **self.rule_params), self.eval_opponents)  # not at the first evaluation
+
+
+def check_shared(config, positive: tuple, non_negative: tuple) -> None:
+    """The checks of the settings both backends have: whole counts (``positive`` > 0,
+    ``non_negative`` >= 0), the network's input and its layers."""
+    for low, kind, names in ((1, "a positive integer", positive), (0, "an integer >= 0", non_negative)):
+        for name in names:
+            value = getattr(config, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValueError(f"{name} must be {kind}, got {value!r}")
+    if config.obs_type not in az_policy.OBS_TYPES:
+        raise ValueError(f"obs_type must be one of {list(az_policy.OBS_TYPES)}, got {config.obs_type!r}")
+    if not (config.hidden and all(isinstance(n, int) and n > 0 for n in config.hidden)):
+        raise ValueError(f"hidden must be a list of positive layer sizes, got {config.hidden!r}")

@@ -1,0 +1,111 @@
+"""``mancala-marl alphazero GAME --backend jax``: a tiny run on CPU, resumed from the same state, its
+network played by the CPU ``alphazero`` policy, and bad input refused in one line."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from mancala_marl.agents import alphazero as az_policy
+from mancala_marl.agents import make_policy
+from mancala_marl.games import make_game
+from mancala_marl.jax import from_state, make
+from mancala_marl.train.alphazero.jax import JaxAlphaZeroConfig, feature_fn, forward, train
+from mancala_marl.train.arena import arena
+from mancala_marl.train.cli import main
+
+from .test_alphazero_network import random_positions
+
+RULES = {"pits": 4, "seeds": 3}
+TINY = dict(game="kalah", rule_params=RULES, generations=3, games=16, moves=40, sims=4, hidden=[16], buffer=2000,
+            batch_size=64, obs_type="counts", eval_every=0, progress_bar=False)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _arrays(path) -> dict:
+    with np.load(path) as data:
+        return {k: data[k] for k in data.files}
+
+
+def test_a_resumed_run_goes_on_as_one_that_was_not_stopped(tmp_path):
+    config = JaxAlphaZeroConfig(**TINY)
+    straight = train(config, tmp_path / "straight")
+    train(config, tmp_path / "stopped", stop_after=2)
+    assert json.loads(str(_arrays(tmp_path / "stopped" / "network.npz")["__meta__"]))["generation"] == 2
+    resumed = train(JaxAlphaZeroConfig(**TINY), tmp_path / "stopped", resume=True, given=set())
+    a, b = _arrays(straight), _arrays(resumed)
+    assert a.keys() == b.keys()
+    for name in a:
+        if name != "__meta__":  # its train_seconds differ
+            np.testing.assert_array_equal(a[name], b[name], err_msg=name)
+    a, b = (_arrays(p / "checkpoints" / "last.npz") for p in (tmp_path / "straight", tmp_path / "stopped"))
+    for name in a:  # the network, the optimiser, the buffer and the key
+        if name != "seconds":
+            np.testing.assert_array_equal(a[name], b[name], err_msg=name)
+    assert int(a["replay/size"].sum()) > 0 and int(a["generation"]) == 3
+
+    # the network the CPU policy plays is the one JAX trained: the same outputs on the same positions
+    game = make_game("kalah", **RULES)
+    params = {k[7:]: v for k, v in a.items() if k.startswith("params/")}
+    states = random_positions(game, 32, seed=2)
+    x = feature_fn(game, "counts")(from_state(make("kalah", **RULES), states).observation)
+    jax_logits, jax_values = forward(params, x)
+    policy = make_policy(f"alphazero:path={straight},sims=8")
+    logits, values = policy.network(game)(az_policy.features(game, states, "counts"))
+    np.testing.assert_allclose(logits, jax_logits, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(values, jax_values, rtol=1e-5, atol=1e-5)
+    result = arena(game, policy, "random", n=2, seed=0, opening=2)
+    assert sum(s["games"] for s in result["seats"].values()) == 4
+
+
+def test_the_command_trains_evaluates_and_refuses_bad_input(tmp_path, capsys):
+    run = str(tmp_path / "run")
+    tiny = ["--games", "16", "--moves", "40", "--sims", "4", "--hidden", "16", "--buffer", "2000", "--batch-size",
+            "64", "--obs-type", "counts", "--run-dir", run, "--no-progress"]
+    assert main(["alphazero", "kalah:pits=4,seeds=3", "--backend", "jax", "--generations", "1", "--eval-every", "1",
+                 "--eval-games", "1", "--eval-sims", "2", "--eval-opponents", "random", *tiny]) == 0
+    out = capsys.readouterr().out
+    assert "random/f" in out and "alphazero:path=" in out
+    assert (tmp_path / "run" / "evaluations.csv").read_text().count("\n") == 3  # header, both seats
+    assert list((tmp_path / "run" / "tb").iterdir())
+
+    def refused(*argv) -> str:
+        assert main(["alphazero", *argv]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0, err
+        return err
+
+    assert "--c-puct: not an option of --backend jax" in refused("kalah", "--backend", "jax", "--c-puct", "2")
+    assert "--moves: not an option of --backend torch" in refused("kalah", "--moves", "8")
+    assert "houses" in refused("kalah", "--backend", "jax", "--rule", "houses=4", "--run-dir", str(tmp_path / "x"))
+    assert "buffer (100) must hold" in refused("kalah", "--backend", "jax", "--buffer", "100",
+                                               "--run-dir", str(tmp_path / "x"))
+    assert "not kalah" in refused("kalah", "--backend", "jax", "--resume", "--run-dir", run, "--rule", "pits=5")
+    assert "already holds a run" in refused("kalah:pits=4,seeds=3", "--backend", "jax", *tiny)
+    assert "--generations" in refused("kalah:pits=4,seeds=3", "--backend", "jax", "--resume", "--run-dir", run)
+    (tmp_path / "run" / "checkpoints" / "last.npz").write_bytes(b"not a checkpoint")
+    err = refused("kalah:pits=4,seeds=3", "--backend", "jax", "--resume", "--generations", "2", "--run-dir", run)
+    assert "cannot read the checkpoint" in err and "last.npz" in err
+
+
+def test_help_imports_no_jax():
+    code = ("import sys, contextlib, io\nfrom mancala_marl.train.cli import main\n"
+            "for argv in (['--help'], ['alphazero', '--help']):\n"
+            "    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+            "        main(argv)\n"
+            "print(sorted(m for m in ('jax', 'jaxlib', 'pgx', 'mctx', 'optax') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_without_the_jax_extra_the_backend_names_it(monkeypatch, capsys):
+    import importlib.util
+
+    real = importlib.util.find_spec  # mctx as if not installed
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mctx" else real(name, *a))
+    assert main(["alphazero", "kalah", "--backend", "jax"]) == 2
+    err = capsys.readouterr().err
+    assert "[jax]" in err and "mctx" in err
+

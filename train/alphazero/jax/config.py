@@ -1,0 +1,53 @@
+"""The settings of a JAX AlphaZero run (``config.json``), checked before anything is written."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mancala_marl.games import make_game
+
+from ..config import check_shared
+
+
+@dataclass
+class JaxAlphaZeroConfig:
+    game: str = "kalah"
+    rule_params: dict = field(default_factory=dict)
+    generations: int = 100
+    games: int = 1024                  # self-play games at once, over all devices
+    moves: int = 128                   # self-play moves of every game per generation (finished games restart)
+    sims: int = 32                     # simulations per self-play move (Gumbel MuZero)
+    hidden: list = field(default_factory=lambda: [256, 256])
+    obs_type: str = "moves"            # the network's input, as the alphazero policy reads it
+    buffer: int = 1_000_000            # positions kept for training, over all devices
+    batch_size: int = 4096             # positions per optimiser step, over all devices
+    reuse: float = 1.0                 # optimiser steps per generation: reuse * new positions / batch_size
+    learning_rate: float = 1e-3        # cosine decay to a tenth of it over the generations
+    weight_decay: float = 1e-4
+    eval_every: int = 5                # generations between evaluations (0: none)
+    eval_games: int = 20               # per seat and opponent, 4 random opening moves, on CPU
+    eval_sims: int = 50
+    eval_opponents: list = field(default_factory=lambda: ["random", "greedy", "alphabeta:depth=2"])
+    seed: int = 0
+    progress_bar: bool = True
+
+    def check(self, devices: int = 1) -> None:
+        """Refuse a setting out of range, naming it; ``games``, ``batch_size`` and ``buffer`` are
+        split evenly over ``devices``."""
+        from mancala_marl.agents import check_policies, check_seed
+
+        check_seed(self.seed)
+        check_shared(self, ("generations", "games", "moves", "sims", "buffer", "batch_size", "eval_games"),
+                     ("eval_every", "eval_sims"))
+        for name in ("reuse", "learning_rate"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
+        if self.weight_decay < 0:
+            raise ValueError(f"weight_decay must be >= 0, got {self.weight_decay!r}")
+        for name in ("games", "batch_size", "buffer"):
+            if getattr(self, name) % devices:
+                raise ValueError(f"{name} ({getattr(self, name)}) must be a multiple of the {devices} devices")
+        if self.buffer < self.games * self.moves:  # a generation's positions must fit in the ring at once
+            raise ValueError(f"buffer ({self.buffer}) must hold a generation's positions: at least games * moves "
+                             f"= {self.games * self.moves}")
+        check_policies(make_game(self.game, **self.rule_params), self.eval_opponents)
