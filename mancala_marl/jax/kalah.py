@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from .rules import Rules, end_move, nonempty_pits, side_sums, sow
+from .rules import Rules, at, end_move, nonempty_pits, side_sums, sow
 
 
 def make_rules(game) -> Rules:
@@ -16,14 +16,15 @@ def make_rules(game) -> Rules:
         mover = flat[to]
         own_store = mover * (pits + 1) + pits
         pos = mover * (pits + 1) + pit
-        seeds = flat[pos]
-        flat, last = sow(flat.at[pos].set(0), pos, seeds, (1 - mover) * (pits + 1) + pits, cells)
+        cell = jnp.arange(flat.shape[0])
+        flat, last = sow(jnp.where(cell == pos, 0, flat), pos, at(flat, pos), (1 - mover) * (pits + 1) + pits, cells)
 
-        opposite = jnp.clip(2 * pits - last, 0, cells - 1)  # clipped: last may be a store
-        capture = ((mover * (pits + 1) <= last) & (last < own_store) & (flat[last] == 1)
-                   & ((flat[opposite] > 0) | empty_capture))
-        flat = flat.at[own_store].add(jnp.where(capture, flat[opposite] + 1, 0))
-        flat = flat.at[opposite].multiply(~capture).at[last].multiply(~capture)
+        opposite = 2 * pits - last
+        taken = at(flat, opposite)
+        capture = ((mover * (pits + 1) <= last) & (last < own_store) & (at(flat, last) == 1)
+                   & ((taken > 0) | empty_capture))
+        flat = jnp.where(capture & ((cell == last) | (cell == opposite)), 0, flat)
+        flat = flat + jnp.where(capture & (cell == own_store), taken + 1, 0)
 
         next_player = jnp.where(last == own_store, mover, 1 - mover)
         empty = side_sums(flat, pits) == 0

@@ -28,14 +28,22 @@ def sow(flat, pos, seeds, skip, cells: int):
     """Drop ``seeds`` one per cell after ``pos`` by increasing index, wrapping round at ``cells``
     and passing over cell ``skip``; returns (flat, the cell of the last drop). Closed form, no
     loop: the cell ``k`` steps along the ring of ``cells - 1`` gets ``seeds // ring`` plus one if
-    ``k <= seeds % ring``."""
+    ``k <= seeds % ring``. Elementwise (no gather or scatter at a traced index), which XLA
+    vectorizes on a CPU."""
     ring = cells - 1
     cell = jnp.arange(cells)
+    to_skip = (skip - pos) % cells
     step = (cell - pos - 1) % cells + 1  # 1 for the cell after pos, ..., cells for pos itself
-    step = step - (step > (skip - pos - 1) % cells + 1)  # cells past the skipped one come a step sooner
+    step = step - (step > to_skip)  # cells past the skipped one come a step sooner
     drops = jnp.where(cell == skip, 0, seeds // ring + (step <= seeds % ring))
-    last = jnp.argmax((step == (seeds - 1) % ring + 1) & (cell != skip))
-    return flat.at[:cells].add(drops.astype(flat.dtype)), last
+    steps = (seeds - 1) % ring + 1  # of the last drop
+    return flat.at[:cells].add(drops.astype(flat.dtype)), (pos + steps + (steps >= to_skip)) % cells
+
+
+def at(flat, index):
+    """``flat[index]`` for a traced ``index`` as a masked sum: XLA's CPU gathers under vmap cost
+    more than the elementwise pass over a short board."""
+    return jnp.where(jnp.arange(flat.shape[0]) == index, flat, 0).sum()
 
 
 def side_sums(flat, pits: int):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from .rules import Rules, nonempty_pits, side_sums, sow
+from .rules import Rules, at, nonempty_pits, side_sums, sow
 
 
 def make_rules(game) -> Rules:
@@ -21,6 +21,7 @@ def make_rules(game) -> Rules:
         own_head = mover * (houses + 1) + houses
         opponent_head = (1 - mover) * (houses + 1) + houses
         pos = mover * (houses + 1) + house
+        cell = jnp.arange(flat.shape[0])
 
         def relays(carry):
             flat, pos, stones, drops = carry
@@ -30,17 +31,19 @@ def make_rules(game) -> Rules:
             flat, pos, stones, drops = carry
             flat, last = sow(flat, pos, stones, opponent_head, cells)
             # the last stone in a house that held stones: pick them all up and sow on
-            relay = (last != own_head) & (flat[last] > 1)
-            return flat.at[last].multiply(~relay), last, jnp.where(relay, flat[last], 0), drops + stones
+            count = at(flat, last)
+            relay = (last != own_head) & (count > 1)
+            return jnp.where(relay & (cell == last), 0, flat), last, jnp.where(relay, count, 0), drops + stones
 
-        flat, last, _, _ = jax.lax.while_loop(relays, sow_on, (flat.at[pos].set(0), pos, flat[pos], 0))
+        flat, last, _, _ = jax.lax.while_loop(relays, sow_on, (jnp.where(cell == pos, 0, flat), pos, at(flat, pos), 0))
 
         extra_turn = last == own_head
-        opposite = jnp.clip(2 * houses - last, 0, cells - 1)
+        opposite = 2 * houses - last
+        taken = at(flat, opposite)
         sunog = ((mover * (houses + 1) <= last) & (last < own_head)
-                 & ((flat[opposite] > 0) | (not sunog_needs_opposite)))
-        flat = flat.at[own_head].add(jnp.where(sunog, flat[opposite] + 1, 0))
-        flat = flat.at[opposite].multiply(~sunog).at[last].multiply(~sunog)
+                 & ((taken > 0) | (not sunog_needs_opposite)))
+        flat = jnp.where(sunog & ((cell == last) | (cell == opposite)), 0, flat)
+        flat = flat + jnp.where(sunog & (cell == own_head), taken + 1, 0)
 
         # a player with empty houses passes; with both sides empty the game is over
         preferred = jnp.where(extra_turn, mover, 1 - mover)
