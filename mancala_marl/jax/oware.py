@@ -20,6 +20,8 @@ from jax import lax
 from mancala_marl.games.oware import COUNT, DIGEST, HASHES, HISTORY
 from mancala_marl.jax.rules import Rules
 
+assert (COUNT, DIGEST, HASHES) == (0, 1, 3), "apply writes count, digest and hashes in this order"
+
 # the numba _position_hash's constants
 _FNV_OFFSET = 14695981039346656037
 _FNV_PRIME = 1099511628211
@@ -70,10 +72,13 @@ def make_rules(game) -> Rules:
     half = houses * game.seeds  # half of all the seeds
     grand_slam_illegal = game.params["grand_slam"] == "illegal"
     ring = jnp.arange(ring_size, dtype=jnp.int32)
-    cell = ring + (ring >= houses)  # board index of each ring position
     side = ring // houses
     house_numbers = jnp.arange(houses, dtype=jnp.int32)
-    slot_numbers = jnp.arange(HISTORY, dtype=jnp.int32)
+    halves = jnp.arange(2 * HISTORY, dtype=jnp.int32)
+
+    def ring_of(flat):
+        """The houses in ring order (the stores are not on the ring)."""
+        return jnp.concatenate([flat[:houses], flat[houses + 1:2 * houses + 1]])
 
     def sow(board, mover, house):
         """The ring ``board`` after sowing; the ring position of the last seed."""
@@ -106,12 +111,12 @@ def make_rules(game) -> Rules:
 
     def apply(flat, house):
         mover = flat[to_move]
-        board, last = sow(flat[cell], mover, house)
+        board, last = sow(ring_of(flat), mover, house)
         taken, grand_slam = capture(board, mover, last)
         taken = jnp.where(taken & ~grand_slam, board, 0)
         captured = jnp.sum(taken)
         board = board - taken
-        store = flat[jnp.array([houses, 2 * houses + 1])].at[mover].add(captured)
+        store = jnp.stack([flat[houses], flat[2 * houses + 1]]) + jnp.where(jnp.arange(2) == mover, captured, 0)
         next_player = 1 - mover
         position = jnp.concatenate([board[:houses], store[:1], board[houses:], store[1:], next_player[None]])
 
@@ -120,25 +125,31 @@ def make_rules(game) -> Rules:
         n = jnp.where(fresh, 0, flat[count_at])
         digest = jnp.where(fresh, 0, flat[digest_at:digest_at + 2])
         h = position_hash(position)
-        stored = flat[hashes_at:hashes_at + 2 * HISTORY].reshape(HISTORY, 2)
-        seen = jnp.any((slot_numbers < n) & jnp.all(stored == h, axis=1))
+        # a stored (lo, hi) pair is h where both halves XOR to 0 (the odd offsets pair one hash's hi
+        # with the next one's lo: left out); one flat pass, cheaper than a reshape to pairs
+        differ = flat[hashes_at:] ^ jnp.tile(h, HISTORY)
+        differ = differ[:-1] | differ[1:]
+        seen = jnp.any((differ == 0) & (halves[:-1] % 2 == 0) & (halves[:-1] < 2 * n))
         repeated = seen | (n >= HISTORY)  # a full history ends the game as a repetition would
-        slot = hashes_at + 2 * jnp.minimum(n, HISTORY - 1)
-        flat = lax.dynamic_update_slice(flat, jnp.where(repeated, lax.dynamic_slice(flat, (slot,), (2,)), h), (slot,))
-        flat = flat.at[count_at].set(jnp.where(repeated, n, n + 1))
-        flat = flat.at[digest_at:digest_at + 2].set(jnp.where(repeated, digest, digest ^ h))
+        # slot n takes the hash, unless the game ends here. Every slot is rewritten, which XLA does
+        # in place; updating the one slot at a traced index as well as the board made it copy the
+        # whole 2 KB state first.
+        hashes = jnp.where((halves // 2 == n) & ~repeated, jnp.tile(h, HISTORY), flat[hashes_at:])
 
         over = (repeated | jnp.any(store > half) | jnp.all(store == half)
                 | ~jnp.any(feeding(board, next_player)))
         # the end: the seeds left go to the store of their side
         store = store + jnp.where(over, jnp.stack([jnp.sum(jnp.where(side == s, board, 0)) for s in (0, 1)]), 0)
         board = jnp.where(over, 0, board)
-        return flat.at[:to_move + 1].set(jnp.concatenate(
-            [board[:houses], store[:1], board[houses:], store[1:], jnp.where(over, -1, next_player)[None]]))
+        # the cells before the hashes: board, player to move, count, digest
+        head = jnp.concatenate(
+            [board[:houses], store[:1], board[houses:], store[1:], jnp.where(over, -1, next_player)[None],
+             jnp.where(repeated, n, n + 1)[None], jnp.where(repeated, digest, digest ^ h)])
+        return jnp.concatenate([head, hashes])
 
     def legal(flat):
         mover = flat[to_move]
-        board = flat[cell]
+        board = ring_of(flat)
         mask = feeding(board, mover) & (mover >= 0)
         if grand_slam_illegal:  # legal unless a grand slam, or unless every legal move is one
             def slams(house):
