@@ -79,7 +79,7 @@ integration-venvs: .venv-rllib/.installed .venv-marl/.installed
 	touch $@
 
 test-jax: .venv-jax/.installed
-	.venv-jax/bin/python -m pytest -q tests/jax
+	.venv-jax/bin/python -m pytest -q -n 2 tests/jax
 
 test-rllib: .venv-rllib/.installed
 	.venv-rllib/bin/python -m pytest -q tests/integrations/test_rllib.py

@@ -80,7 +80,9 @@ class MancalaEnv(core.Env):
         self._pits, self._cells, self._to = game.pits, game.board_size, game.to_move_index
         self._stores = jnp.array([game.pits, 2 * game.pits + 1])
         self._init_board = jnp.asarray(game.init())
-        self._init_legal = rules.legal(self._init_board)
+        # the numba kernel itself, not game.legal_mask: tests/jax reroutes that method to this class
+        self._init_legal = np.empty(game.pits, np.bool_)
+        type(game).legal_kernel(game.init(), game.spec, self._init_legal)
         self._obs_size = _size(game, obs_type)
         self._sequences = jnp.asarray(list(itertools.product(range(game.pits), repeat=TURN_CHAIN)), jnp.int32)
 

@@ -1,0 +1,31 @@
+"""benchmarks/jax_speed.py and benchmarks/jax_crosscheck.py run and write where --results-dir says
+(tests/test_benchmarks.py runs every script's --help from the main virtualenv, without jax)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args):
+    return subprocess.run([sys.executable, *map(str, args)], cwd=ROOT, capture_output=True, text=True, check=True)
+
+
+def test_speed_writes_our_game_beside_pgx_and_numba(tmp_path):
+    run("benchmarks/jax_speed.py", "--games", "kalah", "connect_four", "--min-log2", "4", "--max-log2", "4",
+        "--moves", "4", "--reps", "1", "--numba-size", "64", "--results-dir", tmp_path)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["jax_speed.json", "jax_speed.md"]
+    results = json.loads((tmp_path / "jax_speed.json").read_text())
+    assert set(results["jax"]) == {"kalah", "connect_four"} and set(results["numba"]) == {"kalah"}
+    assert results["jax"]["kalah"]["16"]["moves_per_s"] > 0
+    assert "| connect_four (Pgx) |" in (tmp_path / "jax_speed.md").read_text()
+
+
+def test_crosscheck_writes_the_games_it_compared(tmp_path):
+    run("benchmarks/jax_crosscheck.py", "--games", "kalah", "--count", "300", "--chunk", "100",
+        "--results-dir", tmp_path)
+    results = json.loads((tmp_path / "jax_crosscheck.json").read_text())
+    assert results["kalah"]["games"] == 300 and results["kalah"]["result"] == "no difference"
+    assert "| kalah | 300 |" in (tmp_path / "jax_crosscheck.md").read_text()
