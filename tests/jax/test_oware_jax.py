@@ -1,0 +1,79 @@
+"""Oware's JAX rules (mancala_marl/jax/oware.py) against the numba rules: the hand-worked boards of
+tests/test_oware.py replayed on them, the 64-bit position hash computed in 32-bit halves, the
+repetition history's bounds, and random games compared move by move."""
+
+import inspect
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from mancala_marl.games import GAME_OVER, Oware
+from mancala_marl.games.oware import HISTORY, _position_hash
+from mancala_marl.jax.oware import make_rules, position_hash
+
+from .. import test_oware as hand_worked
+from .rules_replay import jax_backed, random_games_match
+
+JaxOware = jax_backed(Oware, make_rules)
+NO_MOVES = {"test_history_is_bounded_and_documented", "test_bad_parameters_name_the_parameter"}  # nothing to replay
+EXAMPLES = [name for name, _ in inspect.getmembers(hand_worked, inspect.isfunction)
+            if name.startswith("test_") and name not in NO_MOVES]
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_hand_worked_example_on_the_jax_rules(example, monkeypatch):
+    monkeypatch.setattr(hand_worked, "Oware", JaxOware)
+    JaxOware.moves = 0
+    getattr(hand_worked, example)()
+    assert JaxOware.moves > 0  # the example's moves went through the JAX rules
+
+
+def test_position_hash_has_the_numba_bits():
+    # Counts up to 2**31 - 2 carry through every 16-bit limb of the 64-bit products.
+    rng = np.random.default_rng(3)
+    cells = 2 * 6 + 2
+    states = [rng.integers(0, high, size=cells + 1, dtype=np.int32) for high in (5, 49, 2**16, 2**31 - 1)
+              for _ in range(50)]
+    hashes = np.asarray(jax.jit(jax.vmap(position_hash))(jnp.asarray(np.stack(states))))
+    for state, (lo, hi) in zip(states, hashes.view(np.uint32).astype(np.uint64)):
+        assert (hi << np.uint64(32)) | lo == _position_hash(state, cells)
+
+
+def _start():
+    """Two lone seeds that chase each other (tests/test_oware.py's repetition example)."""
+    return Oware().from_board(np.array([0, 0, 0, 0, 1, 0, 23, 0, 0, 0, 0, 0, 1, 23]))
+
+
+@pytest.mark.parametrize("slot, count", [(1, 1), (1, 2), (200, 200), (200, 201), (254, 255), (0, HISTORY)])
+def test_only_the_counted_slots_can_repeat(slot, count):
+    # The position after house 4's move is put in history slot `slot`, the other `count` slots
+    # hold other hashes: the move repeats a position only if the slot is one of the first
+    # `count` (the rest are stale), and a full history ends the game in any case.
+    game = Oware()
+    after = game.apply(_start(), 4)
+    base = game.board_size + 1
+    state = _start()
+    state[base] = count
+    state[base + 3:] = np.arange(3, 3 + 2 * HISTORY)  # distinct hashes, none the position's
+    state[base + 3 + 2 * slot:base + 5 + 2 * slot] = after[base + 3 + 2:base + 5 + 2]  # its hash, slot 1 of `after`
+    jax_state = np.asarray(jax.jit(make_rules(game).apply)(jnp.asarray(state), jnp.int32(4)))
+    game.apply(state, 4)
+    assert jax_state.tolist() == state.tolist()
+    assert (state[game.board_size] == GAME_OVER) == (slot < count or count == HISTORY)
+
+
+@pytest.mark.parametrize("grand_slam", ["no_capture", "illegal"])
+def test_no_legal_move_once_the_game_is_over(grand_slam):
+    game = Oware(grand_slam=grand_slam)
+    state = game.init()
+    state[game.board_size] = GAME_OVER
+    assert not np.asarray(make_rules(game).legal(jnp.asarray(state))).any()
+
+
+@pytest.mark.parametrize("params", Oware.examples, ids=str)
+def test_random_games_match_the_numba_rules_move_by_move(params):
+    game = Oware(**params)
+    run = random_games_match(game, make_rules(game), games=2000, seed=11)
+    assert run["moves"] > 2000 * 10
