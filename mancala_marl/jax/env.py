@@ -136,7 +136,7 @@ class MancalaEnv(core.Env):
             rewards = (jnp.array([1, -1]) * (gain[0] - gain[1])).astype(jnp.float32)
         else:
             rewards = self.returns(board)
-        loss = jnp.where(jnp.arange(2) == state.current_player, -1.0, 1.0)  # Pgx's illegal-action penalty
+        loss = self._step_with_illegal_action(state, state.current_player).rewards  # Pgx's penalty
         state = state.replace(
             current_player=jnp.where(moves, jnp.where(over, 1 - state.current_player, board[self._to]),
                                      state.current_player),
