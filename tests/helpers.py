@@ -30,3 +30,19 @@ def random_game(game, rng, max_moves=100_000):
         game.apply(state, move)
         assert len(history) < max_moves, "game did not end"
     return history, state
+
+
+def random_positions(game, n: int, seed: int) -> np.ndarray:
+    """``n`` live positions reached by random play (numba engine), from the start to late in a game."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        state = game.init()
+        for _ in range(int(rng.integers(0, 120))):
+            after = state.copy()
+            game.apply(after, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+            if game.is_terminal(after):
+                break
+            state = after
+        out.append(state)
+    return np.stack(out)

@@ -9,22 +9,7 @@ from mancala_marl.agents import alphazero as az_policy
 from mancala_marl.games import make_game
 from mancala_marl.jax import JAX_VARIANTS, from_state, make
 from mancala_marl.train.alphazero.jax.network import export, feature_fn, forward, init_params
-
-
-def random_positions(game, n: int, seed: int) -> np.ndarray:
-    """``n`` live positions reached by random play (numba engine), from the start to late in a game."""
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        state = game.init()
-        for _ in range(int(rng.integers(0, 120))):
-            after = state.copy()
-            game.apply(after, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
-            if game.is_terminal(after):
-                break
-            state = after
-        out.append(state)
-    return np.stack(out)
+from tests.helpers import random_positions
 
 
 @pytest.mark.parametrize(("name", "obs_type"), [(name, "moves") for name in JAX_VARIANTS] + [("kalah", "counts")])

@@ -15,8 +15,7 @@ from mancala_marl.jax import from_state, make
 from mancala_marl.train.alphazero.jax import JaxAlphaZeroConfig, feature_fn, forward, train
 from mancala_marl.train.arena import arena
 from mancala_marl.train.cli import main
-
-from .test_alphazero_network import random_positions
+from tests.helpers import random_positions
 
 RULES = {"pits": 4, "seeds": 3}
 TINY = dict(game="kalah", rule_params=RULES, generations=3, games=16, moves=40, sims=4, hidden=[16], buffer=2000,
@@ -70,6 +69,15 @@ def test_the_command_trains_evaluates_and_refuses_bad_input(tmp_path, capsys):
     assert "random/f" in out and "alphazero:path=" in out
     assert (tmp_path / "run" / "evaluations.csv").read_text().count("\n") == 3  # header, both seats
     assert list((tmp_path / "run" / "tb").iterdir())
+
+    # --minutes ends a run once its training time is spent, whatever --generations says
+    short = ["--run-dir" if a == "--run-dir" else (str(tmp_path / "short") if a == run else a) for a in tiny]
+    assert main(["alphazero", "kalah:pits=4,seeds=3", "--backend", "jax", "--generations", "50", "--minutes", "0.001",
+                 "--eval-every", "0", *short]) == 0
+    meta = json.loads(str(_arrays(tmp_path / "short" / "network.npz")["__meta__"]))
+    checkpoint = _arrays(tmp_path / "short" / "checkpoints" / "last.npz")
+    assert 1 <= meta["generation"] == int(checkpoint["generation"]) < 50 and float(checkpoint["seconds"]) >= 0.06
+    capsys.readouterr()
 
     def refused(*argv) -> str:
         assert main(["alphazero", *argv]) == 2

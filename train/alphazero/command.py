@@ -14,7 +14,7 @@ RENAMED = {"steps_per_generation": "steps"}
 # options of one backend only: the other refuses them rather than ignore them
 TORCH_ONLY = ("margin_weight", "value_q", "policy_target", "steps", "temperature_moves", "opening", "dirichlet",
               "c_puct")
-JAX_ONLY = ("moves", "reuse")
+JAX_ONLY = ("moves", "reuse", "minutes")
 
 
 def add_parser(subparsers) -> None:
@@ -47,6 +47,8 @@ def add_parser(subparsers) -> None:
                    help="what the policy head learns: the root's visit shares or the prior improved by its "
                         f"completed Q-values (default {d.policy_target}; with --resume, the run switches to it)")
     p.add_argument("--moves", type=int, help="jax: self-play moves of every game per generation (default 128)")
+    p.add_argument("--minutes", type=float, help="jax: stop after this much training (default 0: no limit; the "
+                                                 "learning rate decays over it; with --resume, a new total)")
     p.add_argument("--reuse", type=float,
                    help="jax: optimiser steps per generation, as times each new position is drawn (default 1.0)")
     p.add_argument("--buffer", type=int, help=f"positions kept for training (default {d.buffer})")

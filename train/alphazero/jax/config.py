@@ -14,11 +14,12 @@ class JaxAlphaZeroConfig:
     game: str = "kalah"
     rule_params: dict = field(default_factory=dict)
     generations: int = 100
+    minutes: float = 0.0               # stop after this much training time (0: none); the learning rate decays over it
     games: int = 1024                  # self-play games at once, over all devices
     moves: int = 128                   # self-play moves of every game per generation (finished games restart)
     sims: int = 32                     # simulations per self-play move (Gumbel MuZero)
     hidden: list = field(default_factory=lambda: [256, 256])
-    obs_type: str = "moves"            # the network's input, as the alphazero policy reads it
+    obs_type: str = "counts"           # the network's input, as the alphazero policy reads it ("moves": pits^2 rule calls a node)
     buffer: int = 1_000_000            # positions kept for training, over all devices
     batch_size: int = 4096             # positions per optimiser step, over all devices
     reuse: float = 1.0                 # optimiser steps per generation: reuse * new positions / batch_size
@@ -39,6 +40,8 @@ class JaxAlphaZeroConfig:
         check_seed(self.seed)
         check_shared(self, ("generations", "games", "moves", "sims", "buffer", "batch_size", "eval_games"),
                      ("eval_every", "eval_sims"))
+        if isinstance(self.minutes, bool) or not isinstance(self.minutes, (int, float)) or not self.minutes >= 0:
+            raise ValueError(f"minutes must be a number >= 0, got {self.minutes!r}")
         for name in ("reuse", "learning_rate"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")

@@ -23,7 +23,7 @@ from .learner import learner as make_learner
 from .network import export
 
 # Settings that --resume may change: how long the run goes on, and how it is evaluated.
-RESUMABLE = {"generations", "eval_every", "eval_games", "eval_sims", "eval_opponents"}
+RESUMABLE = {"generations", "minutes", "eval_every", "eval_games", "eval_sims", "eval_opponents"}
 COMMAND = "alphazero --backend jax"
 
 
@@ -64,9 +64,17 @@ def load_checkpoint(path, template: dict) -> tuple[dict, dict]:
     return state, progress
 
 
-def learning_rate(config: JaxAlphaZeroConfig, generation: int) -> float:
-    """Cosine decay to a tenth over the run's generations, as the torch backend decays it."""
-    return config.learning_rate * (0.1 + 0.9 * 0.5 * (1 + np.cos(np.pi * generation / config.generations)))
+def learning_rate(config: JaxAlphaZeroConfig, generation: int, seconds: float) -> float:
+    """Cosine decay to a tenth over the run's generations, as the torch backend decays it, or over
+    its ``minutes`` where those run out first."""
+    done = generation / config.generations
+    if config.minutes:
+        done = max(done, seconds / (60 * config.minutes))
+    return config.learning_rate * (0.1 + 0.9 * 0.5 * (1 + np.cos(np.pi * min(done, 1.0))))
+
+
+def out_of_time(config: JaxAlphaZeroConfig, seconds: float) -> bool:
+    return bool(config.minutes) and seconds >= 60 * config.minutes
 
 
 def train(config: JaxAlphaZeroConfig, run_dir, resume: bool = False, given=None, devices=None,
@@ -94,6 +102,9 @@ def train(config: JaxAlphaZeroConfig, run_dir, resume: bool = False, given=None,
         if config.generations <= progress["generation"]:
             raise run.finished(f"played {progress['generation']} generations", config.generations, "--generations",
                                "generations" in (given or ()))
+        if out_of_time(config, progress["seconds"]):
+            raise run.finished(f"trained {progress['seconds'] / 60:.1f} minutes", config.minutes, "--minutes",
+                               "minutes" in (given or ()))
     run.write_config(config)
     run.checkpoint.parent.mkdir(exist_ok=True)
     writer = SummaryWriter(str(run.folder / "tb"))
@@ -102,9 +113,10 @@ def train(config: JaxAlphaZeroConfig, run_dir, resume: bool = False, given=None,
     stop = config.generations if stop_after is None else min(config.generations, progress["generation"] + stop_after)
     with run.interruptible(), Progress(*columns, disable=not config.progress_bar) as bar:
         task = bar.add_task("self-play", total=config.generations, completed=progress["generation"], status="")
-        while progress["generation"] < stop:
+        while progress["generation"] < stop and not out_of_time(config, progress["seconds"]):
             start = time.time()
-            state, stats = learner.generation(state, learning_rate(config, progress["generation"]))
+            state, stats = learner.generation(state, learning_rate(config, progress["generation"],
+                                                                   progress["seconds"]))
             progress["generation"] += 1
             progress["seconds"] += time.time() - start
             progress["positions"] += stats["positions"]

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# AlphaZero over the JAX engines on a GPU machine that has jax (CUDA), optax, numba and rich but
+# neither network access nor pgx, mctx, pettingzoo, gymnasium or tensorboardX: those travel as
+# wheels in .whl/, with a wheel of this project.
+#
+#   bash benchmarks/gpu_alphazero.sh prepare      # here, with the network: fill .whl/ (git-ignored)
+#   bash benchmarks/gpu_alphazero.sh bench        # there: the self-play speed benchmark, ours and Pgx's connect_four
+#   bash benchmarks/gpu_alphazero.sh train GAME   # there: train GAME for $MINUTES (default 8), then its network
+#                                                 # alone (sims=0) against alphabeta:depth=6, $EVAL_GAMES (100)
+#                                                 # random 4-move openings a seat
+#
+# On the device tool: carry [".whl"], and everything written goes under $OUT (default ./gpu-out).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-gpu-out}
+PY=${PY:-python3}
+MINUTES=${MINUTES:-8}
+GAMES=${GAMES:-8192}          # self-play games at once
+EVAL_GAMES=${EVAL_GAMES:-100}  # per seat, against alphabeta:depth=6
+WHEELS=(pgx svgwrite mctx gymnasium farama-notifications pettingzoo tensorboardX)
+
+install() {
+    "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
+    export PYTHONPATH=/tmp/site
+    "$PY" -c "import jax, mctx, pgx; print('jax', jax.__version__, jax.devices())"
+}
+
+case "${1:-}" in
+prepare)
+    grep -qx '/.whl/' .git/info/exclude 2>/dev/null || echo '/.whl/' >> .git/info/exclude
+    rm -rf .whl && mkdir -p .whl
+    # pure-Python wheels: any Python 3.12 takes them
+    "$PY" -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 -d .whl "${WHEELS[@]}"
+    "$PY" -m pip wheel -q --no-deps -w .whl .  # build isolation: setuptools >= 77 from the index
+    ls -l .whl
+    ;;
+bench)
+    install
+    mkdir -p "$OUT/results"
+    # the issue's probe ran 8,192-16,384 games at once; both batches, ours and Pgx's in one run each
+    for batch in 8192 16384; do
+        "$PY" benchmarks/alphazero_jax_speed.py --batch "$batch" --sims 64 --moves 32 \
+            --results-dir "$OUT/results/batch-$batch"
+    done
+    ;;
+train)
+    game=${2:?which game: kalah, sungka, togyz_kumalak or oware}
+    install
+    case "$game" in  # moves a generation: about twice a game's usual length, so most games end within it
+        kalah|sungka) moves=128 ;;
+        *) moves=256 ;;
+    esac
+    games=$GAMES
+    run="$OUT/runs/$game"
+    "$PY" -m mancala_marl.train.cli alphazero "$game" --backend jax --minutes "$MINUTES" --generations 10000 \
+        --games "$games" --moves "$moves" --sims 32 --hidden 256,256 --buffer $((2 * games * moves)) \
+        --batch-size 4096 --eval-every 0 --run-dir "$run" --no-progress
+    "$PY" -m mancala_marl.train.cli arena "$game" "alphazero:path=$run/network.npz,sims=0" alphabeta:depth=6 \
+        -n "$EVAL_GAMES" --opening 4 --workers "$(nproc)" | tee "$run/network_alone_vs_alphabeta6.txt"
+    ;;
+*)
+    sed -n '2,12p' "$0"
+    exit 2
+    ;;
+esac
