@@ -14,6 +14,7 @@ Pgx's own games would differ or the rules leave a choice:
 - ``rewards``: ``"result"`` +1/-1/0 at the end; ``"score_diff"`` after every move each player's
   store gain minus the other's, the end-of-game sweep included (as the AEC environments).
 - ``truncated`` once ``max_moves`` moves are played without an end (the AEC environments' limit).
+  A step on a truncated game, as on a terminated one, changes nothing and rewards nothing.
 - ``id`` is the registry name (``"kalah"``): not one of Pgx's ``EnvId`` literals, which name only
   Pgx's own games.
 """
