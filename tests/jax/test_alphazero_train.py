@@ -91,6 +91,8 @@ def test_the_command_trains_evaluates_and_refuses_bad_input(tmp_path, capsys):
     assert "buffer (100) must hold" in refused("kalah", "--backend", "jax", "--buffer", "100",
                                                "--run-dir", str(tmp_path / "x"))
     assert "not kalah" in refused("kalah", "--backend", "jax", "--resume", "--run-dir", run, "--rule", "pits=5")
+    assert "a run of --backend jax; resume it with --backend jax" in refused("kalah:pits=4,seeds=3", "--resume",
+                                                                              "--run-dir", run)
     assert "already holds a run" in refused("kalah:pits=4,seeds=3", "--backend", "jax", *tiny)
     assert "--generations" in refused("kalah:pits=4,seeds=3", "--backend", "jax", "--resume", "--run-dir", run)
     (tmp_path / "run" / "checkpoints" / "last.npz").write_bytes(b"not a checkpoint")

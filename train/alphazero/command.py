@@ -1,6 +1,9 @@
-"""``mancala-marl alphazero GAME``: train a policy-value network by self-play (:func:`~.trainer.train`)."""
+"""``mancala-marl alphazero GAME``: train a policy-value network by self-play (:func:`~.trainer.train`; with
+``--backend jax``, on the accelerators: :func:`mancala_marl.train.alphazero.jax.train`)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from mancala_marl.agents import alphazero as az_policy  # the policy that plays the trained network
 from mancala_marl.games import make_game
@@ -85,6 +88,8 @@ def run(args) -> int:
     if typed:
         names = ", ".join("--" + name.replace("_", "-") for name in typed)
         raise ValueError(f"{names}: not an option of --backend {args.backend}")
+    if args.resume and args.run_dir:
+        check_backend(Path(args.run_dir), args.backend)
     if args.backend == "jax":
         return run_jax(args)
     require("train", "this command")
@@ -94,6 +99,14 @@ def run(args) -> int:
     game = make_game(args.game, **az_policy.Network.load(path).meta["rule_params"])  # also when resumed without --rule
     print(f"network: {path}   {play_hint(game, f'alphazero:path={path}')}")
     return 0
+
+
+def check_backend(run_dir: Path, backend: str) -> None:
+    """Refuse to resume a run of the other backend: its checkpoint is another file, whose absence
+    would read as a run stopped before its first one."""
+    other = {"torch": ("jax", "last.npz"), "jax": ("torch", "last.pt")}[backend]
+    if (run_dir / "checkpoints" / other[1]).is_file():
+        raise ValueError(f"--resume: {run_dir} is a run of --backend {other[0]}; resume it with --backend {other[0]}")
 
 
 def run_jax(args) -> int:
