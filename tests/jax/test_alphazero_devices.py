@@ -15,14 +15,14 @@ import json, sys
 import jax, numpy as np
 from mancala_marl.games import make_game
 from mancala_marl.train.alphazero.jax import JaxAlphaZeroConfig, train
-from mancala_marl.train.alphazero.jax.learner import Learner
+from mancala_marl.train.alphazero.jax.learner import Learner, learner
 
 assert len(jax.devices()) == 4
 tiny = dict(game="kalah", rule_params={"pits": 4, "seeds": 3}, generations=2, games=16, moves=30, sims=4,
             hidden=[16], buffer=2000, batch_size=64, obs_type="counts", eval_every=0, progress_bar=False)
 config = JaxAlphaZeroConfig(**tiny)
 game = make_game("kalah", pits=4, seeds=3)
-four = Learner(config, game)
+four = learner(config, game, jax.devices())  # the one train() below takes: compiled once
 state = four.initial(0)
 keys = jax.random.key_data(jax.random.split(jax.random.key(5), 4))
 replay, counts = four._generation(state["params"], keys, state["replay"])
