@@ -13,6 +13,7 @@ from mancala_marl.agents import make_policy
 from mancala_marl.games import make_game
 from mancala_marl.jax import from_state, make
 from mancala_marl.train.alphazero.jax import JaxAlphaZeroConfig, feature_fn, forward, train
+from mancala_marl.train.alphazero.jax.trainer import redeal
 from mancala_marl.train.arena import arena
 from mancala_marl.train.cli import main
 from tests.helpers import random_positions
@@ -119,3 +120,20 @@ def test_without_the_jax_extra_the_backend_names_it(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "[jax]" in err and "mctx" in err
 
+
+
+def test_a_buffer_saved_on_four_devices_is_dealt_out_over_two():
+    sizes = np.array([3, 0, 5, 2], np.int32)
+    saved = {"replay/obs": np.zeros((4, 6, 2), np.float32), "replay/size": sizes}
+    for d, size in enumerate(sizes):
+        saved["replay/obs"][d, :size] = 100 * d + np.arange(size)[:, None] + 1
+    for name, shape, dtype in (("mask", (3,), np.bool_), ("policy", (3,), np.float32), ("value", (), np.float32)):
+        saved[f"replay/{name}"] = np.ones((4, 6, *shape), dtype)
+    template = {"obs": np.zeros((2, 12, 2), np.float32), "mask": np.zeros((2, 12, 3), np.bool_),
+                "policy": np.zeros((2, 12, 3), np.float32), "value": np.zeros((2, 12), np.float32),
+                "size": np.zeros(2, np.int32), "next": np.zeros(2, np.int32)}
+    out = redeal(saved, template)
+    assert out["size"].tolist() == [5, 5] and out["next"].tolist() == [5, 5]
+    kept = np.concatenate([out["obs"][d, :5, 0] for d in range(2)])
+    assert sorted(kept.tolist()) == sorted(saved["replay/obs"][saved["replay/obs"][..., 0] > 0][:, 0].tolist())
+    assert out["mask"][:, :5].all() and not out["mask"][:, 5:].any()

@@ -19,7 +19,7 @@ from mancala_marl.games import make_game
 
 from ..trainer import evaluate  # the exported network against the baselines, on CPU
 from .config import JaxAlphaZeroConfig
-from .learner import learner as make_learner
+from .learner import REPLAY, learner as make_learner
 from .network import export
 
 # Settings that --resume may change: how long the run goes on, and how it is evaluated.
@@ -41,10 +41,13 @@ def save_checkpoint(path, state: dict, progress: dict) -> None:
 
 def load_checkpoint(path, template: dict) -> tuple[dict, dict]:
     """The state and progress saved at ``path``, refused unless every array has the shape and type
-    of ``template`` (the state a run of these settings starts from)."""
+    of ``template`` (the state a run of these settings starts from). A buffer saved on another
+    number of devices is dealt out again over this run's."""
     with np.load(path, allow_pickle=False) as data:
         arrays = {k: data[k] for k in data.files}
     leaves, tree = jax.tree_util.tree_flatten(template["opt_state"])
+    if "replay/size" in arrays and arrays["replay/size"].shape != template["replay"]["size"].shape:
+        arrays.update({f"replay/{k}": v for k, v in redeal(arrays, template["replay"]).items()})
     wanted = {**{f"params/{k}": v for k, v in template["params"].items()},
               **{f"opt/{i}": v for i, v in enumerate(leaves)},
               **{f"replay/{k}": v for k, v in template["replay"].items()}, "key": template["key"]}
@@ -52,10 +55,8 @@ def load_checkpoint(path, template: dict) -> tuple[dict, dict]:
         if name not in arrays:
             raise ValueError(f"{name} is missing")
         if arrays[name].shape != np.shape(like) or arrays[name].dtype != np.asarray(like).dtype:
-            devices = template["replay"]["size"].shape[0]
             raise ValueError(f"{name} is {arrays[name].dtype}{list(arrays[name].shape)}, this run's is "
-                             f"{np.asarray(like).dtype}{list(np.shape(like))} (other settings, or other than "
-                             f"{devices} devices)")
+                             f"{np.asarray(like).dtype}{list(np.shape(like))}")
     state = {"params": {k: arrays[f"params/{k}"] for k in template["params"]},
              "opt_state": jax.tree_util.tree_unflatten(tree, [arrays[f"opt/{i}"] for i in range(len(leaves))]),
              "replay": {k: arrays[f"replay/{k}"] for k in template["replay"]}, "key": arrays["key"]}
@@ -63,6 +64,21 @@ def load_checkpoint(path, template: dict) -> tuple[dict, dict]:
                 "positions": int(arrays["positions"])}
     return state, progress
 
+
+def redeal(arrays: dict, template: dict) -> dict:
+    """The saved buffer's positions (``replay/...`` of ``arrays``, one part per device it was
+    saved on) dealt out in turn over ``template``'s devices (the run as it resumes)."""
+    sizes = arrays["replay/size"]
+    devices, capacity = template["size"].shape[0], template["obs"].shape[1]
+    out = {k: np.zeros_like(v) for k, v in template.items()}
+    for name in REPLAY:
+        kept = np.concatenate([arrays[f"replay/{name}"][d, :size] for d, size in enumerate(sizes)])
+        for d in range(devices):
+            part = kept[d::devices][:capacity]
+            out[name][d, :len(part)] = part
+            out["size"][d] = len(part)
+    out["next"] = out["size"] % capacity
+    return out
 
 def learning_rate(config: JaxAlphaZeroConfig, generation: int, seconds: float) -> float:
     """Cosine decay to a tenth over the run's generations, as the torch backend decays it, or over
