@@ -17,6 +17,7 @@ PY=${PY:-python3}
 MINUTES=${MINUTES:-8}
 GAMES=${GAMES:-8192}          # self-play games at once
 EVAL_GAMES=${EVAL_GAMES:-100}  # per seat, against alphabeta:depth=6
+OBS=${OBS:-counts}            # the network's input: counts, or moves (what each move does: slower self-play)
 WHEELS=(pgx svgwrite mctx gymnasium farama-notifications pettingzoo tensorboardX)
 
 install() {
@@ -54,7 +55,7 @@ train)
     run="$OUT/runs/$game"
     "$PY" -m mancala_marl.train.cli alphazero "$game" --backend jax --minutes "$MINUTES" --generations 10000 \
         --games "$games" --moves "$moves" --sims 32 --hidden 256,256 --buffer $((2 * games * moves)) \
-        --batch-size 4096 --eval-every 0 --run-dir "$run" --no-progress
+        --batch-size 4096 --obs-type "$OBS" --opening 8 --eval-every 0 --run-dir "$run" --no-progress
     "$PY" -m mancala_marl.train.cli arena "$game" "alphazero:path=$run/network.npz,sims=0" alphabeta:depth=6 \
         -n "$EVAL_GAMES" --opening 4 --workers "$(nproc)" | tee "$run/network_alone_vs_alphabeta6.txt"
     ;;

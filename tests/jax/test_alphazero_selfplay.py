@@ -41,3 +41,24 @@ def test_discounts_and_value_targets_follow_the_mover():
     policy, mask = p.policy[valid], p.mask[valid]
     np.testing.assert_allclose(policy.sum(-1), 1.0, rtol=1e-5)
     assert (policy[~mask] == 0).all()
+
+
+def test_random_openings_start_every_game_and_are_not_learned_from():
+    env = make("kalah", obs_type="counts", pits=4, seeds=3)
+    game = env.game
+    params = init_params(jax.random.key(0), az_policy.feature_layout(game, "counts")[1], [16], game.pits)
+    run = jax.jit(selfplay_fn(env, feature_fn(game, "counts"), games=8, moves=60, sims=4, opening=3))
+    positions = run(params, jax.random.key(1))
+    _, valid = (np.asarray(a) for a in jax.jit(value_targets)(positions))
+    p = jax.tree_util.tree_map(np.asarray, positions)
+    lengths = []
+    for g in range(8):
+        start = 0
+        for t in np.flatnonzero(p.ended[:, g]).tolist() + [60]:
+            random = p.random[start:t + 1, g]
+            k = int(random.sum())
+            assert k <= 3 and random[:k].all()  # 0..3 random moves, at the start of the game only
+            lengths.append(k)
+            start = t + 1
+    assert not valid[p.random].any() and valid.any()
+    assert len(set(lengths)) > 1  # drawn per game

@@ -15,8 +15,7 @@ from .config import POLICY_TARGETS, AlphaZeroConfig
 # AlphaZeroConfig fields whose option has another name (besides --rule); the others are named as their field
 RENAMED = {"steps_per_generation": "steps"}
 # options of one backend only: the other refuses them rather than ignore them
-TORCH_ONLY = ("margin_weight", "value_q", "policy_target", "steps", "temperature_moves", "opening", "dirichlet",
-              "c_puct")
+TORCH_ONLY = ("margin_weight", "value_q", "policy_target", "steps", "temperature_moves", "dirichlet", "c_puct")
 JAX_ONLY = ("moves", "reuse", "minutes")
 
 

@@ -18,6 +18,7 @@ class JaxAlphaZeroConfig:
     games: int = 1024                  # self-play games at once, over all devices
     moves: int = 128                   # self-play moves of every game per generation (finished games restart)
     sims: int = 32                     # simulations per self-play move (Gumbel MuZero)
+    opening: int = 0                   # each game starts with 0..opening uniformly random moves (not learned from)
     hidden: list = field(default_factory=lambda: [256, 256])
     obs_type: str = "counts"           # the network's input, as the alphazero policy reads it ("moves": pits^2 rule calls a node)
     buffer: int = 1_000_000            # positions kept for training, over all devices
@@ -39,7 +40,7 @@ class JaxAlphaZeroConfig:
 
         check_seed(self.seed)
         check_shared(self, ("generations", "games", "moves", "sims", "buffer", "batch_size", "eval_games"),
-                     ("eval_every", "eval_sims"))
+                     ("eval_every", "eval_sims", "opening"))
         if isinstance(self.minutes, bool) or not isinstance(self.minutes, (int, float)) or not self.minutes >= 0:
             raise ValueError(f"minutes must be a number >= 0, got {self.minutes!r}")
         for name in ("reuse", "learning_rate"):

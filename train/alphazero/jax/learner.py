@@ -29,7 +29,7 @@ from .selfplay import selfplay_fn, value_targets
 REPLAY = ("obs", "mask", "policy", "value")
 # what a Learner's compiled functions depend on: runs that agree on these share them (a resumed run,
 # a test's runs), instead of compiling them again (tens of seconds on a CPU)
-SHAPE = ("game", "rule_params", "games", "moves", "sims", "hidden", "obs_type", "buffer", "batch_size",
+SHAPE = ("game", "rule_params", "games", "moves", "sims", "opening", "hidden", "obs_type", "buffer", "batch_size",
          "learning_rate", "weight_decay")
 _LEARNERS: dict = {}
 
@@ -67,7 +67,8 @@ class Learner:
                                          out_specs=(P("d"), P("d")), check_vma=False))
         self._fit = jax.jit(local(self._local_fit, in_specs=(P(), P(), P("d"), P("d"), P()),
                                   out_specs=(P(), P(), P())))
-        self._selfplay = selfplay_fn(self.env, self.features, config.games // n, config.moves, config.sims)
+        self._selfplay = selfplay_fn(self.env, self.features, config.games // n, config.moves, config.sims,
+                                     config.opening)
 
     # -- the state ---------------------------------------------------------------------------------
     def initial(self, seed: int) -> dict:

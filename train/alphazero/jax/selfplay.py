@@ -17,6 +17,8 @@ import jax
 import jax.numpy as jnp
 import mctx
 
+from mancala_marl.jax.crosscheck import pick_legal
+
 from .network import forward
 
 
@@ -30,6 +32,7 @@ class Positions(NamedTuple):
     discount: jax.Array  # +1 same mover next, -1 the other, 0 the end (also a truncation)
     ended: jax.Array     # the game ended (or was truncated) with this move
     first: jax.Array     # player_0 moved
+    random: jax.Array    # a random opening move, not the search's: not learned from
 
 
 def transition(env, state, action):
@@ -68,30 +71,42 @@ def search_fn(env, features, sims: int, gumbel_scale: float = 1.0):
     return search
 
 
-def selfplay_fn(env, features, games: int, moves: int, sims: int):
+def selfplay_fn(env, features, games: int, moves: int, sims: int, opening: int = 0):
     """``(params, key) -> Positions`` of ``moves`` steps of ``games`` games from the start (not
-    jitted: the caller jits it, or maps it over devices)."""
+    jitted: the caller jits it, or maps it over devices). With ``opening`` > 0 each game first
+    plays 0..opening uniformly random moves, drawn per game, as the torch backend's ``--opening``:
+    self-play from the one standard start seldom reaches the positions other openings lead to."""
     search = search_fn(env, features, sims)
     start = jax.vmap(env.init)(jax.random.split(jax.random.key(0), games))  # every game starts alike
 
+    def openings(key):
+        return jax.random.randint(key, (games,), 0, opening + 1)
+
     def selfplay(params, key):
-        def step(state, key):
-            out = search(params, key, state)
-            after, reward, discount, ended = transition(env, state, out.action)
+        def step(carry, key):
+            state, left = carry
+            searching, drawing, next_opening = jax.random.split(key, 3)
+            out = search(params, searching, state)
+            random = left > 0
+            action = jnp.where(random, pick_legal(jax.random.uniform(drawing, (games,)), state.legal_action_mask),
+                               out.action)
+            after, reward, discount, ended = transition(env, state, action)
             positions = Positions(state.observation, state.legal_action_mask, out.action_weights, reward, discount,
-                                  ended, state.current_player == 0)
+                                  ended, state.current_player == 0, random)
             restart = jax.tree_util.tree_map(
                 lambda fresh, old: jnp.where(ended.reshape(-1, *[1] * (old.ndim - 1)), fresh, old), start, after)
-            return restart, positions
+            return (restart, jnp.where(ended, openings(next_opening), left - 1)), positions
 
-        return jax.lax.scan(step, start, jax.random.split(key, moves))[1]
+        first, key = jax.random.split(key)
+        return jax.lax.scan(step, (start, openings(first)), jax.random.split(key, moves))[1]
     return selfplay
 
 
 def value_targets(positions: Positions):
     """(values, valid) of each step (moves, games): the game's outcome from the side of the player
     to move there, chained back through the discounts; valid where the game ended within the scan
-    (the positions of a game still going at its end have no outcome yet, and are dropped)."""
+    (the positions of a game still going at its end have no outcome yet, and are dropped) and the
+    search chose the move (not a random opening move)."""
     def back(later, step):
         reward, discount = step
         value = reward + discount * later
@@ -99,5 +114,5 @@ def value_targets(positions: Positions):
 
     _, values = jax.lax.scan(back, jnp.zeros_like(positions.reward[0]), (positions.reward, positions.discount),
                              reverse=True)
-    valid = jnp.cumsum(positions.ended[::-1], axis=0)[::-1] > 0
+    valid = (jnp.cumsum(positions.ended[::-1], axis=0)[::-1] > 0) & ~positions.random
     return values, valid

@@ -22,8 +22,9 @@ from .config import JaxAlphaZeroConfig
 from .learner import REPLAY, learner as make_learner
 from .network import export
 
-# Settings that --resume may change: how long the run goes on, and how it is evaluated.
-RESUMABLE = {"generations", "minutes", "eval_every", "eval_games", "eval_sims", "eval_opponents"}
+# Settings that --resume may change: how long the run goes on, how it is evaluated, and (as the torch
+# backend allows) the random openings of its self-play.
+RESUMABLE = {"generations", "minutes", "opening", "eval_every", "eval_games", "eval_sims", "eval_opponents"}
 COMMAND = "alphazero --backend jax"
 
 
@@ -138,7 +139,7 @@ def train(config: JaxAlphaZeroConfig, run_dir, resume: bool = False, given=None,
             progress["positions"] += stats["positions"]
             generation = progress["generation"]
             net = export(state["params"], game, config.obs_type, config.hidden, run.folder / "network.npz",
-                         generation=generation, positions=progress["positions"],
+                         generation=generation, positions=progress["positions"], opening=config.opening,
                          train_seconds=round(progress["seconds"], 1), devices=len(devices))
             save_checkpoint(run.checkpoint, state, progress)
             for key, value in stats.items():
