@@ -5,14 +5,17 @@
 #
 #   bash benchmarks/gpu_alphazero.sh prepare      # here, with the network: fill .whl/ (git-ignored)
 #   bash benchmarks/gpu_alphazero.sh bench        # there: the self-play speed benchmark, ours and Pgx's connect_four
+#                                                 # at 64 simulations, $BATCHES (16384) games at once
 #   bash benchmarks/gpu_alphazero.sh train GAME   # there: train GAME for $MINUTES (default 8), then its network
 #                                                 # alone (sims=0) against alphabeta:depth=6, $EVAL_GAMES (100)
 #                                                 # random 4-move openings a seat
+#   bash benchmarks/gpu_alphazero.sh compare GAME # anywhere (PY=.venv/bin/python here): that network with search at
+#                                                 # 50 ms a move against the shipped alphazero, 200 openings a seat
 #
-# On the device tool: carry [".whl"], and everything written goes under $OUT (default ./gpu-out).
+# On the device tool: carry [".whl"], and everything written goes under $OUT (default /tmp/gpu-out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-gpu-out}
+OUT=${OUT:-/tmp/gpu-out}
 PY=${PY:-python3}
 MINUTES=${MINUTES:-8}
 GAMES=${GAMES:-8192}          # self-play games at once
@@ -38,8 +41,8 @@ prepare)
 bench)
     install
     mkdir -p "$OUT/results"
-    # the issue's probe ran 8,192-16,384 games at once; both batches, ours and Pgx's in one run each
-    for batch in 8192 16384; do
+    # 16,384 games at once, as the first probe of this on an H200 ran; BATCHES="8192 16384" for both
+    for batch in ${BATCHES:-16384}; do
         "$PY" benchmarks/alphazero_jax_speed.py --batch "$batch" --sims 64 --moves 32 \
             --results-dir "$OUT/results/batch-$batch"
     done
@@ -59,8 +62,13 @@ train)
     "$PY" -m mancala_marl.train.cli arena "$game" "alphazero:path=$run/network.npz,sims=0" alphabeta:depth=6 \
         -n "$EVAL_GAMES" --opening 4 --workers "$(nproc)" | tee "$run/network_alone_vs_alphabeta6.txt"
     ;;
+compare)
+    game=${2:?which game}
+    "$PY" -m mancala_marl.train.cli arena "$game" "alphazero:path=$OUT/runs/$game/network.npz,time=0.05" \
+        alphazero:time=0.05 -n 200 --opening 4 --workers "$(nproc)" | tee "$OUT/runs/$game/search_vs_shipped.txt"
+    ;;
 *)
-    sed -n '2,12p' "$0"
+    sed -n '2,15p' "$0"
     exit 2
     ;;
 esac
