@@ -104,8 +104,8 @@ class Learner:
         opt_state, params = state["opt_state"], state["params"]
         if kept >= self.config.batch_size:
             steps = max(1, math.ceil(self.config.reuse * positions / self.config.batch_size))
-            opt_state.hyperparams["learning_rate"] = jnp.asarray(learning_rate, jnp.float32)
-            opt_state = jax.device_put(opt_state, NamedSharding(self.mesh, P()))
+            rate = {**opt_state.hyperparams, "learning_rate": jnp.asarray(learning_rate, jnp.float32)}
+            opt_state = jax.device_put(opt_state._replace(hyperparams=rate), NamedSharding(self.mesh, P()))
             fit_keys = jax.random.key_data(jax.random.split(fit, n))
             params, opt_state, losses = self._fit(params, opt_state, replay, fit_keys, jnp.int32(steps))
             stats.update(policy_loss=float(losses[0]), value_loss=float(losses[1]), steps=steps)
@@ -122,7 +122,7 @@ class Learner:
         size, nxt = replay["size"][0], replay["next"][0]
         # the valid positions, in order, at the ring's next slots; the others are dropped
         slot = jnp.where(valid, (nxt + jnp.cumsum(valid) - 1) % self.capacity, self.capacity)
-        replay = {**{name: replay[name].at[0, slot].set(new[name], mode="drop") for name in REPLAY}}
+        replay = {name: replay[name].at[0, slot].set(new[name], mode="drop") for name in REPLAY}
         added = valid.sum().astype(jnp.int32)
         replay["size"] = jnp.minimum(size + added, self.capacity)[None]
         replay["next"] = ((nxt + added) % self.capacity)[None]
