@@ -75,6 +75,7 @@ def make_rules(game) -> Rules:
     side = ring // houses
     house_numbers = jnp.arange(houses, dtype=jnp.int32)
     halves = jnp.arange(2 * HISTORY, dtype=jnp.int32)
+    head_cells = jnp.arange(hashes_at, dtype=jnp.int32)
 
     def ring_of(flat):
         """The houses in ring order (the stores are not on the ring)."""
@@ -131,21 +132,22 @@ def make_rules(game) -> Rules:
         differ = differ[:-1] | differ[1:]
         seen = jnp.any((differ == 0) & (halves[:-1] % 2 == 0) & (halves[:-1] < 2 * n))
         repeated = seen | (n >= HISTORY)  # a full history ends the game as a repetition would
-        # slot n takes the hash, unless the game ends here. Every slot is rewritten, which XLA does
-        # in place; updating the one slot at a traced index as well as the board made it copy the
-        # whole 2 KB state first.
-        hashes = jnp.where((halves // 2 == n) & ~repeated, jnp.tile(h, HISTORY), flat[hashes_at:])
+        slot = hashes_at + 2 * jnp.minimum(n, HISTORY - 1)
+        pair = jnp.where(repeated, lax.dynamic_slice(flat, (slot,), (2,)), h)  # slot n takes the hash
 
         over = (repeated | jnp.any(store > half) | jnp.all(store == half)
                 | ~jnp.any(feeding(board, next_player)))
         # the end: the seeds left go to the store of their side
         store = store + jnp.where(over, jnp.stack([jnp.sum(jnp.where(side == s, board, 0)) for s in (0, 1)]), 0)
         board = jnp.where(over, 0, board)
-        # the cells before the hashes: board, player to move, count, digest
+        # the cells before the hashes (board, player to move, count, digest) and the hash slot, in
+        # one scatter: XLA writes it in place, where two updates or a rewrite of the whole 2 KB
+        # state copy it first
         head = jnp.concatenate(
             [board[:houses], store[:1], board[houses:], store[1:], jnp.where(over, -1, next_player)[None],
              jnp.where(repeated, n, n + 1)[None], jnp.where(repeated, digest, digest ^ h)])
-        return jnp.concatenate([head, hashes])
+        cells = jnp.concatenate([head_cells, jnp.stack([slot, slot + 1])])
+        return flat.at[cells].set(jnp.concatenate([head, pair]), indices_are_sorted=True, unique_indices=True)
 
     def legal(flat):
         mover = flat[to_move]
