@@ -74,7 +74,7 @@ def make_rules(game) -> Rules:
     ring = jnp.arange(ring_size, dtype=jnp.int32)
     side = ring // houses
     house_numbers = jnp.arange(houses, dtype=jnp.int32)
-    halves = jnp.arange(2 * HISTORY, dtype=jnp.int32)
+    slots = jnp.arange(HISTORY, dtype=jnp.int32)
     head_cells = jnp.arange(hashes_at, dtype=jnp.int32)
 
     def ring_of(flat):
@@ -126,11 +126,7 @@ def make_rules(game) -> Rules:
         n = jnp.where(fresh, 0, flat[count_at])
         digest = jnp.where(fresh, 0, flat[digest_at:digest_at + 2])
         h = position_hash(position)
-        # a stored (lo, hi) pair is h where both halves XOR to 0 (the odd offsets pair one hash's hi
-        # with the next one's lo: left out); one flat pass, cheaper than a reshape to pairs
-        differ = flat[hashes_at:] ^ jnp.tile(h, HISTORY)
-        differ = differ[:-1] | differ[1:]
-        seen = jnp.any((differ == 0) & (halves[:-1] % 2 == 0) & (halves[:-1] < 2 * n))
+        seen = jnp.any((flat[hashes_at::2] == h[0]) & (flat[hashes_at + 1::2] == h[1]) & (slots < n))
         repeated = seen | (n >= HISTORY)  # a full history ends the game as a repetition would
         slot = hashes_at + 2 * jnp.minimum(n, HISTORY - 1)
         pair = jnp.where(repeated, lax.dynamic_slice(flat, (slot,), (2,)), h)  # slot n takes the hash
