@@ -24,6 +24,9 @@ its numpy copy for the ``alphazero`` policy, :mod:`mancala_marl.agents.alphazero
 (the buffer), :mod:`.selfplay` (the games and their targets), :mod:`.trainer` (the fit, the
 evaluations and the loop). Torch is imported inside the functions that need it, so importing this
 package (as the command line does for its help) loads no torch.
+
+``--backend jax`` trains the same network on the accelerators, with mctx: :mod:`.jax` (the
+``[jax]`` extra), which this package does not import.
 """
 
 from .config import POLICY_TARGETS, AlphaZeroConfig
