@@ -1,15 +1,17 @@
-"""Training callbacks: atomic checkpoints (with the DQN replay buffer) and the Sungka paper's
-target-network update every N episodes."""
+"""Training callbacks: evaluations against baselines, atomic checkpoints (with the DQN replay
+buffer) and the Sungka paper's target-network update every N episodes."""
 
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback, ProgressBarCallback
 from stable_baselines3.common.utils import polyak_update
 
+from .evaluation import append_evaluations, evaluate, model_policy, win_rate_cells
 from .files import write_atomically
 
 
@@ -113,3 +115,30 @@ class Progress(ProgressBarCallback):
         if bar is not None and not bar.disable:  # tqdm's close() sets disable: closed once, however the run ends
             bar.refresh()
             bar.close()
+
+
+class BaselineEvalCallback(PeriodicCallback):
+    """Every ``eval_freq`` environment steps, play ``games`` games per seat against each baseline
+    with the current model (greedy), log and print the win rates and append them to the CSV."""
+
+    def __init__(self, game, obs_type: str, opponents, eval_freq: int, games: int, csv_path, verbose: int = 1,
+                 opening: int = 0):
+        super().__init__(eval_freq, verbose)
+        self.opening = int(opening)
+        self.game, self.obs_type, self.opponents = game, obs_type, list(opponents)
+        self.games, self.csv_path = int(games), Path(csv_path)
+        self._start = time.time()
+
+    def on_period(self) -> None:
+        self.run_evaluation()
+
+    def run_evaluation(self) -> list[dict]:
+        policy = model_policy(self.model, self.game, self.obs_type)
+        rows = evaluate(self.game, policy, self.opponents, self.games, seed=self.num_timesteps, opening=self.opening)
+        append_evaluations(self.csv_path, rows, self.num_timesteps, time.time() - self._start)
+        for row in rows:
+            self.logger.record(f"eval/win_rate/{row['opponent']}/{row['seat']}", row["win_rate"])
+            self.logger.record(f"eval/mean_margin/{row['opponent']}/{row['seat']}", row["mean_margin"])
+        if self.verbose:
+            print(f"[eval @ {self.num_timesteps} steps] win rate: {win_rate_cells(rows)}", flush=True)
+        return rows

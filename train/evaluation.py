@@ -1,16 +1,15 @@
-"""Games between a policy and baselines in both seats, and the SB3 callback that logs them.
+"""Games between a policy and baselines in both seats, and the rows of ``RUN_DIR/evaluations.csv``
+(what ``mancala-marl plot`` draws), for every trainer: SB3's through
+:class:`~mancala_marl.train.callbacks.BaselineEvalCallback`, AlphaZero's (either backend) directly.
+No SB3 here, so that the JAX AlphaZero runs without the [train] extra.
 
 :func:`play` plays one seat against one opponent with the arena's match loop (the full arena
-with intervals and Elo lives in :mod:`mancala_marl.train.arena`); :class:`BaselineEvalCallback`
-runs it every ``eval_freq`` steps during training, logs ``eval/win_rate/<opponent>/<seat>`` to
-TensorBoard, prints one line per evaluation and appends rows to ``RUN_DIR/evaluations.csv``
-(what ``mancala-marl plot`` draws).
+with intervals and Elo lives in :mod:`mancala_marl.train.arena`).
 """
 
 from __future__ import annotations
 
 import csv
-import time
 from pathlib import Path
 
 import numpy as np
@@ -18,11 +17,6 @@ import numpy as np
 from mancala_marl.agents import make_policy
 
 from .arena import play_game
-
-try:
-    from .callbacks import PeriodicCallback
-except ImportError:  # no [train] extra (SB3): the games and the CSV serve `alphazero --backend jax`; the callback,
-    PeriodicCallback = object  # which the SB3 trainers use only after require("train"), is not usable then
 
 CSV_FIELDS = ("timesteps", "opponent", "seat", "games", "wins", "draws", "losses", "win_rate",
               "mean_score", "mean_margin", "wall_seconds")
@@ -87,33 +81,6 @@ def last_byte(path: Path) -> bytes:
     with path.open("rb") as handle:
         handle.seek(-1, 2)
         return handle.read(1)
-
-
-class BaselineEvalCallback(PeriodicCallback):
-    """Every ``eval_freq`` environment steps, play ``games`` games per seat against each baseline
-    with the current model (greedy), log and print the win rates and append them to the CSV."""
-
-    def __init__(self, game, obs_type: str, opponents, eval_freq: int, games: int, csv_path, verbose: int = 1,
-                 opening: int = 0):
-        super().__init__(eval_freq, verbose)
-        self.opening = int(opening)
-        self.game, self.obs_type, self.opponents = game, obs_type, list(opponents)
-        self.games, self.csv_path = int(games), Path(csv_path)
-        self._start = time.time()
-
-    def on_period(self) -> None:
-        self.run_evaluation()
-
-    def run_evaluation(self) -> list[dict]:
-        policy = model_policy(self.model, self.game, self.obs_type)
-        rows = evaluate(self.game, policy, self.opponents, self.games, seed=self.num_timesteps, opening=self.opening)
-        append_evaluations(self.csv_path, rows, self.num_timesteps, time.time() - self._start)
-        for row in rows:
-            self.logger.record(f"eval/win_rate/{row['opponent']}/{row['seat']}", row["win_rate"])
-            self.logger.record(f"eval/mean_margin/{row['opponent']}/{row['seat']}", row["mean_margin"])
-        if self.verbose:
-            print(f"[eval @ {self.num_timesteps} steps] win rate: {win_rate_cells(rows)}", flush=True)
-        return rows
 
 
 def model_policy(model, game, obs_type: str):

@@ -307,11 +307,11 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
     from mancala_marl.agents.learned import algo_class, load_model, read_metadata, save_model
     from mancala_marl.train.callbacks import (
         AtomicCheckpointCallback,
+        BaselineEvalCallback,
         Progress,
         TargetUpdateEveryEpisodes,
         copy_atomically,
     )
-    from mancala_marl.train.evaluation import BaselineEvalCallback
     from mancala_marl.train.runs import Run, load_checkpoint
     from mancala_marl.train.selfplay import SnapshotCallback
 
