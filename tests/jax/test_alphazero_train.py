@@ -137,3 +137,19 @@ def test_a_buffer_saved_on_four_devices_is_dealt_out_over_two():
     kept = np.concatenate([out["obs"][d, :5, 0] for d in range(2)])
     assert sorted(kept.tolist()) == sorted(saved["replay/obs"][saved["replay/obs"][..., 0] > 0][:, 0].tolist())
     assert out["mask"][:, :5].all() and not out["mask"][:, 5:].any()
+
+
+def test_every_option_of_the_jax_backend_is_a_setting_of_its_run():
+    # as tests/test_arguments.py checks the torch backend's, which cannot import this config
+    from dataclasses import fields
+
+    from mancala_marl.train.alphazero import command
+    from mancala_marl.train.arguments import COMMON_RENAMED
+    from mancala_marl.train.cli import build_parser
+    from tests.test_arguments import NOT_SETTINGS
+
+    subparsers = next(a for a in build_parser()._actions if a.dest == "command")
+    options = {action.dest for action in subparsers.choices["alphazero"]._actions} - NOT_SETTINGS
+    named = {COMMON_RENAMED.get(f.name, f.name) for f in fields(JaxAlphaZeroConfig)}
+    assert options - set(command.TORCH_ONLY) - named == set()
+    assert set(command.JAX_ONLY) <= named
