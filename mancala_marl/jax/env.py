@@ -295,8 +295,3 @@ assert _SCALE == MOVE_SCALE, "tenths() needs a whole MOVE_SCALE"
 _SMALL = 1024
 _SMALL_TENTHS = jnp.asarray((np.arange(-_SMALL, _SMALL + 1) / MOVE_SCALE).astype(np.float32))
 _FRACTIONS = jnp.asarray((np.arange(_SCALE) / MOVE_SCALE).astype(np.float32))
-
-
-def board_array(state: State) -> np.ndarray:
-    """The flat state(s) of ``state`` as a numpy int32 array (a batch keeps its leading axes)."""
-    return np.asarray(state._board, dtype=np.int32)
