@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# AlphaZero over the JAX engines on a GPU machine that has jax (CUDA), optax, numba and rich but
+# The JAX engines and AlphaZero over them on a GPU machine that has jax (CUDA), optax, numba and rich but
 # neither network access nor pgx, mctx, pettingzoo, gymnasium or tensorboardX: those travel as
 # wheels in .whl/, with a wheel of this project.
 #
-#   bash benchmarks/gpu_alphazero.sh prepare      # here, with the network: fill .whl/ (git-ignored)
-#   bash benchmarks/gpu_alphazero.sh bench        # there: the self-play speed benchmark, ours and Pgx's connect_four
-#                                                 # at 64 simulations, $BATCHES (16384) games at once
-#   bash benchmarks/gpu_alphazero.sh train GAME   # there: train GAME for $MINUTES (default 8), then its network
-#                                                 # alone (sims=0) against alphabeta:depth=6, $EVAL_GAMES (100)
-#                                                 # random 4-move openings a seat
-#   bash benchmarks/gpu_alphazero.sh compare GAME # anywhere (PY=.venv/bin/python here): that network with search at
-#                                                 # 50 ms a move against the shipped alphazero, 200 openings a seat
+#   bash benchmarks/gpu.sh prepare      # here, with the network: fill .whl/ (git-ignored)
+#   bash benchmarks/gpu.sh speed        # there: random playouts of our four games beside Pgx's connect_four
+#                                       # and othello, batches 2^10..2^20 (benchmarks/jax_speed.py)
+#   bash benchmarks/gpu.sh bench        # there: the self-play speed benchmark, ours and Pgx's connect_four
+#                                       # at 64 simulations, $BATCHES (16384) games at once
+#   bash benchmarks/gpu.sh train GAME   # there: train GAME for $MINUTES (default 8), then its network
+#                                       # alone (sims=0) against alphabeta:depth=6, $EVAL_GAMES (100)
+#                                       # random 4-move openings a seat
+#   bash benchmarks/gpu.sh compare GAME # anywhere (PY=.venv/bin/python here): that network with search at
+#                                       # 50 ms a move against the shipped alphazero, 200 openings a seat
 #
 # On the device tool: carry [".whl"], and everything written goes under $OUT (default /tmp/gpu-out).
 set -euo pipefail
@@ -37,6 +39,10 @@ prepare)
     "$PY" -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 -d .whl "${WHEELS[@]}"
     "$PY" -m pip wheel -q --no-deps -w .whl .  # build isolation: setuptools >= 77 from the index
     ls -l .whl
+    ;;
+speed)
+    install
+    "$PY" benchmarks/jax_speed.py --min-log2 10 --max-log2 20 --results-dir "$OUT/results/jax_speed"
     ;;
 bench)
     install
@@ -68,7 +74,7 @@ compare)
         alphazero:time=0.05 -n 200 --opening 4 --workers "$(nproc)" | tee "$OUT/runs/$game/search_vs_shipped.txt"
     ;;
 *)
-    sed -n '2,15p' "$0"
+    sed -n '2,17p' "$0"
     exit 2
     ;;
 esac
