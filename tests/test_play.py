@@ -180,3 +180,27 @@ def test_a_slow_first_move_of_the_opponent_is_announced_before_the_game(monkeypa
     assert text.index("ready") < text.index("your move")
     _, quick = run("q\n")
     assert "preparing" not in quick
+
+
+def test_no_capture_is_named_that_did_not_happen():
+    # Kalah's captures are known from the seeds: a store gains more than its sown seeds only by one.
+    # In Sungka a relay empties houses too; a sunog takes one house, so at most one is named.
+    kalah, sungka = make_game("kalah", pits=4, seeds=3), make_game("sungka", houses=4, stones=3)
+    rng = np.random.default_rng(3)
+    named = {"kalah": 0, "sungka": 0}
+    for game in (kalah, sungka):
+        for _ in range(300):
+            state = game.init()
+            while not game.is_terminal(state):
+                before, mover = state.copy(), game.to_move(state)
+                pit = int(rng.choice(np.flatnonzero(game.legal_mask(state))))
+                said = what_it_did(game, before, game.apply(state, pit), mover)
+                if "capturing" not in said:
+                    continue
+                named[game.name] += 1
+                assert " and " not in said.split("capturing")[1].split(",")[0], said
+                if game is kalah:
+                    seeds, distance = int(before[mover * 5 + pit]), 4 - pit
+                    sown_into_store = 0 if seeds < distance else 1 + (seeds - distance) // 9
+                    assert game.scores(state)[mover] - game.scores(before)[mover] > sown_into_store, said
+    assert min(named.values()) > 50

@@ -58,8 +58,9 @@ def game_class_faults(cls) -> list[str]:
         faults.append(f"extra_obs_kernel, which writes its extra_features={cls.extra_features} per pit")
     if cls.custom_obs and (cls.custom_obs_kernel is no_custom_obs or cls.custom_obs_high is Game.custom_obs_high):
         faults.append(f"custom_obs_kernel and custom_obs_high, for its encodings {list(cls.custom_obs)}")
-    if not isinstance(cls.store_free, bool):
-        faults.append(f"store_free: True or False, got {cls.store_free!r}")
+    for flag in ("store_free", "captures_opposite"):
+        if not isinstance(getattr(cls, flag), bool):
+            faults.append(f"{flag}: True or False, got {getattr(cls, flag)!r}")
     examples = cls.examples
     if not isinstance(examples, tuple) or not examples or not all(isinstance(e, dict) for e in examples):
         faults.append("examples: a non-empty tuple of rule-parameter dicts, the default rules ({}) first")

@@ -33,6 +33,9 @@ name):
   that a search may share table entries between positions that differ only in their stores.
 - ``key_cells``: how many leading cells of the state decide the rest of the game (a search's
   table key).
+- ``captures_opposite``: whether a capture takes the pit opposite the mover's last one (Kalah,
+  Sungka), rather than the pits where the sowing ends (Togyz Kumalak, Oware); ``play`` names the
+  pits a move captured from it.
 - ``parameters``: the rule parameters (:class:`~mancala_marl.games.params.Param`), the pits per
   side first and the seeds per pit second; a game's constructor takes them as keywords, and its
   ``spec`` holds them in that order after ``spec[SPEC_GAME]``, so that a kernel reads its own as
@@ -217,6 +220,7 @@ class Game:
     custom_obs: tuple[str, ...] = ()  # encodings of the game's own, by ``custom_obs_kernel``
     custom_obs_kernel = staticmethod(no_custom_obs)
     store_free = False  # the safe default: a table key that covers the stores
+    captures_opposite = False
     examples: tuple[dict, ...] = ({},)  # rule parameters the generic tests and benchmarks use
 
     def __init_subclass__(cls, **kwargs):

@@ -68,6 +68,7 @@ class Kalah(Game):
     parameters = PARAMETERS
     apply_kernel = staticmethod(apply_move)
     store_free = True  # the rest of a game depends on the pits alone
+    captures_opposite = True
     examples = ({}, {"pits": 4, "seeds": 3, "end_rule": "mover"}, {"pits": 3, "seeds": 2, "empty_capture": True})
 
     @classmethod

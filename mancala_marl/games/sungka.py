@@ -93,6 +93,7 @@ class Sungka(Game):
     parameters = PARAMETERS
     apply_kernel = staticmethod(apply_move)
     store_free = True  # the rest of a game depends on the houses alone
+    captures_opposite = True
     examples = ({}, {"houses": 4, "stones": 3}, {"houses": 5, "stones": 4, "sunog_needs_opposite": True})
 
     @classmethod
