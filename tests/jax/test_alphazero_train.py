@@ -153,3 +153,11 @@ def test_every_option_of_the_jax_backend_is_a_setting_of_its_run():
     named = {COMMON_RENAMED.get(f.name, f.name) for f in fields(JaxAlphaZeroConfig)}
     assert options - set(command.TORCH_ONLY) - named == set()
     assert set(command.JAX_ONLY) <= named
+
+
+def test_the_help_names_the_jax_backends_defaults():
+    # the command's help cannot import this config without jax, so it keeps its own copy of them
+    from mancala_marl.train.alphazero import command
+
+    defaults = JaxAlphaZeroConfig()
+    assert command.JAX_DEFAULTS == {name: getattr(defaults, name) for name in command.JAX_DEFAULTS}

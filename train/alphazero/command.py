@@ -17,10 +17,13 @@ RENAMED = {"steps_per_generation": "steps"}
 # options of one backend only: the other refuses them rather than ignore them
 TORCH_ONLY = ("margin_weight", "value_q", "policy_target", "steps", "temperature_moves", "dirichlet", "c_puct")
 JAX_ONLY = ("moves", "reuse", "minutes")
+# JaxAlphaZeroConfig's defaults where the help names them (importing it needs jax; tests/jax holds them equal)
+JAX_DEFAULTS = {"games": 1024, "sims": 32, "obs_type": "counts", "buffer": 1_000_000, "batch_size": 4096,
+                "moves": 128, "reuse": 1.0, "minutes": 0.0}
 
 
 def add_parser(subparsers) -> None:
-    d = AlphaZeroConfig()
+    d, j = AlphaZeroConfig(), JAX_DEFAULTS
     # Options default to None, so that a resumed run can tell a value typed on the command line
     # (even the default's) from one left out; each help names the default.
     p = subparsers.add_parser("alphazero", help="train a policy-value network by self-play with PUCT search",
@@ -35,10 +38,12 @@ def add_parser(subparsers) -> None:
                         "games at once on every local accelerator (mctx, the [jax] extra), the same network file")
     p.add_argument("--generations", type=int, help=f"self-play generations in all (default {d.generations}; "
                                                    "with --resume, a new total)")
-    p.add_argument("--games", type=int, help=f"self-play games per generation, played at once (default {d.games})")
-    p.add_argument("--sims", type=int, help=f"simulations per self-play move (default {d.sims})")
+    p.add_argument("--games", type=int,
+                   help=f"self-play games per generation, played at once (default {d.games}; jax: {j['games']})")
+    p.add_argument("--sims", type=int, help=f"simulations per self-play move (default {d.sims}; jax: {j['sims']})")
     p.add_argument("--hidden", help=f"hidden layer sizes (default {','.join(map(str, d.hidden))})")
-    p.add_argument("--obs-type", choices=list(az_policy.OBS_TYPES), help=f"the network's input (default {d.obs_type})")
+    p.add_argument("--obs-type", choices=list(az_policy.OBS_TYPES),
+                   help=f"the network's input (default {d.obs_type}; jax: {j['obs_type']})")
     p.add_argument("--margin-weight", type=float,
                    help="value target: the result blended with the final margin in half the seeds, this much "
                         f"of it (default {d.margin_weight}: the result alone)")
@@ -48,14 +53,17 @@ def add_parser(subparsers) -> None:
     p.add_argument("--policy-target", choices=POLICY_TARGETS,
                    help="what the policy head learns: the root's visit shares or the prior improved by its "
                         f"completed Q-values (default {d.policy_target}; with --resume, the run switches to it)")
-    p.add_argument("--moves", type=int, help="jax: self-play moves of every game per generation (default 128)")
-    p.add_argument("--minutes", type=float, help="jax: stop after this much training (default 0: no limit; the "
-                                                 "learning rate decays over it; with --resume, a new total)")
+    p.add_argument("--moves", type=int,
+                   help=f"jax: self-play moves of every game per generation (default {j['moves']})")
+    p.add_argument("--minutes", type=float,
+                   help=f"jax: stop after this much training (default {j['minutes']:g}: no limit; the "
+                        "learning rate decays over it; with --resume, a new total)")
     p.add_argument("--reuse", type=float,
-                   help="jax: optimiser steps per generation, as times each new position is drawn (default 1.0)")
-    p.add_argument("--buffer", type=int, help=f"positions kept for training (default {d.buffer})")
+                   help=f"jax: optimiser steps per generation, as times each new position is drawn "
+                        f"(default {j['reuse']})")
+    p.add_argument("--buffer", type=int, help=f"positions kept for training (default {d.buffer}; jax: {j['buffer']})")
     p.add_argument("--steps", type=int, help=f"optimiser steps per generation (default {d.steps_per_generation})")
-    p.add_argument("--batch-size", type=int, help=f"default {d.batch_size}")
+    p.add_argument("--batch-size", type=int, help=f"default {d.batch_size}; jax: {j['batch_size']}")
     p.add_argument("--learning-rate", type=float, help=f"default {d.learning_rate}, decayed to a tenth (cosine)")
     p.add_argument("--temperature-moves", type=int,
                    help=f"moves drawn in proportion to the visits at the start of a game (default {d.temperature_moves})")
@@ -70,7 +78,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--eval-opponents", help=f"default {','.join(d.eval_opponents)}")
     p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule houses=4")
     p.add_argument("--seed", type=seed_argument, help=f"default {d.seed}")
-    p.add_argument("--run-dir", default=None, help="default runs/GAME-alphazero; rules other than the defaults join GAME: runs/kalah-pits=4-alphazero")
+    p.add_argument("--run-dir", default=None,
+                   help="default runs/GAME-alphazero (jax: runs/GAME-alphazero-jax); rules other than the "
+                        "defaults join GAME: runs/kalah-pits=4-alphazero")
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its last generation")
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(func=run)
