@@ -47,16 +47,6 @@ def test_the_core_and_its_numpy_policies_import_no_torch():
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
 
 
-def test_the_core_imports_no_jax():
-    # mancala_marl.jax needs the [jax] extra; the core install and its environments must not
-    import subprocess
-
-    code = ("import sys, mancala_marl, mancala_marl.games, mancala_marl.env; "
-            "print(sorted(m for m in ('jax', 'jaxlib', 'pgx', 'mctx') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
-    assert out.stdout.strip() == "[]", out.stdout + out.stderr
-
-
 def test_models_pickled_under_the_old_names_load_and_leave_no_alias():
     from mancala_marl.agents.learned import load_model, pretrained_dir
     from mancala_marl.games import make_game

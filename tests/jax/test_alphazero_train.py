@@ -111,6 +111,14 @@ def test_help_imports_no_jax():
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
 
 
+def test_the_core_imports_no_jax():
+    # here, where jax is installed (in .venv it could not fail): the core and its environments need no [jax] extra
+    code = ("import sys, mancala_marl, mancala_marl.games, mancala_marl.env; "
+            "print(sorted(m for m in ('jax', 'jaxlib', 'pgx', 'mctx') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
 def test_without_the_jax_extra_the_backend_names_it(monkeypatch, capsys):
     import importlib.util
 
