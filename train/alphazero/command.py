@@ -30,8 +30,9 @@ def add_parser(subparsers) -> None:
                               description="AlphaZero-style self-play (no teacher). Writes RUN_DIR/network.npz, "
                                           "usable as the policy 'alphazero:path=RUN_DIR/network.npz'. "
                                           "--resume continues a run with its own settings: it takes a new "
-                                          "--generations total, --policy-target, --opening and the --eval-* "
-                                          "options, and refuses any other option that differs from the run's.")
+                                          "--generations total, --policy-target (torch) or --minutes (jax), "
+                                          "--opening and the --eval-* options, and refuses any other option "
+                                          "that differs from the run's.")
     add_game_argument(p)
     p.add_argument("--backend", choices=("torch", "jax"), default="torch",
                    help="torch: PUCT self-play on the CPU (default); jax: Gumbel MuZero self-play of thousands of "
