@@ -2,15 +2,15 @@
 
 A run directory holds everything, so a run can be resumed, plotted and played:
 
-====================================  ==================================================
-``config.json``                       the arguments of the run (what ``--resume`` reuses)
-``checkpoints/last.zip``              latest model (written atomically), with
+======================================  ==================================================
+``config.json``                         the arguments of the run (what ``--resume`` reuses)
+``checkpoints/last.zip``                latest model (written atomically), with
 ``checkpoints/last_replay_buffer.pkl``  the DQN replay buffer
-``snapshots/snapshot_<steps>.zip``    self-play opponents
-``evaluations.csv``                   win rates vs baselines, both seats, over training
-``tb/``                               TensorBoard logs
-``final.zip``                         the final model with its metadata
-====================================  ==================================================
+``snapshots/snapshot_<steps>.zip``      self-play opponents
+``evaluations.csv``                     win rates vs baselines, both seats, over training
+``tb/``                                 TensorBoard logs
+``final.zip``                           the final model with its metadata
+======================================  ==================================================
 """
 
 from __future__ import annotations

@@ -57,8 +57,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--moves", type=int,
                    help=f"jax: self-play moves of every game per generation (default {j['moves']})")
     p.add_argument("--minutes", type=float,
-                   help=f"jax: stop after this much training (default {j['minutes']:g}: no limit; the "
-                        "learning rate decays over it; with --resume, a new total)")
+                   help=f"jax: stop after this much training, or at --generations if that comes first "
+                        f"(default {j['minutes']:g}: no limit; the learning rate decays over it; with --resume, "
+                        "a new total)")
     p.add_argument("--reuse", type=float,
                    help=f"jax: optimiser steps per generation, as times each new position is drawn "
                         f"(default {j['reuse']})")
