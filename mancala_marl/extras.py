@@ -36,4 +36,4 @@ def require(extra: str, feature: str) -> None:
     absent = missing(extra)
     if absent:
         raise MissingExtraError(f"{feature} needs the [{extra}] extra ({', '.join(absent)} not installed): "
-                                f"pip install -e '.[{extra}]' in a clone of the repository")
+                                f"pip install 'mancala-marl[{extra}]' (from a clone: pip install '.[{extra}]')")
