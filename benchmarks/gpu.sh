@@ -4,6 +4,12 @@
 # wheels in .whl/, with a wheel of this project.
 #
 #   bash benchmarks/gpu.sh prepare      # here, with the network: fill .whl/ (git-ignored)
+#   bash benchmarks/gpu.sh session      # there, in ONE call (about 9.5 minutes, so it fits a 15-minute lease):
+#                                       # `bench`, then the four games trained side by side on the one GPU for
+#                                       # what is left of $SESSION_SECONDS (570), all packed into
+#                                       # $OUT/gpu-session.tgz (what comes back from a device is few files)
+#   bash benchmarks/gpu.sh collect TGZ  # here: unpack a session into benchmarks/results/gpu/, then each
+#                                       # network alone against alphabeta:depth=6 ($EVAL_GAMES a seat)
 #   bash benchmarks/gpu.sh speed        # there: random playouts of our four games beside Pgx's connect_four
 #                                       # and othello, batches 2^10..2^20 (benchmarks/jax_speed.py)
 #   bash benchmarks/gpu.sh bench        # there: the self-play speed benchmark, ours and Pgx's connect_four
@@ -15,20 +21,44 @@
 #                                       # 50 ms a move against the shipped alphazero, 200 openings a seat
 #
 # On the device tool: carry [".whl"], and everything written goes under $OUT (default /tmp/gpu-out).
+# Python runs with -P: from the repository's root, its mancala_marl/ folder (without train/ and
+# agents/, which the wheel installs under it) would hide the installed package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gpu-out}
 PY=${PY:-python3}
 MINUTES=${MINUTES:-8}
-GAMES=${GAMES:-8192}          # self-play games at once
+GAMES=${GAMES:-8192}          # self-play games at once (session: $SESSION_GAMES, 4096, each of four runs)
 EVAL_GAMES=${EVAL_GAMES:-100}  # per seat, against alphabeta:depth=6
 OBS=${OBS:-counts}            # the network's input: counts, or moves (what each move does: slower self-play)
 WHEELS=(pgx svgwrite mctx gymnasium farama-notifications pettingzoo tensorboardX)
+GAME_NAMES=(kalah sungka togyz_kumalak oware)
+
+moves_for() {  # moves a generation: about twice a game's usual length, so most games end within it
+    case "$1" in
+        kalah|sungka) echo 128 ;;
+        *) echo 256 ;;
+    esac
+}
+
+train_run() {  # GAME GAMES MINUTES: one training run into $OUT/runs/GAME
+    local game=$1 games=$2 minutes=$3 moves
+    moves=$(moves_for "$game")
+    # RUN_TIMEOUT (session): Ctrl-C at the session's end, which stops a run as its checkpoints allow
+    timeout -s INT -k 15 "${RUN_TIMEOUT:-0}" "$PY" -P -m mancala_marl.train.cli alphazero "$game" --backend jax --minutes "$minutes" --generations 10000 \
+        --games "$games" --moves "$moves" --sims 32 --hidden 256,256 --buffer $((2 * games * moves)) \
+        --batch-size 4096 --obs-type "$OBS" --opening 8 --eval-every 0 --run-dir "$OUT/runs/$game" --no-progress
+}
+
+alone_vs_alphabeta6() {  # GAME NETWORK: the network without search against alphabeta:depth=6
+    "$PY" -P -m mancala_marl.train.cli arena "$1" "alphazero:path=$2,sims=0" alphabeta:depth=6 \
+        -n "$EVAL_GAMES" --opening 4 --workers "$(nproc)"
+}
 
 install() {
     "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
     export PYTHONPATH=/tmp/site
-    "$PY" -c "import jax, mctx, pgx; print('jax', jax.__version__, jax.devices())"
+    "$PY" -P -c "import jax, mancala_marl; print('jax', jax.__version__, jax.devices(), 'mancala_marl from', mancala_marl.__file__)"
 }
 
 case "${1:-}" in
@@ -56,25 +86,56 @@ bench)
 train)
     game=${2:?which game: kalah, sungka, togyz_kumalak or oware}
     install
-    case "$game" in  # moves a generation: about twice a game's usual length, so most games end within it
-        kalah|sungka) moves=128 ;;
-        *) moves=256 ;;
-    esac
-    games=$GAMES
-    run="$OUT/runs/$game"
-    "$PY" -m mancala_marl.train.cli alphazero "$game" --backend jax --minutes "$MINUTES" --generations 10000 \
-        --games "$games" --moves "$moves" --sims 32 --hidden 256,256 --buffer $((2 * games * moves)) \
-        --batch-size 4096 --obs-type "$OBS" --opening 8 --eval-every 0 --run-dir "$run" --no-progress
-    "$PY" -m mancala_marl.train.cli arena "$game" "alphazero:path=$run/network.npz,sims=0" alphabeta:depth=6 \
-        -n "$EVAL_GAMES" --opening 4 --workers "$(nproc)" | tee "$run/network_alone_vs_alphabeta6.txt"
+    train_run "$game" "$GAMES" "$MINUTES"
+    alone_vs_alphabeta6 "$game" "$OUT/runs/$game/network.npz" | tee "$OUT/runs/$game/network_alone_vs_alphabeta6.txt"
+    ;;
+session)
+    deadline=$((SECONDS + ${SESSION_SECONDS:-570}))
+    # a device brings back at most 8 files from $OUT: the session writes elsewhere, then packs it all
+    # into $OUT/gpu-session.tgz; its log goes to $OUT as it runs, in case the call is cut short
+    final=$OUT OUT=${WORK:-/tmp/gpu-session}
+    rm -rf "$OUT" && mkdir -p "$OUT/logs" "$final"
+    exec > >(tee "$final/session.log") 2>&1
+    install
+    nvidia-smi -L 2>/dev/null || true
+    # the self-play speed target first, alone on the GPU; capped, so that training keeps its time
+    timeout "${BENCH_SECONDS:-150}" "$PY" benchmarks/alphazero_jax_speed.py --batch "${BENCH_BATCH:-16384}" \
+        --sims 64 --moves 16 --reps 2 --results-dir "$OUT/results" || echo "bench: stopped (exit $?)"
+    # then the four games side by side, each with a fifth of the GPU's memory; what is left of the
+    # session, less ${RESERVE_SECONDS:-100} s for compiling, the last checkpoints and packing
+    minutes=$(( (deadline - SECONDS - ${RESERVE_SECONDS:-100}) * 10 / 60 ))
+    minutes=$((minutes / 10)).$((minutes % 10))
+    echo "training each game for $minutes minutes"
+    export XLA_PYTHON_CLIENT_MEM_FRACTION=.2 RUN_TIMEOUT=$((deadline - SECONDS - 25))
+    runs=()
+    for game in "${GAME_NAMES[@]}"; do
+        train_run "$game" "${SESSION_GAMES:-4096}" "$minutes" > "$OUT/logs/$game.log" 2>&1 &
+        runs+=($!)
+    done
+    wait "${runs[@]}" || true  # not a bare wait: that would wait for the log's tee too
+    tail -n 3 "$OUT"/logs/*.log
+    # network.npz is written atomically after each generation: a run cut off still left its last one
+    cp "$final/session.log" "$OUT/logs/"
+    (cd "$OUT" && tar czf "$final/gpu-session.tgz" logs results runs/*/config.json runs/*/network.npz \
+        2>/dev/null || true)
+    ls -l "$final"
+    ;;
+collect)
+    tgz=${2:?the gpu-session.tgz a session brought back}
+    dest=${DEST:-benchmarks/results/gpu}
+    mkdir -p "$dest" && tar xzf "$tgz" -C "$dest"
+    for game in "${GAME_NAMES[@]}"; do
+        [ -f "$dest/runs/$game/network.npz" ] || { echo "$game: no network in $tgz"; continue; }
+        alone_vs_alphabeta6 "$game" "$dest/runs/$game/network.npz" | tee "$dest/runs/$game/network_alone_vs_alphabeta6.txt"
+    done
     ;;
 compare)
     game=${2:?which game}
-    "$PY" -m mancala_marl.train.cli arena "$game" "alphazero:path=$OUT/runs/$game/network.npz,time=0.05" \
+    "$PY" -P -m mancala_marl.train.cli arena "$game" "alphazero:path=$OUT/runs/$game/network.npz,time=0.05" \
         alphazero:time=0.05 -n 200 --opening 4 --workers "$(nproc)" | tee "$OUT/runs/$game/search_vs_shipped.txt"
     ;;
 *)
-    sed -n '2,17p' "$0"
+    sed -n '2,25p' "$0"
     exit 2
     ;;
 esac
