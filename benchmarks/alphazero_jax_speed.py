@@ -16,16 +16,14 @@ connect_four its own observation, flattened. Writes ``alphazero_jax_speed.json``
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
 import time
-from pathlib import Path
 
-from jax_speed import machine, make_env
+from jax_speed import games_parser, label, machine, make_env
 from mancala_marl.games import VARIANTS, make_game
-from results_dir import SHIPPED
+from results_dir import NOTHING_WRITTEN, add_quick_results_dir, quick_results_dir
 
 PGX_PEERS = ("connect_four",)
 
@@ -75,25 +73,19 @@ def markdown(results: dict) -> str:
              f"once, {results['sims']} simulations, MLP {results['hidden']}; `{results['command']}`)", "",
              "| game | moves/s | first run (s) |", "|---|---|---|"]
     for name, row in results["games"].items():
-        label = name if name in VARIANTS else f"{name} (Pgx)"
-        lines.append(f"| {label} | {row['moves_per_s']:,.0f} | {row['first_run_s']:.1f} |")
+        lines.append(f"| {label(name)} | {row['moves_per_s']:,.0f} | {row['first_run_s']:.1f} |")
     return "\n".join(lines) + "\n"
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    choices = list(VARIANTS) + list(PGX_PEERS)
-    parser.add_argument("--games", nargs="+", choices=choices, default=choices, help="default: all of them")
+    parser = games_parser(__doc__, PGX_PEERS)
     parser.add_argument("--batch", type=int, default=4096, help="games at once (default 4096)")
     parser.add_argument("--sims", type=int, default=64, help="simulations per move (default 64)")
     parser.add_argument("--moves", type=int, default=32, help="moves of every game per timed run (default 32)")
     parser.add_argument("--hidden", default="256,256", help="hidden layer sizes (default 256,256)")
     parser.add_argument("--obs-type", default="counts", help="our games' network input (default counts, as training)")
-    parser.add_argument("--reps", type=int, default=3, help="timed runs per figure; the median is kept (default 3)")
     parser.add_argument("--quick", action="store_true", help="64 games, 8 moves, 8 simulations, 1 run: a smoke run")
-    parser.add_argument("--results-dir", type=Path, default=None, metavar="DIR",
-                        help="folder for alphazero_jax_speed.json and .md (default: benchmarks/results; with "
-                             "--quick, none: nothing is written)")
+    add_quick_results_dir(parser, "alphazero_jax_speed.json and .md")
     args = parser.parse_args(argv)
     if args.quick:
         args.batch, args.moves, args.sims, args.reps = 64, 8, 8, 1
@@ -111,11 +103,10 @@ def main(argv=None):
               flush=True)
     table = markdown(results)
     print(table)
-    folder = args.results_dir or (None if args.quick else SHIPPED)
+    folder = quick_results_dir(args, args.quick)
     if folder is None:
-        print("a --quick run: nothing written (give --results-dir DIR to keep its figures)")
+        print(NOTHING_WRITTEN)
         return
-    folder.mkdir(parents=True, exist_ok=True)
     stem = "alphazero_jax_speed"
     (folder / f"{stem}.json").write_text(json.dumps(results, indent=2))
     (folder / f"{stem}.md").write_text(table)

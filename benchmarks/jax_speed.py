@@ -26,11 +26,10 @@ import platform
 import statistics
 import sys
 import time
-from pathlib import Path
 
 from mancala_marl import batch
 from mancala_marl.games import VARIANTS, make_game
-from results_dir import SHIPPED
+from results_dir import NOTHING_WRITTEN, add_quick_results_dir, quick_results_dir
 
 # jax, pgx and mancala_marl.jax are imported once the arguments are read: --help needs no [jax] extra
 PGX_PEERS = ("connect_four", "othello")
@@ -110,8 +109,7 @@ def markdown(results: dict) -> str:
              "| game | " + " | ".join(f"2^{s.bit_length() - 1}" for s in sizes) + " |",
              "|---" * (len(sizes) + 1) + "|"]
     for name, row in results["jax"].items():
-        label = name if name in VARIANTS else f"{name} (Pgx)"
-        lines.append(f"| {label} | " + " | ".join(f"{row[str(s)]['moves_per_s'] / 1e6:.2f}" if str(s) in row else "-"
+        lines.append(f"| {label(name)} | " + " | ".join(f"{row[str(s)]['moves_per_s'] / 1e6:.2f}" if str(s) in row else "-"
                                                    for s in sizes) + " |")
     if results.get("numba"):
         lines += ["", f"numba batch engine (mancala_marl.batch.random_playouts, {results['numba_size']} games), "
@@ -121,10 +119,22 @@ def markdown(results: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    choices = list(VARIANTS) + list(PGX_PEERS)
+def label(name: str) -> str:
+    """A game's name in a table: Pgx's own games marked as such."""
+    return name if name in VARIANTS else f"{name} (Pgx)"
+
+
+def games_parser(doc: str, peers) -> argparse.ArgumentParser:
+    """The parser of a JAX benchmark: ``--games`` (ours and Pgx's ``peers``, all by default) and
+    ``--reps``; the script adds its own options."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    choices = list(VARIANTS) + list(peers)
     parser.add_argument("--games", nargs="+", choices=choices, default=choices, help="default: all of them")
+    return parser
+
+
+def main(argv=None):
+    parser = games_parser(__doc__, PGX_PEERS)
     parser.add_argument("--min-log2", type=int, default=10, help="smallest batch size, as a power of 2 (default 10)")
     parser.add_argument("--max-log2", type=int, default=20, help="largest batch size, as a power of 2 (default 20)")
     parser.add_argument("--moves", type=int, default=128, help="moves per timed run, per game (default 128)")
@@ -132,9 +142,7 @@ def main(argv=None):
     parser.add_argument("--numba-size", type=int, default=65536,
                         help="games per numba playout run; 0 leaves numba out (default 65536)")
     parser.add_argument("--quick", action="store_true", help="2^10 and 2^12, 32 moves, 2 runs: a smoke run")
-    parser.add_argument("--results-dir", type=Path, default=None, metavar="DIR",
-                        help="folder for jax_speed.json and .md (default: benchmarks/results, the shipped figures; "
-                             "with --quick, none: nothing is written)")
+    add_quick_results_dir(parser, "jax_speed.json and .md")
     args = parser.parse_args(argv)
     if args.quick:
         args.min_log2, args.max_log2, args.moves, args.reps = 10, 12, 32, 2
@@ -162,11 +170,10 @@ def main(argv=None):
                   f"{results['numba'][name]['all_cores'] / 1e6:.2f} on all", flush=True)
     table = markdown(results)
     print(table)
-    folder = args.results_dir or (None if args.quick else SHIPPED)
+    folder = quick_results_dir(args, args.quick)
     if folder is None:
-        print("a --quick run: nothing written (give --results-dir DIR to keep its figures)")
+        print(NOTHING_WRITTEN)
         return
-    folder.mkdir(parents=True, exist_ok=True)
     (folder / "jax_speed.json").write_text(json.dumps(results, indent=2))
     (folder / "jax_speed.md").write_text(table)
     print(f"wrote {folder / 'jax_speed.json'} and jax_speed.md")

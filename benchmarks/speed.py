@@ -37,7 +37,7 @@ import numba
 from mancala_marl import ENV_MODULES, batch
 from mancala_marl.games import GAME_OVER, make_game
 from mancala_marl.games import GAMES as REGISTRY
-from results_dir import SHIPPED
+from results_dir import NOTHING_WRITTEN, add_quick_results_dir, quick_results_dir
 
 GAMES = {name: cls() for name, cls in REGISTRY.items()}  # every registered game, default rules
 OURS_AEC = ENV_MODULES
@@ -349,9 +349,7 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="small sizes and 3 repetitions (a smoke run)")
     parser.add_argument("--sections", nargs="+", choices=SECTIONS, default=list(SECTIONS),
                         help="run only these sections and update them in an existing speed.json")
-    parser.add_argument("--results-dir", type=Path, default=None, metavar="DIR",
-                        help="folder for speed.json and speed.md (default: benchmarks/results, the shipped figures; "
-                             "with --quick, none: nothing is written)")
+    add_quick_results_dir(parser, "speed.json and speed.md")
     args = parser.parse_args(argv)
     missing = {module: extra for name in args.sections for module, extra in NEEDS.get(name, ())
                if importlib.util.find_spec(module) is None}
@@ -360,7 +358,7 @@ def main(argv=None):
         parser.error(f"{', '.join(sorted(missing))} missing: pip install -e '.[{extras}]' (make bench installs "
                      "[bench]), or leave those sections out with --sections")
     quick, want = args.quick, set(args.sections)
-    folder = args.results_dir or (None if quick else SHIPPED)
+    folder = quick_results_dir(args, quick)
     out = (folder or Path(tempfile.mkdtemp())) / "speed.json"
     reps = 3 if quick else 5
     command = "python benchmarks/speed.py" + (" --quick" if quick else "")
@@ -388,9 +386,8 @@ def main(argv=None):
     if tables:
         print(tables)
     if folder is None:
-        print("a --quick run: nothing written (give --results-dir DIR to keep its figures)")
+        print(NOTHING_WRITTEN)
         return
-    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2))
     if tables:
         out.with_suffix(".md").write_text(tables)

@@ -4,7 +4,6 @@ opponent restart from the learner's positions in games it did not win against th
 import numpy as np
 import pytest
 
-from mancala_marl.games import make_game
 from mancala_marl.train.training import TrainConfig
 from mancala_marl.train.vector_env import OPPONENTS, MancalaVecEnv, RestartPool
 
