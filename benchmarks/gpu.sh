@@ -5,8 +5,9 @@
 #
 #   bash benchmarks/gpu.sh prepare      # here, with the network: fill .whl/ (git-ignored)
 #   bash benchmarks/gpu.sh session      # there, in ONE call (about 9.5 minutes, so it fits a 15-minute lease):
-#                                       # `bench`, then the four games trained side by side on the one GPU for
-#                                       # what is left of $SESSION_SECONDS (570), all packed into
+#                                       # `bench`, then the games of $TRAIN_GAMES (all four) trained side by
+#                                       # side on the one GPU for what is left of $SESSION_SECONDS (570)
+#                                       # ($SIMS, $HIDDEN, $SESSION_GAMES games each), all packed into
 #                                       # $OUT/gpu-session.tgz (what comes back from a device is few files)
 #   bash benchmarks/gpu.sh collect TGZ  # here: unpack a session into benchmarks/results/gpu/, then each
 #                                       # network alone against alphabeta:depth=6 ($EVAL_GAMES a seat)
@@ -31,8 +32,10 @@ MINUTES=${MINUTES:-8}
 GAMES=${GAMES:-8192}          # self-play games at once (session: $SESSION_GAMES, 4096, each of four runs)
 EVAL_GAMES=${EVAL_GAMES:-100}  # per seat, against alphabeta:depth=6
 OBS=${OBS:-counts}            # the network's input: counts, or moves (what each move does: slower self-play)
+SIMS=${SIMS:-32}              # simulations per self-play move in training
+HIDDEN=${HIDDEN:-256,256}     # the network's hidden layers
 WHEELS=(pgx svgwrite mctx gymnasium farama-notifications pettingzoo tensorboardX)
-GAME_NAMES=(kalah sungka togyz_kumalak oware)
+read -r -a GAME_NAMES <<< "${TRAIN_GAMES:-kalah sungka togyz_kumalak oware}"  # session and collect: these games
 
 moves_for() {  # moves a generation: about twice a game's usual length, so most games end within it
     case "$1" in
@@ -46,7 +49,7 @@ train_run() {  # GAME GAMES MINUTES: one training run into $OUT/runs/GAME
     moves=$(moves_for "$game")
     # RUN_TIMEOUT (session): Ctrl-C at the session's end, which stops a run as its checkpoints allow
     timeout -s INT -k 15 "${RUN_TIMEOUT:-0}" "$PY" -P -m mancala_marl.train.cli alphazero "$game" --backend jax --minutes "$minutes" --generations 10000 \
-        --games "$games" --moves "$moves" --sims 32 --hidden 256,256 --buffer $((2 * games * moves)) \
+        --games "$games" --moves "$moves" --sims "$SIMS" --hidden "$HIDDEN" --buffer $((2 * games * moves)) \
         --batch-size 4096 --obs-type "$OBS" --opening 8 --eval-every 0 --run-dir "$OUT/runs/$game" --no-progress
 }
 
@@ -101,12 +104,14 @@ session)
     # the self-play speed target first, alone on the GPU; capped, so that training keeps its time
     timeout "${BENCH_SECONDS:-150}" "$PY" benchmarks/alphazero_jax_speed.py --batch "${BENCH_BATCH:-16384}" \
         --sims 64 --moves 16 --reps 2 --results-dir "$OUT/results" || echo "bench: stopped (exit $?)"
-    # then the four games side by side, each with a fifth of the GPU's memory; what is left of the
+    # then the games ($TRAIN_GAMES, default all four) side by side; for what is left of the
     # session, less ${RESERVE_SECONDS:-100} s for compiling, the last checkpoints and packing
     minutes=$(( (deadline - SECONDS - ${RESERVE_SECONDS:-100}) * 10 / 60 ))
     minutes=$((minutes / 10)).$((minutes % 10))
     echo "training each game for $minutes minutes"
-    export XLA_PYTHON_CLIENT_MEM_FRACTION=.2 RUN_TIMEOUT=$((deadline - SECONDS - 25))
+    # each run its share of the GPU's memory (jax takes 75% by default, which would leave the next none)
+    XLA_PYTHON_CLIENT_MEM_FRACTION=$(awk "BEGIN {print 0.8 / ${#GAME_NAMES[@]}}")
+    export XLA_PYTHON_CLIENT_MEM_FRACTION RUN_TIMEOUT=$((deadline - SECONDS - 25))
     runs=()
     for game in "${GAME_NAMES[@]}"; do
         train_run "$game" "${SESSION_GAMES:-4096}" "$minutes" > "$OUT/logs/$game.log" 2>&1 &
