@@ -130,6 +130,7 @@ def games_parser(doc: str, peers) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     choices = list(VARIANTS) + list(peers)
     parser.add_argument("--games", nargs="+", choices=choices, default=choices, help="default: all of them")
+    parser.add_argument("--reps", type=int, default=3, help="timed runs per figure; the median is kept (default 3)")
     return parser
 
 
@@ -138,7 +139,6 @@ def main(argv=None):
     parser.add_argument("--min-log2", type=int, default=10, help="smallest batch size, as a power of 2 (default 10)")
     parser.add_argument("--max-log2", type=int, default=20, help="largest batch size, as a power of 2 (default 20)")
     parser.add_argument("--moves", type=int, default=128, help="moves per timed run, per game (default 128)")
-    parser.add_argument("--reps", type=int, default=3, help="timed runs per figure; the median is kept (default 3)")
     parser.add_argument("--numba-size", type=int, default=65536,
                         help="games per numba playout run; 0 leaves numba out (default 65536)")
     parser.add_argument("--quick", action="store_true", help="2^10 and 2^12, 32 moves, 2 runs: a smoke run")

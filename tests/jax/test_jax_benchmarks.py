@@ -1,4 +1,4 @@
-"""benchmarks/jax_speed.py and benchmarks/jax_crosscheck.py run and write where --results-dir says
+"""benchmarks/jax_speed.py, alphazero_jax_speed.py and jax_crosscheck.py run and write where --results-dir says
 (tests/test_benchmarks.py runs every script's --help from the main virtualenv, without jax)."""
 
 import json
@@ -21,6 +21,16 @@ def test_speed_writes_our_game_beside_pgx_and_numba(tmp_path):
     assert set(results["jax"]) == {"kalah", "connect_four"} and set(results["numba"]) == {"kalah"}
     assert results["jax"]["kalah"]["16"]["moves_per_s"] > 0
     assert "| connect_four (Pgx) |" in (tmp_path / "jax_speed.md").read_text()
+
+
+def test_selfplay_speed_takes_the_options_gpu_sh_gives_it(tmp_path):
+    # benchmarks/gpu.sh's session runs it with --batch --sims --moves --reps --results-dir, on a GPU
+    run("benchmarks/alphazero_jax_speed.py", "--games", "kalah", "connect_four", "--batch", "4", "--sims", "2",
+        "--moves", "2", "--reps", "1", "--hidden", "8", "--results-dir", tmp_path)
+    results = json.loads((tmp_path / "alphazero_jax_speed.json").read_text())
+    assert set(results["games"]) == {"kalah", "connect_four"} and results["sims"] == 2
+    assert all(row["moves_per_s"] > 0 for row in results["games"].values())
+    assert "| connect_four (Pgx) |" in (tmp_path / "alphazero_jax_speed.md").read_text()
 
 
 def test_crosscheck_writes_the_games_it_compared(tmp_path):
