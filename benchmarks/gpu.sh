@@ -18,8 +18,9 @@
 #   bash benchmarks/gpu.sh train GAME   # there: train GAME for $MINUTES (default 8), then its network
 #                                       # alone (sims=0) against alphabeta:depth=6, $EVAL_GAMES (100)
 #                                       # random 4-move openings a seat
-#   bash benchmarks/gpu.sh compare GAME # anywhere (PY=.venv/bin/python here): that network with search at
-#                                       # 50 ms a move against the shipped alphazero, 200 openings a seat
+#   bash benchmarks/gpu.sh compare GAME [NETWORK]  # anywhere (PY=.venv/bin/python here): the network
+#                                       # (default: collect's) with search at 50 ms a move against the
+#                                       # shipped alphazero, 200 openings a seat
 #
 # On the device tool: carry [".whl"], and everything written goes under $OUT (default /tmp/gpu-out).
 # Python runs with -P: from the repository's root, its mancala_marl/ folder (without train/ and
@@ -136,8 +137,9 @@ collect)
     ;;
 compare)
     game=${2:?which game}
-    "$PY" -P -m mancala_marl.train.cli arena "$game" "alphazero:path=$OUT/runs/$game/network.npz,time=0.05" \
-        alphazero:time=0.05 -n 200 --opening 4 --workers "$(nproc)" | tee "$OUT/runs/$game/search_vs_shipped.txt"
+    network=${3:-benchmarks/results/gpu/runs/$game/network.npz}  # where collect put it
+    "$PY" -P -m mancala_marl.train.cli arena "$game" "alphazero:path=$network,time=0.05" \
+        alphazero:time=0.05 -n 200 --opening 4 --workers "$(nproc)" | tee "$(dirname "$network")/search_vs_shipped.txt"
     ;;
 *)
     sed -n '2,25p' "$0"
