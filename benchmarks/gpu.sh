@@ -49,7 +49,8 @@ train_run() {  # GAME GAMES MINUTES: one training run into $OUT/runs/GAME
     local game=$1 games=$2 minutes=$3 moves
     moves=$(moves_for "$game")
     # RUN_TIMEOUT (session): Ctrl-C at the session's end, which stops a run as its checkpoints allow
-    timeout -s INT -k 15 "${RUN_TIMEOUT:-0}" "$PY" -P -m mancala_marl.train.cli alphazero "$game" --backend jax --minutes "$minutes" --generations 10000 \
+    timeout -s INT -k 15 "${RUN_TIMEOUT:-0}" \
+        "$PY" -P -m mancala_marl.train.cli alphazero "$game" --backend jax --minutes "$minutes" --generations 10000 \
         --games "$games" --moves "$moves" --sims "$SIMS" --hidden "$HIDDEN" --buffer $((2 * games * moves)) \
         --batch-size 4096 --obs-type "$OBS" --opening 8 --eval-every 0 --run-dir "$OUT/runs/$game" --no-progress
 }
