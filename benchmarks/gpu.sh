@@ -33,7 +33,7 @@ MINUTES=${MINUTES:-8}
 GAMES=${GAMES:-8192}          # self-play games at once (session: $SESSION_GAMES, 4096, each of four runs)
 EVAL_GAMES=${EVAL_GAMES:-100}  # per seat, against alphabeta:depth=6
 OBS=${OBS:-counts}            # the network's input: counts, or moves (what each move does: slower self-play)
-SIMS=${SIMS:-64}              # simulations per self-play move in training: 32 plateaued on a CPU (docs/research/alphazero.md)
+SIMS=${SIMS:-32}              # simulations per self-play move in training (64: no better on a CPU, docs/research/alphazero.md)
 HIDDEN=${HIDDEN:-256,256}     # the network's hidden layers
 WHEELS=(pgx svgwrite mctx gymnasium farama-notifications pettingzoo tensorboardX)
 read -r -a GAME_NAMES <<< "${TRAIN_GAMES:-kalah sungka togyz_kumalak oware}"  # session and collect: these games
