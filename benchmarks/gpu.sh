@@ -108,8 +108,7 @@ session)
         --sims 64 --moves 16 --reps 2 --results-dir "$OUT/results" || echo "bench: stopped (exit $?)"
     # then the games ($TRAIN_GAMES, default all four) side by side; for what is left of the
     # session, less ${RESERVE_SECONDS:-100} s for compiling, the last checkpoints and packing
-    minutes=$(( (deadline - SECONDS - ${RESERVE_SECONDS:-100}) * 10 / 60 ))
-    minutes=$((minutes / 10)).$((minutes % 10))
+    minutes=$(awk "BEGIN {print int(($deadline - $SECONDS - ${RESERVE_SECONDS:-100}) / 6) / 10}")  # tenths, down
     echo "training each game for $minutes minutes"
     # each run its share of the GPU's memory (jax takes 75% by default, which would leave the next none)
     XLA_PYTHON_CLIENT_MEM_FRACTION=$(awk "BEGIN {print 0.8 / ${#GAME_NAMES[@]}}")
