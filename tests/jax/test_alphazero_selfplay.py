@@ -62,3 +62,20 @@ def test_random_openings_start_every_game_and_are_not_learned_from():
             start = t + 1
     assert not valid[p.random].any() and valid.any()
     assert len(set(lengths)) > 1  # drawn per game
+
+
+def test_value_q_blends_the_outcome_with_the_root_search_value():
+    """``value_q`` moves each target from the game's outcome towards the root search's value (from
+    the mover's side, in [-1, 1]), as the torch backend's ``--value-q``; which positions are
+    learned from does not change."""
+    env = make("kalah", obs_type="counts", pits=4, seeds=3)
+    game = env.game
+    params = init_params(jax.random.key(0), az_policy.feature_layout(game, "counts")[1], [16], game.pits)
+    positions = jax.jit(selfplay_fn(env, feature_fn(game, "counts"), games=8, moves=60, sims=8))(params, jax.random.key(1))
+    search_value = np.asarray(positions.search_value)
+    assert (np.abs(search_value) <= 1).all() and np.unique(search_value).size > 8
+    outcome, valid = (np.asarray(a) for a in value_targets(positions))
+    blended, valid_q = (np.asarray(a) for a in value_targets(positions, 0.25))
+    np.testing.assert_array_equal(valid_q, valid)
+    np.testing.assert_allclose(blended, 0.75 * outcome + 0.25 * search_value, atol=1e-6)
+    assert not np.allclose(blended[valid], outcome[valid])

@@ -15,7 +15,7 @@ from .config import POLICY_TARGETS, AlphaZeroConfig
 # AlphaZeroConfig fields whose option has another name (besides --rule); the others are named as their field
 RENAMED = {"steps_per_generation": "steps"}
 # options of one backend only: the other refuses them rather than ignore them
-TORCH_ONLY = ("margin_weight", "value_q", "policy_target", "steps", "temperature_moves", "dirichlet", "c_puct")
+TORCH_ONLY = ("margin_weight", "policy_target", "steps", "temperature_moves", "dirichlet", "c_puct")
 JAX_ONLY = ("moves", "reuse", "minutes")
 # JaxAlphaZeroConfig's defaults where the help names them (importing it needs jax; tests/jax holds them equal)
 JAX_DEFAULTS = {"games": 1024, "sims": 32, "obs_type": "counts", "buffer": 1_000_000, "batch_size": 4096,

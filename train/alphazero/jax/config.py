@@ -21,6 +21,7 @@ class JaxAlphaZeroConfig:
     opening: int = 0                   # each game starts with 0..opening uniformly random moves (not learned from)
     hidden: list = field(default_factory=lambda: [256, 256])
     obs_type: str = "counts"           # the network's input, as the alphazero policy reads it ("moves": pits^2 rule calls a node)
+    value_q: float = 0.0               # value target: (1 - q) * the game's outcome + q * the root search's value
     buffer: int = 1_000_000            # positions kept for training, over all devices
     batch_size: int = 4096             # positions per optimiser step, over all devices
     reuse: float = 1.0                 # optimiser steps per generation: reuse * new positions / batch_size
@@ -46,6 +47,8 @@ class JaxAlphaZeroConfig:
         for name in ("reuse", "learning_rate"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
+        if not 0.0 <= self.value_q <= 1.0:
+            raise ValueError(f"value_q must be between 0 and 1, got {self.value_q!r}")
         if self.weight_decay < 0:
             raise ValueError(f"weight_decay must be >= 0, got {self.weight_decay!r}")
         for name in ("games", "batch_size", "buffer"):

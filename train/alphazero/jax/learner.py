@@ -29,8 +29,8 @@ from .selfplay import selfplay_fn, value_targets
 REPLAY = ("obs", "mask", "policy", "value")
 # what a Learner's compiled functions depend on: runs that agree on these share them (a resumed run,
 # a test's runs), instead of compiling them again (tens of seconds on a CPU)
-SHAPE = ("game", "rule_params", "games", "moves", "sims", "opening", "hidden", "obs_type", "buffer", "batch_size",
-         "learning_rate", "weight_decay")
+SHAPE = ("game", "rule_params", "games", "moves", "sims", "opening", "hidden", "obs_type", "value_q", "buffer",
+         "batch_size", "learning_rate", "weight_decay")
 _LEARNERS: dict = {}
 
 
@@ -115,7 +115,7 @@ class Learner:
     def _local_generation(self, params, key_data, replay):
         """One device's self-play, its positions appended to its part of the buffer."""
         positions = self._selfplay(params, jax.random.wrap_key_data(key_data[0]))
-        values, valid = value_targets(positions)
+        values, valid = value_targets(positions, self.config.value_q)
         new = {"obs": positions.obs, "mask": positions.mask, "policy": positions.policy, "value": values}
         new = {name: a.reshape(-1, *a.shape[2:]) for name, a in new.items()}
         valid = valid.reshape(-1)

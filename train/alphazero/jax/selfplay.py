@@ -33,6 +33,7 @@ class Positions(NamedTuple):
     ended: jax.Array     # the game ended (or was truncated) with this move
     first: jax.Array     # player_0 moved
     random: jax.Array    # a random opening move, not the search's: not learned from
+    search_value: jax.Array  # the root search's value, from the mover's side
 
 
 def transition(env, state, action):
@@ -92,7 +93,7 @@ def selfplay_fn(env, features, games: int, moves: int, sims: int, opening: int =
                                out.action)
             after, reward, discount, ended = transition(env, state, action)
             positions = Positions(state.observation, state.legal_action_mask, out.action_weights, reward, discount,
-                                  ended, state.current_player == 0, random)
+                                  ended, state.current_player == 0, random, out.search_tree.summary().value)
             restart = jax.tree_util.tree_map(
                 lambda fresh, old: jnp.where(ended.reshape(-1, *[1] * (old.ndim - 1)), fresh, old), start, after)
             return (restart, jnp.where(ended, openings(next_opening), left - 1)), positions
@@ -102,11 +103,13 @@ def selfplay_fn(env, features, games: int, moves: int, sims: int, opening: int =
     return selfplay
 
 
-def value_targets(positions: Positions):
+def value_targets(positions: Positions, value_q: float = 0.0):
     """(values, valid) of each step (moves, games): the game's outcome from the side of the player
-    to move there, chained back through the discounts; valid where the game ended within the scan
-    (the positions of a game still going at its end have no outcome yet, and are dropped) and the
-    search chose the move (not a random opening move)."""
+    to move there, chained back through the discounts, blended with the root search's value by
+    ``value_q`` (as the torch backend's ``--value-q``: the search's value carries less of one
+    game's luck); valid where the game ended within the scan (the positions of a game still going
+    at its end have no outcome yet, and are dropped) and the search chose the move (not a random
+    opening move)."""
     def back(later, step):
         reward, discount = step
         value = reward + discount * later
@@ -115,4 +118,4 @@ def value_targets(positions: Positions):
     _, values = jax.lax.scan(back, jnp.zeros_like(positions.reward[0]), (positions.reward, positions.discount),
                              reverse=True)
     valid = (jnp.cumsum(positions.ended[::-1], axis=0)[::-1] > 0) & ~positions.random
-    return values, valid
+    return (1.0 - value_q) * values + value_q * positions.search_value, valid
