@@ -7,7 +7,7 @@
 #   bash benchmarks/gpu.sh session      # there, in ONE call (about 9.5 minutes, so it fits a 15-minute lease):
 #                                       # `bench`, then the games of $TRAIN_GAMES (all four) trained side by
 #                                       # side on the one GPU for what is left of $SESSION_SECONDS (570)
-#                                       # ($SIMS, $HIDDEN, $SESSION_GAMES games each), all packed into
+#                                       # ($SIMS, $HIDDEN, $REUSE, $SESSION_GAMES games each), all packed into
 #                                       # $OUT/gpu-session.tgz (what comes back from a device is few files)
 #   bash benchmarks/gpu.sh collect TGZ  # here: unpack a session into benchmarks/results/gpu/, then each
 #                                       # network alone against alphabeta:depth=6 ($EVAL_GAMES a seat)
@@ -35,6 +35,7 @@ EVAL_GAMES=${EVAL_GAMES:-100}  # per seat, against alphabeta:depth=6
 OBS=${OBS:-counts}            # the network's input: counts, or moves (what each move does: slower self-play)
 SIMS=${SIMS:-32}              # simulations per self-play move in training (64: no better on a CPU, docs/research/alphazero.md)
 HIDDEN=${HIDDEN:-256,256}     # the network's hidden layers
+REUSE=${REUSE:-4}             # times each new position is drawn for the fit (4: faster learning a position on a CPU)
 WHEELS=(pgx svgwrite mctx gymnasium farama-notifications pettingzoo tensorboardX)
 read -r -a GAME_NAMES <<< "${TRAIN_GAMES:-kalah sungka togyz_kumalak oware}"  # session and collect: these games
 
@@ -51,8 +52,9 @@ train_run() {  # GAME GAMES MINUTES: one training run into $OUT/runs/GAME
     # RUN_TIMEOUT (session): Ctrl-C at the session's end, which stops a run as its checkpoints allow
     timeout -s INT -k 15 "${RUN_TIMEOUT:-0}" \
         "$PY" -P -m mancala_marl.train.cli alphazero "$game" --backend jax --minutes "$minutes" --generations 10000 \
-        --games "$games" --moves "$moves" --sims "$SIMS" --hidden "$HIDDEN" --buffer $((2 * games * moves)) \
-        --batch-size 4096 --obs-type "$OBS" --opening 8 --eval-every 0 --run-dir "$OUT/runs/$game" --no-progress
+        --games "$games" --moves "$moves" --sims "$SIMS" --hidden "$HIDDEN" --reuse "$REUSE" \
+        --buffer $((2 * games * moves)) --batch-size 4096 --obs-type "$OBS" --opening 8 --eval-every 0 \
+        --run-dir "$OUT/runs/$game" --no-progress
 }
 
 alone_vs_alphabeta6() {  # GAME NETWORK: the network without search against alphabeta:depth=6

@@ -19,7 +19,7 @@ TORCH_ONLY = ("margin_weight", "policy_target", "steps", "temperature_moves", "d
 JAX_ONLY = ("moves", "reuse", "minutes")
 # JaxAlphaZeroConfig's defaults where the help names them (importing it needs jax; tests/jax holds them equal)
 JAX_DEFAULTS = {"games": 1024, "sims": 32, "obs_type": "counts", "buffer": 1_000_000, "batch_size": 4096,
-                "moves": 128, "reuse": 1.0, "minutes": 0.0}
+                "moves": 128, "reuse": 4.0, "minutes": 0.0}
 
 
 def add_parser(subparsers) -> None:

@@ -24,7 +24,7 @@ class JaxAlphaZeroConfig:
     value_q: float = 0.0               # value target: (1 - q) * the game's outcome + q * the root search's value
     buffer: int = 1_000_000            # positions kept for training, over all devices
     batch_size: int = 4096             # positions per optimiser step, over all devices
-    reuse: float = 1.0                 # optimiser steps per generation: reuse * new positions / batch_size
+    reuse: float = 4.0                 # optimiser steps per generation: reuse * new positions / batch_size
     learning_rate: float = 1e-3        # cosine decay to a tenth of it over the generations
     weight_decay: float = 1e-4
     eval_every: int = 5                # generations between evaluations (0: none)
