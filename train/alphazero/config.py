@@ -48,9 +48,8 @@ class AlphaZeroConfig:
                             "eval_games"), ("eval_every", "temperature_moves", "eval_sims", "opening"))
         if self.policy_target not in POLICY_TARGETS:
             raise ValueError(f"policy_target must be one of {list(POLICY_TARGETS)}, got {self.policy_target!r}")
-        for name in ("margin_weight", "value_q"):
-            if not 0.0 <= getattr(self, name) <= 1.0:
-                raise ValueError(f"{name} must be between 0 and 1, got {getattr(self, name)!r}")
+        if not 0.0 <= self.margin_weight <= 1.0:
+            raise ValueError(f"margin_weight must be between 0 and 1, got {self.margin_weight!r}")
         for name in ("c_puct", "dirichlet", "learning_rate"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
@@ -59,7 +58,7 @@ class AlphaZeroConfig:
 
 def check_shared(config, positive: tuple, non_negative: tuple) -> None:
     """The checks of the settings both backends have: whole counts (``positive`` > 0,
-    ``non_negative`` >= 0), the network's input and its layers."""
+    ``non_negative`` >= 0), the network's input and its layers, the value target's blend."""
     for low, kind, names in ((1, "a positive integer", positive), (0, "an integer >= 0", non_negative)):
         for name in names:
             value = getattr(config, name)
@@ -69,3 +68,5 @@ def check_shared(config, positive: tuple, non_negative: tuple) -> None:
         raise ValueError(f"obs_type must be one of {list(az_policy.OBS_TYPES)}, got {config.obs_type!r}")
     if not (config.hidden and all(isinstance(n, int) and n > 0 for n in config.hidden)):
         raise ValueError(f"hidden must be a list of positive layer sizes, got {config.hidden!r}")
+    if not 0.0 <= config.value_q <= 1.0:
+        raise ValueError(f"value_q must be between 0 and 1, got {config.value_q!r}")

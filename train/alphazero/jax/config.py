@@ -47,8 +47,6 @@ class JaxAlphaZeroConfig:
         for name in ("reuse", "learning_rate"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
-        if not 0.0 <= self.value_q <= 1.0:
-            raise ValueError(f"value_q must be between 0 and 1, got {self.value_q!r}")
         if self.weight_decay < 0:
             raise ValueError(f"weight_decay must be >= 0, got {self.weight_decay!r}")
         for name in ("games", "batch_size", "buffer"):
