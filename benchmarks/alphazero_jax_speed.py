@@ -10,13 +10,24 @@ steps, mctx's ``gumbel_muzero_policy`` at every step of every game, finished gam
 with an untrained MLP of ``--hidden`` layers, timed after a first (compiling) run, the median of
 ``--reps`` runs. Every game gets the same network shape, the same search settings and the same
 batch: our games read the features of the ``alphazero`` policy (``--obs-type``), Pgx's
-connect_four its own observation, flattened. Writes ``alphazero_jax_speed.json`` and ``.md`` to
+connect_four its own observation, flattened.
+
+``--breakdown`` says where a move's time goes, from the positions ``--moves`` random moves into
+the games: the legal moves there; the **descent steps** of one search (mctx runs a vmapped
+``while_loop`` down the tree and one back up at each simulation, so every game waits for the
+batch's deepest descent; summed over the simulations: fewer legal moves, deeper trees, more
+steps); and the **expansion share**, the time of ``sims`` batched expansions (the move, the
+features, the network: what the game adds to the search) over the time of a move. The
+**ceiling**, ``moves/s / (1 - share)``, is the rate if expansions cost nothing: the bound that the
+search's own steps set, which no faster rules or network can pass. Writes
+``alphazero_jax_speed.json`` and ``.md`` to
 ``--results-dir`` (default benchmarks/results; ``--quick`` writes nothing unless one is given).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import sys
 import time
@@ -29,7 +40,7 @@ PGX_PEERS = ("connect_four",)
 
 
 def harness(name: str, batch: int, moves: int, sims: int, hidden: list, obs_type: str):
-    """(jitted ``(params, key) -> positions``, params) of the self-play of game ``name``."""
+    """(jitted ``(params, key) -> positions``, params, env, features) of the self-play of game ``name``."""
     import jax
     import numpy as np
 
@@ -50,13 +61,13 @@ def harness(name: str, batch: int, moves: int, sims: int, hidden: list, obs_type
             return obs.reshape(*obs.shape[:obs.ndim - len(shape)], -1).astype(np.float32)
         inputs = int(np.prod(shape))
     params = init_params(jax.random.key(0), inputs, hidden, env.num_actions)
-    return jax.jit(selfplay_fn(env, features, batch, moves, sims)), params
+    return jax.jit(selfplay_fn(env, features, batch, moves, sims)), params, env, features
 
 
 def rate(name: str, batch: int, moves: int, sims: int, hidden: list, obs_type: str, reps: int) -> dict:
     import jax
 
-    run, params = harness(name, batch, moves, sims, hidden, obs_type)
+    run, params = harness(name, batch, moves, sims, hidden, obs_type)[:2]
     start = time.perf_counter()
     jax.block_until_ready(run(params, jax.random.key(1)))
     first = time.perf_counter() - start
@@ -68,12 +79,78 @@ def rate(name: str, batch: int, moves: int, sims: int, hidden: list, obs_type: s
     return {"moves_per_s": statistics.median(rates), "first_run_s": first}
 
 
+def descent_steps(parents) -> float:
+    """The steps of a search's descents, from its tree's ``parents`` (batch, nodes): simulation
+    ``k`` creates node ``k + 1`` at the end of its descent, and the vmapped loop runs as long as
+    the batch's deepest descent, so a simulation costs the maximum over the batch of that node's
+    depth. Summed over the simulations."""
+    import numpy as np
+
+    parents = np.asarray(parents)
+    rows = np.arange(parents.shape[0])
+    depth = np.zeros_like(parents)
+    for node in range(1, parents.shape[1]):
+        parent = parents[:, node]
+        depth[:, node] = np.where(parent >= 0, depth[rows, np.maximum(parent, 0)] + 1, 0)
+    return float(depth[:, 1:].max(0).sum())
+
+
+def breakdown(name: str, batch: int, moves: int, sims: int, hidden: list, obs_type: str, reps: int,
+              moves_per_s: float) -> dict:
+    """Where a move's time goes (see the module docstring), from positions ``moves`` random moves in."""
+    import jax
+    import numpy as np
+
+    from jax_speed import playout
+    from mancala_marl.jax.crosscheck import pick_legal
+    from mancala_marl.train.alphazero.jax.network import forward
+    from mancala_marl.train.alphazero.jax.selfplay import search_fn, transition
+
+    _, params, env, features = harness(name, batch, moves, sims, hidden, obs_type)
+    states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(0), batch))
+    states = playout(env, batch, moves)(states, jax.random.key(3))
+    tree = jax.jit(search_fn(env, features, sims))(params, jax.random.key(4), states).search_tree
+
+    @jax.jit
+    def expansions(params, states, key):
+        def expand(total, key):  # what mctx's recurrent_fn does once per simulation
+            actions = pick_legal(jax.random.uniform(key, (batch,)), states.legal_action_mask)
+            after = transition(env, states, actions)[0]
+            logits, value = forward(params, features(after.observation))
+            return total + logits.sum() + value.sum(), None
+        return jax.lax.scan(expand, 0.0, jax.random.split(key, sims))[0]
+
+    jax.block_until_ready(expansions(params, states, jax.random.key(5)))
+    times = []
+    for rep in range(reps):
+        start = time.perf_counter()
+        jax.block_until_ready(expansions(params, states, jax.random.key(6 + rep)))
+        times.append(time.perf_counter() - start)
+    share = statistics.median(times) / (batch / moves_per_s)
+    return {"legal_moves": float(np.asarray(states.legal_action_mask).sum(1).mean()),
+            "descent_steps": descent_steps(tree.parents), "expansion_share": share,
+            "ceiling_moves_per_s": moves_per_s / (1 - share) if share < 1 else float("inf")}
+
+
 def markdown(results: dict) -> str:
     lines = [f"AlphaZero self-play, moves per second ({results['machine']['device']}; {results['batch']} games at "
-             f"once, {results['sims']} simulations, MLP {results['hidden']}; `{results['command']}`)", "",
-             "| game | moves/s | first run (s) |", "|---|---|---|"]
+             f"once, {results['sims']} simulations, MLP {results['hidden']}; `{results['command']}`)", ""]
+    if results.get("xla_flags"):
+        lines += [f"XLA_FLAGS: `{results['xla_flags']}`", ""]
+    split = any("descent_steps" in row for row in results["games"].values())
+    lines += ["| game | moves/s | first run (s) |" + (" legal moves | descent steps a search | expansion share | ceiling (moves/s) |" if split else ""),
+              "|---|---|---|" + ("---|---|---|---|" if split else "")]
     for name, row in results["games"].items():
-        lines.append(f"| {label(name)} | {row['moves_per_s']:,.0f} | {row['first_run_s']:.1f} |")
+        line = f"| {label(name)} | {row['moves_per_s']:,.0f} | {row['first_run_s']:.1f} |"
+        if split:
+            line += (f" {row['legal_moves']:.2f} | {row['descent_steps']:.0f} | {row['expansion_share']:.2f} |"
+                     f" {row['ceiling_moves_per_s']:,.0f} |" if "descent_steps" in row else " - | - | - | - |")
+        lines.append(line)
+    if split:
+        lines += ["", f"Breakdown from positions {results['moves']} random moves into the games: descent steps are "
+                  "the search's vmapped loop steps down the tree (the batch's deepest descent, summed over the "
+                  "simulations); expansion share is the time of the simulations' moves, features and network over "
+                  "the time of a move; the ceiling is moves/s / (1 - share), the rate if those cost nothing."]
     return "\n".join(lines) + "\n"
 
 
@@ -84,6 +161,8 @@ def main(argv=None):
     parser.add_argument("--moves", type=int, default=32, help="moves of every game per timed run (default 32)")
     parser.add_argument("--hidden", default="256,256", help="hidden layer sizes (default 256,256)")
     parser.add_argument("--obs-type", default="counts", help="our games' network input (default counts, as training)")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="also the legal moves, the search's descent steps and the expansion share (see above)")
     parser.add_argument("--quick", action="store_true", help="64 games, 8 moves, 8 simulations, 1 run: a smoke run")
     add_quick_results_dir(parser, "alphazero_jax_speed.json and .md")
     args = parser.parse_args(argv)
@@ -94,13 +173,20 @@ def main(argv=None):
     hidden = [int(size) for size in args.hidden.split(",")]
     command = "python benchmarks/alphazero_jax_speed.py " + " ".join(argv if argv is not None else sys.argv[1:])
     results = {"command": command.strip(), "machine": machine(), "batch": args.batch, "sims": args.sims,
-               "moves": args.moves, "hidden": hidden, "obs_type": args.obs_type, "games": {}}
+               "moves": args.moves, "hidden": hidden, "obs_type": args.obs_type,
+               "xla_flags": os.environ.get("XLA_FLAGS", ""), "games": {}}
     print(f"machine: {results['machine']}", flush=True)
     for name in args.games:
         figure = rate(name, args.batch, args.moves, args.sims, hidden, args.obs_type, args.reps)
         results["games"][name] = figure
         print(f"{name:14s}: {figure['moves_per_s']:12,.0f} moves/s (first run {figure['first_run_s']:.1f} s)",
               flush=True)
+        if args.breakdown:
+            figure.update(breakdown(name, args.batch, args.moves, args.sims, hidden, args.obs_type, args.reps,
+                                    figure["moves_per_s"]))
+            print(f"{'':14s}  {figure['legal_moves']:.2f} legal moves, {figure['descent_steps']:.0f} descent steps "
+                  f"a search, expansion share {figure['expansion_share']:.2f}, ceiling "
+                  f"{figure['ceiling_moves_per_s']:,.0f} moves/s", flush=True)
     table = markdown(results)
     print(table)
     folder = quick_results_dir(args, args.quick)

@@ -5,10 +5,11 @@
 #
 #   bash benchmarks/gpu.sh prepare      # here, with the network: fill .whl/ (git-ignored)
 #   bash benchmarks/gpu.sh session      # there, in ONE call (about 9.5 minutes, so it fits a 15-minute lease):
-#                                       # `bench`, then the games of $TRAIN_GAMES (all four) trained side by
-#                                       # side on the one GPU for what is left of $SESSION_SECONDS (570)
-#                                       # ($SIMS, $HIDDEN, $REUSE, $SESSION_GAMES games each), all packed into
-#                                       # $OUT/gpu-session.tgz (what comes back from a device is few files)
+#                                       # `bench` with --breakdown (and again with CUDA graphs), then the games
+#                                       # of $TRAIN_GAMES (all four) trained side by side on the one GPU for
+#                                       # what is left of $SESSION_SECONDS (570) ($SIMS, $HIDDEN, $REUSE,
+#                                       # $SESSION_GAMES games each), all packed into $OUT/gpu-session.tgz
+#                                       # (what comes back from a device is few files)
 #   bash benchmarks/gpu.sh collect TGZ  # here: unpack a session into benchmarks/results/gpu/, then each
 #                                       # network alone against alphabeta:depth=6 ($EVAL_GAMES a seat)
 #   bash benchmarks/gpu.sh speed        # there: random playouts of our four games beside Pgx's connect_four
@@ -30,9 +31,11 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gpu-out}
 PY=${PY:-python3}
 MINUTES=${MINUTES:-8}
-GAMES=${GAMES:-8192}          # self-play games at once (session: $SESSION_GAMES, 4096, each of four runs)
+GAMES=${GAMES:-8192}          # self-play games at once (session: $SESSION_GAMES, 4096, each run; half that
+                              # where games run 256 moves, so every generation has the same moves)
 EVAL_GAMES=${EVAL_GAMES:-100}  # per seat, against alphabeta:depth=6
-OBS=${OBS:-counts}            # the network's input: counts, or moves (what each move does: slower self-play)
+OBS=${OBS:-counts}            # the network's input: counts, or moves (what each move does: slower self-play);
+                              # OBS_<game> (OBS_sungka=moves) for one game
 SIMS=${SIMS:-32}              # simulations per self-play move in training (64: no better on a CPU, docs/research/alphazero.md)
 HIDDEN=${HIDDEN:-256,256}     # the network's hidden layers
 REUSE=${REUSE:-4}             # times each new position is drawn for the fit (4: faster learning a position on a CPU)
@@ -46,6 +49,11 @@ moves_for() {  # moves a generation: about twice a game's usual length, so most 
     esac
 }
 
+obs_for() {  # the network's input for GAME: $OBS_GAME, else $OBS
+    local name="OBS_$1"
+    echo "${!name:-$OBS}"
+}
+
 train_run() {  # GAME GAMES MINUTES: one training run into $OUT/runs/GAME
     local game=$1 games=$2 minutes=$3 moves
     moves=$(moves_for "$game")
@@ -53,7 +61,7 @@ train_run() {  # GAME GAMES MINUTES: one training run into $OUT/runs/GAME
     timeout -s INT -k 15 "${RUN_TIMEOUT:-0}" \
         "$PY" -P -m mancala_marl.train.cli alphazero "$game" --backend jax --minutes "$minutes" --generations 10000 \
         --games "$games" --moves "$moves" --sims "$SIMS" --hidden "$HIDDEN" --reuse "$REUSE" \
-        --buffer $((2 * games * moves)) --batch-size 4096 --obs-type "$OBS" --opening 8 --eval-every 0 \
+        --buffer $((2 * games * moves)) --batch-size 4096 --obs-type "$(obs_for "$game")" --opening 8 --eval-every 0 \
         --run-dir "$OUT/runs/$game" --no-progress
 }
 
@@ -105,9 +113,18 @@ session)
     exec > >(tee "$final/session.log") 2>&1
     install
     nvidia-smi -L 2>/dev/null || true
-    # the self-play speed target first, alone on the GPU; capped, so that training keeps its time
-    timeout "${BENCH_SECONDS:-150}" "$PY" benchmarks/alphazero_jax_speed.py --batch "${BENCH_BATCH:-16384}" \
-        --sims 64 --moves 16 --reps 2 --results-dir "$OUT/results" || echo "bench: stopped (exit $?)"
+    # the self-play speed target first, alone on the GPU, with where a move's time goes (--breakdown);
+    # capped, so that training keeps its time (BENCH_SECONDS=0: no benchmark)
+    if [ "${BENCH_SECONDS:-210}" -gt 0 ]; then
+        timeout "${BENCH_SECONDS:-210}" "$PY" benchmarks/alphazero_jax_speed.py --batch "${BENCH_BATCH:-16384}" \
+            --sims 64 --moves 16 --reps 2 --breakdown --results-dir "$OUT/results" || echo "bench: stopped (exit $?)"
+        # mctx's vmapped while_loops wait on the host at every step (docs/research/alphazero.md): the
+        # same two games with those loops recorded into CUDA graphs, if this XLA takes the flag
+        XLA_FLAGS="${XLA_FLAGS:-} --xla_gpu_enable_command_buffer=+WHILE,+CONDITIONAL" \
+            timeout "${GRAPH_BENCH_SECONDS:-60}" "$PY" benchmarks/alphazero_jax_speed.py --games kalah connect_four \
+            --batch "${BENCH_BATCH:-16384}" --sims 64 --moves 16 --reps 2 --results-dir "$OUT/results/cuda-graphs" \
+            || echo "bench with CUDA graphs: stopped (exit $?)"
+    fi
     # then the games ($TRAIN_GAMES, default all four) side by side; for what is left of the
     # session, less ${RESERVE_SECONDS:-100} s for compiling, the last checkpoints and packing
     minutes=$(awk "BEGIN {print int(($deadline - $SECONDS - ${RESERVE_SECONDS:-100}) / 6) / 10}")  # tenths, down
@@ -117,7 +134,9 @@ session)
     export XLA_PYTHON_CLIENT_MEM_FRACTION RUN_TIMEOUT=$((deadline - SECONDS - 25))
     runs=()
     for game in "${GAME_NAMES[@]}"; do
-        train_run "$game" "${SESSION_GAMES:-4096}" "$minutes" > "$OUT/logs/$game.log" 2>&1 &
+        # every game the same moves a generation: $SESSION_GAMES games of Kalah's 128 moves
+        train_run "$game" $((${SESSION_GAMES:-4096} * 128 / $(moves_for "$game"))) "$minutes" \
+            > "$OUT/logs/$game.log" 2>&1 &
         runs+=($!)
     done
     wait "${runs[@]}" || true  # not a bare wait: that would wait for the log's tee too

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -24,13 +26,33 @@ def test_speed_writes_our_game_beside_pgx_and_numba(tmp_path):
 
 
 def test_selfplay_speed_takes_the_options_gpu_sh_gives_it(tmp_path):
-    # benchmarks/gpu.sh's session runs it with --batch --sims --moves --reps --results-dir, on a GPU
-    run("benchmarks/alphazero_jax_speed.py", "--games", "kalah", "connect_four", "--batch", "4", "--sims", "2",
-        "--moves", "2", "--reps", "1", "--hidden", "8", "--results-dir", tmp_path)
+    # benchmarks/gpu.sh's session runs it with --batch --sims --moves --reps --breakdown --results-dir, on a GPU
+    run("benchmarks/alphazero_jax_speed.py", "--games", "kalah", "connect_four", "--batch", "4", "--sims", "3",
+        "--moves", "2", "--reps", "1", "--hidden", "8", "--breakdown", "--results-dir", tmp_path)
     results = json.loads((tmp_path / "alphazero_jax_speed.json").read_text())
-    assert set(results["games"]) == {"kalah", "connect_four"} and results["sims"] == 2
-    assert all(row["moves_per_s"] > 0 for row in results["games"].values())
+    assert set(results["games"]) == {"kalah", "connect_four"} and results["sims"] == 3
+    for name, row in results["games"].items():
+        assert row["moves_per_s"] > 0
+        assert 1 <= row["legal_moves"] <= (6 if name == "kalah" else 7)
+        # every simulation descends at least one step below the root, at most one per earlier simulation
+        assert 3 <= row["descent_steps"] <= 1 + 2 + 3
+        assert row["expansion_share"] > 0 and row["ceiling_moves_per_s"] > row["moves_per_s"]
     assert "| connect_four (Pgx) |" in (tmp_path / "alphazero_jax_speed.md").read_text()
+
+
+def test_descent_steps_sum_the_deepest_descent_of_each_simulation():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from alphazero_jax_speed import descent_steps
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    # two searches of three simulations: a chain 0-1-2-3 (depths 1, 2, 3), and a root with three
+    # children (depths 1, 1, 1); each simulation waits for the deeper of the two
+    parents = np.array([[-1, 0, 1, 2], [-1, 0, 0, 0]])
+    assert descent_steps(parents) == 1 + 2 + 3
+    # the second search deeper at its last simulation: 0-1, 0-2, 2-3
+    parents = np.array([[-1, 0, 0, 0], [-1, 0, 0, 2]])
+    assert descent_steps(parents) == 1 + 1 + 2
 
 
 def test_crosscheck_writes_the_games_it_compared(tmp_path):
