@@ -35,7 +35,9 @@ GAMES=${GAMES:-8192}          # self-play games at once (session: $SESSION_GAMES
                               # where games run 256 moves, so every generation has the same moves)
 EVAL_GAMES=${EVAL_GAMES:-100}  # per seat, against alphabeta:depth=6
 OBS=${OBS:-counts}            # the network's input: counts, or moves (what each move does: slower self-play);
-                              # OBS_<game> (OBS_sungka=moves) for one game
+                              # OBS_<game> for one game: Togyz Kumalak reads moves unless told otherwise
+                              # (on counts it learned next to nothing in 20 CPU minutes, docs/research/alphazero.md)
+OBS_togyz_kumalak=${OBS_togyz_kumalak:-moves}
 SIMS=${SIMS:-32}              # simulations per self-play move in training (64: no better on a CPU, docs/research/alphazero.md)
 HIDDEN=${HIDDEN:-256,256}     # the network's hidden layers
 REUSE=${REUSE:-4}             # times each new position is drawn for the fit (4: faster learning a position on a CPU)
