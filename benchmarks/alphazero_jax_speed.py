@@ -138,8 +138,11 @@ def markdown(results: dict) -> str:
     if results.get("xla_flags"):
         lines += [f"XLA_FLAGS: `{results['xla_flags']}`", ""]
     split = any("descent_steps" in row for row in results["games"].values())
-    lines += ["| game | moves/s | first run (s) |" + (" legal moves | descent steps a search | expansion share | ceiling (moves/s) |" if split else ""),
-              "|---|---|---|" + ("---|---|---|---|" if split else "")]
+    header, rule = "| game | moves/s | first run (s) |", "|---|---|---|"
+    if split:
+        header += " legal moves | descent steps a search | expansion share | ceiling (moves/s) |"
+        rule += "---|---|---|---|"
+    lines += [header, rule]
     for name, row in results["games"].items():
         line = f"| {label(name)} | {row['moves_per_s']:,.0f} | {row['first_run_s']:.1f} |"
         if split:
