@@ -40,7 +40,8 @@ PGX_PEERS = ("connect_four",)
 
 
 def harness(name: str, batch: int, moves: int, sims: int, hidden: list, obs_type: str):
-    """(jitted ``(params, key) -> positions``, params, env, features) of the self-play of game ``name``."""
+    """(jitted ``(params, key) -> positions``, params, env, features) of the self-play of game ``name``:
+    what :func:`rate` times and :func:`breakdown` takes apart."""
     import jax
     import numpy as np
 
@@ -64,10 +65,11 @@ def harness(name: str, batch: int, moves: int, sims: int, hidden: list, obs_type
     return jax.jit(selfplay_fn(env, features, batch, moves, sims)), params, env, features
 
 
-def rate(name: str, batch: int, moves: int, sims: int, hidden: list, obs_type: str, reps: int) -> dict:
+def rate(run, params, batch: int, moves: int, reps: int) -> dict:
+    """Self-play moves per second of ``run`` (:func:`harness`'s), the median of ``reps`` timed runs
+    after a first, compiling one."""
     import jax
 
-    run, params = harness(name, batch, moves, sims, hidden, obs_type)[:2]
     start = time.perf_counter()
     jax.block_until_ready(run(params, jax.random.key(1)))
     first = time.perf_counter() - start
@@ -95,18 +97,15 @@ def descent_steps(parents) -> float:
     return float(depth[:, 1:].max(0).sum())
 
 
-def breakdown(name: str, batch: int, moves: int, sims: int, hidden: list, obs_type: str, reps: int,
-              moves_per_s: float) -> dict:
+def breakdown(env, features, params, batch: int, moves: int, sims: int, reps: int, moves_per_s: float) -> dict:
     """Where a move's time goes (see the module docstring), from positions ``moves`` random moves in."""
     import jax
     import numpy as np
 
     from jax_speed import playout
     from mancala_marl.jax.crosscheck import pick_legal
-    from mancala_marl.train.alphazero.jax.network import forward
-    from mancala_marl.train.alphazero.jax.selfplay import search_fn, transition
+    from mancala_marl.train.alphazero.jax.selfplay import evaluate, search_fn, transition
 
-    _, params, env, features = harness(name, batch, moves, sims, hidden, obs_type)
     states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(0), batch))
     states = playout(env, batch, moves)(states, jax.random.key(3))
     tree = jax.jit(search_fn(env, features, sims))(params, jax.random.key(4), states).search_tree
@@ -115,8 +114,7 @@ def breakdown(name: str, batch: int, moves: int, sims: int, hidden: list, obs_ty
     def expansions(params, states, key):
         def expand(total, key):  # what mctx's recurrent_fn does once per simulation
             actions = pick_legal(jax.random.uniform(key, (batch,)), states.legal_action_mask)
-            after = transition(env, states, actions)[0]
-            logits, value = forward(params, features(after.observation))
+            logits, value = evaluate(params, features, transition(env, states, actions)[0])
             return total + logits.sum() + value.sum(), None
         return jax.lax.scan(expand, 0.0, jax.random.split(key, sims))[0]
 
@@ -180,12 +178,13 @@ def main(argv=None):
                "xla_flags": os.environ.get("XLA_FLAGS", ""), "games": {}}
     print(f"machine: {results['machine']}", flush=True)
     for name in args.games:
-        figure = rate(name, args.batch, args.moves, args.sims, hidden, args.obs_type, args.reps)
+        run, params, env, features = harness(name, args.batch, args.moves, args.sims, hidden, args.obs_type)
+        figure = rate(run, params, args.batch, args.moves, args.reps)
         results["games"][name] = figure
         print(f"{name:14s}: {figure['moves_per_s']:12,.0f} moves/s (first run {figure['first_run_s']:.1f} s)",
               flush=True)
         if args.breakdown:
-            figure.update(breakdown(name, args.batch, args.moves, args.sims, hidden, args.obs_type, args.reps,
+            figure.update(breakdown(env, features, params, args.batch, args.moves, args.sims, args.reps,
                                     figure["moves_per_s"]))
             print(f"{'':14s}  {figure['legal_moves']:.2f} legal moves, {figure['descent_steps']:.0f} descent steps "
                   f"a search, expansion share {figure['expansion_share']:.2f}, ceiling "

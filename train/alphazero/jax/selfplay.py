@@ -46,7 +46,8 @@ def transition(env, state, action):
     return state, reward, discount, ended
 
 
-def _evaluate(params, features, state):
+def evaluate(params, features, state):
+    """The network's (prior logits, value) of a batch of states, as the search reads them."""
     logits, value = forward(params, features(state.observation))
     # illegal moves get no prior (mctx masks them at the root only)
     logits = jnp.where(state.legal_action_mask, logits - logits.max(-1, keepdims=True), jnp.finfo(logits.dtype).min)
@@ -58,12 +59,12 @@ def search_fn(env, features, sims: int, gumbel_scale: float = 1.0):
     def recurrent_fn(params, key, action, state):
         del key
         state, reward, discount, ended = transition(env, state, action)
-        logits, value = _evaluate(params, features, state)
+        logits, value = evaluate(params, features, state)
         return mctx.RecurrentFnOutput(reward=reward, discount=discount, prior_logits=logits,
                                       value=jnp.where(ended, 0.0, value)), state
 
     def search(params, key, state):
-        logits, value = _evaluate(params, features, state)
+        logits, value = evaluate(params, features, state)
         root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=state)
         return mctx.gumbel_muzero_policy(params, key, root, recurrent_fn, sims,
                                          invalid_actions=~state.legal_action_mask,
