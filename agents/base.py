@@ -121,7 +121,9 @@ def parse_policy_spec(spec: str) -> tuple[str, list, dict]:
     """
     name, _, rest = spec.partition(":")
     args, params = [], {}
-    for part in filter(None, (p.strip() for p in rest.split(",")) if rest else []):
+    for part in (p.strip() for p in rest.split(",")) if rest else []:
+        if not part:  # "depth=4,," read as depth=4 hid a slip (a value left out?)
+            raise ValueError(f"{spec!r} has an empty parameter (a comma too many); write name=value,name=value")
         key, eq, value = part.partition("=")
         if eq and key.isidentifier():
             if key in params:  # the last would win without a word

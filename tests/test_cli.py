@@ -64,9 +64,9 @@ BAD_INPUTS = [
     (["arena", "kalah", "alphabeta:depth=deep", "random"], "depth must be an integer >= 1"),
     (["arena", "kalah", "alphabeta:width=3", "random"], "unknown parameter 'width' for policy 'alphabeta' "
                                                          "(its parameters: depth, time_limit, "),
-    (["arena", "kalah", "greedy", "random", "-n", "0"], "n (games per seat) must be an integer >= 1"),
-    (["arena", "kalah", "greedy", "random", "-n", "many"], "argument -n/--games: invalid int value: 'many'"),
-    (["arena", "kalah", "greedy", "random", "--workers", "0"], "workers (processes) must be an integer >= 1, got 0"),
+    (["arena", "kalah", "greedy", "random", "-n", "0"], "argument -n/--games: must be an integer >= 1 and <= 1000000"),
+    (["arena", "kalah", "greedy", "random", "-n", "many"], "argument -n/--games: must be an integer >= 1 and <= 1000000, got 'many'"),
+    (["arena", "kalah", "greedy", "random", "--workers", "0"], "argument --workers: must be an integer >= 1 and <= 256, got '0'"),
     # seeds numpy or SB3 would refuse: a traceback from gymnasium naming -1000 (train), "--hyper gave"
     # (demo), or numpy's "expected non-negative integer" naming nothing (play, a policy's seed)
     (["train", "kalah", "--seed", "-1", *RUN], "argument --seed: must be an integer from 0 to 2**32 - 1, got '-1'"),
@@ -88,9 +88,9 @@ BAD_INPUTS = [
     (["play", "kalah", "--opponent", "model:/nonexistent.zip"], "no model file"),
     (["nonsense"], "invalid choice: 'nonsense'"),
     # training settings refused before a run starts (nothing written to checkpoints/)
-    (["alphazero", "kalah", "--generations", "0", *RUN], "generations must be a positive integer, got 0"),
-    (["train", "kalah", "--timesteps", "0", *RUN], "timesteps must be a positive integer, got 0"),
-    (["train", "kalah", "--eval-games", "0", *RUN], "eval_games must be a positive integer, got 0"),
+    (["alphazero", "kalah", "--generations", "0", *RUN], "argument --generations: must be an integer >= 1 and <= 1000000, got '0'"),
+    (["train", "kalah", "--timesteps", "0", *RUN], "argument --timesteps: must be an integer >= 1 and <= 100000000000, got '0'"),
+    (["train", "kalah", "--eval-games", "0", *RUN], "argument --eval-games: must be an integer >= 1 and <= 1000000"),
     (["train", "kalah", "--eval-opponents", "random,oracle", *RUN], "unknown policy 'oracle'"),
     (["train", "kalah", "--opponent", "random,oracle", *RUN], "unknown policy 'oracle'"),
     (["train", "kalah", "--opponent", "selfplay", "--pool", "max,oracle", *RUN], "unknown policy 'oracle'"),
@@ -107,7 +107,7 @@ BAD_INPUTS = [
     (["distill", "kalah", "--pool", "alphabeta:depth=2,tt_bits=10,oracle", *RUN], "unknown policy 'oracle'"),
     (["train", "kalah", "--reward-scale", "0", *RUN], "reward_scale must be > 0"),
     (["train", "kalah", "--learning-rate-end", "-1", *RUN], "learning_rate_end must be >= 0"),
-    (["train", "kalah", "--opening", "-1", *RUN], "opening must be an integer >= 0"),
+    (["train", "kalah", "--opening", "-1", *RUN], "argument --opening: must be an integer >= 0 and <= 1000"),
     (["train", "kalah", "--hyper", "bogus=1", *RUN], "MaskablePPO has no argument 'bogus' (it takes batch_size"),
     (["train", "kalah", "--algo", "dqn", "--hyper", "n_epochs=2", *RUN], "MaskedDQN has no argument 'n_epochs'"),
     (["train", "kalah", "--hyper", "learning_rate=abc", *RUN], "--hyper gave {'learning_rate': 'abc'}): "),

@@ -36,10 +36,12 @@ def test_a_demo_folder_with_someone_elses_file_in_it_is_refused_and_kept(someone
 def test_bad_settings_are_refused_before_the_run_folder_is_touched(someone_elses, capsys):
     (someone_elses / "notes.txt").unlink()
     (someone_elses / MARKER).write_text("")  # an earlier demo's, which a good demo would replace
-    assert main(["demo", "kalah", "--timesteps", "0", "--run-dir", str(someone_elses)]) == 2
-    assert "timesteps must be a positive integer, got 0" in capsys.readouterr().err
-    assert main(["demo", "kalah", "--games", "0", "--run-dir", str(someone_elses)]) == 2
-    assert "--games (arena games per seat per opponent) must be >= 1, got 0" in capsys.readouterr().err
+    for option, message in (("--timesteps", "argument --timesteps: must be an integer >= 1 and <= 100000000000, "
+                                             "got '0'"),
+                            ("--games", "argument --games: must be an integer >= 1 and <= 1000000")):
+        with pytest.raises(SystemExit) as exit_:  # argparse exits by itself
+            main(["demo", "kalah", option, "0", "--run-dir", str(someone_elses)])
+        assert exit_.value.code == 2 and message in capsys.readouterr().err
     assert sorted(p.name for p in someone_elses.iterdir()) == [MARKER]
 
 

@@ -11,15 +11,20 @@ Every game is seeded from ``(seed, i, seat)``, so results do not depend on ``wor
 from __future__ import annotations
 
 import csv
+import functools
+import itertools
 import math
 import multiprocessing
 import signal
 import sys
+from collections import deque
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
 
 from mancala_marl.games import MAX_MOVES, Game, IllegalMoveError, make_game
+from mancala_marl.limits import check_count, check_workers
 
 SEATS = ("first", "second")
 RECORD_FIELDS = ("index", "seat", "score_a", "score_b", "length")
@@ -104,47 +109,76 @@ def opening_position(game: Game, seed: int, index: int, opening: int) -> np.ndar
 
 
 def _play_jobs(game, a, b, jobs, seed, opening):
-    game, a, b = parse_game(game), _policy(a), _policy(b)
-    records = []
+    """Yield the record of each game of ``jobs`` (``(index, seat)`` pairs) as it ends."""
     for index, seat in jobs:
         rng, seed_a, seed_b = _game_seeds(seed, index, seat)
         if seat == 0:
             s_a, s_b, length = play_game(game, a, b, (seed_a, seed_b), rng, opening)
         else:
             s_b, s_a, length = play_game(game, b, a, (seed_b, seed_a), rng, opening)
-        records.append({"index": index, "seat": SEATS[seat], "score_a": s_a, "score_b": s_b, "length": length})
-    return records
+        yield {"index": index, "seat": SEATS[seat], "score_a": s_a, "score_b": s_b, "length": length}
+
+
+@functools.lru_cache(maxsize=1)
+def _players(game_spec: str, a: str, b: str):
+    """The game and both policies in a worker, built once for all the chunks it plays."""
+    return parse_game(game_spec), _policy(a), _policy(b)
+
+
+def _play_chunk(game_spec, a, b, jobs, seed, opening) -> list[dict]:
+    game, a, b = _players(game_spec, a, b)
+    return list(_play_jobs(game, a, b, jobs, seed, opening))
+
+
+def _chunks(jobs, size: int):
+    while chunk := list(itertools.islice(jobs, size)):
+        yield chunk
+
+
+def match_records(game, a, b, n: int, seed: int = 0, workers: int = 1, opening: int = 0) -> Iterator[dict]:
+    """The ``2 n`` game records of A against B (``n`` per seat), yielded as they are played, by
+    seat then index. Only the games in flight are held: a match of any length takes the same
+    memory.
+
+    ``a``/``b`` are policy specs (``"alphabeta:depth=4"``) or, with ``workers=1``, Policy objects.
+    Each record: index, seat ("first" = A moved first), score_a, score_b, length (moves). The
+    counts are checked here, before any game (:func:`mancala_marl.limits.check_count`): at most a
+    million games a seat, no more workers than games.
+    """
+    from mancala_marl.agents import check_seed
+
+    n = check_count("games", n, "n (games per seat)")
+    workers = check_workers(workers, 2 * n, "workers (processes)", "game")
+    check_seed(seed)
+    opening = check_count("opening", opening, "opening (random moves at the start of each game)")
+    game = parse_game(game)
+    jobs = ((i, seat) for seat in (0, 1) for i in range(n))
+    if workers == 1:
+        return _play_jobs(game, _policy(a), _policy(b), jobs, seed, opening)
+    if not all(isinstance(p, str) for p in (a, b)):
+        raise ValueError("with workers > 1, give the policies as spec strings (they are rebuilt in each process)")
+    return _in_pool(game, a, b, jobs, seed, opening, workers, n)
+
+
+def _in_pool(game, a, b, jobs, seed, opening, workers, n):
+    # Compile the policies' kernels once here: forked workers inherit them.
+    next(_play_jobs(game, _policy(a), _policy(b), [(0, 0)], seed, opening))
+    # Small chunks, a few per worker in flight: the workers stay busy to the end, and the records
+    # come back in order, without the match's jobs queued up front (the pool's map would queue them all).
+    size, in_flight = max(1, min(64, 2 * n // (workers * 4))), deque()
+    spec = game.cli_spec()
+    with process_pool(workers) as pool:
+        for chunk in _chunks(jobs, size):
+            in_flight.append(pool.apply_async(_play_chunk, (spec, a, b, chunk, seed, opening)))
+            if len(in_flight) >= workers * 4:
+                yield from in_flight.popleft().get()
+        while in_flight:
+            yield from in_flight.popleft().get()
 
 
 def play_match(game, a, b, n: int, seed: int = 0, workers: int = 1, opening: int = 0) -> list[dict]:
-    """The ``2 n`` game records of A against B (``n`` per seat), sorted by seat then index.
-
-    ``a``/``b`` are policy specs (``"alphabeta:depth=4"``) or, with ``workers=1``, Policy objects.
-    Each record: index, seat ("first" = A moved first), score_a, score_b, length (moves).
-    """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n (games per seat) must be an integer >= 1, got {n!r}")
-    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
-        raise ValueError(f"workers (processes) must be an integer >= 1, got {workers!r}")
-    from mancala_marl.agents import check_seed
-    check_seed(seed)
-    if isinstance(opening, bool) or not isinstance(opening, (int, np.integer)) or opening < 0:
-        raise ValueError(f"opening (random moves at the start of each game) must be an integer >= 0, got {opening!r}")
-    game = parse_game(game)
-    jobs = [(i, seat) for seat in (0, 1) for i in range(n)]
-    if workers == 1 or len(jobs) < 2:
-        return _play_jobs(game, a, b, jobs, seed, opening)
-    if not all(isinstance(p, str) for p in (a, b)):
-        raise ValueError("with workers > 1, give the policies as spec strings (they are rebuilt in each process)")
-    # Compile the policies' kernels once here: forked workers inherit them.
-    _play_jobs(game, a, b, [(0, 0)], seed, opening)
-    chunks = [jobs[k::workers * 4] for k in range(workers * 4)]
-    records = []
-    with process_pool(workers) as pool:
-        for part in pool.starmap(_play_jobs, [(game.cli_spec(), a, b, chunk, seed, opening) for chunk in chunks]):
-            records.extend(part)
-    records.sort(key=lambda r: (SEATS.index(r["seat"]), r["index"]))
-    return records
+    """The ``2 n`` game records of A against B as a list, sorted by seat then index (:func:`match_records`)."""
+    return list(match_records(game, a, b, n, seed, workers, opening))
 
 
 def _ignore_interrupt() -> None:
@@ -168,39 +202,68 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def seat_summary(records: list[dict]) -> dict:
-    """wins/draws/losses (A's), win_rate with ci95, mean_score (A's store), mean_margin (A - B), mean_length."""
-    n = len(records)
-    margins = [r["score_a"] - r["score_b"] for r in records]
-    wins = sum(m > 0 for m in margins)
-    draws = sum(m == 0 for m in margins)
-    low, high = wilson(wins, n)
-    mean = (lambda xs: float(np.mean(xs)) if n else 0.0)
-    return {"games": n, "wins": wins, "draws": draws, "losses": n - wins - draws,
-            "win_rate": wins / n if n else 0.0, "ci95": [round(low, 4), round(high, 4)],
-            "mean_score": mean([r["score_a"] for r in records]), "mean_margin": mean(margins),
-            "mean_length": mean([r["length"] for r in records])}
+class Tally:
+    """A seat's results, added up game by game (:meth:`add`), summed up by :meth:`summary`."""
+
+    def __init__(self):
+        self.games = self.wins = self.draws = 0
+        self.score = self.margin = self.length = 0.0
+
+    def add(self, record: dict) -> None:
+        margin = record["score_a"] - record["score_b"]
+        self.games += 1
+        self.wins += int(margin > 0)
+        self.draws += int(margin == 0)
+        self.score += float(record["score_a"])
+        self.margin += float(margin)
+        self.length += float(record["length"])
+
+    def summary(self) -> dict:
+        """wins/draws/losses (A's), win_rate with ci95, mean_score (A's store), mean_margin (A - B), mean_length."""
+        n = self.games
+        low, high = wilson(self.wins, n)
+        mean = (lambda total: total / n if n else 0.0)
+        return {"games": n, "wins": self.wins, "draws": self.draws, "losses": n - self.wins - self.draws,
+                "win_rate": self.wins / n if n else 0.0, "ci95": [round(low, 4), round(high, 4)],
+                "mean_score": mean(self.score), "mean_margin": mean(self.margin), "mean_length": mean(self.length)}
+
+
+def seat_summary(records) -> dict:
+    """:meth:`Tally.summary` of ``records``."""
+    tally = Tally()
+    for record in records:
+        tally.add(record)
+    return tally.summary()
 
 
 def arena(game, a, b, n: int = 100, seed: int = 0, workers: int = 1, opening: int = 0,
-          records: list | None = None) -> dict:
+          records: list | None = None, on_game: Callable[[dict], None] | None = None) -> dict:
     """Play A against B, ``n`` games in each seat; returns the JSON-ready summary.
 
     ``{"game", "params", "a", "b", "games" (per seat), "total_games", "seed", "opening",
     "ended_in_opening", "seats": {"first": {...}, "second": {...}}, "overall": {...}}``:
     ``params`` the game's rule parameters, ``ended_in_opening`` the number of games that ended
-    within the random opening, before either policy moved; each seat as in :func:`seat_summary`. Pass a list as ``records`` to receive the per-game records too.
+    within the random opening, before either policy moved; each seat as in :func:`seat_summary`.
+    The games are added up as they end, so a long match holds no list of them: pass a list as
+    ``records`` to receive the per-game records too, or a function as ``on_game`` to be called
+    with each record as its game ends (a progress bar, a CSV file written as it goes).
     """
     game = parse_game(game)
-    played = play_match(game, a, b, n, seed, workers, opening)
-    if records is not None:
-        records.extend(played)
-    # a game over before the opening's last random move had no move by either policy
-    random_only = sum(opening > 0 and r["length"] <= opening for r in played)
+    tallies = {seat: Tally() for seat in SEATS}
+    overall, random_only = Tally(), 0
+    for record in match_records(game, a, b, n, seed, workers, opening):
+        tallies[record["seat"]].add(record)
+        overall.add(record)
+        # a game over before the opening's last random move had no move by either policy
+        random_only += opening > 0 and record["length"] <= opening
+        if records is not None:
+            records.append(record)
+        if on_game is not None:
+            on_game(record)
     return {"game": game.name, "params": game.params, "a": str(a), "b": str(b), "games": n, "total_games": 2 * n,
-            "seed": seed, "opening": opening, "ended_in_opening": random_only,
-            "seats": {seat: seat_summary([r for r in played if r["seat"] == seat]) for seat in SEATS},
-            "overall": seat_summary(played)}
+            "seed": seed, "opening": opening, "ended_in_opening": int(random_only),
+            "seats": {seat: tally.summary() for seat, tally in tallies.items()},
+            "overall": overall.summary()}
 
 
 def console(file=None):
@@ -210,6 +273,28 @@ def console(file=None):
 
     shown = Console(file=file)
     return shown if shown.is_terminal else Console(file=file, width=120)
+
+
+def progress_console(file=None):
+    """A rich console for a progress bar: the terminal, or to a file or a pipe one line as long as
+    it needs (at rich's 80 columns the last column, the status of a run, was cut off)."""
+    from rich.console import Console
+
+    shown = Console(file=file)
+    return shown if shown.is_terminal else Console(file=file, width=10_000)
+
+
+def games_progress(disable: bool = False):
+    """A progress bar of games on stderr, gone once they are played (the summary follows); add its
+    task with ``add_task("games", total=GAMES)``."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    shown = Console(stderr=True)
+    # to a file or a pipe, a bar that vanishes leaves nothing but a blank line: none is drawn
+    return Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TextColumn("left"), TimeRemainingColumn(), console=shown, transient=True,
+                    disable=disable or not shown.is_terminal)
 
 
 def game_label(result: dict) -> str:
@@ -242,11 +327,11 @@ def print_summary(result: dict, file=None) -> None:
     console(file).print(table)
 
 
-def write_csv(path: str, records: list[dict]) -> None:
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=RECORD_FIELDS)
-        writer.writeheader()
-        writer.writerows(records)
+def csv_writer(file) -> csv.DictWriter:
+    """A writer of game records to an open ``file``, one row each, its header written."""
+    writer = csv.DictWriter(file, fieldnames=RECORD_FIELDS)
+    writer.writeheader()
+    return writer
 
 
 def check_writable(path, option: str) -> None:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 
 from mancala_marl.train.arena import (
     arena,
     check_writable,
+    csv_writer,
+    games_progress,
     note_repeated_games,
     print_summary,
     warn_random_games,
-    write_csv,
 )
 from mancala_marl.train.arguments import GAME_HELP, POLICY_HELP, add_match_arguments
 
@@ -25,19 +27,26 @@ def add_parser(subparsers) -> None:
     parser.add_argument("policy_b", metavar="POLICY_B", help="the other policy, written the same way")
     add_match_arguments(parser)
     parser.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
     if args.csv:
         check_writable(args.csv, "--csv")
-    records = []
-    result = arena(args.game, args.policy_a, args.policy_b, args.games, args.seed, args.workers,
-                   args.opening, records)
+    # the games are written and counted as they end: a long match holds none of them
+    with open(args.csv or os.devnull, "w", newline="") as file, games_progress(args.no_progress) as bar:
+        rows = csv_writer(file)
+        task = bar.add_task("games", total=2 * args.games)
+
+        def on_game(record):
+            rows.writerow(record)
+            bar.advance(task)
+
+        result = arena(args.game, args.policy_a, args.policy_b, args.games, args.seed, args.workers,
+                       args.opening, on_game=on_game)
     warn_random_games(result)
     note_repeated_games([(args.policy_a, args.policy_b)], args.opening)
-    if args.csv:
-        write_csv(args.csv, records)
     if args.json:
         print(json.dumps(result))
     else:

@@ -44,6 +44,28 @@ def seed_argument(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be an integer from 0 to 2**32 - 1, got {text!r}") from None
 
 
+def count_argument(kind: str):
+    """An argparse ``type`` for a count of ``kind`` (a key of :data:`mancala_marl.limits.LIMITS`):
+    the number, or argparse's one-line error with the range (``--workers 0``, ``-n 1e30``)."""
+    from mancala_marl.limits import LIMITS, check_count
+
+    param = LIMITS[kind]
+
+    def count(text: str):
+        try:
+            value = param.type(text)
+        except ValueError:
+            value = None
+        try:
+            return check_count(kind, value)
+        except ValueError:  # not a number, or out of range
+            why = f" ({param.why_high})" if param.why_high and value is not None and value > param.high else ""
+            raise argparse.ArgumentTypeError(f"must be {param.kind} {param.bounds}{why}, got {text!r}") from None
+
+    count.__name__ = kind  # argparse names the type in some messages
+    return count
+
+
 def key_values(items, what: str) -> dict:
     """``["pits=4", "seeds=3"]`` (--rule, --hyper) -> ``{"pits": 4, "seeds": 3}``, values read as literals."""
     out = {}
@@ -99,10 +121,12 @@ def fold_game_rules(args) -> None:
 
 def add_match_arguments(parser, games: int = 100) -> None:
     """The options of the commands that play matches (arena, tournament, paper-table)."""
-    parser.add_argument("-n", "--games", type=int, default=games, help=f"games in EACH seat (default {games})")
+    parser.add_argument("-n", "--games", type=count_argument("games"), default=games,
+                        help=f"games in EACH seat (default {games})")
     parser.add_argument("--seed", type=seed_argument, default=0, help="seed of every game's policies and opening")
-    parser.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
-    parser.add_argument("--opening", type=int, default=0, metavar="K",
+    parser.add_argument("--workers", type=count_argument("workers"), default=1,
+                        help="parallel processes, no more than the games (default 1)")
+    parser.add_argument("--opening", type=count_argument("opening"), default=0, metavar="K",
                         help="play the first K moves of every game at random (same opening in both seats)")
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout and nothing else")
 

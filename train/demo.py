@@ -18,7 +18,7 @@ from pathlib import Path
 
 from mancala_marl import ENV_MODULES
 from mancala_marl.extras import require
-from mancala_marl.train.arguments import seed_argument
+from mancala_marl.train.arguments import count_argument, seed_argument
 
 # Written into the run folder before training: a folder holding it is a demo's, which the next
 # demo may replace. Whatever else a demo leaves there is listed in DEMO_FILES.
@@ -36,9 +36,9 @@ def add_parser(subparsers) -> None:
                     "--watch instead prints one game between two policies.")
     parser.add_argument("game", nargs="?", default="sungka", choices=sorted(ENV_MODULES),
                         help="the game (default sungka)")
-    parser.add_argument("--timesteps", type=int, default=600_000,
+    parser.add_argument("--timesteps", type=count_argument("timesteps"), default=600_000,
                         help="training moves (default 600000, about two minutes on 2 cores)")
-    parser.add_argument("--games", type=int, default=200, help="arena games per seat per opponent (default 200)")
+    parser.add_argument("--games", type=count_argument("games"), default=200, help="arena games per seat per opponent (default 200)")
     parser.add_argument("--run-dir", default="runs/demo",
                         help="where the run goes; replaced only if an earlier demo wrote it (default runs/demo)")
     parser.add_argument("--seed", type=seed_argument, default=0, help="default 0")
@@ -66,8 +66,6 @@ def run(args) -> int:
               "save_replay_buffer": False}  # a demo is never resumed: no GB-sized buffer on disk
     config = TrainConfig(game=args.game, seed=args.seed, **values)
     config.check()  # bad settings are refused before anything in --run-dir is touched
-    if args.games < 1:
-        raise ValueError(f"--games (arena games per seat per opponent) must be >= 1, got {args.games}")
     fresh_run_dir(Path(args.run_dir))
     print(f"Training {ALGO_NAMES[config.algo]} from scratch on {args.game} (recipe 'scratch', against random, max and exact) "
           f"for {args.timesteps} moves ...")

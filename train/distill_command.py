@@ -5,7 +5,7 @@ from __future__ import annotations
 from mancala_marl import observations
 from mancala_marl.agents.base import split_policy_specs
 from mancala_marl.extras import require
-from mancala_marl.train.arguments import add_game_argument, command_config, layer_sizes, seed_argument
+from mancala_marl.train.arguments import add_game_argument, command_config, count_argument, layer_sizes, seed_argument
 
 # DistillConfig fields whose option has another name (besides --rule); the others are named as their field
 RENAMED = {"states_per_round": "states", "net_arch": "net"}
@@ -25,24 +25,24 @@ def add_parser(subparsers) -> None:
     add_game_argument(p)
     p.add_argument("--teacher", help=f"policy spec whose moves are imitated (default {d.teacher})")
     p.add_argument("--pool", help=f"opponents, one drawn per game, seats random (default {','.join(d.pool)})")
-    p.add_argument("--rounds", type=int,
+    p.add_argument("--rounds", type=count_argument("steps"),
                    help=f"round 0 follows the teacher, later rounds the student (default {d.rounds})")
-    p.add_argument("--states", type=int, help=f"labelled positions per round (default {d.states_per_round})")
+    p.add_argument("--states", type=count_argument("positions"), help=f"labelled positions per round (default {d.states_per_round})")
     p.add_argument("--explore", type=float,
                    help=f"share of moves played at random while labelling (default {d.explore})")
     p.add_argument("--net", help=f"hidden layer sizes of the student (default {','.join(map(str, d.net_arch))})")
     p.add_argument("--features", choices=["onehot", "plain"],
                    help="student input: counts plus a one-hot of each count (default), or raw counts")
-    p.add_argument("--epochs", type=int, help=f"passes over all the data after each round (default {d.epochs})")
-    p.add_argument("--batch-size", type=int, help=f"default {d.batch_size}")
+    p.add_argument("--epochs", type=count_argument("steps"), help=f"passes over all the data after each round (default {d.epochs})")
+    p.add_argument("--batch-size", type=count_argument("batch_size"), help=f"default {d.batch_size}")
     p.add_argument("--learning-rate", type=float, help=f"default {d.learning_rate}")
     p.add_argument("--obs-type", choices=observations.all_obs_types(), help=f"default {d.obs_type}")
     p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule pits=4")
-    p.add_argument("--workers", type=int, help=f"processes playing and labelling games (default {d.workers})")
+    p.add_argument("--workers", type=count_argument("workers"), help=f"processes playing and labelling games (default {d.workers})")
     p.add_argument("--seed", type=seed_argument, help=f"default {d.seed}")
-    p.add_argument("--eval-games", type=int, help=f"games per seat per baseline after each round (default {d.eval_games})")
+    p.add_argument("--eval-games", type=count_argument("games"), help=f"games per seat per baseline after each round (default {d.eval_games})")
     p.add_argument("--eval-opponents", help=f"default {','.join(d.eval_opponents)}")
-    p.add_argument("--eval-opening", type=int, metavar="K",
+    p.add_argument("--eval-opening", type=count_argument("opening"), metavar="K",
                    help=f"random opening moves of each evaluation game (default {d.eval_opening})")
     p.add_argument("--run-dir", default=None)
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir after its last round with "

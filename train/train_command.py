@@ -8,6 +8,7 @@ from mancala_marl.extras import require
 from mancala_marl.train.arguments import (
     add_game_argument,
     config_and_given,
+    count_argument,
     fold_game_rules,
     key_values,
     seed_argument,
@@ -39,7 +40,7 @@ def add_parser(subparsers) -> None:
                         "comma-separated specs for a pool (random,alphabeta:depth=2,tt_bits=16: a key=value after a "
                         f"comma belongs to the spec before), or 'selfplay' (default: {d.opponent})")
     p.add_argument("--seat", choices=["first", "second", "random"], default=None, help=f"default {d.seat}")
-    p.add_argument("--timesteps", type=int, default=None,
+    p.add_argument("--timesteps", type=count_argument("timesteps"), default=None,
                    help=f"learner moves in total (default {d.timesteps}; with --resume, a new total for the run)")
     p.add_argument("--run-dir", default=None)
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its last checkpoint")
@@ -50,25 +51,25 @@ def add_parser(subparsers) -> None:
     p.add_argument("--features", choices=FEATURES, default=None,
                    help=f"onehot: each count also one-hot; afterstate (dqn, --obs-type afterstates): one network "
                         f"scores the position each move leaves (default {d.features})")
-    p.add_argument("--opening", type=int, default=None, help="episodes start after 1..K random plies (default 0)")
+    p.add_argument("--opening", type=count_argument("opening"), default=None, help="episodes start after 1..K random plies (default 0)")
     p.add_argument("--opening-prob", type=float, default=None, help="... with this probability (default 1)")
     p.add_argument("--restart-prob", type=float, default=None,
                    help="vec fast: chance an episode against max/exact/greedy starts from a position of a game the "
                         "learner did not win against it (default 0)")
     p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule pits=4")
     p.add_argument("--hyper", action="append", metavar="KEY=VALUE", help="algorithm argument, e.g. --hyper learning_rate=1e-4")
-    p.add_argument("--n-envs", type=int, default=None, help=f"default {d.n_envs}")
+    p.add_argument("--n-envs", type=count_argument("envs"), default=None, help=f"default {d.n_envs}")
     p.add_argument("--vec", choices=["dummy", "subproc", "fast"], default=None,
                    help=f"fast: all envs in one compiled call (opponents random/max/exact/greedy only; default {d.vec})")
     p.add_argument("--seed", type=seed_argument, default=None)
-    p.add_argument("--eval-freq", type=int, default=None, help=f"default {d.eval_freq}")
-    p.add_argument("--eval-games", type=int, default=None, help="games per seat per baseline at each evaluation")
+    p.add_argument("--eval-freq", type=count_argument("every"), default=None, help=f"default {d.eval_freq}")
+    p.add_argument("--eval-games", type=count_argument("games"), default=None, help="games per seat per baseline at each evaluation")
     p.add_argument("--eval-opponents", default=None, help=f"default {','.join(d.eval_opponents)}")
-    p.add_argument("--eval-opening", type=int, default=None,
+    p.add_argument("--eval-opening", type=count_argument("opening"), default=None,
                    help="random opening moves of each evaluation game (default 4)")
     p.add_argument("--learning-rate-end", type=float, default=None,
                    help="decay the learning rate linearly to this over the run (PPO: --hyper learning_rate=... is the start)")
-    p.add_argument("--checkpoint-freq", type=int, default=None)
+    p.add_argument("--checkpoint-freq", type=count_argument("every"), default=None)
     p.add_argument("--keep-checkpoints", action="store_true", default=None,
                    help="also keep each checkpoint's model as checkpoints/model_STEPS_steps.zip "
                         "(for benchmarks/checkpoint_curve.py)")
@@ -77,9 +78,9 @@ def add_parser(subparsers) -> None:
                         "a later --resume starts with an empty buffer and waits for learning_starts new moves. "
                         "With --resume: from now on (the run keeps it)")
     p.add_argument("--pool", default=None, help=f"self-play baselines in the pool (default {','.join(d.pool_baselines)})")
-    p.add_argument("--snapshot-freq", type=int, default=None)
+    p.add_argument("--snapshot-freq", type=count_argument("every"), default=None)
     p.add_argument("--snapshot-prob", type=float, default=None, help="chance an episode's opponent is a snapshot")
-    p.add_argument("--max-snapshots", type=int, default=None, help="newest snapshots kept in the pool")
+    p.add_argument("--max-snapshots", type=count_argument("generations"), default=None, help="newest snapshots kept in the pool")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 

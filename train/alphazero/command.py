@@ -7,7 +7,7 @@ from pathlib import Path
 
 from mancala_marl.agents import alphazero as az_policy  # the policy that plays the trained network
 from mancala_marl.games import make_game
-from mancala_marl.train.arguments import add_game_argument, command_config, layer_sizes, seed_argument
+from mancala_marl.train.arguments import add_game_argument, command_config, count_argument, layer_sizes, seed_argument
 
 from .config import POLICY_TARGETS, AlphaZeroConfig
 
@@ -37,11 +37,11 @@ def add_parser(subparsers) -> None:
     p.add_argument("--backend", choices=("torch", "jax"), default="torch",
                    help="torch: PUCT self-play on the CPU (default); jax: Gumbel MuZero self-play of thousands of "
                         "games at once on every local accelerator (mctx, the [jax] extra), the same network file")
-    p.add_argument("--generations", type=int, help=f"self-play generations in all (default {d.generations}; "
+    p.add_argument("--generations", type=count_argument("generations"), help=f"self-play generations in all (default {d.generations}; "
                                                    "with --resume, a new total)")
-    p.add_argument("--games", type=int,
+    p.add_argument("--games", type=count_argument("envs"),
                    help=f"self-play games per generation, played at once (default {d.games}; jax: {j['games']})")
-    p.add_argument("--sims", type=int, help=f"simulations per self-play move (default {d.sims}; jax: {j['sims']})")
+    p.add_argument("--sims", type=count_argument("sims"), help=f"simulations per self-play move (default {d.sims}; jax: {j['sims']})")
     p.add_argument("--hidden", help=f"hidden layer sizes (default {','.join(map(str, d.hidden))})")
     p.add_argument("--obs-type", choices=list(az_policy.OBS_TYPES),
                    help=f"the network's input (default {d.obs_type}; jax: {j['obs_type']})")
@@ -54,29 +54,29 @@ def add_parser(subparsers) -> None:
     p.add_argument("--policy-target", choices=POLICY_TARGETS,
                    help="what the policy head learns: the root's visit shares or the prior improved by its "
                         f"completed Q-values (default {d.policy_target}; with --resume, the run switches to it)")
-    p.add_argument("--moves", type=int,
+    p.add_argument("--moves", type=count_argument("steps"),
                    help=f"jax: self-play moves of every game per generation (default {j['moves']})")
-    p.add_argument("--minutes", type=float,
+    p.add_argument("--minutes", type=count_argument("minutes"),
                    help=f"jax: stop after this much training, or at --generations if that comes first "
                         f"(default {j['minutes']:g}: no limit; the learning rate decays over it; with --resume, "
                         "a new total)")
     p.add_argument("--reuse", type=float,
                    help=f"jax: optimiser steps per generation, as times each new position is drawn "
                         f"(default {j['reuse']})")
-    p.add_argument("--buffer", type=int, help=f"positions kept for training (default {d.buffer}; jax: {j['buffer']})")
-    p.add_argument("--steps", type=int, help=f"optimiser steps per generation (default {d.steps_per_generation})")
-    p.add_argument("--batch-size", type=int, help=f"default {d.batch_size}; jax: {j['batch_size']}")
+    p.add_argument("--buffer", type=count_argument("positions"), help=f"positions kept for training (default {d.buffer}; jax: {j['buffer']})")
+    p.add_argument("--steps", type=count_argument("steps"), help=f"optimiser steps per generation (default {d.steps_per_generation})")
+    p.add_argument("--batch-size", type=count_argument("batch_size"), help=f"default {d.batch_size}; jax: {j['batch_size']}")
     p.add_argument("--learning-rate", type=float, help=f"default {d.learning_rate}, decayed to a tenth (cosine)")
-    p.add_argument("--temperature-moves", type=int,
+    p.add_argument("--temperature-moves", type=count_argument("opening"),
                    help=f"moves drawn in proportion to the visits at the start of a game (default {d.temperature_moves})")
-    p.add_argument("--opening", type=int,
+    p.add_argument("--opening", type=count_argument("opening"),
                    metavar="N", help="start each self-play game with 0..N uniformly random moves, drawn per game "
                         f"(default {d.opening}: the standard start; with --resume, the run switches to it)")
     p.add_argument("--dirichlet", type=float, help=f"root noise's Dirichlet alpha (default {d.dirichlet})")
     p.add_argument("--c-puct", type=float, help=f"default {d.c_puct}")
-    p.add_argument("--eval-every", type=int, help=f"generations between evaluations (default {d.eval_every}; 0: none)")
-    p.add_argument("--eval-games", type=int, help=f"games per seat per opponent (default {d.eval_games})")
-    p.add_argument("--eval-sims", type=int, help=f"simulations per move when evaluating (default {d.eval_sims})")
+    p.add_argument("--eval-every", type=count_argument("every"), help=f"generations between evaluations (default {d.eval_every}; 0: none)")
+    p.add_argument("--eval-games", type=count_argument("games"), help=f"games per seat per opponent (default {d.eval_games})")
+    p.add_argument("--eval-sims", type=count_argument("sims"), help=f"simulations per move when evaluating (default {d.eval_sims})")
     p.add_argument("--eval-opponents", help=f"default {','.join(d.eval_opponents)}")
     p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule houses=4")
     p.add_argument("--seed", type=seed_argument, help=f"default {d.seed}")

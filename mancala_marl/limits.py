@@ -1,0 +1,57 @@
+"""The ranges of the counts people type: games, workers, opening moves, steps, sizes.
+
+Every command (and anything else that takes a count from a person, a web request included) checks
+its counts here, where they enter, so that a slip of the keyboard (``-n 99999999999999999999``)
+is one line of error rather than a run that fills the memory or never ends. A policy's own
+parameters (``alphabeta:depth=``, ``alphazero:time=``) have their ranges in their declarations.
+
+>>> check_count("games", 99999999999999999999)
+Traceback (most recent call last):
+...
+ValueError: games must be <= 1000000 (a million games a seat pin a win rate to 0.001), got 99999999999999999999; it takes 1..1000000
+"""
+
+from __future__ import annotations
+
+from mancala_marl.games.base import MAX_MOVES
+from mancala_marl.games.params import Param
+
+MILLION, BILLION = 1_000_000, 1_000_000_000
+
+LIMITS: dict[str, Param] = {param.name: param for param in (
+    Param("games", int, 100, "games in each seat", low=1, high=MILLION,
+          why_high="a million games a seat pin a win rate to 0.001"),
+    Param("workers", int, 1, "parallel processes", low=1, high=256),
+    Param("opening", int, 0, "random moves at the start of each game", low=0, high=MAX_MOVES,
+          why_high="no game is longer"),
+    Param("timesteps", int, 600_000, "moves a learner trains on", low=1, high=100 * BILLION),
+    Param("envs", int, 8, "games played at once", low=1, high=65_536),
+    Param("steps", int, 1, "optimiser steps, epochs or rounds", low=1, high=BILLION),
+    Param("generations", int, 1, "self-play generations", low=1, high=MILLION),
+    Param("positions", int, 1, "positions held or labelled at once", low=1, high=100 * MILLION,
+          why_high="more would not fit in memory"),
+    Param("batch_size", int, 256, "positions per optimiser step", low=1, high=MILLION),
+    Param("sims", int, 200, "simulations per move", low=0, high=MILLION),
+    Param("every", int, 1, "steps between two evaluations, checkpoints or snapshots", low=0, high=100 * BILLION),
+    Param("minutes", float, 1.0, "minutes of a run", low=0.001, high=60 * 24 * 365),
+)}
+
+
+def check_count(kind: str, value, name: str | None = None):
+    """``value`` checked against the range of ``kind`` (a key of :data:`LIMITS`): returned as an
+    int (a float for ``minutes``), or a one-line ValueError that names ``name`` (default: ``kind``),
+    the value and the range."""
+    param = LIMITS[kind]
+    if name is not None and name != param.name:
+        param = Param(name, param.type, param.default, param.doc, low=param.low, high=param.high,
+                      why_low=param.why_low, why_high=param.why_high)
+    return param.check(value)
+
+
+def check_workers(workers, jobs: int, name: str = "workers", unit: str = "job") -> int:
+    """``workers`` checked (:func:`check_count`) and no more than the ``jobs`` there are to share
+    (``unit``: what a job is, for the message): more processes than jobs would start only to sit idle."""
+    workers = check_count("workers", workers, name)
+    if workers > jobs:
+        raise ValueError(f"{name} must be <= {jobs} (one {unit} each at least; there are {jobs}), got {workers}")
+    return workers
