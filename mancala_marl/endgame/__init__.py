@@ -1,0 +1,163 @@
+"""Endgame databases: the exact value of every position with at most ``max_seeds`` seeds in play.
+
+    from mancala_marl.endgame import database
+    db = database(make_game("kalah"), max_seeds=20)   # built into the cache on first use, then loaded
+    db.value(state)                                   # the margin still to come for the player to move
+
+Databases know the rules, never the environments. A game has one when :data:`BUILDERS` names
+it; the files live in :func:`cache_dir` (``MANCALA_MARL_CACHE`` moves it).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .._compile import drop_stale_cache
+
+drop_stale_cache(__name__, ("mancala_marl.games",))
+
+# ruff: noqa: E402
+from . import files, kalah
+from .files import DatabaseFileError
+from .ranking import index, layer_sizes, layout
+
+MAX_SEEDS = 127  # a value of -n..n fits a signed byte
+MAX_ENTRIES = 1 << 33  # 8 GiB of values: past what this library is meant to build on one machine
+CHUNK = 1 << 21  # boards settled between two updates of the progress bar
+
+
+def cache_dir() -> Path:
+    """Where database files go: ``$MANCALA_MARL_CACHE``, else the user's cache folder."""
+    if os.environ.get("MANCALA_MARL_CACHE"):
+        return Path(os.environ["MANCALA_MARL_CACHE"])
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "mancala_marl" / "endgame"
+    root = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(root) / "mancala_marl" / "endgame"
+
+
+class Database:
+    """The values of one game's boards with up to ``max_seeds`` seeds in the pits, layer after layer.
+
+    ``values[index(board)]`` is the margin still to come for the player to move, the board seen
+    from their side (their pits first); ``table`` and ``blocks`` make the index
+    (:mod:`mancala_marl.endgame.ranking`).
+    """
+
+    def __init__(self, game, max_seeds: int, values: np.ndarray):
+        self.game, self.max_seeds = game, int(max_seeds)
+        self.cells = 2 * game.pits
+        self.table, self.blocks = layout(game.pits, self.max_seeds)
+        if values.shape != (self.blocks[-1, 0],):
+            raise ValueError(f"{values.size} values for {self.blocks[-1, 0]} positions")
+        self.values = values
+
+    def seeds_in_play(self, state: np.ndarray) -> int:
+        return int(self.game.board(state).sum() - sum(self.game.scores(state)))
+
+    def covers(self, state: np.ndarray) -> bool:
+        return not self.game.is_terminal(state) and self.seeds_in_play(state) <= self.max_seeds
+
+    def value(self, state: np.ndarray) -> int:
+        """The margin still to come for the player to move in ``state`` (a position it covers)."""
+        if not self.covers(state):
+            raise ValueError(f"the database holds positions with at most {self.max_seeds} seeds in play, "
+                             f"this one has {self.seeds_in_play(state)}" if not self.game.is_terminal(state)
+                             else "the game is over: no value to come")
+        pits, mover = self.game.pits, self.game.to_move(state)
+        board = np.empty(self.cells, dtype=np.int32)
+        kalah.canonical(state, pits, mover, board)
+        return int(self.values[index(board, pits, self.table, self.blocks)])
+
+    def __repr__(self) -> str:
+        return f"Database({self.game!r}, max_seeds={self.max_seeds}, positions={self.values.size:,})"
+
+
+def check_request(game, max_seeds) -> None:
+    """Refuse, in one line, a game with no database or a size past what can be built."""
+    if game.name not in BUILDERS:
+        raise ValueError(f"no endgame database for {game.name}; databases exist for {', '.join(BUILDERS)}")
+    if isinstance(max_seeds, bool) or not isinstance(max_seeds, (int, np.integer)) or not 0 <= max_seeds <= MAX_SEEDS:
+        raise ValueError(f"max_seeds must be an integer from 0 to {MAX_SEEDS}, got {max_seeds!r}")
+    if game.pits > 8:
+        raise ValueError(f"endgame databases take boards of at most 8 pits a side, {game!r} has {game.pits}")
+    entries = int(layer_sizes(2 * game.pits, int(max_seeds)).sum())
+    if entries > MAX_ENTRIES:
+        raise ValueError(f"a database of {game!r} up to {max_seeds} seeds holds {entries:,} positions, "
+                         f"more than the {MAX_ENTRIES:,} this library builds; ask for fewer seeds")
+
+
+def file_path(game, max_seeds: int, folder: Path | None = None) -> Path:
+    rules = "_".join(f"{key}={value}" for key, value in game.params.items())
+    return Path(folder or cache_dir()) / f"{game.name}_{rules}_upto{max_seeds}.mmdb"
+
+
+def header(game, max_seeds: int) -> dict:
+    return {"game": game.name, "rules": dict(game.params), "max_seeds": int(max_seeds),
+            "value": "margin still to come for the player to move, board from the mover's side"}
+
+
+def build(game, max_seeds: int, progress: bool = False) -> tuple[np.ndarray, float]:
+    """All layers 0..``max_seeds`` of ``game``'s database in memory: (values, seconds)."""
+    check_request(game, max_seeds)
+    table, blocks = layout(game.pits, max_seeds)
+    values = np.full(int(blocks[-1, 0]), kalah.UNKNOWN, dtype=np.int8)
+    sides = table[game.pits]
+    start = time.perf_counter()
+    with _progress_bar(progress, values.size, f"{game.cli_spec()} up to {max_seeds} seeds") as advance:
+        for seeds in range(max_seeds + 1):
+            for larger in range((seeds + 1) // 2, seeds + 1):
+                step = max(1, CHUNK // int(sides[seeds - larger]))
+                for first in range(0, int(sides[larger]), step):
+                    last = min(first + step, int(sides[larger]))
+                    advance(kalah.build_block(seeds, larger, first, last, game.pits, game.spec, values, table, blocks))
+    return values, time.perf_counter() - start
+
+
+def database(game, max_seeds: int = 20, folder: Path | str | None = None, progress: bool = False) -> Database:
+    """``game``'s database up to ``max_seeds`` seeds in play: loaded from ``folder`` (default
+    :func:`cache_dir`), or built and saved there first. A file that fails its checks is refused
+    (:class:`DatabaseFileError`), never read and never silently replaced."""
+    check_request(game, max_seeds)
+    path = file_path(game, max_seeds, Path(folder) if folder else None)
+    if path.exists():
+        values = files.load(path, header(game, max_seeds),
+                            rebuild=f"delete it to build it again (mancala-marl solve {game.cli_spec()} "
+                                    f"--max-seeds {max_seeds} rebuilds it)")
+    else:
+        values, _ = build(game, max_seeds, progress)
+        files.save(path, header(game, max_seeds), values)
+    return Database(game, max_seeds, values)
+
+
+class _progress_bar:
+    """A rich progress bar on stderr while a database builds, or nothing."""
+
+    def __init__(self, show: bool, total: int, what: str):
+        self.show, self.total, self.what = show, total, what
+
+    def __enter__(self):
+        if not self.show:
+            return lambda done: None
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from rich.console import Console
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        self.bar.start()
+        task = self.bar.add_task(f"endgame database {self.what}", total=self.total)
+        return lambda done: self.bar.advance(task, done)
+
+    def __exit__(self, *exc):
+        if self.show:
+            self.bar.stop()
+        return False
+
+
+BUILDERS = {"kalah": kalah}
+
+__all__ = ["Database", "DatabaseFileError", "database", "build", "cache_dir", "file_path", "BUILDERS"]
