@@ -228,6 +228,15 @@ def test_training_with_the_progress_bar_on_runs_and_reports_each_evaluation(tmp_
     assert "losses" in second and "not fitted" not in second
 
 
+def test_the_bar_to_a_file_keeps_its_last_column(tmp_path, capsys):
+    # at rich's 80 columns for a file the status, last on the bar's line, was cut off
+    train(tiny(progress_bar=True, generations=1, eval_opponents=["random", "max", "alphabeta:depth=2"]), tmp_path)
+    lines = capsys.readouterr().out.splitlines()
+    report, bar = lines[0], lines[-1]  # the generation's line, then the bar as it was at the end
+    assert report.startswith("[generation 1]") and "alphabeta:depth=2/s" in report, lines  # not wrapped
+    assert bar.startswith("generation 1") and "\u2026" not in bar and "alphabeta:depth=2/s" in bar, lines
+
+
 def test_training_without_the_bar_prints_a_line_per_generation(tmp_path, capsys):
     # --no-progress printed nothing between evaluations: an hour could pass without a sign of life
     train(tiny(generations=3, eval_every=2), tmp_path)

@@ -77,6 +77,7 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
         TimeElapsedColumn,
     )
 
+    from mancala_marl.train.arena import progress_console
     from mancala_marl.train.files import write_atomically
     from mancala_marl.train.runs import Run, load_checkpoint
 
@@ -114,7 +115,8 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
     writer = run.tensorboard()
     columns = (TextColumn("[bold]generation {task.fields[generation]}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("games"), TimeElapsedColumn(), TextColumn("{task.fields[status]}"))
-    with run.interruptible(), Progress(*columns, disable=not config.progress_bar) as progress:
+    with run.interruptible(), Progress(*columns, console=progress_console(),
+                                                  disable=not config.progress_bar) as progress:
         status = ""
         task = progress.add_task("self-play", total=config.games, generation=generation, status=status)
         while generation < config.generations:

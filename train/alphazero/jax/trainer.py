@@ -102,6 +102,7 @@ def train(config: JaxAlphaZeroConfig, run_dir, resume: bool = False, given=None,
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from tensorboardX import SummaryWriter
 
+    from mancala_marl.train.arena import progress_console
     from mancala_marl.train.runs import Run
     from mancala_marl.train.runs import load_checkpoint as read_or_refuse
 
@@ -128,7 +129,8 @@ def train(config: JaxAlphaZeroConfig, run_dir, resume: bool = False, given=None,
     columns = (TextColumn("[bold]generation"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("{task.fields[status]}"))
     stop = config.generations if stop_after is None else min(config.generations, progress["generation"] + stop_after)
-    with run.interruptible(), Progress(*columns, disable=not config.progress_bar) as bar:
+    with run.interruptible(), Progress(*columns, console=progress_console(),
+                                                  disable=not config.progress_bar) as bar:
         task = bar.add_task("self-play", total=config.generations, completed=progress["generation"], status="")
         while progress["generation"] < stop and not out_of_time(config, progress["seconds"]):
             start = time.time()
