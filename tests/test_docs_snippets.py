@@ -11,6 +11,7 @@ build time, are checked through the generator that writes them; docs/jax.md, who
 jax, by tests/jax/test_docs.py in .venv-jax.
 """
 
+import json
 import pathlib
 import re
 import shlex
@@ -128,3 +129,21 @@ def test_game_page_move_sequence_replays(name, tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.rstrip("\n") == printed.rstrip("\n")
+
+
+def test_the_ladder_chart_shows_every_bar_whole():
+    # Its panels share one x-axis and each set its own limit: the last one's held for all, and
+    # cut off Oware's and Togyz Kumalak's strongest bars.
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        import game_pages
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+
+    ladders = json.loads(game_pages.LADDER_JSON.read_text())["ladders"]
+    fig = game_pages.ladder_figure(ladders)
+    for ax, game in zip(fig.axes, ladders):
+        assert ax.get_title() == game
+        widths = [bar.get_width() for bar in ax.patches]
+        assert sorted(widths) == sorted(ladders[game]["ratings"].values())
+        assert max(widths) <= ax.get_xlim()[1], (game, max(widths), ax.get_xlim())

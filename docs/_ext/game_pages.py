@@ -254,24 +254,34 @@ def games_index(names) -> str:
     return "\n".join(out) + "\n"
 
 
-def ladder_chart(path: pathlib.Path) -> None:
-    """Each game's Bradley-Terry ratings from the shipped ladder, one panel per game."""
+def ladder_figure(ladders: dict):
+    """The figure of :func:`ladder_chart`, from the ladder file's ``ladders``."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    ladders = json.loads(LADDER_JSON.read_text())["ladders"]
     games = list(ladders)
     fig, axes = plt.subplots(1, len(games), figsize=(4.2 * len(games), 4.8), sharex=True)
+    # The panels share one x-axis, so one limit for all, the largest rating's: a limit set per
+    # panel was the last panel's for every one, and cut off the others' longest bars.
+    top = max(rating for ladder in ladders.values() for rating in ladder["ratings"].values())
     for ax, game in zip(np.atleast_1d(axes), games):
         ratings = sorted(ladders[game]["ratings"].items(), key=lambda kv: kv[1])
         ax.barh([p for p, _ in ratings], [r for _, r in ratings], color="#b07c4a")
         ax.set_title(game)
-        ax.set_xlim(0, max(r for _, r in ratings) * 1.05)
         ax.tick_params(axis="y", labelsize=8)
         ax.set_xlabel("rating (mean 1500)")
+    np.atleast_1d(axes)[0].set_xlim(0, top * 1.05)
     fig.tight_layout()
+    return fig
+
+
+def ladder_chart(path: pathlib.Path) -> None:
+    """Each game's Bradley-Terry ratings from the shipped ladder, one panel per game."""
+    import matplotlib.pyplot as plt
+
+    fig = ladder_figure(json.loads(LADDER_JSON.read_text())["ladders"])
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=90)
     plt.close(fig)
