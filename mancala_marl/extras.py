@@ -19,6 +19,7 @@ EXTRAS = {
     "torchrl": ("torchrl", "tensordict", "torch"),
     "openspiel": ("pyspiel",),
     "jax": ("jax", "pgx", "mctx", "optax", "tensorboardX"),
+    "serve": ("starlette", "uvicorn"),
 }
 
 

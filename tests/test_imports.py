@@ -21,12 +21,14 @@ PACKAGES = {"mancala_marl": "mancala_marl", "mancala_marl.agents": "agents", "ma
 LAYERS = (
     ("rules", ("mancala_marl._compile", "mancala_marl.extras", "mancala_marl.games", "mancala_marl.games.*")),
     ("environments", ("mancala_marl", "mancala_marl.env", "mancala_marl.observations", "mancala_marl.render",
+                      "mancala_marl.svg",
                       "mancala_marl.batch", "mancala_marl.*_v0", "mancala_marl.jax", "mancala_marl.jax.*")),
     # The Gymnasium view plays its opponent, a policy it may look up by name: it sits with the
     # policies (``import mancala_marl`` does not import it; Gymnasium loads it by name).
     ("policies", ("mancala_marl.agents", "mancala_marl.agents.*", "mancala_marl.single_agent")),
     ("commands", ("mancala_marl.train.cli", "mancala_marl.train.arguments", "mancala_marl.train.*_command",
-                  "mancala_marl.train.alphazero.command", "mancala_marl.train.demo", "mancala_marl.train.plot")),
+                  "mancala_marl.train.alphazero.command", "mancala_marl.train.demo", "mancala_marl.train.plot",
+                  "mancala_marl.train.serve", "mancala_marl.train.serve.*")),  # the web app: a command
     ("library", ("mancala_marl.train", "mancala_marl.train.*")),
 )
 ORDER = ("rules", "environments", "policies", "library", "commands")

@@ -27,10 +27,11 @@ from mancala_marl.train import (
 )
 from mancala_marl.train.alphazero import command as alphazero_command
 from mancala_marl.train.arguments import BAD_INPUT, INTERRUPTED, Parser, one_line
+from mancala_marl.train.serve import command as serve_command
 
 # in the order `mancala-marl --help` lists them
 COMMANDS = (demo, train_command, distill_command, alphazero_command, plot, arena_command, tournament_command,
-            play_command)
+            play_command, serve_command)
 
 
 def build_parser() -> Parser:

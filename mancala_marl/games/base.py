@@ -221,6 +221,9 @@ class Game:
     custom_obs_kernel = staticmethod(no_custom_obs)
     store_free = False  # the safe default: a table key that covers the stores
     captures_opposite = False
+    # What the game calls a capture and a marked pit (Sungka's *sunog*, Togyz Kumalak's tuzduk),
+    # for the moves the web page names.
+    capture_word, mark_word = "capture", "mark"
     examples: tuple[dict, ...] = ({},)  # rule parameters the generic tests and benchmarks use
 
     def __init_subclass__(cls, **kwargs):

@@ -94,6 +94,7 @@ class Sungka(Game):
     apply_kernel = staticmethod(apply_move)
     store_free = True  # the rest of a game depends on the houses alone
     captures_opposite = True
+    capture_word = "sunog"
     examples = ({}, {"houses": 4, "stones": 3}, {"houses": 5, "stones": 4, "sunog_needs_opposite": True})
 
     @classmethod

@@ -181,6 +181,7 @@ def tesauro(state, player, spec, obs_id, out):
 
 class TogyzKumalak(Game):
     name = "togyz_kumalak"
+    mark_word = "tuzduk"
     parameters = PARAMETERS
     apply_kernel = staticmethod(apply_move)
     exact_kernel = staticmethod(capture_exact)

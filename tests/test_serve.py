@@ -1,0 +1,359 @@
+"""The JSON API of ``mancala-marl serve`` (docs/api.md), through Starlette's TestClient: every
+field, every refusal (a 4xx with one line, the server serving on), and games played through it
+move for move against the environments."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+pytest.importorskip("starlette", reason="needs the [serve] extra")
+import warnings  # noqa: E402
+
+warnings.filterwarnings("ignore", "Using `httpx` with `starlette.testclient`")  # Starlette now prefers httpx2
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # Starlette: httpx -> httpx2
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from mancala_marl.agents.alphazero import shipped_network  # noqa: E402
+from mancala_marl.games import GAMES, make_game  # noqa: E402
+from mancala_marl.train.serve import app as serve_app  # noqa: E402
+from mancala_marl.train.serve.games import Table  # noqa: E402
+from mancala_marl.train.serve.policies import web_policy  # noqa: E402
+from mancala_marl.train.serve.trace import events, trace_move  # noqa: E402
+
+STATE_FIELDS = {"board", "to_move", "legal", "scores", "done", "winner", "marks", "moves"}
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(serve_app.create_app(Table(move_time=0.05, max_games=64)))
+
+
+def new(client, **body):
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def check_state(state, game):
+    assert set(state) == STATE_FIELDS
+    assert len(state["board"]) == game.board_size and all(isinstance(n, int) for n in state["board"])
+    assert state["scores"] == [state["board"][game.pits], state["board"][-1]]
+    if state["done"]:
+        assert state["to_move"] is None and state["legal"] == []
+    else:
+        assert state["to_move"] in (0, 1) and state["winner"] is None and state["legal"]
+
+
+def test_the_catalog_lists_every_game_with_its_parameters_and_the_policies(client):
+    body = client.get("/api/games").json()
+    assert [g["name"] for g in body["games"]] == list(GAMES)
+    for entry in body["games"]:
+        cls = GAMES[entry["name"]]
+        assert [p["name"] for p in entry["parameters"]] == [p.name for p in cls.parameters]
+        assert [p["default"] for p in entry["parameters"]] == [p.default for p in cls.parameters]
+        assert entry["rules_doc"].startswith(cls.__module__ and entry["rules_doc"][:10])
+        assert entry["pit_word"] == cls.pit_word
+    assert {"random", "alphabeta", "alphazero"} <= set(body["policies"]) and "solver" not in body["policies"]
+    assert body["default_opponent"] == "alphazero" and body["engines"] == ["alphabeta", "alphazero"]
+
+
+def test_a_new_game_against_the_default_opponent_starts_with_you_to_move(client):
+    body = new(client, game="kalah")
+    game = make_game("kalah")
+    assert body["state"] == {"board": game.init()[: game.board_size].tolist(), "to_move": 0, "legal": list(range(6)),
+                             "scores": [0, 0], "done": False, "winner": None, "marks": [], "moves": 0}
+    assert body["played"] == [] and body["players"] == [None, "alphazero"] and body["game"] == "kalah"
+    assert body["rules"] == game.params and body["moves"] == [] and isinstance(body["id"], str)
+
+
+def test_a_move_returns_the_state_and_the_opponents_replies(client):
+    body = new(client, game="kalah", opponent="alphabeta:depth=2")
+    reply = client.post(f"/api/games/{body['id']}/moves", json={"pit": 0}).json()
+    played = reply["played"]
+    assert played[0]["player"] == 0 and played[0]["pit"] == 0 and played[0]["by"] == "person"
+    assert all(p["player"] == 1 and p["by"] == "alphabeta:depth=2" for p in played[1:]) and len(played) >= 2
+    game, state = make_game("kalah"), make_game("kalah").init()
+    for p in played:
+        before = state.copy()
+        game.apply(state, p["pit"])
+        assert p["board"] == state[: game.board_size].tolist()
+        assert p["steps"] and p["steps"][0] == [p["player"] * 7 + p["pit"], 0]  # the pick-up comes first
+        assert before[p["steps"][-1][0]] != state[p["steps"][-1][0]] or len(p["steps"]) > 1
+    check_state(reply["state"], game)
+    assert reply["state"]["board"] == state[: game.board_size].tolist() and reply["state"]["to_move"] == 0
+
+
+def test_playing_second_the_opponent_opens(client):
+    body = new(client, game="oware", opponent="max", seat=1)
+    assert body["players"] == ["max", None] and body["played"] and body["state"]["to_move"] == 1
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_game_through_the_api_agrees_move_for_move_with_the_environment(client, name):
+    env = importlib.import_module(f"mancala_marl.{name}_v0").env()
+    env.reset()
+    game = make_game(name)
+    body = new(client, game=name, players=[None, None])
+    state, rng = body["state"], np.random.default_rng(7)
+    while True:
+        agent = env.agent_selection
+        obs, _, terminated, truncated, info = env.last()
+        assert state["board"] == env.unwrapped.board.tolist()
+        assert state["done"] == (terminated or truncated)
+        if state["done"]:
+            break
+        assert state["to_move"] == int(agent[-1]) and state["legal"] == np.flatnonzero(obs["action_mask"]).tolist()
+        assert state["scores"] == info["scores"].tolist()
+        pit = int(rng.choice(state["legal"]))
+        reply = client.post(f"/api/games/{body['id']}/moves", json={"pit": pit}).json()
+        assert [p["pit"] for p in reply["played"]] == [pit]
+        state = reply["state"]
+        check_state(state, game)
+        env.step(pit)
+    winner = info["winner"]
+    assert state["winner"] == (None if winner == -1 else winner) and state["scores"] == info["scores"].tolist()
+    record = client.get(f"/api/games/{body['id']}").json()
+    assert len(record["moves"]) == state["moves"] and record["state"] == state
+
+
+# Each game's named events, seen in random games: the replay of every move ends on its board.
+EXPECTED = {"kalah": {"capture", "extra turn", "sweep", "game over"},
+            "sungka": {"relay", "sunog", "extra turn", "pass", "game over"},
+            "togyz_kumalak": {"capture", "tuzduk", "sweep", "game over"},
+            "oware": {"capture", "grand slam", "sweep", "game over"}}
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_move_is_replayed_seed_by_seed_and_its_events_named(name):
+    seen = set()
+    for rules in GAMES[name].examples:
+        game, rng = make_game(name, **rules), np.random.default_rng(0)
+        for _ in range(20):
+            state = game.init()
+            while not game.is_terminal(state):
+                pit = int(rng.choice(np.flatnonzero(game.legal_mask(state))))
+                before = state.copy()
+                game.apply(state, pit)
+                steps, calls = trace_move(game, before, pit, state)
+                assert steps, f"{game!r}: no replay of pit {pit} in {before.tolist()}"
+                board = before[: game.board_size].copy()
+                for cell, count in steps:
+                    board[cell] = count
+                assert board.tolist() == state[: game.board_size].tolist()
+                seen.update(events(game, before, state, pit, steps, calls))
+    assert EXPECTED.get(name, {"game over"}) <= seen
+
+
+def test_a_kalah_capture_and_an_extra_turn_are_named():
+    game = make_game("kalah")
+    state = game.init()
+    after = game.apply(state.copy(), 2)  # 4 seeds from pit 2: the last into the store
+    assert events(game, state, after, 2, *trace_move(game, state, 2, after)) == ["extra turn"]
+    board = game.from_board([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0]) if hasattr(game, "from_board") else None
+    if board is not None:
+        after = game.apply(board.copy(), 0)
+        assert "capture" in events(game, board, after, 0, *trace_move(game, board, 0, after))
+
+
+def test_undo_takes_back_the_persons_move_and_the_replies(client):
+    body = new(client, game="kalah", opponent="max")
+    client.post(f"/api/games/{body['id']}/moves", json={"pit": 0})
+    reply = client.post(f"/api/games/{body['id']}/undo").json()
+    assert reply["state"] == body["state"] and reply["moves"] == []
+
+
+def test_a_record_exports_and_imports_as_the_same_game(client):
+    body = new(client, game="sungka", players=[None, None])
+    for _ in range(6):
+        state = client.get(f"/api/games/{body['id']}").json()["state"]
+        client.post(f"/api/games/{body['id']}/moves", json={"pit": state["legal"][-1]})
+    record = client.get(f"/api/games/{body['id']}").json()
+    copy = new(client, game=record["game"], rules=record["rules"], players=record["players"], moves=record["moves"])
+    assert copy["state"] == record["state"] and copy["moves"] == record["moves"]
+
+
+def test_two_policies_play_one_step_at_a_time(client):
+    body = new(client, game="togyz_kumalak", players=["max", "random:seed=1"])
+    for k in range(3):
+        reply = client.post(f"/api/games/{body['id']}/step").json()
+        assert len(reply["played"]) == 1 and reply["state"]["moves"] == k + 1
+
+
+def test_the_engines_view_weighs_every_legal_move():
+    client = TestClient(serve_app.create_app(Table(move_time=0.5)))
+    body = new(client, game="kalah", players=[None, None])
+    view = client.get(f"/api/games/{body['id']}/analysis?engine=alphabeta").json()
+    assert [m["pit"] for m in view["moves"]] == body["state"]["legal"] and view["best"] in body["state"]["legal"]
+    assert view["value"] == max(m["value"] for m in view["moves"]) and view["unit"] == "seeds"
+    view = client.get(f"/api/games/{body['id']}/analysis?engine=alphazero").json()
+    assert abs(sum(m["share"] for m in view["moves"]) - 1) < 0.01 and -1 <= view["value"] <= 1
+
+
+def test_the_board_svg_carries_every_cell_and_its_seeds(client):
+    body = new(client, game="togyz_kumalak", players=[None, None])
+    svg = client.get(f"/api/games/{body['id']}/board.svg").text
+    for cell, seeds in enumerate(body["state"]["board"]):
+        assert f'data-cell="{cell}"' in svg and f'data-cell="{cell}" data-side' in svg
+    assert svg.count('data-seeds="9"') == 18 and svg.startswith("<svg")
+
+
+def test_the_page_and_its_assets_are_served_from_the_package(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "/static/app.js" in page.text and "http" not in page.text.replace(
+        "http-equiv", "")
+    for asset in ("app.js", "style.css"):
+        text = client.get(f"/static/{asset}").text
+        assert "https://" not in text and "cdn" not in text.lower()
+
+
+# -- refusals ------------------------------------------------------------------------------
+BAD_NEW_GAMES = [
+    ({"game": "chess"}, 400, "unknown game 'chess'"),
+    ({"game": "kalah", "rules": {"pits": 99}}, 400, "pits must be in 1..16"),
+    ({"game": "kalah", "rules": {"pits": "six"}}, 400, "pits must be an integer"),
+    ({"game": "kalah", "rules": {"seeds": 10**30}}, 400, "seeds"),
+    ({"game": "kalah", "rules": {"colour": 1}}, 400, "no parameter 'colour'"),
+    ({"game": "kalah", "rules": [1]}, 400, "rules must be an object"),
+    ({"game": "kalah", "seat": 2}, 400, "seat must be 0 or 1"),
+    ({"game": "kalah", "colour": 1}, 400, "unknown field 'colour'"),
+    ({"game": "kalah", "players": [None]}, 400, "players must be a list of two"),
+    ({"game": "kalah", "opponent": "wizard"}, 400, "policy 'wizard' cannot be played here"),
+    ({"game": "kalah", "opponent": "solver"}, 400, "'solver' cannot be played here"),
+    ({"game": "kalah", "opponent": "model:/etc/passwd"}, 400, "network files cannot be named from the web"),
+    ({"game": "kalah", "opponent": "alphazero:path=/tmp/x.npz"}, 400, "network files cannot be named"),
+    ({"game": "kalah", "opponent": "alphabeta:depth=999999"}, 400, "depth must be"),
+    ({"game": "kalah", "opponent": "alphabeta:tt_bits=30"}, 400, "tt_bits must be <= 22"),
+    ({"game": "kalah", "opponent": "alphazero:sims=1000000"}, 400, "sims must be <= 5000"),
+    ({"game": "kalah", "opponent": "greedy:max_chain=1000"}, 400, "max_chain must be <= 12"),
+    ({"game": "kalah", "opponent": 5}, 400, "a policy is a spec string"),
+    ({"game": "kalah", "rules": {"pits": 4}, "opponent": "alphazero"}, 400, "trained for"),
+    ({"game": "kalah", "moves": [0, 9]}, 400, "moves[1]"),
+    ({"game": "kalah", "moves": "0,1"}, 400, "moves must be a list"),
+]
+
+
+@pytest.mark.parametrize("body,status,words", BAD_NEW_GAMES, ids=[str(b)[:50] for b, _, _ in BAD_NEW_GAMES])
+def test_a_bad_new_game_is_refused_in_one_line(client, body, status, words):
+    response = client.post("/api/games", json=body)
+    assert response.status_code == status and words in response.json()["error"], response.text
+    assert list(response.json()) == ["error"] and "\n" not in response.json()["error"]
+    assert client.get("/api/games").status_code == 200  # and the server serves on
+
+
+@pytest.mark.parametrize("pit,words", [(99, "out of range"), (-1, "out of range"), ("2", "must be an integer"),
+                                       (True, "must be an integer"), (1.0, "must be an integer"), (None, "integer")])
+def test_a_bad_pit_is_refused(client, pit, words):
+    body = new(client, game="kalah", players=[None, None])
+    response = client.post(f"/api/games/{body['id']}/moves", json={"pit": pit})
+    assert response.status_code == 400 and words in response.json()["error"]
+
+
+def test_an_empty_pit_is_refused_with_the_games_reason(client):
+    body = new(client, game="kalah", players=[None, None], moves=[2])  # an extra turn: pit 2 is empty
+    response = client.post(f"/api/games/{body['id']}/moves", json={"pit": 2})
+    assert response.status_code == 400 and "pit 2 is empty" in response.json()["error"]
+
+
+def test_moves_out_of_turn_or_on_a_finished_game_conflict(client):
+    body = new(client, game="kalah", rules={"pits": 1, "seeds": 1}, players=[None, None])
+    assert client.post(f"/api/games/{body['id']}/moves", json={"pit": 0}).json()["state"]["done"]
+    response = client.post(f"/api/games/{body['id']}/moves", json={"pit": 0})
+    assert response.status_code == 409 and "the game is over" in response.json()["error"]
+    watched = new(client, game="kalah", players=["max", "max"])
+    assert client.post(f"/api/games/{watched['id']}/moves", json={"pit": 0}).status_code == 409
+    assert client.post(f"/api/games/{body['id']}/step").status_code == 409
+    assert client.post(f"/api/games/{new(client, game='kalah')['id']}/undo").status_code == 409
+
+
+@pytest.mark.parametrize("raw,status,words", [(b"{not json", 400, "not JSON"), (b"[1, 2]", 400, "JSON object"),
+                                              (b'{"pat": 1}', 400, "a move is"),
+                                              (b"\xff\xfe", 400, "not JSON"),
+                                              (b'{"pit": ' + b"1" * 70000 + b"}", 413, "at most")])
+def test_a_malformed_body_is_refused(client, raw, status, words):
+    body = new(client, game="kalah", players=[None, None])
+    response = client.post(f"/api/games/{body['id']}/moves", content=raw, headers={"content-type": "application/json"})
+    assert response.status_code == status and words in response.json()["error"]
+
+
+def test_unknown_ids_and_paths_are_404_in_one_line(client):
+    for method, path in (("post", "/api/games/nope/moves"), ("get", "/api/games/nope"),
+                         ("post", "/api/games/nope/undo"), ("get", "/api/games/nope/analysis"),
+                         ("get", "/api/nothing")):
+        response = getattr(client, method)(path, **({"json": {"pit": 0}} if method == "post" else {}))
+        assert response.status_code == 404 and list(response.json()) == ["error"]
+
+
+def test_a_bad_engine_is_refused(client):
+    body = new(client, game="kalah", players=[None, None])
+    response = client.get(f"/api/games/{body['id']}/analysis?engine=stockfish")
+    assert response.status_code == 400 and "engine must be one of" in response.json()["error"]
+
+
+def test_live_games_are_bounded_and_idle_ones_expire():
+    table = Table(max_games=2, idle_s=60)
+    client = TestClient(serve_app.create_app(table))
+    first = new(client, game="kalah", players=[None, None])
+    new(client, game="kalah", players=[None, None])
+    response = client.post("/api/games", json={"game": "kalah", "players": [None, None]})
+    assert response.status_code == 503 and "2 games are live" in response.json()["error"]
+    table.matches[first["id"]].touched -= 61  # an hour passes for one of them
+    assert client.get(f"/api/games/{first['id']}").status_code == 404
+    new(client, game="kalah", players=[None, None])
+
+
+def test_every_search_gets_the_servers_time_cap():
+    assert web_policy("alphabeta:depth=30,time_limit=100", 0.2).time_limit == 0.2
+    assert web_policy("alphabeta", 0.2).time_limit == 0.2
+    assert web_policy("alphazero:time=30", 0.2).time_limit == 0.2
+
+
+def test_networks_are_named_only_inside_the_allowed_folder(tmp_path):
+    shutil.copy(shipped_network(make_game("kalah")), tmp_path / "mine.npz")
+    client = TestClient(serve_app.create_app(Table(move_time=0.05, networks=tmp_path)))
+    assert new(client, game="kalah", opponent="alphazero:path=mine.npz")["players"][1] == "alphazero:path=mine.npz"
+    for name in ("../mine.npz", str(tmp_path / "mine.npz"), ".hidden", "other.npz"):
+        response = client.post("/api/games", json={"game": "kalah", "opponent": f"alphazero:path={name}"})
+        assert response.status_code == 400, name
+    assert "no network file 'other.npz'" in response.json()["error"]
+
+
+def test_the_command_binds_loopback_and_warns_loudly_otherwise(monkeypatch, capsys):
+    import uvicorn
+
+    from mancala_marl.train import cli
+    from mancala_marl.train.serve import command
+
+    served = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: served.append(sockets[0].getsockname()))
+    monkeypatch.setattr(serve_app, "warm_up", lambda: None)
+    assert cli.main(["serve", "--port", "0"]) == 0
+    out = capsys.readouterr()
+    assert served[0][0] == "127.0.0.1" and f"http://127.0.0.1:{served[0][1]}/" in out.out and not out.err
+    monkeypatch.setattr(command, "LOOPBACK", "127.0.0.2")  # any other address: here, one that stays local
+    assert cli.main(["serve", "--host", "127.0.0.1", "--port", "0"]) == 0
+    assert "WARNING: listening on 127.0.0.1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["serve", "--port", "70000"])
+    assert stopped.value.code == 2 and "--port must be in 0..65535" in capsys.readouterr().err
+    assert cli.main(["serve", "--networks", "/no/such/folder"]) == 2
+
+
+def test_a_missing_extra_is_one_line(monkeypatch, capsys):
+    from mancala_marl import extras
+    from mancala_marl.train import cli
+
+    monkeypatch.setattr(extras, "missing", lambda extra: ["starlette"] if extra == "serve" else [])
+    assert cli.main(["serve"]) == 2
+    assert "pip install 'mancala-marl[serve]'" in capsys.readouterr().err
+
+
+def test_the_shipped_networks_load_without_pickle():
+    source = open(importlib.import_module("mancala_marl.agents.alphazero").__file__).read()
+    assert "allow_pickle=False" in source and "allow_pickle=True" not in source
+    assert json.dumps(web_policy("alphazero", 0.1).label) == '"alphazero"'

@@ -1,0 +1,213 @@
+"""The server's live games: each a game of the registry, its moves, and a policy or a person in
+each seat; bounded in number, in length and in idle time.
+
+Nothing here knows of HTTP: :class:`Table` takes plain values (what a request's JSON decoded to)
+and raises ValueError with one line for anything it refuses, which the app answers with a 4xx.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+from mancala_marl.games import GAMES, MAX_MOVES, make_game
+from mancala_marl.games.params import Param
+
+from .policies import web_policy
+from .trace import events, trace_move
+
+# What a request may ask of the rules: tighter than the games' own ranges (64 pits, 2**30 seeds),
+# so that no move of a request's board sows for long and no page is wider than a screen.
+WEB_PITS = Param("pits", int, 6, "pits a side", low=1, high=16)
+WEB_SEEDS = Param("seeds", int, 4, "seeds in each pit at the start", low=1, high=64)
+NOT_FOUND = "no live game {!r} (unknown, finished long ago, or expired after being idle)"
+
+
+class NotFound(ValueError):
+    """An unknown game id: answered 404, where other refusals are 400 or 409."""
+
+
+class Conflict(ValueError):
+    """A move the game does not take now (finished, or not the person's turn): 409."""
+
+
+class Full(ValueError):
+    """No room for another live game: 503."""
+
+
+def check_rules(name, rules) -> dict:
+    """A game name and its rules from a request, checked: the game's own checks (which name
+    the parameter and its range), and the server's tighter bounds on pits and seeds."""
+    if name not in GAMES:
+        raise ValueError(f"unknown game {str(name)[:40]!r}; known games: {', '.join(GAMES)}")
+    if not isinstance(rules, dict):
+        raise ValueError(f"rules must be an object of rule parameters, e.g. {{\"pits\": 4}}, got {rules!r}"[:200])
+    cls = GAMES[name]
+    for param, web in zip(cls.parameters[:2], (WEB_PITS, WEB_SEEDS)):
+        if param.name in rules and param.type_ok(rules[param.name]) and not web.in_range(rules[param.name]):
+            raise ValueError(f"{param.name} must be in {web.low}..{web.high} here, got {rules[param.name]!r}")
+    return rules
+
+
+class Match:
+    """One live game: rules, state, the moves played and the states before each (for undo), and
+    each seat's policy (None: moves come through the API)."""
+
+    def __init__(self, game, players, labels):
+        self.game, self.players, self.labels = game, players, labels
+        self.state = game.init()
+        self.history: list[np.ndarray] = []
+        self.moves: list[dict] = []
+        self.lock = threading.Lock()
+        self.touched = time.monotonic()
+
+    @property
+    def over(self) -> bool:
+        return bool(self.game.is_terminal(self.state)) or len(self.moves) >= MAX_MOVES
+
+    def play(self, pit: int, by: str) -> dict:
+        game, before = self.game, self.state.copy()
+        mover = game.to_move(before)
+        game.apply(self.state, pit)
+        steps, calls = trace_move(game, before, pit, self.state)
+        self.history.append(before)
+        played = {"player": mover, "pit": int(pit), "by": by,
+                  "events": events(game, before, self.state, pit, steps, calls),
+                  "steps": steps, "board": self.state[: game.board_size].tolist()}
+        self.moves.append({"player": mover, "pit": int(pit)})
+        return played
+
+    def replies(self) -> list[dict]:
+        """The policies' moves until a person is to move or the game ends; none where no person
+        plays (two policies are watched move by move: POST .../step)."""
+        played = []
+        while None in self.players and not self.over and self.players[self.game.to_move(self.state)] is not None:
+            seat = self.game.to_move(self.state)
+            pit = self.players[seat].act(self.game, self.state.copy())
+            played.append(self.play(pit, self.labels[seat]))
+        return played
+
+    def undo(self) -> None:
+        """Back to the last position where a person was to move before their last move."""
+        if not any(self.players[m["player"]] is None for m in self.moves):
+            raise Conflict("nothing to undo: no move of a person has been played")
+        while self.moves:
+            self.moves.pop()
+            self.state = self.history.pop()
+            if self.players[self.game.to_move(self.state)] is None:
+                break
+
+    def state_json(self) -> dict:
+        game, state = self.game, self.state
+        done = self.over
+        scores = [int(s) for s in game.scores(state)]
+        winner = None
+        if game.is_terminal(state) and scores[0] != scores[1]:
+            winner = int(scores[1] > scores[0])
+        return {"board": state[: game.board_size].tolist(),
+                "to_move": None if done else game.to_move(state),
+                "legal": [] if done else np.flatnonzero(game.legal_mask_fast(state)).tolist(),
+                "scores": scores, "done": done, "winner": winner,
+                "marks": [list(mark) for mark in game.marked_pits(state)[0]],
+                "moves": len(self.moves)}
+
+    def record(self) -> dict:
+        """The game record: game, rules, players and moves (what POST /api/games takes back)."""
+        return {"game": self.game.name, "rules": self.game.params,
+                "players": [None if p is None else self.labels[i] for i, p in enumerate(self.players)],
+                "moves": list(self.moves)}
+
+
+class Table:
+    """The live games of one server, keyed by a random id."""
+
+    def __init__(self, move_time: float = 0.5, max_games: int = 256, idle_s: float = 1800.0,
+                 networks: Path | None = None):
+        self.move_time, self.max_games, self.idle_s, self.networks = move_time, max_games, idle_s, networks
+        self.matches: dict[str, Match] = {}
+        self.lock = threading.Lock()
+
+    def new(self, name, rules=None, players=(None, None), moves=()) -> tuple[str, Match, list]:
+        """A new game; the policies' opening moves are played, and ``moves`` replayed (an import)."""
+        rules = check_rules(name, {} if rules is None else rules)
+        game = make_game(name, **rules)
+        if not isinstance(moves, (list, tuple)) or len(moves) > MAX_MOVES:
+            raise ValueError(f"moves must be a list of at most {MAX_MOVES} pits")
+        policies, labels = [], []
+        for spec in players:
+            policy = None if spec is None else web_policy(spec, self.move_time, self.networks)
+            if policy is not None:
+                policy.prepare(game)  # a network for other rules is refused now
+            policies.append(policy)
+            labels.append("person" if spec is None else policy.label)
+        match = Match(game, policies, labels)
+        for k, move in enumerate(moves):
+            pit = move.get("pit") if isinstance(move, dict) else move
+            if match.over:
+                raise ValueError(f"moves[{k}]: the game is already over")
+            match.play(check_pit(game, match.state, pit, f"moves[{k}]"), labels[game.to_move(match.state)])
+        played = match.replies()
+        with self.lock:
+            self._expire()
+            if len(self.matches) >= self.max_games:
+                raise Full(f"{self.max_games} games are live, the most this server holds; try again when one "
+                           f"has been idle {self.idle_s:g} s")
+            game_id = secrets.token_urlsafe(9)
+            self.matches[game_id] = match
+        return game_id, match, played
+
+    def get(self, game_id) -> Match:
+        with self.lock:
+            match = self.matches.get(game_id)
+            if match is None or time.monotonic() - match.touched > self.idle_s:
+                self.matches.pop(game_id, None)
+                raise NotFound(NOT_FOUND.format(str(game_id)[:40]))
+            match.touched = time.monotonic()
+            return match
+
+    def move(self, game_id, pit) -> tuple[Match, list]:
+        match = self.get(game_id)
+        with match.lock:
+            if match.over:
+                raise Conflict("the game is over: no move can be played")
+            mover = match.game.to_move(match.state)
+            if match.players[mover] is not None:
+                raise Conflict(f"player_{mover} is {match.labels[mover]}, not a person: POST .../step for its move")
+            played = [match.play(check_pit(match.game, match.state, pit, "pit"), "person")]
+            return match, played + match.replies()
+
+    def step(self, game_id) -> tuple[Match, list]:
+        """One move of the policy to move (watching two policies play, at the page's pace)."""
+        match = self.get(game_id)
+        with match.lock:
+            if match.over:
+                raise Conflict("the game is over: no move can be played")
+            seat = match.game.to_move(match.state)
+            if match.players[seat] is None:
+                raise Conflict(f"player_{seat} is a person: POST .../moves with their pit")
+            pit = match.players[seat].act(match.game, match.state.copy())
+            return match, [match.play(pit, match.labels[seat])]
+
+    def _expire(self) -> None:
+        now = time.monotonic()
+        for game_id in [i for i, m in self.matches.items() if now - m.touched > self.idle_s]:
+            del self.matches[game_id]
+
+
+def check_pit(game, state, pit, where: str) -> int:
+    """A pit from a request: an integer, in range, and legal now (the game's own reason if not)."""
+    if isinstance(pit, bool) or not isinstance(pit, int):
+        raise ValueError(f"{where} must be an integer pit 0..{game.pits - 1}, got {str(pit)[:40]!r}")
+    if not game.legal_mask_fast(state)[pit] if 0 <= pit < game.pits else True:
+        raise ValueError(f"{where}: {game.illegal_reason(state, pit)}")
+    return pit
+
+
+def rules_text(game) -> str:
+    """The rules of a game: its rules module's docstring, as the docs' pages show them."""
+    return (sys.modules[type(game).__module__].__doc__ or "").strip()

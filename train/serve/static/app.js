@@ -1,0 +1,351 @@
+// The page of `mancala-marl serve`: plays through the JSON API (docs/api.md) and draws the board
+// the server sends as SVG (mancala_marl/svg.py); here only counts change while a move is sown.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const ui = { catalog: null, id: null, state: null, record: null, cells: {}, busy: false, paused: false, watching: false, moveNo: 0 };
+
+async function api(method, path, body) {
+  const response = await fetch(path, {
+    method, headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const speed = () => Number($("speed").value);
+function setBusy(busy) { ui.busy = busy; document.body.dataset.busy = busy ? "1" : "0"; decorate(); }
+function showError(message) { $("error").textContent = message || ""; }
+function gameInfo(name) { return ui.catalog.games.find((g) => g.name === name); }
+
+// -- the form ------------------------------------------------------------------------------
+function fillRules(values) {
+  const info = gameInfo($("game").value);
+  $("rules").replaceChildren(...info.parameters.map((p) => {
+    const label = document.createElement("label");
+    label.append(p.name + " ");
+    let input;
+    if (p.choices.length) {
+      input = document.createElement("select");
+      p.choices.forEach((c) => input.append(new Option(c, c)));
+      input.value = values?.[p.name] ?? p.default;
+    } else if (p.type === "bool") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = values?.[p.name] ?? p.default;
+    } else {
+      input = document.createElement("input");
+      input.type = "number"; input.min = p.low; input.max = Math.min(p.high, 64); input.size = 3;
+      input.value = values?.[p.name] ?? p.default;
+    }
+    input.dataset.param = p.name; input.dataset.type = p.type; input.title = p.doc;
+    label.append(input);
+    return label;
+  }));
+}
+
+function readRules() {
+  const rules = {};
+  for (const input of $("rules").querySelectorAll("[data-param]")) {
+    const p = gameInfo($("game").value).parameters.find((q) => q.name === input.dataset.param);
+    const value = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value;
+    if (value !== p.default) rules[p.name] = value;
+  }
+  return rules;
+}
+
+function showMode() {
+  document.body.dataset.mode = $("mode").value;
+}
+
+function players() {
+  const mode = $("mode").value;
+  if (mode === "people") return [null, null];
+  if (mode === "watch") return [$("player0").value || ui.catalog.default_opponent, $("player1").value || ui.catalog.default_opponent];
+  const opponent = $("opponent").value || ui.catalog.default_opponent;
+  return $("seat").value === "0" ? [null, opponent] : [opponent, null];
+}
+
+// -- the board -----------------------------------------------------------------------------
+async function loadBoard() {
+  const response = await fetch(`/api/games/${ui.id}/board.svg`);
+  $("board").innerHTML = await response.text();
+  ui.cells = {};
+  for (const g of $("board").querySelectorAll("g.cell")) ui.cells[g.dataset.cell] = g;
+  decorate();
+}
+
+function setCell(cell, seeds) {
+  const g = ui.cells[cell];
+  if (!g) return;
+  g.dataset.seeds = seeds;
+  g.querySelectorAll("circle.seed").forEach((c, k) => c.setAttribute("visibility", k < seeds && !g.dataset.marked ? "visible" : "hidden"));
+  g.querySelector("text.count").textContent = seeds;
+}
+
+function personToMove() {
+  const s = ui.state;
+  return s && !s.done && s.to_move !== null && ui.record.players[s.to_move] === null;
+}
+
+// The mover's pits carry data-pit="k" (k: the pit as the API and the environments number it);
+// only the legal ones of a person, while nothing is being sown, can be clicked.
+function decorate() {
+  const s = ui.state;
+  if (!s) return;
+  const pits = (s.board.length - 2) / 2;
+  for (const [cell, g] of Object.entries(ui.cells)) {
+    const side = Number(g.dataset.side), k = Number(g.dataset.index);
+    const pit = g.classList.contains("pit") && side === s.to_move && !s.done;
+    if (pit) g.dataset.pit = k; else delete g.dataset.pit;
+    const legal = pit && s.legal.includes(k);
+    g.classList.toggle("legal", legal);
+    g.classList.toggle("clickable", legal && personToMove() && !ui.busy);
+    g.classList.toggle("illegal", pit && !legal);
+  }
+  document.body.dataset.done = s.done ? "1" : "0";
+  document.body.dataset.toMove = s.to_move ?? "";
+  $("undo").disabled = ui.busy || !ui.record.players.includes(null) || s.moves === 0;
+  $("status").textContent = statusText(s, pits);
+}
+
+function who(player) {
+  const p = ui.record.players[player];
+  if (p === null) return ui.record.players.every((q) => q === null) ? `player_${player}` : `you (player_${player})`;
+  return `${p} (player_${player})`;
+}
+
+function statusText(s) {
+  const score = `${s.scores[0]} : ${s.scores[1]}`;
+  if (s.done) {
+    const end = s.winner === null ? "a draw" : `${who(s.winner)} wins`;
+    return `Game over, ${score}: ${end}.`;
+  }
+  if (ui.busy) return `${who(s.to_move)} to move… (${score})`;
+  return personToMove() ? `${who(s.to_move)} to move: click a pit (${score})` : `${who(s.to_move)} to move (${score})`;
+}
+
+// -- moves ---------------------------------------------------------------------------------
+async function sow(entry) {
+  const delay = speed();
+  const origin = entry.player * ((ui.state.board.length - 2) / 2 + 1) + entry.pit;
+  ui.cells[origin]?.classList.add("sowing");
+  for (const [cell, seeds] of entry.steps) {
+    setCell(cell, seeds);
+    ui.cells[cell]?.classList.add("touched");
+    if (delay) await sleep(delay);
+  }
+  entry.board.forEach((seeds, cell) => setCell(cell, seeds));  // where no replay came, the result
+  Object.values(ui.cells).forEach((g) => g.classList.remove("sowing", "touched"));
+  const named = entry.events.filter((e) => e !== "game over");
+  if (named.length) {
+    $("banner").textContent = named.join(" · ");
+    $("banner").dataset.events = entry.events.join(",");
+    $("banner").classList.add("shown");
+    if (delay) await sleep(Math.max(4 * delay, 500));
+    $("banner").classList.remove("shown");
+  }
+  addMove(entry);
+}
+
+function addMove(entry) {
+  ui.moveNo += 1;
+  const li = document.createElement("li");
+  li.dataset.player = entry.player; li.dataset.pit = entry.pit; li.dataset.events = (entry.events || []).join(",");
+  li.textContent = `player_${entry.player}${entry.by && entry.by !== "person" ? " (" + entry.by + ")" : ""}: pit ${entry.pit}` +
+    (entry.events?.length ? ` (${entry.events.join(", ")})` : "");
+  $("moves").append(li);
+  li.scrollIntoView({ block: "nearest" });
+}
+
+async function show(result) {
+  for (const entry of result.played || []) await sow(entry);
+  ui.state = result.state;
+  await loadBoard();
+  await analyse();
+}
+
+async function newGame(body) {
+  stopWatching();
+  showError("");
+  setBusy(true);
+  try {
+    const result = await api("POST", "/api/games", body);
+    ui.id = result.id; ui.record = result; ui.state = result.state; ui.moveNo = 0;
+    $("moves").replaceChildren();
+    history.replaceState(null, "", `#${ui.id}`);
+    await loadBoard();
+    for (const entry of result.played) await sow(entry);
+    await loadBoard();
+    await analyse();
+  } catch (error) {
+    showError(error.message);
+  } finally {
+    setBusy(false);
+  }
+  if (!ui.record?.players.includes(null)) watch();
+}
+
+async function play(pit) {
+  setBusy(true);
+  showError("");
+  try {
+    const result = await api("POST", `/api/games/${ui.id}/moves`, { pit });
+    ui.state = { ...ui.state, legal: [], to_move: null };
+    await show(result);
+  } catch (error) {
+    showError(error.message);
+  } finally {
+    setBusy(false);
+  }
+}
+
+// Two policies play, one move per request, at the page's speed; Pause stops between moves.
+async function watch() {
+  ui.watching = true; ui.paused = false;
+  $("pause").textContent = "Pause";
+  while (ui.watching && !ui.paused && ui.state && !ui.state.done) {
+    setBusy(true);
+    try {
+      await show(await api("POST", `/api/games/${ui.id}/step`));
+    } catch (error) {
+      showError(error.message); break;
+    } finally {
+      setBusy(false);
+    }
+    await sleep(speed() * 2);
+  }
+}
+
+function stopWatching() { ui.watching = false; }
+
+async function undo() {
+  setBusy(true);
+  try {
+    const result = await api("POST", `/api/games/${ui.id}/undo`);
+    ui.state = result.state; ui.record = { ...ui.record, ...result };
+    $("moves").replaceChildren(); ui.moveNo = 0;
+    result.moves.forEach((m) => addMove({ ...m, events: [] }));
+    await loadBoard();
+    await analyse();
+  } catch (error) {
+    showError(error.message);
+  } finally {
+    setBusy(false);
+  }
+}
+
+// -- the engines' view ---------------------------------------------------------------------
+async function analyse() {
+  const box = $("analysis");
+  box.hidden = !$("engine-toggle").checked;
+  Object.values(ui.cells).forEach((g) => delete g.dataset.best);
+  if (box.hidden || !ui.state || ui.state.done) { box.replaceChildren(); return; }
+  const engine = $("engine").value;
+  box.textContent = `${engine} is thinking…`;
+  try {
+    const view = await api("GET", `/api/games/${ui.id}/analysis?engine=${engine}`);
+    const perfect = Object.fromEntries((view.perfect?.moves || []).map((m) => [m.pit, m]));
+    const rows = view.moves.map((m) => {
+      const value = engine === "alphabeta" ? `${m.value > 0 ? "+" : ""}${m.value} seeds`
+        : `${Math.round(100 * m.share)}% of visits` + (m.value === null ? "" : `, value ${m.value}`);
+      const exact = perfect[m.pit] ? (perfect[m.pit].gives_away === 0 ? " · optimal"
+        : ` · gives away ${perfect[m.pit].gives_away}`) : "";
+      return `<tr data-pit="${m.pit}"${m.pit === view.best ? ' class="best"' : ""}><td>pit ${m.pit}</td><td>${value}${exact}</td></tr>`;
+    });
+    const head = engine === "alphabeta" ? `value ${view.value > 0 ? "+" : ""}${view.value} seeds for player_${ui.state.to_move}`
+      : `value ${view.value ?? "–"} for player_${ui.state.to_move} (${view.sims ?? 0} simulations)`;
+    box.innerHTML = `<p><b>${engine}</b>: ${head}, best pit ${view.best}${view.perfect ? " · perfect play: best margin " + view.perfect.best : ""}</p>` +
+      `<table>${rows.join("")}</table>`;
+    const bestCell = ui.state.to_move * ((ui.state.board.length - 2) / 2 + 1) + view.best;
+    if (ui.cells[bestCell]) ui.cells[bestCell].dataset.best = "1";
+  } catch (error) {
+    box.textContent = error.message;
+  }
+}
+
+// -- records -------------------------------------------------------------------------------
+async function exportGame() {
+  const record = await api("GET", `/api/games/${ui.id}`);
+  const data = { game: record.game, rules: record.rules, players: record.players, moves: record.moves };
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([JSON.stringify(data, null, 1)], { type: "application/json" }));
+  link.download = `${record.game}-${record.moves.length}-moves.json`;
+  link.click();
+}
+
+async function importGame(file) {
+  try {
+    const record = JSON.parse(await file.text());
+    $("game").value = record.game; fillRules(record.rules);
+    await newGame({ game: record.game, rules: record.rules || {}, players: record.players || [null, null], moves: record.moves || [] });
+  } catch (error) {
+    showError(`import: ${error.message}`);
+  }
+}
+
+// The current game's moves again from the start, one at a time at the page's speed.
+async function replay() {
+  const record = await api("GET", `/api/games/${ui.id}`);
+  await newGame({ game: record.game, rules: record.rules, players: [null, null] });
+  ui.record = { ...ui.record, players: record.players };
+  setBusy(true);
+  try {
+    for (const move of record.moves) {
+      ui.state = { ...ui.state, legal: [] };
+      await show(await api("POST", `/api/games/${ui.id}/moves`, { pit: move.pit }));
+      await sleep(speed());
+    }
+  } catch (error) {
+    showError(error.message);
+  } finally {
+    setBusy(false);
+  }
+}
+
+// -- start ---------------------------------------------------------------------------------
+function formBody() {
+  return { game: $("game").value, rules: readRules(), players: players() };
+}
+
+async function start() {
+  ui.catalog = await api("GET", "/api/games");
+  ui.catalog.games.forEach((g) => $("game").append(new Option(g.name, g.name)));
+  ui.catalog.policies.forEach((p) => $("policies").append(new Option(p)));
+  $("opponent").value = ui.catalog.default_opponent;
+  $("player1").value = ui.catalog.default_opponent;
+  const params = new URLSearchParams(location.search);
+  for (const key of ["game", "mode", "speed", "opponent", "seat", "player0", "player1"]) {
+    if (params.has(key)) $(key).value = params.get(key);
+  }
+  fillRules();
+  showMode();
+  $("game").addEventListener("change", () => fillRules());
+  $("mode").addEventListener("change", showMode);
+  $("setup").addEventListener("submit", (event) => { event.preventDefault(); newGame(formBody()); });
+  $("board").addEventListener("click", (event) => {
+    const g = event.target.closest("g.cell.clickable");
+    if (g && !ui.busy && personToMove()) play(Number(g.dataset.pit));
+  });
+  $("undo").addEventListener("click", undo);
+  $("pause").addEventListener("click", () => {
+    if (ui.paused || !ui.watching) watch(); else { ui.paused = true; $("pause").textContent = "Resume"; }
+  });
+  $("rules-button").addEventListener("click", () => {
+    const info = gameInfo(ui.record?.game || $("game").value);
+    $("rules-title").textContent = info.name;
+    $("rules-text").textContent = info.rules_doc;
+    $("rules-dialog").showModal();
+  });
+  $("engine-toggle").addEventListener("change", analyse);
+  $("engine").addEventListener("change", analyse);
+  $("export").addEventListener("click", exportGame);
+  $("import").addEventListener("change", (event) => event.target.files[0] && importGame(event.target.files[0]));
+  $("replay").addEventListener("click", replay);
+  await newGame(formBody());
+}
+
+start().catch((error) => showError(error.message));

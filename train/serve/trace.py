@@ -1,0 +1,120 @@
+"""A move replayed write by write, so that the page can sow it seed by seed and name what it did.
+
+The rules exist once, as compiled kernels (:mod:`mancala_marl.games`). Each kernel keeps its
+Python source (``py_func``); here it runs as Python on a board that records every write, with the
+kernels it calls swapped for their own Python versions the same way. So the steps shown are the
+rules' own, in their order (a relay's pick-up, a capture, a tuzduk's ball, the final sweep), for
+every registered game, and nothing here asks which game it is. The compiled move stays the one
+that counts: a replay that does not end on its board is dropped (the page then shows the result).
+"""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+
+from mancala_marl.games.base import side_is_empty
+
+MAX_STEPS = 5000  # a longer relay chain is shown as its result
+
+
+class _Board(np.ndarray):
+    """An int array that records ``(cell, new count)`` for every write to a board cell."""
+
+    def __setitem__(self, index, value):
+        super().__setitem__(index, value)
+        if len(self.steps) >= MAX_STEPS:
+            return
+        plain = np.asarray(self)
+        covered = [int(index)] if isinstance(index, (int, np.integer)) else range(self.board_cells)
+        self.steps += [(i, int(plain[i])) for i in covered if 0 <= i < self.board_cells]
+
+
+def _python(function, seen: dict, board: _Board):
+    """``function`` (a numba dispatcher) as Python whose calls to other kernels also run as Python,
+    noting on ``board`` where each kernel was entered (step index, name) and what it returned."""
+    if function in seen:
+        return seen[function]
+    py = getattr(function, "py_func", None)
+    if not isinstance(py, types.FunctionType):
+        return function
+    namespace = dict(py.__globals__)
+    clone = types.FunctionType(py.__code__, namespace, py.__name__, py.__defaults__, py.__closure__)
+
+    def entered(*args):
+        board.calls.append([len(board.steps), py.__name__, None])
+        call = board.calls[-1]
+        call[2] = clone(*args)
+        return call[2]
+
+    seen[function] = entered
+    for name in py.__code__.co_names:
+        if hasattr(namespace.get(name), "py_func"):
+            namespace[name] = _python(namespace[name], seen, board)
+    return entered
+
+
+def trace_move(game, state: np.ndarray, pit: int, after: np.ndarray) -> tuple[list, list]:
+    """(steps, calls) of ``pit`` played on ``state``: steps are ``[cell, count]`` in the order the
+    rules write them, calls ``[step index, kernel name, result]``; both empty when the replay did
+    not reach ``after`` (the compiled move's state) or ran past :data:`MAX_STEPS`."""
+    board = np.array(state, dtype=np.int64).view(_Board)
+    board.board_cells, board.steps, board.calls = game.board_size, [], []
+    try:
+        with np.errstate(all="ignore"):  # Oware's position hashes wrap round in uint64 on purpose
+            _python(type(game).apply_kernel, {}, board)(board, int(pit), game.spec)
+    except Exception:  # only a picture: the compiled move has been played already
+        return [], []
+    if len(board.steps) >= MAX_STEPS or not np.array_equal(np.asarray(board), after):
+        return [], []
+    return [list(step) for step in board.steps], board.calls
+
+
+def sweep_start(game, before: np.ndarray, steps: list, calls: list) -> int | None:
+    """The step where the end of the game starts sweeping seeds left in pits to the stores, if it
+    does (the sweep writes every pit, seeds left or not)."""
+    for index, name, _ in calls:
+        if "sweep" in name:
+            board = np.array(before[: game.board_size], dtype=np.int64)
+            for cell, count in steps[:index]:
+                board[cell] = count
+            return index if board.sum() > board[game.pits] + board[-1] else None
+    return None
+
+
+def events(game, before: np.ndarray, after: np.ndarray, pit: int, steps: list, calls: list) -> list[str]:
+    """What a move did, in the game's words and the order it happened: ``relay``, ``capture``
+    (Sungka's ``sunog``), ``grand slam``, ``tuzduk``, ``extra turn``, ``pass``, ``sweep``,
+    ``game over``. Read from the replay's steps: a pit emptied and sown on from is a relay, a
+    store gaining more than one seed at a time is a capture."""
+    mover = game.to_move(before)
+    pits = game.pits
+    stores = (pits, 2 * pits + 1)
+    own_store, origin = stores[mover], mover * (pits + 1) + pit
+    swept = sweep_start(game, before, steps, calls)
+    end = len(steps) if swept is None else swept
+    counts = np.array(before[: game.board_size], dtype=np.int64)
+    named = []
+    for k, (cell, count) in enumerate(steps[:end]):
+        delta, counts[cell] = count - counts[cell], count
+        if cell == own_store and delta > 0 and (delta > 1 or _empties_a_pit(steps, k + 1, end, stores)):
+            named.append(game.capture_word)
+        elif cell not in stores and cell != origin and count == 0 and delta < 0 and k + 1 < end:
+            following, now = steps[k + 1], counts[steps[k + 1][0]]
+            if following[0] not in stores and following[1] == now + 1:  # sowing goes on from here
+                named.append("relay")
+    named += ["grand slam" for _, name, result in calls if "grand_slam" in name and result]
+    if set(game.marked_pits(after)[0]) - set(game.marked_pits(before)[0]):
+        named.append(game.mark_word)
+    if game.is_terminal(after):
+        named += ["sweep"] * (swept is not None) + ["game over"]
+    elif game.to_move(after) == mover:
+        named.append("pass" if side_is_empty(after, pits, 1 - mover) else "extra turn")
+    return list(dict.fromkeys(named))  # each once, in the order first seen
+
+
+def _empties_a_pit(steps: list, k: int, end: int, stores) -> bool:
+    """Whether step ``k`` empties a pit: after a store's gain of one, a capture of a lone seed
+    (Kalah's ``empty_capture``, a *sunog* facing an empty house), not a seed sown into the store."""
+    return k < end and steps[k][0] not in stores and steps[k][1] == 0
