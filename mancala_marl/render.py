@@ -29,31 +29,35 @@ def show(game: Game, state: np.ndarray, render_mode: str | None, num_moves: int 
     return text
 
 
-def ansi(game: Game, state: np.ndarray, num_moves: int | None = None) -> str:
+def ansi(game: Game, state: np.ndarray, num_moves: int | None = None, seat: int = 0) -> str:
+    """The board as text, ``seat``'s row at the bottom running left to right into its store on
+    the right (player_0's by default; a person playing second sees their own row there)."""
     pits = game.pits
     board = state[: game.board_size]
     marked, legend = game.marked_pits(state)  # e.g. Togyz Kumalak's tuzduks
+    near, far = seat, 1 - seat
 
     def cell(player: int, i: int) -> str:
         if (player, i) in marked:
             return "   X"
         return f"{board[player * (pits + 1) + i]:4d}"
 
-    top = "".join(cell(1, i) for i in reversed(range(pits)))
-    bottom = "".join(cell(0, i) for i in range(pits))
+    top = "".join(cell(far, i) for i in reversed(range(pits)))
+    bottom = "".join(cell(near, i) for i in range(pits))
     width = 4 * pits
     to_move = state[game.board_size]
     status = "game over" if to_move == GAME_OVER else f"player_{to_move} to move"
     if num_moves is not None:
         status += f", move {num_moves}"
-    s0, s1 = game.scores(state)
+    scores = game.scores(state)
     lines = [
         f"{game.name}: {status}",
-        "       " + "".join(f"{i:4d}" for i in reversed(range(pits))) + "   <- player_1's pits",
+        "       " + "".join(f"{i:4d}" for i in reversed(range(pits))) + f"   <- player_{far}'s pits",
         "      [" + top + " ]",
-        f" {s1:4d} " + " " * (width + 2) + f" {s0:4d}   stores (player_1 left, player_0 right)",
+        f" {scores[far]:4d} " + " " * (width + 2) + f" {scores[near]:4d}   stores (player_{far} left, "
+                                                     f"player_{near} right)",
         "      [" + bottom + " ]",
-        "       " + "".join(f"{i:4d}" for i in range(pits)) + "   <- player_0's pits",
+        "       " + "".join(f"{i:4d}" for i in range(pits)) + f"   <- player_{near}'s pits",
     ]
     if marked:
         lines.append(legend)

@@ -146,7 +146,25 @@ def test_question_mark_prints_the_rules_and_the_numbering_then_asks_again():
     assert "Kalah(pits=3, seeds=2" in out and "numbered 0..2 left to right" in out
     assert out.count("your move, legal pits") == 2 and code == 0
     code, out = run("help\nq\n", seat=1)
-    assert "on the top row, numbered 0..2 right to left" in out
+    assert "on the bottom row, numbered 0..2 left to right" in out
+
+
+@pytest.mark.parametrize("game", ["oware", "togyz_kumalak", "sungka"])
+def test_the_rules_are_printed_without_the_docs_markup(game):
+    code, out = run("?\nq\n", game=game, opponent="random")
+    assert "``" not in out and ":data:`" not in out and ":func:`" not in out, out
+    if game == "oware":
+        assert 'grand_slam="no_capture" (OpenSpiel, default)' in out and "2 * 256 + 3" in out
+    if game == "sungka":
+        assert "that is sunog: the stone" in out
+
+
+def test_playing_second_your_row_is_at_the_bottom_numbered_from_your_left():
+    code, out = run("q\n", game="kalah:pits=3,seeds=2", seat=1, opponent="max")
+    board = out[out.index("kalah: player_1 to move"):].splitlines()
+    assert board[1].split() == ["2", "1", "0", "<-", "player_0's", "pits"]
+    assert board[5].split()[:4] == ["0", "1", "2", "<-"]
+    assert "player_1's pits" in board[5] and "stores (player_0 left, player_1 right)" in board[3]
 
 
 def test_a_slow_first_move_of_the_opponent_is_announced_before_the_game(monkeypatch):

@@ -16,6 +16,7 @@ that cannot play the game (a network trained for other rules) is refused before 
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 
@@ -89,13 +90,19 @@ def captured_pits(game, before, after, mover: int, gained: int, made) -> list[in
     return emptied if emptied and sum(int(before[first + p]) for p in emptied) < gained else []
 
 
-def rules_text(game, human_seat: int) -> str:
-    """The in-game help: the rules of the game being played (its rules module's docstring), the
-    rule parameters, and how the pits are numbered for the person."""
-    rules = sys.modules[type(game).__module__].__doc__ or ""
-    row, direction = ("bottom", "left to right") if human_seat == 0 else ("top", "right to left")
-    return (f"\n{game!r}\n\n{rules.strip()}\n\nYour {game.pit_word} are on the {row} row, numbered "
-            f"0..{game.pits - 1} {direction}, the direction you sow in; your store is at the end of the row.\n")
+def plain_text(rst: str) -> str:
+    """A docstring as a person reads it in a terminal: ``x``, :role:`x` and *x* as x."""
+    text = re.sub(r":[a-z]+:`~?([^`]*?)`", lambda m: m.group(1).rsplit(".", 1)[-1], rst)
+    text = re.sub(r"``(.+?)``", r"\1", text, flags=re.S)
+    return re.sub(r"(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])", r"\1", text)
+
+
+def rules_text(game) -> str:
+    """The in-game help: the rules of the game being played (its rules module's docstring, without
+    the docs' markup), the rule parameters, and how the pits are numbered for the person."""
+    rules = plain_text(sys.modules[type(game).__module__].__doc__ or "")
+    return (f"\n{game!r}\n\n{rules.strip()}\n\nYour {game.pit_word} are on the bottom row, numbered "
+            f"0..{game.pits - 1} left to right, the direction you sow in; your store is at the end of the row.\n")
 
 
 def warm_up(policy, game, write) -> None:
@@ -118,7 +125,7 @@ def warm_up(policy, game, write) -> None:
         write("ready\n")
 
 
-def ask_move(game, state, read, write, human_seat: int = 0) -> int | str | None:
+def ask_move(game, state, read, write) -> int | str | None:
     """The person's pit, asked until it is legal; :data:`RESIGN` when they quit, None when input ends."""
     legal = [int(p) for p in game.legal_mask(state).nonzero()[0]]
     while True:
@@ -132,7 +139,7 @@ def ask_move(game, state, read, write, human_seat: int = 0) -> int | str | None:
             write("you resigned\n")
             return RESIGN
         if text.lower() in HELP:
-            write(rules_text(game, human_seat))
+            write(rules_text(game))
             continue
         try:
             pit = int(text)
@@ -163,15 +170,15 @@ def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=
     policy.prepare(game)  # before the person's first move, not after it
     state = game.init()
     write(f"{game.name}: you are player_{human_seat} ({'first' if human_seat == 0 else 'second'}), "
-          f"against {policy.name}. Your pits are numbered on the "
-          f"{'bottom' if human_seat == 0 else 'top'} row; type ? for the rules.\n")
+          f"against {policy.name}. Your pits are the bottom row, numbered from your left; "
+          f"type ? for the rules.\n")
     try:
         warm_up(policy, game, write)
         policy.reset(seed)  # after the warm-up, so that the game's moves are the seed's
         while not game.is_terminal(state):
             if game.to_move(state) == human_seat:
-                write("\n" + ansi(game, state))
-                move = ask_move(game, state, stdin.readline, write, human_seat)
+                write("\n" + ansi(game, state, seat=human_seat))
+                move = ask_move(game, state, stdin.readline, write)
                 if move == RESIGN:
                     return 0
                 if move is None:
@@ -188,7 +195,7 @@ def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=
     except KeyboardInterrupt:
         write("\ninterrupted: game abandoned\n")
         return INTERRUPTED
-    write("\n" + ansi(game, state))
+    write("\n" + ansi(game, state, seat=human_seat))
     mine, theirs = game.scores(state)[human_seat], game.scores(state)[1 - human_seat]
     verdict = "a draw" if mine == theirs else ("you win" if mine > theirs else "you lose")
     write(f"final score: you {mine}, {policy.name} {theirs}: {verdict}\n")
