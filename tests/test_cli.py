@@ -78,12 +78,13 @@ BAD_INPUTS = [
     (["tournament", "kalah", "greedy", "greedy", "random"], "policy 'greedy' is given twice"),
     (["plot", "{tmp_path}"], "not a run directory"),
     (["train", "kalah", "--resume", "--run-dir", "{tmp_path}/none"], "no checkpoint at"),
-    (["train", "kalah", "--rule", "pits"], "--rule must look like KEY=VALUE"),
+    # rules are written after GAME's colon, as every command takes them, and only there
+    (["alphazero", "kalah", "--rule", "pits=4", *RUN], "unrecognized arguments: --rule pits=4"),
+    (["train", "kalah", "--rule", "pits=4", *RUN], "unrecognized arguments: --rule pits=4"),
     (["train", "chess"], "argument GAME: unknown game 'chess'; known games: kalah, sungka, togyz_kumalak, oware"),
     (["train", "kalah:4", *RUN], "game spec 'kalah:4': parameters must be name=value"),
-    (["alphazero", "kalah:pits=3", "--rule", "pits=4", *RUN], "pits given both in kalah:pits=3 and with --rule"),
     (["distill", "kalah:holes=3", *RUN], "kalah has no parameter 'holes'"),
-    (["train", "kalah", "--rule", "holes=3"], "kalah has no parameter 'holes'"),
+    (["train", "kalah:holes=3"], "kalah has no parameter 'holes'"),
     (["distill", "kalah", "--teacher", "oracle", "--run-dir", "{tmp_path}/d"], "unknown policy 'oracle'"),
     (["play", "kalah", "--opponent", "model:/nonexistent.zip"], "no model file"),
     (["nonsense"], "invalid choice: 'nonsense'"),
@@ -117,8 +118,8 @@ BAD_INPUTS = [
     (["train", "kalah", "--algo", "dqn", "--hyper", "buffer_size=2.5", *RUN], "buffer_size must be an integer"),
     (["distill", "kalah", "--states", "200", *RUN], "batch_size 512 is larger than the 190 positions"),
     # an evaluation opponent whose network cannot play these rules: refused now, not at the first evaluation
-    (["train", "kalah", "--rule", "pits=4", "--eval-opponents", "alphazero:sims=2", *RUN], "was trained for kalah"),
-    (["alphazero", "kalah", "--rule", "pits=4", "--eval-opponents", "pretrained", *RUN], "was trained for kalah"),
+    (["train", "kalah:pits=4", "--eval-opponents", "alphazero:sims=2", *RUN], "was trained for kalah"),
+    (["alphazero", "kalah:pits=4", "--eval-opponents", "pretrained", *RUN], "was trained for kalah"),
 ]
 
 

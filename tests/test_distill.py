@@ -146,7 +146,7 @@ def test_resume_without_a_run_fails_clearly(tmp_path):
 
 def test_distill_command(tmp_path, capsys):
     run_dir = tmp_path / "cli"
-    assert cli(["distill", "kalah", "--rule", "pits=4", "--rule", "seeds=3", "--teacher", "exact", "--rounds", "1",
+    assert cli(["distill", "kalah:pits=4,seeds=3", "--teacher", "exact", "--rounds", "1",
                 "--states", "200", "--net", "16", "--epochs", "1", "--batch-size", "64", "--eval-games", "1", "--eval-opponents", "max",
                 "--no-progress", "--run-dir", str(run_dir)]) == 0
     assert "[round 0]" in capsys.readouterr().out

@@ -80,7 +80,7 @@ def test_a_missing_or_damaged_run_is_named(run_dir, tmp_path):
         load_checkpoint(lambda path: pickle.loads(path.read_bytes()), junk)
 
 
-TINY_RUN = ["alphazero", "kalah", "--rule", "pits=3", "--rule", "seeds=2", "--games", "4", "--sims", "4",
+TINY_RUN = ["alphazero", "kalah:pits=3,seeds=2", "--games", "4", "--sims", "4",
             "--hidden", "8", "--buffer", "500", "--batch-size", "16", "--steps", "2", "--eval-games", "1",
             "--eval-sims", "2", "--eval-opponents", "random", "--no-progress"]
 
@@ -129,7 +129,7 @@ def test_a_row_cut_off_mid_write_stays_apart_from_the_next(tmp_path):
 
 
 def test_a_distill_run_resumed_without_rounds_keeps_its_own(tmp_path, capsys):
-    run = ["distill", "kalah", "--rule", "pits=3", "--rule", "seeds=2", "--run-dir", str(tmp_path), "--no-progress"]
+    run = ["distill", "kalah:pits=3,seeds=2", "--run-dir", str(tmp_path), "--no-progress"]
     assert main([*run, "--teacher", "max", "--rounds", "1", "--states", "200", "--batch-size", "32", "--net", "16",
                  "--epochs", "1", "--eval-games", "1", "--eval-opponents", "random"]) == 0
     capsys.readouterr()

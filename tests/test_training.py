@@ -322,8 +322,8 @@ def test_a_model_for_another_game_or_layout_is_refused(tmp_path):
 
 def test_train_and_plot_commands(tmp_path, capsys):
     run_dir = tmp_path / "run"
-    # the rules written as arena writes them, or with --rule, or both
-    assert cli(["train", "kalah:pits=4", "--rule", "seeds=3", "--algo", "maskable-ppo",
+    # the rules written as arena writes them
+    assert cli(["train", "kalah:pits=4,seeds=3", "--algo", "maskable-ppo",
                 "--opponent", "max,random", "--timesteps", "600", "--n-envs", "2", "--hyper", "n_steps=64",
                 "--eval-freq", "300", "--eval-games", "1", "--run-dir", str(run_dir), "--no-progress"]) == 0
     out = capsys.readouterr().out

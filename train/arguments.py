@@ -18,7 +18,7 @@ GAME_HELP = (f"one of {', '.join(GAMES)}, with rule parameters if wanted: kalah:
              f"The parameters, with their defaults and ranges: {rules_help()}")
 # Written out rather than read from the registry, which would import every policy for --help
 # (tests/test_cli.py checks that it names each registered one).
-POLICY_HELP = ("a policy: random, max, exact, simple, greedy, alphabeta[:depth=4,time_limit=0.5], solver, "
+POLICY_HELP = ("a policy: random, max, exact, simple, greedy, alphabeta[:depth=4,time_limit=0.5], solver, perfect, "
                "pretrained[:kind=distilled], alphazero[:sims=N or time=S], model:RUN/final.zip (or a bare .zip path)")
 
 
@@ -67,7 +67,7 @@ def count_argument(kind: str):
 
 
 def key_values(items, what: str) -> dict:
-    """``["pits=4", "seeds=3"]`` (--rule, --hyper) -> ``{"pits": 4, "seeds": 3}``, values read as literals."""
+    """``["learning_rate=1e-4"]`` (--hyper) -> ``{"learning_rate": 0.0001}``, values read as literals."""
     out = {}
     for item in items or []:
         key, sep, value = item.partition("=")
@@ -89,7 +89,7 @@ def layer_sizes(text: str, option: str) -> list[int]:
 
 def add_game_argument(parser) -> None:
     """GAME of the training commands, written as arena writes it: a name, with its rules if wanted
-    (``kalah:pits=4,seeds=3``, the same as ``kalah --rule pits=4 --rule seeds=3``)."""
+    (``kalah:pits=4,seeds=3``), the one way every command takes rules."""
     from mancala_marl.games import make_game
 
     def game(text: str) -> str:
@@ -105,18 +105,12 @@ def add_game_argument(parser) -> None:
 
 
 def fold_game_rules(args) -> None:
-    """Move the rules written after GAME's colon to ``args.rule``, as if given with --rule, and
-    leave the game's name in ``args.game``."""
+    """Split GAME into the game's name (``args.game``) and the rules written after its colon
+    (``args.rules``, a dict; None where none are written, so that --resume keeps the run's)."""
     from mancala_marl.train.arena import split_game_spec
 
-    spec = args.game
-    args.game, written = split_game_spec(spec)
-    if not written:
-        return
-    both = written.keys() & key_values(args.rule, "--rule").keys()
-    if both:
-        raise ValueError(f"{', '.join(sorted(both))} given both in {spec} and with --rule")
-    args.rule = [f"{key}={value!r}" for key, value in written.items()] + (args.rule or [])
+    args.game, written = split_game_spec(args.game)
+    args.rules = written or None
 
 
 def add_match_arguments(parser, games: int = 100) -> None:
@@ -131,9 +125,10 @@ def add_match_arguments(parser, games: int = 100) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout and nothing else")
 
 
-# the options every training command reads alike: --rule, --eval-opponents (comma-separated specs)
-COMMON_RENAMED = {"rule_params": "rule"}
-COMMON_READ = {"rule_params": key_values, "eval_opponents": split_policy_specs}
+# what every training command reads alike: GAME's rules (:func:`fold_game_rules`), --eval-opponents
+# (comma-separated specs)
+COMMON_RENAMED = {"rule_params": "rules"}
+COMMON_READ = {"rule_params": lambda rules, _: rules, "eval_opponents": split_policy_specs}
 
 
 def typed_settings(args, config_class, renamed: dict | None = None, read: dict | None = None) -> dict:
@@ -141,7 +136,7 @@ def typed_settings(args, config_class, renamed: dict | None = None, read: dict |
     was typed on the command line. An option is named as its field unless ``renamed`` maps the
     field to another name (``states_per_round``: ``--states``); ``read`` maps a field to how its
     option's text is read (a function of the text and the option's name, for its error). Every
-    training command reads --rule and --eval-opponents alike (:data:`COMMON_RENAMED`,
+    training command reads GAME's rules and --eval-opponents alike (:data:`COMMON_RENAMED`,
     :data:`COMMON_READ`). The options default to None, so that --resume can tell those typed (even
     at the default's value) from those left out; GAME is not an option here, nor is --no-progress."""
     renamed, read = {**COMMON_RENAMED, **(renamed or {})}, {**COMMON_READ, **(read or {})}
@@ -164,6 +159,6 @@ def config_and_given(args, config_class, values: dict):
 
 def command_config(args, config_class, renamed: dict | None = None, read: dict | None = None):
     """The config of a training command's line and the settings it names (:func:`config_and_given`):
-    GAME's rules folded into --rule, then :func:`typed_settings`."""
+    GAME's rules split off, then :func:`typed_settings`."""
     fold_game_rules(args)
     return config_and_given(args, config_class, typed_settings(args, config_class, renamed, read))

@@ -7,7 +7,7 @@ from mancala_marl.agents.base import split_policy_specs
 from mancala_marl.extras import require
 from mancala_marl.train.arguments import add_game_argument, command_config, count_argument, layer_sizes, seed_argument
 
-# DistillConfig fields whose option has another name (besides --rule); the others are named as their field
+# DistillConfig fields whose option has another name; the others are named as their field
 RENAMED = {"states_per_round": "states", "net_arch": "net"}
 
 
@@ -37,7 +37,6 @@ def add_parser(subparsers) -> None:
     p.add_argument("--batch-size", type=count_argument("batch_size"), help=f"default {d.batch_size}")
     p.add_argument("--learning-rate", type=float, help=f"default {d.learning_rate}")
     p.add_argument("--obs-type", choices=observations.all_obs_types(), help=f"default {d.obs_type}")
-    p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule pits=4")
     p.add_argument("--workers", type=count_argument("workers"), help=f"processes playing and labelling games (default {d.workers})")
     p.add_argument("--seed", type=seed_argument, help=f"default {d.seed}")
     p.add_argument("--eval-games", type=count_argument("games"), help=f"games per seat per baseline after each round (default {d.eval_games})")

@@ -214,7 +214,7 @@ def same(a, b) -> bool:
 
 def check_game(run_dir, game: str, rules: dict, saved: dict | None = None) -> None:
     """Refuse to continue a run of another game, or of other rules where ``rules`` names any
-    (the command line's GAME and --rule; rules given at their default values are the same rules).
+    (the command line's GAME, rules and all; rules given at their default values are the same rules).
     Without a run there, nothing to check: resuming then fails on what is missing."""
     from mancala_marl.games import make_game
 

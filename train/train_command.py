@@ -15,7 +15,7 @@ from mancala_marl.train.arguments import (
     typed_settings,
 )
 
-# TrainConfig fields whose option has another name (besides --rule); the others are named as their
+# TrainConfig fields whose option has another name; the others are named as their
 # field (--hyper is merged into the recipe's hyperparams apart)
 RENAMED = {"pool_baselines": "pool"}
 
@@ -56,7 +56,6 @@ def add_parser(subparsers) -> None:
     p.add_argument("--restart-prob", type=float, default=None,
                    help="vec fast: chance an episode against max/exact/greedy starts from a position of a game the "
                         "learner did not win against it (default 0)")
-    p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule pits=4")
     p.add_argument("--hyper", action="append", metavar="KEY=VALUE", help="algorithm argument, e.g. --hyper learning_rate=1e-4")
     p.add_argument("--n-envs", type=count_argument("envs"), default=None, help=f"default {d.n_envs}")
     p.add_argument("--vec", choices=["dummy", "subproc", "fast"], default=None,

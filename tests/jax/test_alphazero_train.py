@@ -88,12 +88,12 @@ def test_the_command_trains_evaluates_and_refuses_bad_input(tmp_path, capsys):
 
     assert "--c-puct: not an option of --backend jax" in refused("kalah", "--backend", "jax", "--c-puct", "2")
     assert "--moves: not an option of --backend torch" in refused("kalah", "--moves", "8")
-    assert "houses" in refused("kalah", "--backend", "jax", "--rule", "houses=4", "--run-dir", str(tmp_path / "x"))
+    assert "houses" in refused("kalah:houses=4", "--backend", "jax", "--run-dir", str(tmp_path / "x"))
     assert "value_q must be between 0 and 1" in refused("kalah", "--backend", "jax", "--value-q", "1.5",
                                                          "--run-dir", str(tmp_path / "x"))
     assert "buffer (100) must hold" in refused("kalah", "--backend", "jax", "--buffer", "100",
                                                "--run-dir", str(tmp_path / "x"))
-    assert "not kalah" in refused("kalah", "--backend", "jax", "--resume", "--run-dir", run, "--rule", "pits=5")
+    assert "not kalah" in refused("kalah:pits=5", "--backend", "jax", "--resume", "--run-dir", run)
     assert "a run of --backend jax; resume it with --backend jax" in refused("kalah:pits=4,seeds=3", "--resume",
                                                                               "--run-dir", run)
     assert "already holds a run" in refused("kalah:pits=4,seeds=3", "--backend", "jax", *tiny)

@@ -12,7 +12,7 @@ from mancala_marl.train.arguments import add_game_argument, command_config, coun
 from .config import POLICY_TARGETS, AlphaZeroConfig
 
 
-# AlphaZeroConfig fields whose option has another name (besides --rule); the others are named as their field
+# AlphaZeroConfig fields whose option has another name; the others are named as their field
 RENAMED = {"steps_per_generation": "steps"}
 # options of one backend only: the other refuses them rather than ignore them
 TORCH_ONLY = ("margin_weight", "policy_target", "steps", "temperature_moves", "dirichlet", "c_puct")
@@ -78,7 +78,6 @@ def add_parser(subparsers) -> None:
     p.add_argument("--eval-games", type=count_argument("games"), help=f"games per seat per opponent (default {d.eval_games})")
     p.add_argument("--eval-sims", type=count_argument("sims"), help=f"simulations per move when evaluating (default {d.eval_sims})")
     p.add_argument("--eval-opponents", help=f"default {','.join(d.eval_opponents)}")
-    p.add_argument("--rule", action="append", metavar="PARAM=VALUE", help="rule parameter, e.g. --rule houses=4")
     p.add_argument("--seed", type=seed_argument, help=f"default {d.seed}")
     p.add_argument("--run-dir", default=None,
                    help="default runs/GAME-alphazero (jax: runs/GAME-alphazero-jax); rules other than the "
@@ -107,7 +106,7 @@ def run(args) -> int:
     config, given = command_config(args, AlphaZeroConfig, RENAMED, {"hidden": layer_sizes})
     run_dir = args.run_dir or default_run_dir(args.game, config.rule_params, "alphazero")
     path = train(config, run_dir, resume=args.resume, given=given)
-    game = make_game(args.game, **az_policy.Network.load(path).meta["rule_params"])  # also when resumed without --rule
+    game = make_game(args.game, **az_policy.Network.load(path).meta["rule_params"])  # also when resumed without rules
     print(f"network: {path}   {play_hint(game, f'alphazero:path={path}')}")
     return 0
 
