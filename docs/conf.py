@@ -28,6 +28,8 @@ source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 exclude_patterns = ["_build", "_generated/*.md", "README.md"]
 html_theme = "furo"
 html_title = "mancala-marl"
+html_static_path = ["_static"]
+html_css_files = ["code.css"]  # long lines in code blocks wrap rather than run off the page
 
 autosummary_generate = True
 autodoc_member_order = "bysource"

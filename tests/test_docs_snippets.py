@@ -147,3 +147,32 @@ def test_the_ladder_chart_shows_every_bar_whole():
         widths = [bar.get_width() for bar in ax.patches]
         assert sorted(widths) == sorted(ladders[game]["ratings"].values())
         assert max(widths) <= ax.get_xlim()[1], (game, max(widths), ax.get_xlim())
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_each_kind_of_move_on_a_game_page_has_a_picture_of_its_own(name):
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        import game_pages
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+
+    moments = game_pages.find_moments(GAMES[name]())
+    shown = {(before.tobytes(), pit) for before, _, _, pit, _ in moments.values()}
+    assert len(shown) == len(moments), sorted(moments)
+
+
+def test_the_landing_page_shows_a_board_and_code_and_says_what_ships():
+    page = (DOCS / "index.md").read_text()
+    assert "```{figure} games/img/" in page and "```python" in page  # run by test_python_example_runs
+    assert "CPU AlphaZero" not in page and "JAX" in page
+
+
+def test_long_lines_in_code_blocks_wrap_on_the_page():
+    sys.path.insert(0, str(DOCS))
+    try:
+        import conf
+    finally:
+        sys.path.remove(str(DOCS))
+    sheets = [DOCS / folder / name for folder in conf.html_static_path for name in conf.html_css_files]
+    assert any("white-space: pre-wrap" in sheet.read_text() for sheet in sheets if sheet.exists())

@@ -91,9 +91,11 @@ def find_moments(game, seed: int = 0) -> dict[str, tuple]:
             mover = game.to_move(state)
             pit = int(rng.choice(np.flatnonzero(game.legal_mask(state))))
             after = game.apply(state.copy(), pit)
-            for kind in kinds_of_move(game, state, after, mover, pit):
-                if kind not in found:
-                    found[kind] = (state, after, mover, pit, what_it_did(game, state, after, mover).lstrip(": "))
+            # one kind a move, so that each kind has a picture of its own (Sungka's page showed
+            # one relay that captured as its capture and its relay)
+            new = [kind for kind in kinds_of_move(game, state, after, mover, pit) if kind not in found]
+            if new:
+                found[new[0]] = (state, after, mover, pit, what_it_did(game, state, after, mover).lstrip(": "))
             state = after
         if len(found) == len(CAPTIONS):
             break
