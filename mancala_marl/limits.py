@@ -5,10 +5,8 @@ its counts here, where they enter, so that a slip of the keyboard (``-n 99999999
 is one line of error rather than a run that fills the memory or never ends. A policy's own
 parameters (``alphabeta:depth=``, ``alphazero:time=``) have their ranges in their declarations.
 
->>> check_count("games", 99999999999999999999)
-Traceback (most recent call last):
-...
-ValueError: games must be <= 1000000 (a million games a seat pin a win rate to 0.001), got 99999999999999999999; it takes 1..1000000
+``check_count("games", 10**20)`` raises ``ValueError: games must be <= 1000000 (a million games
+a seat pin a win rate to 0.001), got 100000000000000000000; it takes 1..1000000``.
 """
 
 from __future__ import annotations
