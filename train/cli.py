@@ -22,6 +22,7 @@ from mancala_marl.train import (
     distill_command,
     play_command,
     plot,
+    solve_command,
     tournament_command,
     train_command,
 )
@@ -31,7 +32,7 @@ from mancala_marl.train.serve import command as serve_command
 
 # in the order `mancala-marl --help` lists them
 COMMANDS = (demo, train_command, distill_command, alphazero_command, plot, arena_command, tournament_command,
-            play_command, serve_command)
+            play_command, serve_command, solve_command)
 
 
 def build_parser() -> Parser:

@@ -119,16 +119,17 @@ def build(game, max_seeds: int, progress: bool = False) -> tuple[np.ndarray, flo
     return values, time.perf_counter() - start
 
 
-def database(game, max_seeds: int = 20, folder: Path | str | None = None, progress: bool = False) -> Database:
+def database(game, max_seeds: int = 20, folder: Path | str | None = None, progress: bool = False,
+             rebuild: bool = False) -> Database:
     """``game``'s database up to ``max_seeds`` seeds in play: loaded from ``folder`` (default
-    :func:`cache_dir`), or built and saved there first. A file that fails its checks is refused
-    (:class:`DatabaseFileError`), never read and never silently replaced."""
+    :func:`cache_dir`), or built and saved there first (again if ``rebuild``). A file that fails its
+    checks is refused (:class:`DatabaseFileError`), never read and never silently replaced."""
     check_request(game, max_seeds)
     path = file_path(game, max_seeds, Path(folder) if folder else None)
-    if path.exists():
+    if path.exists() and not rebuild:
         values = files.load(path, header(game, max_seeds),
-                            rebuild=f"delete it to build it again (mancala-marl solve {game.cli_spec()} "
-                                    f"--max-seeds {max_seeds} rebuilds it)")
+                            rebuild=f"build it again with: mancala-marl solve {game.cli_spec()} "
+                                    f"--db-seeds {max_seeds} --rebuild")
     else:
         values, _ = build(game, max_seeds, progress)
         files.save(path, header(game, max_seeds), values)

@@ -38,6 +38,9 @@ def save(path: Path, header: dict, values: np.ndarray) -> None:
     text = json.dumps(header, sort_keys=True).encode()
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".partial")
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as open() would make it (mkstemp's are private)
         with os.fdopen(handle, "wb") as out:
             out.write(MAGIC + len(text).to_bytes(8, "little") + text)
             values.tofile(out)

@@ -1,0 +1,102 @@
+"""``perfect``: perfect play, from the endgame databases and a search to the end of the game.
+
+On Kalah (any rules, boards of up to 8 pits a side) every position is solved exactly: MTD(f)
+alpha-beta with a transposition table, the database at the leaves
+(:mod:`mancala_marl.endgame.solve`). The database (``db_seeds`` seeds in play) is built into the
+cache the first time it is needed (:func:`mancala_marl.endgame.database`); a position with many
+seeds left can take long, which ``time_limit`` bounds.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from mancala_marl.games import Param
+
+from .base import SEED, Policy, check_game_on, register_policy
+
+DB_SEEDS = Param("db_seeds", int, None, "seeds in play the endgame database covers (default: a few hundred MB "
+                 "at most)", low=0, high=127, optional=True)
+TIME_LIMIT = Param("time_limit", float, None, "seconds a question may take; past it, an error", low=0.001,
+                   high=7 * 24 * 3600, optional=True)
+TT_BITS = Param("tt_bits", int, 22, "the search's table holds 2**tt_bits entries", low=10, high=30)
+DEFAULT_DB_POSITIONS = 1 << 25  # 32 MiB: 16 seeds on a 6-pit board, built in about 15 s
+
+
+def default_db_seeds(game) -> int:
+    """The most seeds in play whose database holds at most :data:`DEFAULT_DB_POSITIONS` boards."""
+    from mancala_marl.endgame.ranking import layer_sizes
+
+    sizes = layer_sizes(2 * game.pits, min(game.total_seeds, 127)).cumsum()
+    return int((sizes <= DEFAULT_DB_POSITIONS).sum() - 1)
+
+
+@register_policy("perfect")
+class PerfectPolicy(Policy):
+    """Perfect play on Kalah (every position) from endgame databases and a search to the end.
+
+    ``act`` plays an optimal move; among equals, the pit nearest the own store (as ``alphabeta``).
+    ``value(game, state)`` is the exact final margin (mover's store - opponent's) and
+    ``move_values(game, state)`` that margin after each legal pit. ``db_seeds``: the database's
+    size (built on first use); ``time_limit``: seconds a question may take before it is given up
+    with an error.
+    """
+
+    parameters = (DB_SEEDS, TIME_LIMIT, TT_BITS, SEED)
+
+    def __init__(self, db_seeds: int | None = None, time_limit: float | None = None, tt_bits: int = 22,
+                 seed: int | None = None):
+        super().__init__(seed)
+        self.db_seeds = db_seeds
+        self.time_limit = time_limit
+        self.tt_bits = int(tt_bits)
+        self._solver = None
+        self.last_value = None
+
+    def prepare(self, game) -> None:
+        self.solver(game)
+
+    def db_seeds_for(self, game) -> int:
+        """The size of the database this policy uses on ``game``: ``db_seeds``, or the default."""
+        return default_db_seeds(game) if self.db_seeds is None else min(self.db_seeds, game.total_seeds)
+
+    def solver(self, game):
+        """The game's solver, its database loaded (or built) on first use."""
+        if self._solver is not None and self._solver.game.spec.tolist() == game.spec.tolist():
+            return self._solver
+        from mancala_marl.endgame import BUILDERS, database
+        from mancala_marl.endgame.solve import Solver
+
+        if game.name not in BUILDERS:
+            raise ValueError(f"perfect: no endgame database or solver for {game.name}; perfect play covers "
+                             f"{', '.join(BUILDERS)} (use alphabeta or solver)")
+        self._solver = Solver(database(game, self.db_seeds_for(game), progress=sys.stderr.isatty()), self.tt_bits)
+        return self._solver
+
+    def _ask(self, what: str, game, state):
+        check_game_on(game, state)
+        solver = self.solver(game)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        try:
+            return getattr(solver, what)(state, deadline)
+        except TimeoutError:
+            raise ValueError(f"perfect: this position (with {solver.db.seeds_in_play(state)} seeds in play) was not "
+                             f"solved within time_limit={self.time_limit:g} s; give more time, or use a larger "
+                             f"database (db_seeds)") from None
+
+    def act(self, game, state) -> int:
+        pit, self.last_value = self._ask("best_move", game, state)
+        return pit
+
+    def value(self, game, state) -> int:
+        """The exact final margin, in seeds, for the player to move."""
+        return self._ask("value", game, state)
+
+    def best_moves(self, game, state) -> tuple[int, list[int]]:
+        """(the exact final margin for the player to move, every optimal pit)."""
+        return self._ask("best_moves", game, state)
+
+    def move_values(self, game, state) -> dict[int, int]:
+        """``{pit: exact final margin for the mover after it}`` over the legal pits."""
+        return self._ask("move_values", game, state)

@@ -1,0 +1,74 @@
+"""``mancala-marl solve GAME``: the exact value of a position and its optimal moves (the ``perfect`` policy)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from mancala_marl.train.arguments import GAME_HELP
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "solve", help="the exact value of the start (or of a position) under perfect play",
+        description="Solve GAME from its start, or from the position after --moves: the first player's final "
+                    "margin under perfect play by both sides, and every optimal move of the player to move. "
+                    "Kalah only (any rules); endgame databases are built into the cache on first use "
+                    "($MANCALA_MARL_CACHE moves it).")
+    parser.add_argument("game", help=GAME_HELP)
+    parser.add_argument("--moves", default="", metavar="P,P,...",
+                        help="pits played from the start (0-based, each the mover's own, as the environments' "
+                             "actions), e.g. 2,5")
+    parser.add_argument("--db-seeds", type=int, default=None, metavar="N",
+                        help="the endgame database covers positions with at most N seeds in play (default: the "
+                             "largest of at most 32M positions, 16 on 6 pits)")
+    parser.add_argument("--rebuild", action="store_true", help="build the database again, even if a file is there")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="S",
+                        help="give up, with an error, after S seconds of search")
+    parser.add_argument("--json", action="store_true",
+                        help='print {"value": ..., "best_moves": [...], "seconds": ...} and nothing else; value '
+                             "is the first player's (player_0's) final margin")
+    parser.set_defaults(func=run)
+
+
+def parse_moves(text: str) -> list[int]:
+    try:
+        return [int(move) for move in text.split(",") if move.strip()]
+    except ValueError:
+        raise ValueError(f"--moves must be comma-separated pit numbers, got {text!r}") from None
+
+
+def run(args) -> int:
+    from mancala_marl.agents import make_policy
+    from mancala_marl.endgame import database
+    from mancala_marl.train.arena import parse_game
+
+    game = parse_game(args.game)
+    state = game.init()
+    for number, pit in enumerate(parse_moves(args.moves), 1):
+        if game.is_terminal(state):
+            raise ValueError(f"--moves: the game is over before move {number} ({pit})")
+        game.apply(state, pit)  # an illegal pit: IllegalMoveError, which names it
+    if game.is_terminal(state):
+        raise ValueError(f"--moves: the game is over after these moves, final scores {game.scores(state)}")
+    perfect = make_policy("perfect", db_seeds=args.db_seeds, time_limit=args.time_limit)
+    start = time.perf_counter()
+    if args.rebuild:
+        database(game, perfect.db_seeds_for(game), rebuild=True, progress=not args.json)
+    perfect.prepare(game)
+    built = time.perf_counter() - start
+    value, best = perfect.best_moves(game, state)
+    seconds = time.perf_counter() - start
+    mover = game.to_move(state)
+    first = value if mover == 0 else -value
+    if args.json:
+        print(json.dumps({"game": game.cli_spec(), "moves": parse_moves(args.moves), "to_move": mover,
+                          "value": first, "best_moves": best, "seconds": round(seconds, 3)}))
+        return 0
+    where = f"after {args.moves}" if args.moves else "from the start"
+    print(f"{game.cli_spec()} {where}, player_{mover} to move")
+    print(f"value: {first:+d} for player_0 (the first player's final margin under perfect play)")
+    print(f"optimal moves for player_{mover}: {', '.join(map(str, best))}")
+    print(f"{seconds:.1f} s ({built:.1f} s of it loading or building the endgame database of "
+          f"{perfect.solver(game).db.max_seeds} seeds)")
+    return 0
