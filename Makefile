@@ -14,13 +14,13 @@ PY := $(VENV)/bin/python
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 TORCH := -m pip install -q --retries 0 torch --index-url $(TORCH_INDEX)
 
-.PHONY: demo test docs test-docs setup clean integration-venvs test-integrations test-rllib test-marl test-package bench test-jax
+.PHONY: demo test docs test-docs test-serve setup clean integration-venvs test-integrations test-rllib test-marl test-package bench test-jax
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) $(TORCH)
-	$(PY) -m pip install -q -e ".[train,test]"
+	$(PY) -m pip install -q -e ".[train,test,serve]"
 	touch $@
 
 setup: $(VENV)/.installed
@@ -32,8 +32,9 @@ demo: setup
 # tests/jax runs from .venv-jax only (make test-jax).
 test:
 	$(MAKE) -j4 setup integration-venvs .venv-jax/.installed
-	$(PY) -m pytest -q -n 2 -m "not integration and not packaging and not docs" --ignore=tests/jax
+	$(PY) -m pytest -q -n 2 -m "not integration and not packaging and not docs and not browser" --ignore=tests/jax
 	$(MAKE) test-docs
+	$(MAKE) test-serve
 	$(MAKE) test-integrations
 	$(MAKE) test-jax
 	$(MAKE) test-package
@@ -50,6 +51,12 @@ docs: $(VENV)/.docs-installed
 # renders, every image loads, no internal link is broken; screenshots in docs/_build/screenshots/.
 test-docs: docs
 	$(PY) -m pytest -q -p no:xdist -m docs tests/test_docs_site.py
+
+# The page of `mancala-marl serve` in a headless Chromium: a whole game of every game played by
+# clicking (tests/test_serve_browser.py); screenshots in docs/_build/screenshots/. Selenium comes
+# with the docs' extra.
+test-serve: $(VENV)/.docs-installed
+	$(PY) -m pytest -q -p no:xdist -m browser tests/test_serve_browser.py
 
 # Build the sdist and wheel, install the wheel into fresh virtualenvs (core only, then [train])
 # and use it from outside the repository (tests/packaging/check_wheel.sh says what is checked).

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import json
 import shutil
+import time
 
 import numpy as np
 import pytest
@@ -193,6 +194,22 @@ def test_the_engines_view_weighs_every_legal_move():
     assert view["value"] == max(m["value"] for m in view["moves"]) and view["unit"] == "seeds"
     view = client.get(f"/api/games/{body['id']}/analysis?engine=alphazero").json()
     assert abs(sum(m["share"] for m in view["moves"]) - 1) < 0.01 and -1 <= view["value"] <= 1
+
+
+def test_the_engines_view_marks_perfect_play_where_the_databases_cover_the_position():
+    pytest.importorskip("mancala_marl.agents.perfect", reason="no perfect-play policy installed")
+    client = TestClient(serve_app.create_app(Table(move_time=0.5)))
+    body = new(client, game="kalah", rules={"pits": 3, "seeds": 2}, players=[None, None])
+    deadline = time.monotonic() + 120  # the database is built in the background on first use
+    while (view := client.get(f"/api/games/{body['id']}/analysis?engine=alphabeta").json())["perfect"] is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.5)
+    perfect = view["perfect"]
+    assert [m["pit"] for m in perfect["moves"]] == body["state"]["legal"]
+    assert min(m["gives_away"] for m in perfect["moves"]) == 0
+    assert all(m["value"] == perfect["best"] - m["gives_away"] for m in perfect["moves"])
+    # alphabeta searches this small board to its end: its values are the exact ones
+    assert [m["value"] for m in view["moves"]] == [m["value"] for m in perfect["moves"]]
 
 
 def test_the_board_svg_carries_every_cell_and_its_seeds(client):

@@ -5,12 +5,15 @@ margin. Each search runs under the server's time cap."""
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from mancala_marl.agents import make_policy
 
 ENGINES = ("alphabeta", "alphazero")
-_perfect = None
+_perfect: dict = {}  # (game, rules) -> its perfect policy once its database is ready
+_lock = threading.Lock()
 
 
 def analyse(game, state, engine: str, move_time: float) -> dict:
@@ -21,7 +24,7 @@ def analyse(game, state, engine: str, move_time: float) -> dict:
         raise ValueError("the game is over: there is no move to weigh")
     legal = np.flatnonzero(game.legal_mask(state))
     view = (_alphabeta if engine == "alphabeta" else _alphazero)(game, state, legal, move_time)
-    view["engine"], view["perfect"] = engine, perfect(game, state)
+    view["engine"], view["perfect"] = engine, perfect(game, state, move_time)
     return view
 
 
@@ -56,16 +59,35 @@ def _alphazero(game, state, legal, move_time: float) -> dict:
             "sims": int(policy.last_sims), "moves": moves}
 
 
-def perfect(game, state) -> dict | None:
-    """Each legal move's exact final margin for the mover, from the perfect-play databases, or
-    None where they do not cover the position (or no ``perfect`` policy is installed)."""
-    global _perfect
+def perfect(game, state, move_time: float) -> dict | None:
+    """Each legal move's exact final margin for the mover and the seeds it gives away, from the
+    ``perfect`` policy (the endgame databases and a search under the server's time cap), or None
+    where it does not cover the position, has no database for the rules yet, or is not installed.
+    A database is built on first use (seconds to a minute): in the background, not in a request."""
+    key = (game.name, game.cli_spec())
+    with _lock:
+        if key not in _perfect:
+            _perfect[key] = None
+            threading.Thread(target=_prepare, args=(key, game), daemon=True).start()
+        policy = _perfect[key]
+    if policy is None:
+        return None
     try:
-        if _perfect is None:
-            _perfect = make_policy("perfect")  # its databases load once per server
-        values = _perfect.move_values(game, state)
-    except (ValueError, AttributeError):
+        with _lock:  # a solver's table is not shared between threads
+            policy.time_limit = move_time
+            values = policy.move_values(game, state)
+    except ValueError:  # not within the time cap, or rules the databases do not cover
         return None
     best = max(values.values())
     return {"best": best, "moves": [{"pit": int(p), "value": int(v), "gives_away": int(best - v)}
                                     for p, v in sorted(values.items())]}
+
+
+def _prepare(key, game) -> None:
+    try:
+        policy = make_policy("perfect")  # unknown where agents/perfect.py is not installed
+        policy.prepare(game)
+    except ValueError:  # no such policy, or a game without a database: stays None
+        return
+    with _lock:
+        _perfect[key] = policy

@@ -1,0 +1,163 @@
+"""The page of ``mancala-marl serve`` in a real headless Chromium (Selenium), as a person uses it:
+a whole game of every registered game played by clicking pits, the board checked against the
+API after every move (each cell's ``data-seeds``), the moves' named events, and the end.
+
+Needs the ``[serve]`` extra and Chromium with its driver from the system's packages (Debian:
+``apt-get install chromium chromium-driver``); ``make test-serve`` runs it, and ``make test``
+runs that. Screenshots of games in progress go to docs/_build/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+
+import numpy as np
+import pytest
+
+pytest.importorskip("starlette", reason="needs the [serve] extra")
+pytest.importorskip("selenium", reason="needs selenium (the [docs] extra)")
+
+from mancala_marl.games import GAMES  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+SCREENSHOTS = pathlib.Path(__file__).resolve().parents[1] / "docs" / "_build" / "screenshots"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
+# What a whole game of each shows at least, whatever the moves (random ones here).
+SEEN_IN_EVERY_GAME = {"kalah": {"game over"}, "sungka": {"relay", "game over"},
+                      "togyz_kumalak": {"capture", "game over"}, "oware": {"capture", "game over"}}
+
+
+@pytest.fixture(scope="module")
+def server():
+    import uvicorn
+
+    from mancala_marl.train.serve.app import create_app
+    from mancala_marl.train.serve.games import Table
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))  # loopback only, any free port
+    server = uvicorn.Server(uvicorn.Config(create_app(Table(move_time=0.1)), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not BROWSER or not pathlib.Path(DRIVER).exists():
+        pytest.fail("Chromium and its driver are needed: apt-get install -y chromium chromium-driver")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = BROWSER
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()
+
+
+def settle(browser, timeout: float = 60.0) -> None:
+    """Wait until the page has sown every move and answered (``body[data-busy="0"]``)."""
+    deadline = time.monotonic() + timeout
+    while browser.execute_script("return document.body.dataset.busy") != "0":
+        assert time.monotonic() < deadline, "the page stayed busy: " + browser.find_element("id", "error").text
+        time.sleep(0.02)
+
+
+def api_state(server, browser) -> dict:
+    game_id = browser.execute_script("return location.hash.slice(1)")
+    with urllib.request.urlopen(f"{server}/api/games/{game_id}") as response:
+        return json.load(response)
+
+
+def board_on_page(browser) -> list[int]:
+    return browser.execute_script(
+        "return Array.from(document.querySelectorAll('g.cell')).sort((a, b) => a.dataset.cell - b.dataset.cell)"
+        ".map(g => Number(g.dataset.seeds))")
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_whole_game_played_by_clicking(server, browser, name):
+    browser.get(f"{server}/?game={name}&mode=people&speed=0")
+    settle(browser)
+    rng, moves = np.random.default_rng(1), 0
+    while browser.execute_script("return document.body.dataset.done") != "1":
+        record = api_state(server, browser)
+        state = record["state"]
+        assert board_on_page(browser) == state["board"]
+        clickable = browser.find_elements("css selector", "g.cell.clickable[data-pit]")
+        assert sorted(int(g.get_attribute("data-pit")) for g in clickable) == state["legal"]
+        # the mover's other pits carry data-pit too, but cannot be clicked
+        assert all(g.get_attribute("class").split().count("illegal")
+                   for g in browser.find_elements("css selector", "g.cell[data-pit]:not(.clickable)"))
+        clickable[int(rng.integers(len(clickable)))].click()
+        settle(browser)
+        moves += 1
+        if moves == 12:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            browser.save_screenshot(str(SCREENSHOTS / f"serve_{name}.png"))
+        assert moves <= 1000
+    record = api_state(server, browser)
+    assert record["state"]["done"] and board_on_page(browser) == record["state"]["board"]
+    named = [li.get_attribute("data-events") for li in browser.find_elements("css selector", "#moves li")]
+    assert len(named) == len(record["moves"]) == moves
+    assert "game over" in named[-1].split(",")
+    seen = {word for events in named for word in events.split(",") if word}
+    assert SEEN_IN_EVERY_GAME[name] <= seen, seen
+    assert browser.find_element("id", "status").text.startswith("Game over")
+
+
+def test_the_default_page_plays_kalah_against_alphazero_with_the_engines_view(server, browser):
+    browser.get(f"{server}/?speed=40")
+    settle(browser)
+    record = api_state(server, browser)
+    assert record["game"] == "kalah" and record["players"] == [None, "alphazero"]
+    browser.find_element("id", "engine-toggle").click()
+    settle(browser)
+    deadline = time.monotonic() + 30
+    while "best pit" not in browser.find_element("id", "analysis").text:
+        assert time.monotonic() < deadline, browser.find_element("id", "analysis").text
+        time.sleep(0.05)
+    rows = browser.find_elements("css selector", "#analysis tr[data-pit]")
+    assert sorted(int(r.get_attribute("data-pit")) for r in rows) == record["state"]["legal"]
+    browser.find_element("css selector", "g.cell.clickable[data-pit='5']").click()  # 4 seeds: a capture-free move
+    settle(browser)
+    record = api_state(server, browser)
+    assert record["moves"][0] == {"player": 0, "pit": 5} and len(record["moves"]) >= 2
+    assert browser.find_elements("css selector", "#moves li")[1].text.startswith("player_1 (alphazero)")
+    time.sleep(1)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / "serve_default.png"))
+    browser.find_element("id", "undo").click()
+    settle(browser)
+    assert api_state(server, browser)["moves"] == [] and board_on_page(browser) == record["state"]["board"][:0] + \
+        api_state(server, browser)["state"]["board"]
+    browser.find_element("id", "rules-button").click()
+    assert "Kalah" in browser.find_element("id", "rules-text").text
+
+
+def test_two_policies_are_watched_to_the_end(server, browser):
+    browser.get(f"{server}/?game=kalah&mode=watch&speed=0&player0=max&player1=alphabeta:depth=2")
+    deadline = time.monotonic() + 120
+    while browser.execute_script("return document.body.dataset.done") != "1":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    settle(browser)
+    record = api_state(server, browser)
+    assert record["players"] == ["max", "alphabeta:depth=2"] and record["state"]["done"]
+    assert len(browser.find_elements("css selector", "#moves li")) == len(record["moves"])
