@@ -28,6 +28,8 @@ LIMITS: dict[str, Param] = {param.name: param for param in (
     Param("generations", int, 1, "self-play generations", low=1, high=MILLION),
     Param("positions", int, 1, "positions held or labelled at once", low=1, high=100 * MILLION,
           why_high="more would not fit in memory"),
+    Param("graded", int, 60, "positions graded against perfect play", low=1, high=100_000,
+          why_high="one can take a minute to solve"),
     Param("batch_size", int, 256, "positions per optimiser step", low=1, high=MILLION),
     Param("sims", int, 200, "simulations per move", low=0, high=MILLION),
     Param("every", int, 1, "steps between two evaluations, checkpoints or snapshots", low=0, high=100 * BILLION),

@@ -20,6 +20,7 @@ from mancala_marl.train import (
     arena_command,
     demo,
     distill_command,
+    grade_command,
     play_command,
     plot,
     solve_command,
@@ -32,7 +33,7 @@ from mancala_marl.train.serve import command as serve_command
 
 # in the order `mancala-marl --help` lists them
 COMMANDS = (demo, train_command, distill_command, alphazero_command, plot, arena_command, tournament_command,
-            play_command, serve_command, solve_command)
+            play_command, serve_command, solve_command, grade_command)
 
 
 def build_parser() -> Parser:

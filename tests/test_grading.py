@@ -1,0 +1,163 @@
+"""Grading policies against perfect play (``mancala_marl.train.grading``, ``mancala-marl grade``):
+perfect play grades perfect, a worse player worse, a blunder is a thrown result, and the same
+seed grades the same positions the same way."""
+
+import json
+
+import pytest
+
+from mancala_marl.agents import make_policy
+from mancala_marl.games import make_game
+from mancala_marl.train import cli
+from mancala_marl.train.grading import draw_positions, grade, seed_bins, seeds_in_play, solve_position
+
+SMALL = "kalah:pits=4,seeds=3"
+DB_SEEDS = 8  # a small database: the search does the rest on 24 seeds
+
+
+@pytest.fixture(scope="module")
+def cache_folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(autouse=True)
+def private_cache(cache_folder, monkeypatch):
+    """The databases go to a folder of the tests', built once for the module."""
+    monkeypatch.setenv("MANCALA_MARL_CACHE", str(cache_folder))
+
+
+@pytest.fixture(scope="module")
+def graded(cache_folder):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MANCALA_MARL_CACHE", str(cache_folder))
+        return grade(SMALL, ["perfect", "random"], positions=36, seed=3, db_seeds=DB_SEEDS)
+
+
+def test_perfect_play_grades_perfect(graded):
+    perfect = graded["policies"][0]
+    assert perfect["policy"] == "perfect" and perfect["positions"] == graded["positions"] == 36
+    assert (perfect["optimal"], perfect["blunders"], perfect["regret"]) == (1.0, 0.0, 0.0)
+    for stage in perfect["by_seeds"]:
+        assert stage["positions"] == 6 and (stage["optimal"], stage["blunders"], stage["regret"]) == (1.0, 0.0, 0.0)
+
+
+def test_random_play_grades_worse(graded):
+    chance = graded["policies"][1]
+    assert chance["policy"] == "random"
+    assert chance["optimal"] < 1 and chance["regret"] > 0 and chance["blunders"] > 0
+    assert sum(s["positions"] for s in chance["by_seeds"]) == 36
+    # the overall figures are the stages' means (equal stages)
+    assert chance["regret"] == pytest.approx(sum(s["regret"] for s in chance["by_seeds"]) / 6)
+    low, high = chance["optimal_95"]
+    assert low < chance["optimal"] < high
+
+
+def test_positions_are_spread_over_the_stages_and_never_forced():
+    game = make_game("kalah", pits=4, seeds=3)
+    assert seed_bins(game) == [(1, 4), (5, 8), (9, 12), (13, 16), (17, 20), (21, 24)]
+    assert seed_bins(game, 6, max_seeds=10) == [(1, 2), (3, 4), (5, 6), (7, 8), (9, 10)]
+    states = draw_positions(game, 30, seed=1)
+    assert len(states) == 30 and len({state.tobytes() for state in states}) == 30
+    counts = [sum(low <= seeds_in_play(game, s) <= high for s in states) for low, high in seed_bins(game)]
+    assert counts == [5] * 6
+    assert all(game.legal_mask(state).sum() > 1 and not game.is_terminal(state) for state in states)
+    endgames = draw_positions(game, 10, seed=1, max_seeds=6)
+    assert all(seeds_in_play(game, state) <= 6 for state in endgames)
+
+
+def test_a_thrown_win_is_a_blunder():
+    """Worked by hand: player_0 to move, pits (0, 1, 1, 0) and store 10; player_1 has 1 seed in
+    the pit facing player_0's pit 3, and 11 in store. Pit 2 ends in the empty pit 3, captures the
+    seed facing it (12), empties player_1's side and sweeps pit 1 home: 13-11, +2. Pit 1 leaves
+    two seeds in pit 2; player_1's seed ends in its own empty pit facing them and captures all
+    three: 10-14, -4. So pit 1 throws a win away: a blunder, 6 seeds of regret."""
+    game = make_game("kalah", pits=4, seeds=3)
+    state = game.from_board([0, 1, 1, 0, 10, 1, 0, 0, 0, 11], to_move=0)
+    solved = solve_position(game, state, make_policy("perfect", db_seeds=DB_SEEDS))
+    assert solved.values == {1: -4, 2: 2} and solved.results == {1: -1, 2: 1} and solved.seeds == 3
+    assert solved.verdict(2) == {"optimal": True, "blunder": False, "regret": 0}
+    assert solved.verdict(1) == {"optimal": False, "blunder": True, "regret": 6}
+    with pytest.raises(ValueError, match="pit 0 is not a legal move"):
+        solved.verdict(0)
+
+
+def test_a_worse_move_that_keeps_the_result_is_no_blunder():
+    game = make_game("kalah", pits=4, seeds=3)
+    state = game.from_board([0, 1, 1, 0, 10, 1, 0, 0, 0, 11], to_move=0)
+    solved = solve_position(game, state, make_policy("perfect", db_seeds=DB_SEEDS))
+    solved.values, solved.results = {1: 2, 2: 6}, {1: 1, 2: 1}  # a smaller win: regret, no blunder
+    assert solved.verdict(1) == {"optimal": False, "blunder": False, "regret": 4}
+    solved.values, solved.results = {1: 0, 2: 6}, {1: 0, 2: 1}  # a win thrown to a draw
+    assert solved.verdict(1)["blunder"]
+    solved.values, solved.results = {1: -1, 2: 0}, {1: -1, 2: 0}  # a draw thrown to a loss
+    assert solved.verdict(1)["blunder"]
+    solved.values, solved.results = None, {1: 0, 2: 0}  # results only (Oware): no regret
+    assert solved.verdict(1) == {"optimal": True, "blunder": False, "regret": None}
+
+
+def test_the_same_seed_grades_alike_and_another_draws_other_positions():
+    kwargs = {"positions": 12, "db_seeds": DB_SEEDS}
+    first = grade(SMALL, ["random", "greedy"], seed=5, **kwargs)
+    again = grade(SMALL, ["random", "greedy"], seed=5, **kwargs)
+    alone = grade(SMALL, ["random"], seed=5, **kwargs)  # a policy's grade does not depend on the others
+    for result in (first, again, alone):
+        result.pop("seconds")
+        for row in result["policies"]:
+            row.pop("seconds_per_move")
+    assert first == again and alone["policies"][0] == first["policies"][0]
+    game = make_game("kalah", pits=4, seeds=3)
+    assert ([s.tobytes() for s in draw_positions(game, 12, seed=5)]
+            != [s.tobytes() for s in draw_positions(game, 12, seed=6)])
+
+
+def run(capsys, *argv):
+    status = cli.main(["grade", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_json_output_is_one_object_with_every_field(capsys):
+    status, out, err = run(capsys, SMALL, "perfect", "max", "--positions", "6", "--seed", "2", "--db-seeds", "8",
+                           "--json")
+    assert status == 0 and err == ""
+    result = json.loads(out)  # one object, nothing else on stdout
+    assert set(result) == {"game", "seed", "opening", "players", "bins", "positions", "skipped", "seconds",
+                           "policies"}
+    assert (result["game"], result["seed"], result["opening"], result["positions"]) == (SMALL, 2, 4, 6)
+    assert [row["policy"] for row in result["policies"]] == ["perfect", "max"]
+    for row in result["policies"]:
+        assert set(row) == {"policy", "positions", "optimal", "optimal_95", "blunders", "regret",
+                            "seconds_per_move", "by_seeds"}
+        assert [stage["seeds"] for stage in row["by_seeds"]] == result["bins"]
+        assert all(set(stage) == {"seeds", "positions", "optimal", "optimal_95", "blunders", "regret"}
+                   for stage in row["by_seeds"])
+
+
+def test_the_table_names_each_policy_and_stage(capsys):
+    status, out, _ = run(capsys, SMALL, "perfect", "random", "--positions", "6", "--bins", "3", "--db-seeds", "8")
+    assert status == 0
+    assert "perfect" in out and "random" in out and "100.0%" in out
+    assert "1-8 (2)" in out and "17-24 (2)" in out
+
+
+@pytest.mark.parametrize("argv, why", [
+    (["nonesuch", "random"], "unknown game 'nonesuch'"),
+    (["sungka", "random"], "no endgame database or solver for sungka"),
+    (["togyz_kumalak", "random"], "no endgame database or solver for togyz_kumalak"),
+    ([SMALL, "nonesuch"], "unknown policy 'nonesuch'"),
+    ([SMALL, "alphabeta:depth=0"], "depth must be"),
+    ([SMALL, "alphazero"], "was trained for kalah"),  # the shipped network fits Kalah(6,4) only
+    ([SMALL, "random", "--positions", "0"], "argument --positions: must be an integer >= 1"),
+    ([SMALL, "random", "--positions", "10000000"], "<= 100000 (one can take a minute to solve)"),
+    ([SMALL, "random", "--seed", "-1"], "argument --seed"),
+    ([SMALL, "random", "--opening", "x"], "argument --opening"),
+    ([SMALL, "random", "--bins", "0"], "argument --bins: must be an integer >= 1 and <= 20"),
+    ([SMALL], "the following arguments are required: POLICY"),
+])
+def test_bad_input_is_one_line_and_status_2(argv, why, capsys):
+    try:
+        status, out, err = run(capsys, *argv)
+    except SystemExit as exit_:  # argparse's own errors
+        status, (out, err) = exit_.code, capsys.readouterr()
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err and why in err, err

@@ -1,0 +1,109 @@
+"""``mancala-marl grade GAME POLICY [POLICY...]``: each policy's moves graded against perfect play
+(:func:`mancala_marl.train.grading.grade`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from mancala_marl.train.arguments import GAME_HELP, POLICY_HELP, count_argument, seed_argument
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "grade", help="grade policies' moves against perfect play",
+        description="Draw positions from games of alphabeta:depth=4 against itself after K random opening moves, "
+                    "spread evenly over the stages of the game by seeds left in play; value every legal move "
+                    "exactly with the perfect player; and for each POLICY give the share of its moves that are "
+                    "optimal, its blunder rate (moves that turn a win into a draw or a loss, or a draw into a "
+                    "loss) and its mean regret in seeds (the best move's final margin less its own), overall "
+                    "and by seeds in play. Games with perfect play: Kalah (any rules). On Kalah(6,4) an early "
+                    "position can take a minute to solve.")
+    parser.add_argument("game", help=GAME_HELP)
+    parser.add_argument("policies", nargs="+", metavar="POLICY", help=POLICY_HELP)
+    parser.add_argument("--positions", type=count_argument("graded"), default=60, metavar="N",
+                        help="positions graded, shared evenly by the stages (default 60)")
+    parser.add_argument("--seed", type=seed_argument, default=0, help="seed of the positions and the policies")
+    parser.add_argument("--opening", type=count_argument("opening"), default=4, metavar="K",
+                        help="random moves that open each game the positions are drawn from (default 4)")
+    parser.add_argument("--bins", type=int_in(1, 20), default=6, metavar="B",
+                        help="stages, by seeds in play, that share the positions and the report (1..20, default 6)")
+    parser.add_argument("--max-seeds", type=int_in(1, 1000), default=None, metavar="N",
+                        help="only positions with at most N seeds in play (endgames)")
+    parser.add_argument("--db-seeds", type=int_in(0, 127), default=None, metavar="N",
+                        help="the perfect player's endgame database covers positions with at most N seeds in play "
+                             "(default: the largest of at most 32M positions, 16 on 6 pits)")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="S",
+                        help="seconds the perfect player may spend on one position; those past it are left out "
+                             "(and counted)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object on stdout and nothing else")
+    parser.set_defaults(func=run)
+
+
+def int_in(low: int, high: int):
+    """An argparse ``type``: an integer from ``low`` to ``high``."""
+    import argparse
+
+    def read(text: str) -> int:
+        if not text.strip().isdigit() or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {low} and <= {high}, got {text!r}")
+        return int(text)
+
+    return read
+
+
+def percent(share, digits: int = 1) -> str:
+    return "-" if share is None else f"{100 * share:.{digits}f}%"
+
+
+def seeds(regret) -> str:
+    return "-" if regret is None else f"{regret:.2f}"
+
+
+def stage_cell(stage: dict) -> str:
+    regret = "-" if stage["regret"] is None else f"{stage['regret']:.1f}"
+    return f"{percent(stage['optimal'], 0)} / {percent(stage['blunders'], 0)} / {regret}"
+
+
+def print_report(result: dict, file=None) -> None:
+    """Two rich tables: each policy overall, then by seeds in play."""
+    from rich.table import Table
+
+    from mancala_marl.train.arena import console
+
+    shown = console(file)
+    table = Table(title=f"{result['game']}: {result['positions']} positions graded against perfect play "
+                        f"(seed {result['seed']}, opening {result['opening']})")
+    for column in ("policy", "optimal", "95% interval", "blunders", "regret (seeds)", "s/move"):
+        table.add_column(column, justify="left" if column == "policy" else "right")
+    for row in result["policies"]:
+        low, high = row["optimal_95"] or (None, None)
+        table.add_row(row["policy"], percent(row["optimal"]),
+                      "-" if low is None else f"{100 * low:.0f}-{100 * high:.0f}%", percent(row["blunders"]),
+                      seeds(row["regret"]), f"{row['seconds_per_move']:.4f}" if row["seconds_per_move"] else "-")
+    shown.print(table)
+    stages = Table(title="by seeds in play: optimal / blunders / regret")
+    stages.add_column("policy", no_wrap=True)
+    for low, high in result["bins"]:
+        count = next(b["positions"] for b in result["policies"][0]["by_seeds"] if b["seeds"] == [low, high])
+        stages.add_column(f"{low}-{high} ({count})", justify="right")
+    for row in result["policies"]:
+        stages.add_row(row["policy"], *(stage_cell(b) for b in row["by_seeds"]))
+    shown.print(stages)
+    if result["skipped"]:
+        print(f"{result['skipped']} positions left out: not solved in time", file=file or sys.stdout)
+
+
+def run(args) -> int:
+    from mancala_marl.train.arena import parse_game
+    from mancala_marl.train.grading import grade
+
+    game = parse_game(args.game)
+    result = grade(game, args.policies, positions=args.positions, seed=args.seed, opening=args.opening,
+                   bins=args.bins, max_seeds=args.max_seeds, db_seeds=args.db_seeds,
+                   time_limit=args.time_limit, progress=not args.json)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print_report(result)
+    return 0

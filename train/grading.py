@@ -1,0 +1,267 @@
+"""Grading policies against perfect play: :func:`grade` (the command is ``grade_command``).
+
+How the positions are drawn (:func:`draw_positions`), all from ``seed``: game ``i`` opens with
+``opening`` uniformly random moves (from ``numpy.random.default_rng([seed, i])``), then strong
+players (``alphabeta:depth=4`` in both seats by default) play it to the end. Its positions are
+sorted into ``bins`` stages by the seeds left in play (in the pits, not in the stores), and each
+stage still short of its share takes one of them at random, so every stage of the game is
+graded alike however long it lasts. A position with one legal move (nothing to choose) is never
+drawn, nor one drawn before. When the games run out before a stage is full (no game reaches it),
+the other stages' spare positions make up the number.
+
+Each position's moves are valued exactly by the ``perfect`` policy (``move_values``: the final
+margin in seeds for the mover after each legal pit; ``move_results``, where a game's perfect play
+gives it, the result: +1 win, 0 draw, -1 loss; else the margin's sign), once for every policy
+graded (and kept in memory for the next :func:`grade` of the same game). Each graded policy is
+reset with a seed of ``(seed, position)``, as the arena seeds a game, and asked for its move on
+a copy of the position. Its move is
+
+- optimal when its value is the best move's;
+- a blunder when it changes the game-theoretic result: a won position thrown to a draw or a
+  loss, a drawn one to a loss;
+- and its regret is the best value minus its value, in seeds (0 for an optimal move).
+
+Where the perfect player knows results but no margins (no ``move_values``), optimal means the
+best result and there is no regret (None).
+
+Every figure is a mean over the positions drawn, with equal shares of each stage: a game's
+early positions count as much as its endgame, unlike in a game played out.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from mancala_marl.games import Game
+from mancala_marl.limits import check_count
+
+from .arena import parse_game, play_opening, wilson
+
+PLAYERS = ("alphabeta:depth=4",)
+BINS = 6
+CACHE_SIZE = 100_000  # solved positions kept between calls, a few hundred bytes each
+
+
+@dataclass
+class Solved:
+    """A position and the exact worth of each of its legal moves, for the player to move."""
+
+    state: np.ndarray
+    seeds: int  # seeds in play (in the pits)
+    values: dict[int, int] | None  # pit: the mover's final margin after it; None where only results are known
+    results: dict[int, int]  # pit: +1 win, 0 draw, -1 loss for the mover after it
+
+    def verdict(self, move: int) -> dict:
+        """``{"optimal", "blunder", "regret"}`` of playing ``move`` here (regret None, and optimal
+        meaning the best result, where the perfect player gives results only)."""
+        if move not in self.results:
+            raise ValueError(f"pit {move} is not a legal move here (legal: {sorted(self.results)})")
+        blunder = self.results[move] < max(self.results.values())
+        if self.values is None:
+            return {"optimal": not blunder, "blunder": blunder, "regret": None}
+        best, value = max(self.values.values()), self.values[move]
+        return {"optimal": value == best, "blunder": blunder, "regret": best - value}
+
+
+def seeds_in_play(game: Game, state: np.ndarray) -> int:
+    """The seeds still in the pits (the board less the two stores)."""
+    return int(game.board(state).sum() - sum(game.scores(state)))
+
+
+def seed_bins(game: Game, bins: int = BINS, max_seeds: int | None = None) -> list[tuple[int, int]]:
+    """``bins`` ranges ``(low, high)`` of seeds in play, of equal width (the last may be narrower),
+    covering 1..``max_seeds`` (default: every seed of the game)."""
+    top = game.total_seeds if max_seeds is None else min(max_seeds, game.total_seeds)
+    bins = max(1, min(bins, top))
+    width = -(-top // bins)
+    return [(low, min(low + width - 1, top)) for low in range(1, top + 1, width)]
+
+
+def _bin_of(seeds: int, edges: list[tuple[int, int]]) -> int | None:
+    for i, (low, high) in enumerate(edges):
+        if low <= seeds <= high:
+            return i
+    return None
+
+
+def _shares(n: int, bins: int) -> list[int]:
+    """``n`` split over ``bins`` as evenly as can be, the odd ones to the stages with fewest seeds
+    (the cheapest to solve)."""
+    return [n // bins + (i < n % bins) for i in range(bins)]
+
+
+def draw_positions(game, n: int, seed: int = 0, opening: int = 4, players: Sequence[str] = PLAYERS,
+                   bins: int = BINS, max_seeds: int | None = None, max_games: int | None = None) -> list[np.ndarray]:
+    """``n`` positions from games of ``players`` after ``opening`` random moves, spread evenly over
+    ``bins`` stages by seeds in play (see the module's docstring), at most ``max_seeds`` seeds in
+    play; fewer only if ``max_games`` games (default ``20 n + 100``) hold fewer."""
+    from mancala_marl.agents import make_policy
+
+    game = parse_game(game)
+    n = check_count("graded", n, "positions")
+    opening = check_count("opening", opening)
+    edges = seed_bins(game, bins, max_seeds)
+    need = _shares(n, len(edges))
+    policies = [make_policy(spec) for spec in players]
+    for policy in policies:
+        policy.prepare(game)
+    max_games = 20 * n + 100 if max_games is None else max_games
+    taken, spare, seen = [[] for _ in edges], [], set()
+    for i in range(max_games):
+        if all(len(got) >= want for got, want in zip(taken, need)):
+            break
+        rng = np.random.default_rng([seed, i])
+        seats = (policies[i % len(policies)], policies[(i + 1) % len(policies)])
+        for seat, policy in enumerate(seats):
+            policy.reset(int(np.random.SeedSequence([seed, i, seat]).generate_state(1)[0]))
+        state = game.init()
+        play_opening(game, state, rng, opening)
+        found = [[] for _ in edges]
+        while not game.is_terminal(state):
+            key = state.tobytes()
+            where = _bin_of(seeds_in_play(game, state), edges)
+            if where is not None and key not in seen and game.legal_mask(state).sum() > 1:
+                found[where].append(state.copy())
+                seen.add(key)
+            game.apply_fast(state, seats[game.to_move(state)].act(game, state.copy()))
+        for where, candidates in enumerate(found):
+            if not candidates:
+                continue
+            pick = int(rng.integers(len(candidates)))
+            if len(taken[where]) < need[where]:
+                taken[where].append(candidates.pop(pick))
+            spare.extend(candidates)
+    positions = [state for got in taken for state in got]
+    if len(positions) < n and spare:  # a stage no game reached: the others make up the number
+        order = np.random.default_rng([seed, max_games]).permutation(len(spare))
+        positions += [spare[j] for j in order[: n - len(positions)]]
+    return positions
+
+
+_SOLVED: OrderedDict = OrderedDict()
+_PERFECT: dict = {}
+
+
+def perfect_player(db_seeds: int | None = None, time_limit: float | None = None):
+    """The ``perfect`` policy, one per setting for the process (its database and table are kept)."""
+    from mancala_marl.agents import make_policy
+
+    key = (db_seeds, time_limit)
+    if key not in _PERFECT:
+        _PERFECT[key] = make_policy("perfect", db_seeds=db_seeds, time_limit=time_limit)
+    return _PERFECT[key]
+
+
+def solve_position(game: Game, state: np.ndarray, perfect) -> Solved:
+    """The exact worth of every legal move of ``state`` (kept for later calls on the same game)."""
+    key = (game.cli_spec(), state.tobytes())
+    if key in _SOLVED:
+        _SOLVED.move_to_end(key)
+        return _SOLVED[key]
+    try:
+        values = {int(pit): int(v) for pit, v in perfect.move_values(game, state).items()}
+    except (AttributeError, NotImplementedError):  # a perfect player that knows results, not margins
+        values = None
+    if hasattr(perfect, "move_results"):  # the result, where margins alone may not settle it
+        results = {int(pit): int(r) for pit, r in perfect.move_results(game, state).items()}
+    else:
+        results = {pit: int(np.sign(v)) for pit, v in values.items()}
+    solved = Solved(state.copy(), seeds_in_play(game, state), values, results)
+    _SOLVED[key] = solved
+    if len(_SOLVED) > CACHE_SIZE:
+        _SOLVED.popitem(last=False)
+    return solved
+
+
+def _summary(verdicts: list[dict]) -> dict:
+    n = len(verdicts)
+    optimal = sum(v["optimal"] for v in verdicts)
+    blunders = sum(v["blunder"] for v in verdicts)
+    regrets = [v["regret"] for v in verdicts if v["regret"] is not None]
+    return {"positions": n,
+            "optimal": optimal / n if n else None,
+            "optimal_95": list(wilson(optimal, n)) if n else None,
+            "blunders": blunders / n if n else None,
+            "regret": sum(regrets) / len(regrets) if regrets else None}
+
+
+def progress_bar(disable: bool = False):
+    """A rich progress bar on stderr (none when stderr is not a terminal), gone once done."""
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+
+    shown = Console(stderr=True)
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TextColumn("left"), TimeRemainingColumn(), console=shown, transient=True,
+                    disable=disable or not shown.is_terminal)
+
+
+def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, opening: int = 4,
+          players: Sequence[str] = PLAYERS, bins: int = BINS, max_seeds: int | None = None,
+          db_seeds: int | None = None, time_limit: float | None = None, progress: bool = False) -> dict:
+    """Grade each policy of ``policy_specs`` (specs or :class:`~mancala_marl.agents.Policy` objects)
+    against perfect play on ``positions`` positions of ``game`` (see the module's docstring).
+
+    ``time_limit``: seconds the perfect player may spend on one position; a position past it is
+    left out (counted in ``"skipped"``). ``db_seeds``: the endgame database's size. ``progress``: a
+    bar on stderr. Raises ValueError, in one line, for a game without perfect play or a policy
+    that does not exist or does not fit the game.
+
+    Returns ``{"game", "seed", "opening", "players", "bins", "positions", "skipped", "seconds",
+    "policies": [{"policy", "positions", "optimal", "optimal_95", "blunders", "regret",
+    "seconds_per_move", "by_seeds": [{"seeds": [low, high], ...the same figures}]}]}``: shares in
+    0..1, regret in seeds per move, ``optimal_95`` the 95% Wilson interval of the share of optimal
+    moves, ``seconds`` the time of the whole grading.
+    """
+    from mancala_marl.agents import Policy, check_seed, make_policy
+
+    game = parse_game(game)
+    seed = check_seed(seed)
+    if not policy_specs:
+        raise ValueError("grade: name at least one policy")
+    perfect = perfect_player(db_seeds, time_limit)
+    perfect.prepare(game)  # a game without perfect play: its one line, before any work
+    graded = [spec if isinstance(spec, Policy) else make_policy(spec) for spec in policy_specs]
+    for policy in graded:
+        policy.prepare(game)
+        policy.act(game, game.init())  # compiled before its moves are timed
+    start = time.perf_counter()
+    states = draw_positions(game, positions, seed, opening, players, bins, max_seeds)
+    edges = seed_bins(game, bins, max_seeds)
+    solved, skipped = [], 0
+    with progress_bar(disable=not progress) as bar:
+        task = bar.add_task("solving positions", total=len(states))
+        for state in states:
+            try:
+                solved.append(solve_position(game, state, perfect))
+            except ValueError as error:
+                if time_limit is None or "time_limit" not in str(error):
+                    raise
+                skipped += 1  # not solved in time
+            bar.advance(task)
+        task = bar.add_task("grading moves", total=len(solved) * len(graded))
+        verdicts, thinking = [[] for _ in graded], [0.0] * len(graded)
+        for index, position in enumerate(solved):
+            policy_seed = int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
+            for k, (policy, out) in enumerate(zip(graded, verdicts)):
+                policy.reset(policy_seed)
+                asked = time.perf_counter()
+                move = int(policy.act(game, position.state.copy()))
+                thinking[k] += time.perf_counter() - asked
+                out.append({**position.verdict(move), "bin": _bin_of(position.seeds, edges)})
+                bar.advance(task)
+    reports = []
+    for policy, out, spent in zip(graded, verdicts, thinking):
+        by_seeds = [{"seeds": [low, high], **_summary([v for v in out if v["bin"] == i])}
+                    for i, (low, high) in enumerate(edges)]
+        reports.append({"policy": str(policy), **_summary(out),
+                        "seconds_per_move": round(spent / len(out), 6) if out else None, "by_seeds": by_seeds})
+    return {"game": game.cli_spec(), "seed": seed, "opening": opening, "players": [str(p) for p in players],
+            "bins": [list(edge) for edge in edges], "positions": len(solved), "skipped": skipped,
+            "seconds": round(time.perf_counter() - start, 3), "policies": reports}
