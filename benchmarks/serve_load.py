@@ -9,7 +9,8 @@ a thread with one kept-alive connection that plays whole games: POST /api/games,
 legal pit per POST /api/games/{id}/moves until the game ends, then a new game. Hot-seat games
 (``"players": [null, null]``) measure the server's own cost per move: the rules, the replay of
 each move that the page animates, the JSON; games against ``alphazero`` (its default, 200
-simulations a move) add a search to every answer. Reported per phase: moves per second (a
+simulations a move) add a search to every answer. The server's CPU time per move request says what
+a move costs it, apart from the queue on a busy machine. Reported per phase: moves per second (a
 person's move and the replies it brings), p50 and p99 latency of the move requests, errors (any
 answer but 200/201, or a failed connection). Writes ``serve_load.json`` and ``serve_load.md`` to
 ``--results-dir`` (default benchmarks/results; ``--quick``: nothing unless one is given).
@@ -48,6 +49,12 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def cpu_s(pid: int) -> float:
+    """CPU seconds the process has used (user and system), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Client(threading.Thread):
@@ -97,8 +104,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def phase(port: int, name: str, clients: int, players, seconds: float) -> dict:
+def phase(port: int, pid: int, name: str, clients: int, players, seconds: float) -> dict:
     until = time.monotonic() + seconds
+    cpu = cpu_s(pid)
     threads = [Client(port, players, until, seed) for seed in range(clients)]
     start = time.perf_counter()
     for thread in threads:
@@ -106,12 +114,14 @@ def phase(port: int, name: str, clients: int, players, seconds: float) -> dict:
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - start
+    cpu = cpu_s(pid) - cpu
     latencies = [x for t in threads for x in t.latencies]
     return {"phase": name, "clients": clients, "players": players, "seconds": round(wall, 1),
             "games": sum(t.games for t in threads), "moves": sum(t.moves for t in threads),
             "moves_per_s": round(sum(t.moves for t in threads) / wall, 1),
             "requests": len(latencies), "p50_ms": round(1e3 * percentile(latencies, 0.5), 1),
-            "p99_ms": round(1e3 * percentile(latencies, 0.99), 1), "errors": sum(t.errors for t in threads)}
+            "p99_ms": round(1e3 * percentile(latencies, 0.99), 1), "errors": sum(t.errors for t in threads),
+            "server_cpu_ms_per_request": round(1e3 * cpu / max(len(latencies), 1), 2)}
 
 
 def main() -> None:
@@ -137,19 +147,24 @@ def main() -> None:
             except OSError:
                 time.sleep(0.5)
         before = rss_mb(server.pid)
-        rows = [phase(port, "hot-seat", args.hot_seat, [None, None], args.seconds),
-                phase(port, "against alphazero", args.alphazero, [None, "alphazero"], args.seconds)]
+        rows = [phase(port, server.pid, "hot-seat", args.hot_seat, [None, None], args.seconds),
+                phase(port, server.pid, "against alphazero", args.alphazero, [None, "alphazero"], args.seconds)]
         after = rss_mb(server.pid)
     finally:
         server.terminate()
-        server.wait(10)
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:  # a client's kept-alive connection can hold uvicorn's shutdown
+            server.kill()
+            server.wait()
     result = {"command": "python benchmarks/serve_load.py" + "".join(f" {a}" for a in sys.argv[1:]),
               "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
               "load_average_1min_at_end": round(os.getloadavg()[0], 2),  # the machine is shared: how busy it was
               "server_rss_mb_before": round(before, 1), "server_rss_mb_after": round(after, 1), "rows": rows}
-    table = ["| phase | clients | moves/s | p50 ms | p99 ms | errors | games |", "|---|---|---|---|---|---|---|"]
+    table = ["| phase | clients | moves/s | p50 ms | p99 ms | errors | games | server CPU ms a request |",
+             "|---|---|---|---|---|---|---|---|"]
     table += [f"| {r['phase']} | {r['clients']} | {r['moves_per_s']} | {r['p50_ms']} | {r['p99_ms']} | {r['errors']} | "
-              f"{r['games']} |" for r in rows]
+              f"{r['games']} | {r['server_cpu_ms_per_request']} |" for r in rows]
     text = (f"`{result['command']}` on {result['machine']}: server memory {result['server_rss_mb_before']} MB "
             f"before, {result['server_rss_mb_after']} MB after; load average {result['load_average_1min_at_end']} at the end.\n\n" + "\n".join(table) + "\n")
     print(text)

@@ -66,7 +66,7 @@ def board_svg(game, state: np.ndarray, title: str | None = None) -> str:
         seeds = int(board[cell])
         mark = (side, k) in marked and not is_store
         kind = "store" if is_store else "pit"
-        ring = (f' stroke="{MOVER}" stroke-width="4"' if not is_store and side == to_move else "")
+        ring = (f' stroke="{MOVER}" stroke-width="4"' if not is_store and side == to_move and not mark else "")
         out.append(f'<g class="cell {kind}" data-cell="{cell}" data-side="{side}" data-index="{k}" '
                    f'data-seeds="{seeds}"{" data-marked=" + chr(34) + "1" + chr(34) if mark else ""}>')
         out.append(f'<ellipse class="hole" cx="{cx:.1f}" cy="{cy:.1f}" rx="{rx:.1f}" ry="{ry:.1f}" '
@@ -80,6 +80,10 @@ def board_svg(game, state: np.ndarray, title: str | None = None) -> str:
         if mark:
             out.append(f'<path class="mark" d="M{cx - 14:.1f},{cy - 14:.1f}l28,28m0,-28l-28,28" stroke="{TEXT}" '
                        f'stroke-width="5" stroke-linecap="round"/>')
+        if not is_store:  # the pit's number, as the API and the move list name it, between the rows
+            index_y = cy - ry - 4 if side == 0 else cy + ry + 12
+            out.append(f'<text class="index" x="{cx:.1f}" y="{index_y:.1f}" text-anchor="middle" '
+                       f'font-family="sans-serif" font-size="11" fill="#3b2412" opacity="0.7">{k}</text>')
         label_y = cy + ry - 4 if is_store else (cy + ry + 14 if side == 0 else cy - ry - 4)
         label_y = min(max(label_y, 12), height + 22)
         out.append(f'<text class="count" x="{cx:.1f}" y="{label_y:.1f}" text-anchor="middle" '
@@ -93,11 +97,15 @@ def board_svg(game, state: np.ndarray, title: str | None = None) -> str:
 def save_svg(state, path, game=None) -> None:
     """Write the board of ``state`` to ``path`` as SVG (as Pgx's ``pgx.save_svg``).
 
-    ``state``: a numba-layout state with ``game``, or a :mod:`mancala_marl.jax` state (its game
-    is read from it)."""
-    if game is None:
-        from .jax.svg import numba_state  # only a JAX state comes without its game
+    ``state``: a flat numba-layout state of ``game`` (as ``game.init()`` makes), or a
+    :mod:`mancala_marl.jax` ``State`` or batch of them (drawn one under the other; ``game`` then
+    only for rules other than the defaults, see :func:`mancala_marl.jax.svg.save_svg`)."""
+    if not isinstance(state, np.ndarray):
+        from .jax.svg import save_svg as save_jax_svg  # only a JAX state: the core needs no jax
 
-        game, state = numba_state(state)
+        save_jax_svg(state, path, game)
+        return
+    if game is None:
+        raise ValueError("a flat state does not say its game: save_svg(state, path, game=make_game(...))")
     with open(path, "w", encoding="utf-8") as file:
         file.write(board_svg(game, state))

@@ -245,7 +245,7 @@ BAD_NEW_GAMES = [
     ({"game": "kalah", "opponent": "model:/etc/passwd"}, 400, "network files cannot be named from the web"),
     ({"game": "kalah", "opponent": "alphazero:path=/tmp/x.npz"}, 400, "network files cannot be named"),
     ({"game": "kalah", "opponent": "alphabeta:depth=999999"}, 400, "depth must be"),
-    ({"game": "kalah", "opponent": "alphabeta:tt_bits=30"}, 400, "tt_bits must be <= 22"),
+    ({"game": "kalah", "opponent": "alphabeta:tt_bits=30"}, 400, "tt_bits must be <= 20"),
     ({"game": "kalah", "opponent": "alphazero:sims=1000000"}, 400, "sims must be <= 5000"),
     ({"game": "kalah", "opponent": "greedy:max_chain=1000"}, 400, "max_chain must be <= 12"),
     ({"game": "kalah", "opponent": 5}, 400, "a policy is a spec string"),

@@ -42,7 +42,7 @@ def server():
     from mancala_marl.train.serve.app import create_app
     from mancala_marl.train.serve.games import Table
 
-    sock = socket.socket()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP_NODELAY, as the command
     sock.bind(("127.0.0.1", 0))  # loopback only, any free port
     server = uvicorn.Server(uvicorn.Config(create_app(Table(move_time=0.1)), log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

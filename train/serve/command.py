@@ -68,7 +68,9 @@ def run(args) -> int:
               "on it and use its CPU. There is no login.", file=sys.stderr)
     table = Table(move_time=args.move_time, max_games=args.max_games, idle_s=args.idle,
                   networks=args.networks.resolve() if args.networks else None)
-    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+    # proto IPPROTO_TCP: asyncio sets TCP_NODELAY only on such sockets; without it each small answer
+    # waited 40 ms for the client's delayed ACK (Nagle's algorithm)
+    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((args.host, args.port))  # bound here, so that port 0 is known before the address is printed
     host, port = sock.getsockname()[:2]

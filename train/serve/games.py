@@ -25,6 +25,7 @@ from .trace import events, trace_move
 # so that no move of a request's board sows for long and no page is wider than a screen.
 WEB_PITS = Param("pits", int, 6, "pits a side", low=1, high=16)
 WEB_SEEDS = Param("seeds", int, 4, "seeds in each pit at the start", low=1, high=64)
+MAX_POLICIES = 32  # policies held for reuse: 32 alphabeta tables of 19 MB at most
 NOT_FOUND = "no live game {!r} (unknown, finished long ago, or expired after being idle)"
 
 
@@ -52,6 +53,18 @@ def check_rules(name, rules) -> dict:
         if param.name in rules and param.type_ok(rules[param.name]) and not web.in_range(rules[param.name]):
             raise ValueError(f"{param.name} must be in {web.low}..{web.high} here, got {rules[param.name]!r}")
     return rules
+
+
+class Shared:
+    """A policy shared by every game that names the same spec on the same rules, one move at a
+    time: a network or a search table is held once, not once per game (19 MB for alphabeta's)."""
+
+    def __init__(self, policy):
+        self.policy, self.label, self.lock = policy, policy.label, threading.Lock()
+
+    def act(self, game, state) -> int:
+        with self.lock:
+            return self.policy.act(game, state)
 
 
 class Match:
@@ -130,7 +143,25 @@ class Table:
                  networks: Path | None = None):
         self.move_time, self.max_games, self.idle_s, self.networks = move_time, max_games, idle_s, networks
         self.matches: dict[str, Match] = {}
+        self.policies: dict[tuple[str, str], Shared] = {}  # (spec, rules) -> the shared policy, oldest first
         self.lock = threading.Lock()
+
+    def policy(self, spec, game) -> Shared:
+        """The shared policy of ``spec`` on ``game``'s rules, made (and checked) the first time;
+        the :data:`MAX_POLICIES` used longest ago are let go (live games keep theirs)."""
+        key = (str(spec).strip(), game.cli_spec())
+        with self.lock:
+            shared = self.policies.pop(key, None)
+            if shared is not None:
+                self.policies[key] = shared  # the most recently used last
+                return shared
+        policy = web_policy(spec, self.move_time, self.networks)
+        policy.prepare(game)  # a network for other rules is refused now
+        with self.lock:
+            shared = self.policies.setdefault(key, Shared(policy))
+            while len(self.policies) > MAX_POLICIES:
+                self.policies.pop(next(iter(self.policies)))
+            return shared
 
     def new(self, name, rules=None, players=(None, None), moves=()) -> tuple[str, Match, list]:
         """A new game; the policies' opening moves are played, and ``moves`` replayed (an import)."""
@@ -140,9 +171,7 @@ class Table:
             raise ValueError(f"moves must be a list of at most {MAX_MOVES} pits")
         policies, labels = [], []
         for spec in players:
-            policy = None if spec is None else web_policy(spec, self.move_time, self.networks)
-            if policy is not None:
-                policy.prepare(game)  # a network for other rules is refused now
+            policy = None if spec is None else self.policy(spec, game)
             policies.append(policy)
             labels.append("person" if spec is None else policy.label)
         match = Match(game, policies, labels)

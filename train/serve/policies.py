@@ -18,7 +18,8 @@ from mancala_marl.agents import POLICIES, make_policy, parse_policy_spec
 # The registry's policies a request may name (those the registry has: `perfect` once installed).
 WEB_POLICIES = ("random", "max", "exact", "simple", "greedy", "alphabeta", "alphazero", "pretrained", "model")
 NETWORK_POLICIES = {"model": "path", "alphazero": "path"}  # the parameter that names a file
-MAX_TT_BITS = 22  # 2**22 entries, about 80 MB per game: a request cannot ask for gigabytes
+MAX_TT_BITS = 20  # 2**20 entries, about 19 MB a table: a request cannot ask for gigabytes
+WEB_TT_BITS = 18  # alphabeta's table unless a request asks for more: 5 MB
 MAX_SIMS = 5_000  # about 0.2 s a move
 MAX_CHAIN = 12  # greedy's default: Sungka's turns can run to millions of move sequences past it
 MAX_SPEC = 200  # characters
@@ -49,6 +50,7 @@ def web_policy(spec, move_time: float, networks: Path | None = None):
         if params.get("tt_bits") is not None and _number(params["tt_bits"]) > MAX_TT_BITS:
             raise ValueError(f"tt_bits must be <= {MAX_TT_BITS} here (a table of 2**{MAX_TT_BITS} entries), "
                              f"got {params['tt_bits']!r}")
+        params.setdefault("tt_bits", WEB_TT_BITS)
     if name == "alphazero":
         if params.get("time") is not None:
             params["time"] = min(_number(params["time"]), move_time)

@@ -133,6 +133,8 @@ async function sow(entry) {
   const delay = speed();
   const origin = entry.player * ((ui.state.board.length - 2) / 2 + 1) + entry.pit;
   ui.cells[origin]?.classList.add("sowing");
+  Object.values(ui.cells).forEach((g) => delete g.dataset.best);
+  $("status").textContent = `${who(entry.player)} sows pit ${entry.pit}…`;
   for (const [cell, seeds] of entry.steps) {
     setCell(cell, seeds);
     ui.cells[cell]?.classList.add("touched");
