@@ -14,7 +14,7 @@ PY := $(VENV)/bin/python
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 TORCH := -m pip install -q --retries 0 torch --index-url $(TORCH_INDEX)
 
-.PHONY: demo test docs test-docs test-serve setup clean integration-venvs test-integrations test-rllib test-marl test-package bench test-jax
+.PHONY: demo test test-slow docs test-docs test-serve setup clean integration-venvs test-integrations test-rllib test-marl test-package bench test-jax
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,12 +32,17 @@ demo: setup
 # tests/jax runs from .venv-jax only (make test-jax).
 test:
 	$(MAKE) -j4 setup integration-venvs .venv-jax/.installed
-	$(PY) -m pytest -q -n 2 -m "not integration and not packaging and not docs and not browser" --ignore=tests/jax
+	$(PY) -m pytest -q -n 2 -m "not integration and not packaging and not docs and not browser and not slow" --ignore=tests/jax
 	$(MAKE) test-docs
 	$(MAKE) test-serve
 	$(MAKE) test-integrations
 	$(MAKE) test-jax
 	$(MAKE) test-package
+
+# The checks that take minutes (pytest -m slow), left out of make test: the published Kalah(6,4)
+# value from perfect play, our rules' Kalah(6,3) against the solver.
+test-slow: setup
+	$(PY) -m pytest -q -n 2 -m slow --ignore=tests/jax
 
 # The docs site into docs/_build/html, strict: a broken link, reference or image fails the build.
 $(VENV)/.docs-installed: pyproject.toml $(VENV)/.installed

@@ -19,7 +19,10 @@ PACKAGES = {"mancala_marl": "mancala_marl", "mancala_marl.agents": "agents", "ma
 # Each module's layer: the first whose patterns (fnmatch, ``*`` also across dots) match its name.
 # A module may import its own layer or those below it, never one above.
 LAYERS = (
-    ("rules", ("mancala_marl._compile", "mancala_marl.extras", "mancala_marl.games", "mancala_marl.games.*")),
+    # endgame databases and the exact search know the rules, never the environments (STYLE.md)
+    ("rules", ("mancala_marl._compile", "mancala_marl.extras", "mancala_marl.games", "mancala_marl.games.*",
+               "mancala_marl.endgame", "mancala_marl.endgame.*",
+               "mancala_marl.limits")),  # the ranges of typed counts: it knows the rules' bounds only
     ("environments", ("mancala_marl", "mancala_marl.env", "mancala_marl.observations", "mancala_marl.render",
                       "mancala_marl.svg",
                       "mancala_marl.batch", "mancala_marl.*_v0", "mancala_marl.jax", "mancala_marl.jax.*")),
