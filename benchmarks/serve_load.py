@@ -1,6 +1,6 @@
 """Load on ``mancala-marl serve``, on loopback only: many clients playing through the JSON API at once.
 
-    python benchmarks/serve_load.py                 # 64 hot-seat clients for 60 s, then 8 against alphazero for 60 s
+    python benchmarks/serve_load.py                 # 8, then 64 hot-seat clients for 60 s, then 8 against alphazero
     python benchmarks/serve_load.py --quick         # 8 and 2 clients for 5 s each, a smoke run (writes nothing)
 
 The server runs as its own process (``mancala-marl serve --port 0``, bound to 127.0.0.1), so that
@@ -129,12 +129,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="length of each phase (default 60)")
     parser.add_argument("--hot-seat", type=int, default=64, help="hot-seat clients (default 64)")
     parser.add_argument("--alphazero", type=int, default=8, help="clients against alphazero (default 8)")
+    parser.add_argument("--few", type=int, default=8,
+                        help="hot-seat clients of a first, lighter phase (default 8; 0: none): the latency "
+                             "of a server that is not saturated")
     parser.add_argument("--move-time", type=float, default=0.5, help="the server's time cap per search (default 0.5)")
     parser.add_argument("--quick", action="store_true", help="8 and 2 clients for 5 s each: a smoke run")
     add_quick_results_dir(parser, "serve_load.json and serve_load.md")
     args = parser.parse_args()
     if args.quick:
-        args.seconds, args.hot_seat, args.alphazero = 5.0, 8, 2
+        args.seconds, args.hot_seat, args.alphazero, args.few = 5.0, 8, 2, 0
     server, port = start_server(args.move_time)
     try:
         for _ in range(200):  # the server compiles its kernels once at start (warm_up)
@@ -147,8 +150,9 @@ def main() -> None:
             except OSError:
                 time.sleep(0.5)
         before = rss_mb(server.pid)
-        rows = [phase(port, server.pid, "hot-seat", args.hot_seat, [None, None], args.seconds),
-                phase(port, server.pid, "against alphazero", args.alphazero, [None, "alphazero"], args.seconds)]
+        rows = [phase(port, server.pid, "hot-seat", clients, [None, None], args.seconds)
+                for clients in (args.few, args.hot_seat) if clients]
+        rows.append(phase(port, server.pid, "against alphazero", args.alphazero, [None, "alphazero"], args.seconds))
         after = rss_mb(server.pid)
     finally:
         server.terminate()

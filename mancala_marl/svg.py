@@ -98,8 +98,8 @@ def save_svg(state, path, game=None) -> None:
     """Write the board of ``state`` to ``path`` as SVG (as Pgx's ``pgx.save_svg``).
 
     ``state``: a flat numba-layout state of ``game`` (as ``game.init()`` makes), or a
-    :mod:`mancala_marl.jax` ``State`` or batch of them (drawn one under the other; ``game`` then
-    only for rules other than the defaults, see :func:`mancala_marl.jax.svg.save_svg`)."""
+    ``mancala_marl.jax`` ``State`` or batch of them (drawn one under the other; ``game`` then
+    only for rules other than the defaults, see ``mancala_marl.jax.svg.save_svg``)."""
     if not isinstance(state, np.ndarray):
         from .jax.svg import save_svg as save_jax_svg  # only a JAX state: the core needs no jax
 

@@ -79,8 +79,8 @@ def _answers(handler):
     return route
 
 
-def create_app(table: Table | None = None) -> Starlette:
-    """The app, serving ``table``'s games (a new :class:`Table` with its defaults if None)."""
+def create_app(table: Table | None = None):
+    """The Starlette app, serving ``table``'s games (a new :class:`Table` with its defaults if None)."""
     table = table or Table()
 
     async def list_games(request):
