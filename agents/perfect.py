@@ -2,9 +2,11 @@
 
 On Kalah (any rules, boards of up to 8 pits a side) every position is solved exactly: MTD(f)
 alpha-beta with a transposition table, the database at the leaves
-(:mod:`mancala_marl.endgame.solve`). The database (``db_seeds`` seeds in play) is built into the
-cache the first time it is needed (:func:`mancala_marl.endgame.database`); a position with many
-seeds left can take long, which ``time_limit`` bounds.
+(:mod:`mancala_marl.endgame.solve`). On Oware, positions with at most ``db_seeds`` seeds in play
+get their exact result (win, draw or loss), not a margin: a search under our rules with the
+database after each capture (:mod:`mancala_marl.endgame.results`). The database is built into
+the cache the first time it is needed (:func:`mancala_marl.endgame.database`); a position with
+many seeds left can take long, which ``time_limit`` bounds.
 """
 
 from __future__ import annotations
@@ -16,31 +18,33 @@ from mancala_marl.games import Param
 
 from .base import SEED, Policy, check_game_on, register_policy
 
-DB_SEEDS = Param("db_seeds", int, None, "seeds in play the endgame database covers (default: a few hundred MB "
-                 "at most)", low=0, high=127, optional=True)
+DB_SEEDS = Param("db_seeds", int, None, "seeds in play the endgame database covers (default: what builds in "
+                 "under a minute)", low=0, high=127, optional=True)
 TIME_LIMIT = Param("time_limit", float, None, "seconds a question may take; past it, an error", low=0.001,
                    high=7 * 24 * 3600, optional=True)
 TT_BITS = Param("tt_bits", int, 22, "the search's table holds 2**tt_bits entries", low=10, high=30)
-DEFAULT_DB_POSITIONS = 1 << 25  # 32 MiB: 16 seeds on a 6-pit board, built in about 15 s
 
 
 def default_db_seeds(game) -> int:
-    """The most seeds in play whose database holds at most :data:`DEFAULT_DB_POSITIONS` boards."""
+    """The most seeds in play whose database holds at most its builder's ``DEFAULT_POSITIONS``
+    boards (Kalah: 16 seeds on 6 pits, built in about 15 s; Oware: 12, in about 30 s)."""
+    from mancala_marl.endgame import BUILDERS
     from mancala_marl.endgame.ranking import layer_sizes
 
     sizes = layer_sizes(2 * game.pits, min(game.total_seeds, 127)).cumsum()
-    return int((sizes <= DEFAULT_DB_POSITIONS).sum() - 1)
+    return int((sizes <= BUILDERS[game.name].DEFAULT_POSITIONS).sum() - 1)
 
 
 @register_policy("perfect")
 class PerfectPolicy(Policy):
-    """Perfect play on Kalah (every position) from endgame databases and a search to the end.
+    """Perfect play: every Kalah position, and Oware endgames, from endgame databases and search.
 
-    ``act`` plays an optimal move; among equals, the pit nearest the own store (as ``alphabeta``).
-    ``value(game, state)`` is the exact final margin (mover's store - opponent's) and
-    ``move_values(game, state)`` that margin after each legal pit. ``db_seeds``: the database's
-    size (built on first use); ``time_limit``: seconds a question may take before it is given up
-    with an error.
+    ``act`` plays an optimal move (Kalah: the best final margin; Oware: the best result); among
+    equals, the pit nearest the own store (as ``alphabeta``). On Kalah ``value(game, state)`` is
+    the exact final margin (mover's store - opponent's) and ``move_values(game, state)`` that
+    margin after each legal pit; on both games ``result`` and ``move_results`` give +1, 0 or -1
+    (win, draw, loss) for the mover. ``db_seeds``: the database's size (built on first use);
+    ``time_limit``: seconds a question may take before it is given up with an error.
     """
 
     parameters = (DB_SEEDS, TIME_LIMIT, TT_BITS, SEED)
@@ -65,13 +69,12 @@ class PerfectPolicy(Policy):
         """The game's solver, its database loaded (or built) on first use."""
         if self._solver is not None and self._solver.game.spec.tolist() == game.spec.tolist():
             return self._solver
-        from mancala_marl.endgame import BUILDERS, database
-        from mancala_marl.endgame.solve import Solver
+        from mancala_marl.endgame import BUILDERS, database, solver
 
         if game.name not in BUILDERS:
             raise ValueError(f"perfect: no endgame database or solver for {game.name}; perfect play covers "
                              f"{', '.join(BUILDERS)} (use alphabeta or solver)")
-        self._solver = Solver(database(game, self.db_seeds_for(game), progress=sys.stderr.isatty()), self.tt_bits)
+        self._solver = solver(database(game, self.db_seeds_for(game), progress=sys.stderr.isatty()), self.tt_bits)
         return self._solver
 
     def _ask(self, what: str, game, state):
@@ -80,10 +83,10 @@ class PerfectPolicy(Policy):
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         try:
             return getattr(solver, what)(state, deadline)
-        except TimeoutError:
+        except TimeoutError as error:
+            within = f"time_limit={self.time_limit:g} s" if str(error) == "time" else str(error)
             raise ValueError(f"perfect: this position (with {solver.db.seeds_in_play(state)} seeds in play) was not "
-                             f"solved within time_limit={self.time_limit:g} s; give more time, or use a larger "
-                             f"database (db_seeds)") from None
+                             f"solved within {within}; give more time, or use a larger database (db_seeds)") from None
 
     def act(self, game, state) -> int:
         pit, self.last_value = self._ask("best_move", game, state)
@@ -100,3 +103,11 @@ class PerfectPolicy(Policy):
     def move_values(self, game, state) -> dict[int, int]:
         """``{pit: exact final margin for the mover after it}`` over the legal pits."""
         return self._ask("move_values", game, state)
+
+    def result(self, game, state) -> int:
+        """+1, 0 or -1: the mover's result (win, draw, loss) under perfect play."""
+        return self._ask("result", game, state)
+
+    def move_results(self, game, state) -> dict[int, int]:
+        """``{pit: the mover's result after it}`` over the legal pits."""
+        return self._ask("move_results", game, state)

@@ -22,13 +22,12 @@ from .._compile import drop_stale_cache
 drop_stale_cache(__name__, ("mancala_marl.games",))
 
 # ruff: noqa: E402
-from . import files, kalah
+from . import files, kalah, oware
 from .files import DatabaseFileError
 from .ranking import index, layer_sizes, layout
 
 MAX_SEEDS = 127  # a value of -n..n fits a signed byte
 MAX_ENTRIES = 1 << 33  # 8 GiB of values: past what this library is meant to build on one machine
-CHUNK = 1 << 21  # boards settled between two updates of the progress bar
 
 
 def cache_dir() -> Path:
@@ -42,20 +41,23 @@ def cache_dir() -> Path:
 
 
 class Database:
-    """The values of one game's boards with up to ``max_seeds`` seeds in the pits, layer after layer.
+    """The values of one game's boards with up to ``max_seeds`` seeds in play, layer after layer.
 
-    ``values[index(board)]`` is the margin still to come for the player to move, the board seen
-    from their side (their pits first); ``table`` and ``blocks`` make the index
-    (:mod:`mancala_marl.endgame.ranking`).
+    ``low[index(board)]`` and ``high[index(board)]`` bound the margin still to come for the player
+    to move, the board seen from their side (their pits first); ``table`` and ``blocks`` make the
+    index (:mod:`mancala_marl.endgame.ranking`). In Kalah the two are one array, the exact value
+    (``values``); in Oware they are what each side can force (:mod:`mancala_marl.endgame.oware`).
     """
 
     def __init__(self, game, max_seeds: int, values: np.ndarray):
         self.game, self.max_seeds = game, int(max_seeds)
         self.cells = 2 * game.pits
         self.table, self.blocks = layout(game.pits, self.max_seeds)
-        if values.shape != (self.blocks[-1, 0],):
-            raise ValueError(f"{values.size} values for {self.blocks[-1, 0]} positions")
+        size = int(self.blocks[-1, 0])
+        if values.shape not in ((size,), (2 * size,)):
+            raise ValueError(f"{values.size} values for {size} positions")
         self.values = values
+        self.low, self.high = (values, values) if values.size == size else (values[:size], values[size:])
 
     def seeds_in_play(self, state: np.ndarray) -> int:
         return int(self.game.board(state).sum() - sum(self.game.scores(state)))
@@ -63,19 +65,30 @@ class Database:
     def covers(self, state: np.ndarray) -> bool:
         return not self.game.is_terminal(state) and self.seeds_in_play(state) <= self.max_seeds
 
-    def value(self, state: np.ndarray) -> int:
-        """The margin still to come for the player to move in ``state`` (a position it covers)."""
+    def bounds(self, state: np.ndarray) -> tuple[int, int]:
+        """(low, high): the margin still to come for the player to move in ``state`` lies between."""
+        if self.game.is_terminal(state):
+            raise ValueError("the game is over: no value to come")
         if not self.covers(state):
             raise ValueError(f"the database holds positions with at most {self.max_seeds} seeds in play, "
-                             f"this one has {self.seeds_in_play(state)}" if not self.game.is_terminal(state)
-                             else "the game is over: no value to come")
+                             f"this one has {self.seeds_in_play(state)}")
         pits, mover = self.game.pits, self.game.to_move(state)
         board = np.empty(self.cells, dtype=np.int32)
         kalah.canonical(state, pits, mover, board)
-        return int(self.values[index(board, pits, self.table, self.blocks)])
+        at = index(board, pits, self.table, self.blocks)
+        return int(self.low[at]), int(self.high[at])
+
+    def value(self, state: np.ndarray) -> int:
+        """The exact margin still to come for the player to move in ``state``; a ValueError where
+        the database only bounds it."""
+        low, high = self.bounds(state)
+        if low != high:
+            raise ValueError(f"the database bounds this position's margin to come to {low}..{high}, "
+                             "no exact value (the side that forces the game on decides it)")
+        return low
 
     def __repr__(self) -> str:
-        return f"Database({self.game!r}, max_seeds={self.max_seeds}, positions={self.values.size:,})"
+        return f"Database({self.game!r}, max_seeds={self.max_seeds}, positions={self.low.size:,})"
 
 
 def check_request(game, max_seeds) -> None:
@@ -92,13 +105,19 @@ def check_request(game, max_seeds) -> None:
                          f"more than the {MAX_ENTRIES:,} this library builds; ask for fewer seeds")
 
 
+def rules(game) -> dict:
+    """The rule parameters a database depends on: all but the seeds a pit starts with, since a
+    board's future does not depend on how many seeds the game began with."""
+    return {key: value for key, value in game.params.items() if key != game.seed_word}
+
+
 def file_path(game, max_seeds: int, folder: Path | None = None) -> Path:
-    rules = "_".join(f"{key}={value}" for key, value in game.params.items())
-    return Path(folder or cache_dir()) / f"{game.name}_{rules}_upto{max_seeds}.mmdb"
+    rules_text = "_".join(f"{key}={value}" for key, value in rules(game).items())
+    return Path(folder or cache_dir()) / f"{game.name}_{rules_text}_upto{max_seeds}.mmdb"
 
 
 def header(game, max_seeds: int) -> dict:
-    return {"game": game.name, "rules": dict(game.params), "max_seeds": int(max_seeds),
+    return {"game": game.name, "rules": rules(game), "max_seeds": int(max_seeds),
             "value": "margin still to come for the player to move, board from the mover's side"}
 
 
@@ -106,16 +125,9 @@ def build(game, max_seeds: int, progress: bool = False) -> tuple[np.ndarray, flo
     """All layers 0..``max_seeds`` of ``game``'s database in memory: (values, seconds)."""
     check_request(game, max_seeds)
     table, blocks = layout(game.pits, max_seeds)
-    values = np.full(int(blocks[-1, 0]), kalah.UNKNOWN, dtype=np.int8)
-    sides = table[game.pits]
     start = time.perf_counter()
-    with _progress_bar(progress, values.size, f"{game.cli_spec()} up to {max_seeds} seeds") as advance:
-        for seeds in range(max_seeds + 1):
-            for larger in range((seeds + 1) // 2, seeds + 1):
-                step = max(1, CHUNK // int(sides[seeds - larger]))
-                for first in range(0, int(sides[larger]), step):
-                    last = min(first + step, int(sides[larger]))
-                    advance(kalah.build_block(seeds, larger, first, last, game.pits, game.spec, values, table, blocks))
+    with _progress_bar(progress, int(blocks[-1, 0]), f"{game.cli_spec()} up to {max_seeds} seeds") as advance:
+        values = BUILDERS[game.name].build_all(game, max_seeds, table, blocks, advance)
     return values, time.perf_counter() - start
 
 
@@ -159,6 +171,16 @@ class _progress_bar:
         return False
 
 
-BUILDERS = {"kalah": kalah}
+BUILDERS = {"kalah": kalah, "oware": oware}
 
-__all__ = ["Database", "DatabaseFileError", "database", "build", "cache_dir", "file_path", "BUILDERS"]
+
+def solver(db, tt_bits: int = 22):
+    """What answers questions of perfect play on ``db``'s game: exact margins on Kalah
+    (:class:`~mancala_marl.endgame.solve.Solver`), exact results on Oware endgames
+    (:class:`~mancala_marl.endgame.results.ResultSolver`)."""
+    from .results import ResultSolver
+    from .solve import Solver
+
+    return Solver(db, tt_bits) if db.low is db.high else ResultSolver(db)
+
+__all__ = ["Database", "DatabaseFileError", "database", "build", "cache_dir", "file_path", "solver", "BUILDERS"]

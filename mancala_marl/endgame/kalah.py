@@ -29,6 +29,8 @@ from ..games.kalah import apply_move
 from .ranking import index, next_side, unrank
 
 UNKNOWN = -128  # no value of a layer of at most 127 seeds
+CHUNK = 1 << 21  # boards settled between two updates of the progress bar
+DEFAULT_POSITIONS = 1 << 25  # the perfect policy's default database: 16 seeds on 6 pits, 32 MiB
 
 
 @kernel(inline="always")
@@ -109,3 +111,16 @@ def build_block(seeds, larger, start, stop, pits, spec, values, table, blocks):
                     flipped, seeds, pits, spec, values, table, blocks, state, child)
                 settled += 1
     return settled
+
+
+def build_all(game, max_seeds: int, table, blocks, advance) -> np.ndarray:
+    """Layers 0..``max_seeds``, each in blocks of a few million boards between two ``advance`` calls."""
+    values = np.full(int(blocks[-1, 0]), UNKNOWN, dtype=np.int8)
+    sides = table[game.pits]
+    for seeds in range(max_seeds + 1):
+        for larger in range((seeds + 1) // 2, seeds + 1):
+            step = max(1, CHUNK // int(sides[seeds - larger]))
+            for first in range(0, int(sides[larger]), step):
+                last = min(first + step, int(sides[larger]))
+                advance(build_block(seeds, larger, first, last, game.pits, game.spec, values, table, blocks))
+    return values

@@ -233,7 +233,7 @@ class Solver:
                 return int(value)
             # the budget ran out: the table keeps what was settled, the search starts again
             if deadline is not None and time.perf_counter() > deadline:
-                raise TimeoutError
+                raise TimeoutError("time")
 
     # -- questions about a state of the game (final margins, for the player to move) ------------
     def value(self, state: np.ndarray, deadline: float | None = None) -> int:
@@ -283,3 +283,10 @@ class Solver:
         game, mover = self.game, self.game.to_move(state)
         return best, [int(pit) for pit in np.flatnonzero(game.legal_mask(state))
                       if self._child_at_least(game.apply(state.copy(), int(pit)), mover, best, deadline)]
+
+    def result(self, state: np.ndarray, deadline: float | None = None) -> int:
+        """+1, 0 or -1: the result for the mover under perfect play."""
+        return int(np.sign(self.value(state, deadline)))
+
+    def move_results(self, state: np.ndarray, deadline: float | None = None) -> dict[int, int]:
+        return {pit: int(np.sign(v)) for pit, v in self.move_values(state, deadline).items()}
