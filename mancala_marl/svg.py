@@ -94,18 +94,37 @@ def board_svg(game, state: np.ndarray, title: str | None = None) -> str:
     return "\n".join(out)
 
 
+def batch_svg(game, boards: np.ndarray) -> str:
+    """One SVG of every state of ``boards`` (one flat state, or a batch as rows), one under the other."""
+    if boards.ndim == 1:
+        return board_svg(game, boards)
+    parts, y, width = [], 0.0, 0.0
+    for board in boards.reshape(-1, boards.shape[-1]):
+        svg = board_svg(game, board)
+        w, h = (float(svg.split(f'{key}="', 1)[1].split('"', 1)[0]) for key in ("width", "height"))
+        parts.append(svg.replace("<svg ", f'<svg x="0" y="{y:g}" ', 1))
+        y, width = y + h, max(width, w)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{y:g}" '
+            f'viewBox="0 0 {width:g} {y:g}">\n' + "\n".join(parts) + "\n</svg>")
+
+
 def save_svg(state, path, game=None) -> None:
     """Write the board of ``state`` to ``path`` as SVG (as Pgx's ``pgx.save_svg``).
 
-    ``state``: a flat numba-layout state of ``game`` (as ``game.init()`` makes), or a
-    ``mancala_marl.jax`` ``State`` or batch of them (drawn one under the other; ``game`` then
-    only for rules other than the defaults, see ``mancala_marl.jax.svg.save_svg``)."""
-    if not isinstance(state, np.ndarray):
-        from .jax.svg import save_svg as save_jax_svg  # only a JAX state: the core needs no jax
+    ``state``: a flat state of ``game`` (as ``game.init()`` makes), or a ``mancala_marl.jax``
+    ``State`` or a batch of them (drawn one under the other). A JAX state names its game
+    (``env_id``); ``game`` is then needed only for rules other than the defaults."""
+    if isinstance(state, np.ndarray):
+        if game is None:
+            raise ValueError("a flat state does not say its game: save_svg(state, path, game=make_game(...))")
+        boards = state
+    else:  # a JAX State: its flat numba states are kept whole in _board (mancala_marl.jax.to_state)
+        from .games import make_game
 
-        save_jax_svg(state, path, game)
-        return
-    if game is None:
-        raise ValueError("a flat state does not say its game: save_svg(state, path, game=make_game(...))")
+        boards = np.asarray(state._board, dtype=np.int32)
+        game = game or make_game(str(state._env_id))
+        if boards.shape[-1] != game.state_size:
+            raise ValueError(f"a {boards.shape[-1]}-cell state is not one of {game!r} ({game.state_size} cells): "
+                             f"pass the game of its rules, save_svg(state, path, game=make_game(...))")
     with open(path, "w", encoding="utf-8") as file:
-        file.write(board_svg(game, state))
+        file.write(batch_svg(game, boards))

@@ -193,7 +193,8 @@ def test_the_engines_view_weighs_every_legal_move():
     assert [m["pit"] for m in view["moves"]] == body["state"]["legal"] and view["best"] in body["state"]["legal"]
     assert view["value"] == max(m["value"] for m in view["moves"]) and view["unit"] == "seeds"
     view = client.get(f"/api/games/{body['id']}/analysis?engine=alphazero").json()
-    assert abs(sum(m["share"] for m in view["moves"]) - 1) < 0.01 and -1 <= view["value"] <= 1
+    assert abs(sum(m["share"] for m in view["moves"]) - 1) < 0.01
+    assert -1 <= view["value"] <= 1 if view["unit"] == "visit share" else view["value"] is None  # None: too busy to search
 
 
 def test_the_engines_view_marks_perfect_play_where_the_databases_cover_the_position():

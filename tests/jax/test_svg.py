@@ -1,4 +1,4 @@
-"""``save_svg`` of the JAX states (as ``pgx.save_svg``): the board the numba state of the same
+"""``mancala_marl.svg.save_svg`` of the JAX states (as ``pgx.save_svg``): the board the numba state of the same
 position draws, for one state and for a batch; rules other than the defaults need their game."""
 
 import jax

@@ -48,9 +48,14 @@ def _alphazero(game, state, legal, move_time: float) -> dict:
     policy = make_policy("alphazero", time=move_time)
     policy.prepare(game)  # a ValueError for rules no shipped network was trained on
     best = policy.act(game, state)
-    if policy._forest is None or policy._forest.visits[0, 0].sum() == 0:  # a forced move: nothing searched
+    if policy._forest is None:  # a forced move: nothing searched
         return {"value": None, "best": best, "unit": "visit share", "sims": 0,
-                "moves": [{"pit": int(p), "share": float(p == best), "value": None} for p in legal]}
+                "moves": [{"pit": int(p), "share": 1.0, "value": None} for p in legal]}
+    if policy._forest.visits[0, 0].sum() == 0:  # a machine so busy that the time cap held one simulation:
+        prior = policy._forest.prior[0, 0].astype(float)  # the network's own shares, unsearched
+        return {"value": None, "best": best, "unit": "prior share", "sims": int(policy.last_sims),
+                "moves": [{"pit": int(p), "share": round(prior[p] / prior[legal].sum(), 4), "value": None}
+                          for p in legal]}
     visits = policy._forest.visits[0, 0].astype(float)
     values = policy._forest.value_sum[0, 0].astype(float)
     moves = [{"pit": int(p), "share": round(visits[p] / visits.sum(), 4),

@@ -253,7 +253,7 @@ async function analyse() {
     const perfect = Object.fromEntries((view.perfect?.moves || []).map((m) => [m.pit, m]));
     const rows = view.moves.map((m) => {
       const value = engine === "alphabeta" ? `${m.value > 0 ? "+" : ""}${m.value} seeds`
-        : `${Math.round(100 * m.share)}% of visits` + (m.value === null ? "" : `, value ${m.value}`);
+        : `${Math.round(100 * m.share)}% ${view.unit === "visit share" ? "of visits" : "(the network's prior)"}` + (m.value === null ? "" : `, value ${m.value}`);
       const exact = perfect[m.pit] ? (perfect[m.pit].gives_away === 0 ? " · optimal"
         : ` · gives away ${perfect[m.pit].gives_away}`) : "";
       return `<tr data-pit="${m.pit}"${m.pit === view.best ? ' class="best"' : ""}><td>pit ${m.pit}</td><td>${value}${exact}</td></tr>`;
