@@ -211,7 +211,11 @@ def check_metadata_keys(metadata, where: str) -> None:
 
 def load_model(path, game=None, obs_type: str | None = None, device: str = "cpu"):
     """(model, metadata) from a zip written by :func:`save_model`; with ``game`` (and
-    ``obs_type``) given, a model for other rules or another observation layout is refused."""
+    ``obs_type``) given, a model for other rules or another observation layout is refused.
+
+    Stable-Baselines3 stores parts of a model pickled, and loading unpickles them, which can run
+    code from the file, as SB3's own documentation warns: load only files you trust (the shipped
+    ones, your own runs'). The ``alphazero`` networks are plain arrays, read without pickle."""
     metadata = read_metadata(path)
     if game is not None:
         check_compatible(metadata, game, obs_type, where=f"model {path}")
@@ -244,7 +248,8 @@ class ModelPolicy(Policy):
     """
 
     python_only = ("model", "metadata")
-    parameters = (Param("path", str, None, "the model's zip file", optional=True),
+    parameters = (Param("path", str, None, "the model's zip file (SB3 unpickles it: only a file you trust)",
+                        optional=True),
                   Param("deterministic", bool, True, "the greedy move, else one sampled from the policy"),
                   Param("epsilon", float, 0.0, "chance of a random legal move instead", low=0, high=1), SEED)
 
