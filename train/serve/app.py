@@ -190,8 +190,10 @@ def _static(name: str) -> bytes:
 
 
 def _query_value(text: str):
-    from mancala_marl.agents import parse_policy_spec
-    return parse_policy_spec(f"x:v={text}")[2].get("v", text)
+    """A rule's value from a query string, read as the command line reads it (4, true, "mover")."""
+    from mancala_marl.agents.base import literal
+
+    return literal(text)
 
 
 def warm_up() -> None:

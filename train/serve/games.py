@@ -232,7 +232,7 @@ def check_pit(game, state, pit, where: str) -> int:
     """A pit from a request: an integer, in range, and legal now (the game's own reason if not)."""
     if isinstance(pit, bool) or not isinstance(pit, int):
         raise ValueError(f"{where} must be an integer pit 0..{game.pits - 1}, got {str(pit)[:40]!r}")
-    if not game.legal_mask_fast(state)[pit] if 0 <= pit < game.pits else True:
+    if not (0 <= pit < game.pits and game.legal_mask_fast(state)[pit]):
         raise ValueError(f"{where}: {game.illegal_reason(state, pit)}")
     return pit
 
