@@ -163,13 +163,16 @@ def solve_position(game: Game, state: np.ndarray, perfect) -> Solved:
     if key in _SOLVED:
         _SOLVED.move_to_end(key)
         return _SOLVED[key]
-    try:
-        values = {int(pit): int(v) for pit, v in perfect.move_values(game, state).items()}
-    except (AttributeError, NotImplementedError):  # a perfect player that knows results, not margins
-        values = None
+    results = None
     if hasattr(perfect, "move_results"):  # the result, where margins alone may not settle it
         results = {int(pit): int(r) for pit, r in perfect.move_results(game, state).items()}
-    else:
+    try:
+        values = {int(pit): int(v) for pit, v in perfect.move_values(game, state).items()}
+    except ValueError as error:  # Oware: exact results, no exact margins
+        if results is None or "not margins" not in str(error):
+            raise
+        values = None
+    if results is None:
         results = {pit: int(np.sign(v)) for pit, v in values.items()}
     solved = Solved(state.copy(), seeds_in_play(game, state), values, results)
     _SOLVED[key] = solved
@@ -208,8 +211,8 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
     """Grade each policy of ``policy_specs`` (specs or :class:`~mancala_marl.agents.Policy` objects)
     against perfect play on ``positions`` positions of ``game`` (see the module's docstring).
 
-    ``time_limit``: seconds the perfect player may spend on one position; a position past it is
-    left out (counted in ``"skipped"``). ``db_seeds``: the endgame database's size. ``progress``: a
+    ``time_limit``: seconds the perfect player may spend on one position; a position past it (or
+    past the bound of its search, as on Oware) is left out, counted in ``"skipped"``. ``db_seeds``: the endgame database's size. ``progress``: a
     bar on stderr. Raises ValueError, in one line, for a game without perfect play or a policy
     that does not exist or does not fit the game.
 
@@ -227,6 +230,8 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
         raise ValueError("grade: name at least one policy")
     perfect = perfect_player(db_seeds, time_limit)
     perfect.prepare(game)  # a game without perfect play: its one line, before any work
+    if max_seeds is None and hasattr(perfect.solver(game), "check_covered"):
+        max_seeds = perfect.db_seeds_for(game)  # perfect play of endgames only (Oware): those its database covers
     graded = [spec if isinstance(spec, Policy) else make_policy(spec) for spec in policy_specs]
     for policy in graded:
         policy.prepare(game)
@@ -241,9 +246,9 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
             try:
                 solved.append(solve_position(game, state, perfect))
             except ValueError as error:
-                if time_limit is None or "time_limit" not in str(error):
+                if "not solved within" not in str(error):
                     raise
-                skipped += 1  # not solved in time
+                skipped += 1  # past the time limit, or the search's bound (Oware)
             bar.advance(task)
         task = bar.add_task("grading moves", total=len(solved) * len(graded))
         verdicts, thinking = [[] for _ in graded], [0.0] * len(graded)
