@@ -17,7 +17,8 @@ def add_parser(subparsers) -> None:
                     "exactly with the perfect player; and for each POLICY give the share of its moves that are "
                     "optimal, its blunder rate (moves that turn a win into a draw or a loss, or a draw into a "
                     "loss) and its mean regret in seeds (the best move's final margin less its own), overall "
-                    "and by seeds in play. Games with perfect play: Kalah (any rules). On Kalah(6,4) an early "
+                    "and by seeds in play. Games with perfect play: Kalah (any rules), and Oware endgames (the "
+                    "positions its database covers, graded on results: no regret). On Kalah(6,4) an early "
                     "position can take a minute to solve.")
     parser.add_argument("game", help=GAME_HELP)
     parser.add_argument("policies", nargs="+", metavar="POLICY", help=POLICY_HELP)
