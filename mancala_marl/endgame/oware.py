@@ -6,8 +6,9 @@ make Oware's value depend on more than the board:
 
 - **The repetition rule** (and the bound of 256 positions without a capture): a game also ends
   when a position repeats since the last capture, so the value depends on that history. Within a
-  layer, moves can circle back. As the Awari solvers did, the database takes a position right
-  after a capture, whose history is the position alone, and asks what each side can *force*:
+  layer, moves can circle back. The database takes a position right after a capture, whose
+  history is the position alone, and asks, as retrograde analysis of games with cycles does,
+  what each side can *force*:
   ``low`` is what the mover can make sure of while forcing the game to a capture or an end (a line
   that circles for ever counts against them), ``high`` what the opponent can hold them to while
   forcing it themselves. Forcing lines never repeat a position (a repetition the other side could
