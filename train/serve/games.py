@@ -83,6 +83,11 @@ class Match:
     def over(self) -> bool:
         return bool(self.game.is_terminal(self.state)) or len(self.moves) >= MAX_MOVES
 
+    @property
+    def people_only(self) -> bool:
+        """Whether people play both seats: then no move of this game waits on a search."""
+        return all(player is None for player in self.players)
+
     def play(self, pit: int, by: str) -> dict:
         game, before = self.game, self.state.copy()
         mover = game.to_move(before)

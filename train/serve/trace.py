@@ -10,6 +10,7 @@ that counts: a replay that does not end on its board is dropped (the page then s
 
 from __future__ import annotations
 
+import threading
 import types
 
 import numpy as np
@@ -20,20 +21,30 @@ MAX_STEPS = 5000  # a longer relay chain is shown as its result
 
 
 class _Board(np.ndarray):
-    """An int array that records ``(cell, new count)`` for every write to a board cell."""
+    """An int array that records ``[cell, new count]`` for every write to a board cell."""
 
     def __setitem__(self, index, value):
         super().__setitem__(index, value)
-        if len(self.steps) >= MAX_STEPS:
+        steps = self.steps
+        if len(steps) >= MAX_STEPS:
             return
-        plain = np.asarray(self)
-        covered = [int(index)] if isinstance(index, (int, np.integer)) else range(self.board_cells)
-        self.steps += [(i, int(plain[i])) for i in covered if 0 <= i < self.board_cells]
+        if isinstance(index, (int, np.integer)):
+            cell = int(index)
+            if 0 <= cell < self.board_cells:
+                steps.append([cell, int(np.ndarray.__getitem__(self, cell))])
+        else:  # a write to a slice or a mask: the whole board, cell by cell
+            plain = np.asarray(self)
+            steps += [[i, int(plain[i])] for i in range(self.board_cells)]
 
 
-def _python(function, seen: dict, board: _Board):
+_replaying = threading.local()  # the board of the replay this thread runs now
+_replays: dict = {}  # a move kernel -> its Python replay, made once and shared by every thread
+
+
+def _python(function, seen: dict):
     """``function`` (a numba dispatcher) as Python whose calls to other kernels also run as Python,
-    noting on ``board`` where each kernel was entered (step index, name) and what it returned."""
+    noting on the board this thread replays on where each kernel was entered (step index, name)
+    and what it returned."""
     if function in seen:
         return seen[function]
     py = getattr(function, "py_func", None)
@@ -41,18 +52,29 @@ def _python(function, seen: dict, board: _Board):
         return function
     namespace = dict(py.__globals__)
     clone = types.FunctionType(py.__code__, namespace, py.__name__, py.__defaults__, py.__closure__)
+    name = py.__name__
 
     def entered(*args):
-        board.calls.append([len(board.steps), py.__name__, None])
-        call = board.calls[-1]
+        board = _replaying.board
+        call = [len(board.steps), name, None]
+        board.calls.append(call)
         call[2] = clone(*args)
         return call[2]
 
     seen[function] = entered
-    for name in py.__code__.co_names:
-        if hasattr(namespace.get(name), "py_func"):
-            namespace[name] = _python(namespace[name], seen, board)
+    for global_name in py.__code__.co_names:
+        if hasattr(namespace.get(global_name), "py_func"):
+            namespace[global_name] = _python(namespace[global_name], seen)
     return entered
+
+
+def _replay(kernel):
+    """The Python replay of ``kernel``: built on its first move (a copy of each kernel's globals),
+    not on every move."""
+    replay = _replays.get(kernel)
+    if replay is None:
+        replay = _replays.setdefault(kernel, _python(kernel, {}))
+    return replay
 
 
 def trace_move(game, state: np.ndarray, pit: int, after: np.ndarray) -> tuple[list, list]:
@@ -61,14 +83,18 @@ def trace_move(game, state: np.ndarray, pit: int, after: np.ndarray) -> tuple[li
     not reach ``after`` (the compiled move's state) or ran past :data:`MAX_STEPS`."""
     board = np.array(state, dtype=np.int64).view(_Board)
     board.board_cells, board.steps, board.calls = game.board_size, [], []
+    replay = _replay(type(game).apply_kernel)
+    outer, _replaying.board = getattr(_replaying, "board", None), board
     try:
         with np.errstate(all="ignore"):  # Oware's position hashes wrap round in uint64 on purpose
-            _python(type(game).apply_kernel, {}, board)(board, int(pit), game.spec)
+            replay(board, int(pit), game.spec)
     except Exception:  # only a picture: the compiled move has been played already
         return [], []
+    finally:
+        _replaying.board = outer
     if len(board.steps) >= MAX_STEPS or not np.array_equal(np.asarray(board), after):
         return [], []
-    return [list(step) for step in board.steps], board.calls
+    return board.steps, board.calls
 
 
 def sweep_start(game, before: np.ndarray, steps: list, calls: list) -> int | None:
