@@ -6,7 +6,11 @@
 The server runs as its own process (``mancala-marl serve --port 0``, bound to 127.0.0.1), so that
 its memory is its own: read from /proc before the first phase and after the last. Each client is
 a thread with one kept-alive connection that plays whole games: POST /api/games, then a random
-legal pit per POST /api/games/{id}/moves until the game ends, then a new game. Hot-seat games
+legal pit per POST /api/games/{id}/moves until the game ends, then a new game. The clients of a
+phase run in ``--client-processes`` processes (default 4, each with its share of the threads),
+not all in this one: 64 threads of http.client and json under one interpreter lock would take a
+core of their own and queue their own answers, which the latency would then count as the
+server's. Still loopback only, the same number of clients, each phase bounded in time. Hot-seat games
 (``"players": [null, null]``) measure the server's own cost per move: the rules, the replay of
 each move that the page animates, the JSON; games against ``alphazero`` (its default, 200
 simulations a move) add a search to every answer. The server's CPU time per move request says what
@@ -21,9 +25,11 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import platform
 import random
+import socket
 import subprocess
 import sys
 import threading
@@ -57,6 +63,16 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+class Connection(http.client.HTTPConnection):
+    """A kept-alive connection that sends each request as soon as it is written (TCP_NODELAY, as
+    browsers do): http.client writes a request's headers and its body apart, and without it the
+    body would wait for the server to acknowledge the headers (Nagle's algorithm)."""
+
+    def connect(self):
+        super().connect()
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 class Client(threading.Thread):
     def __init__(self, port: int, players, until: float, seed: int):
         super().__init__(daemon=True)
@@ -75,7 +91,7 @@ class Client(threading.Thread):
         return json.loads(data)
 
     def run(self):
-        conn = http.client.HTTPConnection(HOST, self.port, timeout=30)
+        conn = Connection(HOST, self.port, timeout=30)
         while time.monotonic() < self.until:
             try:
                 game = self.request(conn, "POST", "/api/games", {"game": "kalah", "players": self.players})
@@ -95,7 +111,7 @@ class Client(threading.Thread):
             except (OSError, http.client.HTTPException):
                 self.errors += 1
                 conn.close()
-                conn = http.client.HTTPConnection(HOST, self.port, timeout=30)
+                conn = Connection(HOST, self.port, timeout=30)
         conn.close()
 
 
@@ -104,23 +120,32 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def phase(port: int, pid: int, name: str, clients: int, players, seconds: float) -> dict:
-    until = time.monotonic() + seconds
-    cpu = cpu_s(pid)
-    threads = [Client(port, players, until, seed) for seed in range(clients)]
-    start = time.perf_counter()
+def play(port: int, players, until: float, seeds: list[int]) -> dict:
+    """One client process's share of a phase: a client thread per seed, until ``until`` (monotonic)."""
+    threads = [Client(port, players, until, seed) for seed in seeds]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    return {"latencies": [x for t in threads for x in t.latencies], "moves": sum(t.moves for t in threads),
+            "errors": sum(t.errors for t in threads), "games": sum(t.games for t in threads)}
+
+
+def phase(pool, processes: int, port: int, pid: int, name: str, clients: int, players, seconds: float) -> dict:
+    until = time.monotonic() + seconds  # the same clock in every process
+    cpu = cpu_s(pid)
+    start = time.perf_counter()
+    shares = pool.starmap(play, [(port, players, until, list(range(clients))[k::processes])
+                                 for k in range(min(processes, clients))])
     wall = time.perf_counter() - start
     cpu = cpu_s(pid) - cpu
-    latencies = [x for t in threads for x in t.latencies]
+    latencies = [x for share in shares for x in share["latencies"]]
+    moves = sum(share["moves"] for share in shares)
     return {"phase": name, "clients": clients, "players": players, "seconds": round(wall, 1),
-            "games": sum(t.games for t in threads), "moves": sum(t.moves for t in threads),
-            "moves_per_s": round(sum(t.moves for t in threads) / wall, 1),
+            "games": sum(share["games"] for share in shares), "moves": moves,
+            "moves_per_s": round(moves / wall, 1),
             "requests": len(latencies), "p50_ms": round(1e3 * percentile(latencies, 0.5), 1),
-            "p99_ms": round(1e3 * percentile(latencies, 0.99), 1), "errors": sum(t.errors for t in threads),
+            "p99_ms": round(1e3 * percentile(latencies, 0.99), 1), "errors": sum(s["errors"] for s in shares),
             "server_cpu_ms_per_request": round(1e3 * cpu / max(len(latencies), 1), 2)}
 
 
@@ -133,6 +158,8 @@ def main() -> None:
                         help="hot-seat clients of a first, lighter phase (default 8; 0: none): the latency "
                              "of a server that is not saturated")
     parser.add_argument("--move-time", type=float, default=0.5, help="the server's time cap per search (default 0.5)")
+    parser.add_argument("--client-processes", type=int, default=4,
+                        help="processes the clients of a phase are shared among (default 4)")
     parser.add_argument("--quick", action="store_true", help="8 and 2 clients for 5 s each: a smoke run")
     add_quick_results_dir(parser, "serve_load.json and serve_load.md")
     args = parser.parse_args()
@@ -150,9 +177,12 @@ def main() -> None:
             except OSError:
                 time.sleep(0.5)
         before = rss_mb(server.pid)
-        rows = [phase(port, server.pid, "hot-seat", clients, [None, None], args.seconds)
-                for clients in (args.few, args.hot_seat) if clients]
-        rows.append(phase(port, server.pid, "against alphazero", args.alphazero, [None, "alphazero"], args.seconds))
+        processes = max(1, args.client_processes)
+        with multiprocessing.Pool(processes) as pool:  # started before the first phase's clock
+            rows = [phase(pool, processes, port, server.pid, "hot-seat", clients, [None, None], args.seconds)
+                    for clients in (args.few, args.hot_seat) if clients]
+            rows.append(phase(pool, processes, port, server.pid, "against alphazero", args.alphazero,
+                              [None, "alphazero"], args.seconds))
         after = rss_mb(server.pid)
     finally:
         server.terminate()
@@ -163,14 +193,16 @@ def main() -> None:
             server.wait()
     result = {"command": "python benchmarks/serve_load.py" + "".join(f" {a}" for a in sys.argv[1:]),
               "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+              "client_processes": max(1, args.client_processes),
               "load_average_1min_at_end": round(os.getloadavg()[0], 2),  # the machine is shared: how busy it was
               "server_rss_mb_before": round(before, 1), "server_rss_mb_after": round(after, 1), "rows": rows}
     table = ["| phase | clients | moves/s | p50 ms | p99 ms | errors | games | server CPU ms a request |",
              "|---|---|---|---|---|---|---|---|"]
     table += [f"| {r['phase']} | {r['clients']} | {r['moves_per_s']} | {r['p50_ms']} | {r['p99_ms']} | {r['errors']} | "
               f"{r['games']} | {r['server_cpu_ms_per_request']} |" for r in rows]
-    text = (f"`{result['command']}` on {result['machine']}: server memory {result['server_rss_mb_before']} MB "
-            f"before, {result['server_rss_mb_after']} MB after; load average {result['load_average_1min_at_end']} at the end.\n\n" + "\n".join(table) + "\n")
+    text = (f"`{result['command']}` on {result['machine']}, the clients in {result['client_processes']} processes: "
+            f"server memory {result['server_rss_mb_before']} MB before, {result['server_rss_mb_after']} MB after; "
+            f"load average {result['load_average_1min_at_end']} at the end.\n\n" + "\n".join(table) + "\n")
     print(text)
     folder = quick_results_dir(args, args.quick)
     if folder is None:

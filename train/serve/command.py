@@ -79,6 +79,7 @@ def run(args) -> int:
     threading.Thread(target=warm_up, daemon=True).start()  # the first visitor need not wait for compiling
     if args.open:
         threading.Timer(0.5, webbrowser.open, [url]).start()
-    config = uvicorn.Config(create_app(table), log_level="warning", timeout_keep_alive=30)
+    # access_log=False: no line is logged at this level anyway, and uvicorn then skips making one per answer
+    config = uvicorn.Config(create_app(table), log_level="warning", access_log=False, timeout_keep_alive=30)
     uvicorn.Server(config).run(sockets=[sock])
     return 0
