@@ -91,7 +91,8 @@ def captured_pits(game, before, after, mover: int, gained: int, made) -> list[in
 
 
 def plain_text(rst: str) -> str:
-    """A docstring as a person reads it in a terminal: ``x``, :role:`x` and *x* as x."""
+    """A docstring as a person reads it in a terminal: double backticks, roles and emphasis taken off,
+    so that each marked word shows as the word alone."""
     text = re.sub(r":[a-z]+:`~?([^`]*?)`", lambda m: m.group(1).rsplit(".", 1)[-1], rst)
     text = re.sub(r"``(.+?)``", r"\1", text, flags=re.S)
     return re.sub(r"(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])", r"\1", text)
