@@ -3,8 +3,10 @@
     python benchmarks/serve_load.py                 # 8, then 64 hot-seat clients for 60 s, then 8 against alphazero
     python benchmarks/serve_load.py --quick         # 8 and 2 clients for 5 s each, a smoke run (writes nothing)
 
-The server runs as its own process (``mancala-marl serve --port 0``, bound to 127.0.0.1), so that
-its memory is its own: read from /proc before the first phase and after the last. Each client is
+The server runs as its own process (``mancala-marl serve --port 0 --max-games 100000``, bound to
+127.0.0.1), so that its memory is its own: read from /proc before the first phase and after the
+last. It keeps every game played (until idle for half an hour), so it is let hold the most the
+command allows: the default 256 would refuse new games within seconds. Each client is
 a thread with one kept-alive connection that plays whole games: POST /api/games, then a random
 legal pit per POST /api/games/{id}/moves until the game ends, then a new game. The clients of a
 phase run in ``--client-processes`` processes (default 4, each with its share of the threads),
@@ -43,7 +45,7 @@ HOST = "127.0.0.1"  # loopback only: the benchmark never listens beyond this mac
 
 def start_server(move_time: float) -> tuple[subprocess.Popen, int]:
     mancala = Path(sys.executable).with_name("mancala-marl")
-    server = subprocess.Popen([str(mancala), "serve", "--host", HOST, "--port", "0", "--max-games", "4096",
+    server = subprocess.Popen([str(mancala), "serve", "--host", HOST, "--port", "0", "--max-games", "100000",
                                "--move-time", str(move_time)], stdout=subprocess.PIPE, text=True)
     line = server.stdout.readline()  # "mancala-marl serve: http://127.0.0.1:PORT/ (Ctrl-C to stop)"
     port = int(line.split(f"{HOST}:")[1].split("/")[0])
