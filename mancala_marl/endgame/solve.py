@@ -118,9 +118,7 @@ def negamax(seeds, alpha, beta, boards, scratch, window, ply_keys, pits, spec, v
                 if p == 0:
                     return ret
                 p -= 1
-                pit = scratch[p, 2, window[p, W_K]]
-                v = scratch[p, 0, pit] + (ret if scratch[p, 1, pit] == 0 else -ret)
-                _combine(window, p, v, pit)
+                _hand_down(window, scratch, p, ret)
                 continue
         # the next child of the node at ply p, or its end
         k = window[p, W_K]
@@ -142,13 +140,10 @@ def negamax(seeds, alpha, beta, boards, scratch, window, ply_keys, pits, spec, v
                 else:
                     low = high = best
                 keys[slot], lows[slot], highs[slot], tt_moves[slot] = key, low, high, window[p, W_PIT]
-            ret = best
             if p == 0:
-                return ret
+                return best
             p -= 1
-            pit = scratch[p, 2, window[p, W_K]]
-            v = scratch[p, 0, pit] + (ret if scratch[p, 1, pit] == 0 else -ret)
-            _combine(window, p, v, pit)
+            _hand_down(window, scratch, p, best)
             continue
         pit = scratch[p, 2, k]
         v = scratch[p, 0, pit]
@@ -169,6 +164,13 @@ def negamax(seeds, alpha, beta, boards, scratch, window, ply_keys, pits, spec, v
             window[p + 1, W_A], window[p + 1, W_B] = v - b, v - a
         p += 1
         enter = True
+
+
+@kernel(inline="always")
+def _hand_down(window, scratch, p, ret):
+    """The value ``ret`` of the child being searched, for its own mover, into the node at ply ``p``."""
+    pit = scratch[p, 2, window[p, W_K]]
+    _combine(window, p, scratch[p, 0, pit] + (ret if scratch[p, 1, pit] == 0 else -ret), pit)
 
 
 @kernel(inline="always")
