@@ -39,6 +39,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db-seeds", type=int, default=20, help="database size in seeds in play (default 20)")
     parser.add_argument("--max-seeds", type=int, default=4, help="solve Kalah(6, 1..N) (default 4)")
+    parser.add_argument("--rules", choices=("both", "empty_capture", "standard"), default="both",
+                        help="the rule sets to build and solve (default both)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 12-seed databases, Kalah(6,1..2)")
     add_quick_results_dir(parser, "perfect_play.json and .md")
     args = parser.parse_args()
@@ -47,7 +49,7 @@ def main() -> int:
     command = "python benchmarks/perfect_play.py " + " ".join(sys.argv[1:])
     build(make_game("kalah", pits=2, seeds=1), 2)  # compiles the builder before any clock starts
     builds, solves = [], []
-    for empty_capture in (True, False):
+    for empty_capture in {"both": (True, False), "empty_capture": (True,), "standard": (False,)}[args.rules]:
         with tempfile.TemporaryDirectory() as folder:
             game = make_game("kalah", seeds=1, empty_capture=empty_capture)  # the database is the same for any seeds
             start = time.perf_counter()
