@@ -26,7 +26,7 @@ import numpy as np
 from .._compile import kernel
 from ..games.base import GAME_OVER
 from ..games.kalah import apply_move
-from .ranking import index, next_side, unrank
+from .ranking import next_side, state_index, unrank
 
 UNKNOWN = -128  # no value of a layer of at most 127 seeds
 CHUNK = 1 << 21  # boards settled between two updates of the progress bar
@@ -54,7 +54,7 @@ def canonical(state, pits, mover, out):
 
 
 @kernel
-def settle(board, seeds, pits, spec, values, table, blocks, state, child):
+def settle(board, seeds, pits, spec, values, table, blocks, state):
     """The margin to come for the mover of ``board`` (``seeds`` in play), from its children's values."""
     cells = 2 * pits
     best = -seeds  # no move at all: the mover's pits are empty, the rest is swept to the opponent
@@ -67,8 +67,7 @@ def settle(board, seeds, pits, spec, values, table, blocks, state, child):
         v = state[pits] - state[cells + 1]
         mover = state[cells + 2]
         if mover != GAME_OVER:
-            canonical(state, pits, mover, child)
-            known = values[index(child, pits, table, blocks)]
+            known = values[state_index(state, pits, mover, table, blocks)]
             if known == UNKNOWN:
                 raise RuntimeError("endgame database: a child was not settled before its parent")
             v += known if mover == 0 else -known
@@ -88,7 +87,6 @@ def build_block(seeds, larger, start, stop, pits, spec, values, table, blocks):
     board = np.zeros(cells, dtype=np.int32)  # the larger side to move
     flipped = np.zeros(cells, dtype=np.int32)  # the smaller side to move
     state = np.zeros(cells + 3, dtype=np.int32)
-    child = np.zeros(cells, dtype=np.int32)
     large_sides, small_sides = table[pits, larger], table[pits, smaller]
     settled = 0
     unrank(start, board, 0, pits, larger, table)
@@ -101,14 +99,14 @@ def build_block(seeds, larger, start, stop, pits, spec, values, table, blocks):
             if r_small > 0:
                 next_side(board, pits, pits)
             values[blocks[seeds, larger] + r_large * small_sides + r_small] = settle(
-                board, seeds, pits, spec, values, table, blocks, state, child)
+                board, seeds, pits, spec, values, table, blocks, state)
             settled += 1
             if smaller != larger or r_small != r_large:
                 for p in range(pits):
                     flipped[p] = board[pits + p]
                     flipped[pits + p] = board[p]
                 values[blocks[seeds, smaller] + r_small * large_sides + r_large] = settle(
-                    flipped, seeds, pits, spec, values, table, blocks, state, child)
+                    flipped, seeds, pits, spec, values, table, blocks, state)
                 settled += 1
     return settled
 

@@ -77,6 +77,20 @@ def index(board, pits, table, blocks):
 
 
 @kernel(inline="always")
+def state_index(state, pits, mover, table, blocks):
+    """:func:`index` of the board of an engine state (pits, store, pits, store, ...) from ``mover``'s
+    side, read in place."""
+    first, other = mover * (pits + 1), (1 - mover) * (pits + 1)
+    mine = 0
+    theirs = 0
+    for p in range(pits):
+        mine += state[first + p]
+        theirs += state[other + p]
+    return (blocks[mine + theirs, mine] + rank(state, first, pits, mine, table) * table[pits, theirs]
+            + rank(state, other, pits, theirs, table))
+
+
+@kernel(inline="always")
 def unrank(r, side, first, pits, seeds, table):
     """Write the side of rank ``r`` (``seeds`` in all) into ``side[first:first + pits]``."""
     left = seeds
