@@ -555,8 +555,11 @@ def test_a_database_past_what_can_be_built_is_refused(tmp_path):
 
 
 def solve(capsys, *argv):
-    """``mancala-marl solve ...``: (exit status, stdout, stderr)."""
-    status = cli.main(["solve", *argv])
+    """``mancala-marl solve ...``: (exit status, stdout, stderr); argparse's refusals exit (status 2)."""
+    try:
+        status = cli.main(["solve", *argv])
+    except SystemExit as exit:
+        status = exit.code
     out, err = capsys.readouterr()
     return status, out, err
 

@@ -66,6 +66,30 @@ def count_argument(kind: str):
     return count
 
 
+def param_argument(param):
+    """An argparse ``type`` for a value of ``param`` (a declared :class:`Param`, a policy's): the
+    value, or argparse's one-line error with its range (``--db-seeds 200``, ``--time-limit x``)."""
+    def read(text: str):
+        try:
+            return param.check(param.type(text))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {param.kind} {param.bounds}, got {text!r}") from None
+
+    read.__name__ = param.name
+    return read
+
+
+def add_perfect_arguments(parser, time_help: str) -> None:
+    """The options of the commands that ask the ``perfect`` policy (solve, grade): its database's
+    size and the time it may take, with the policy's own ranges."""
+    from mancala_marl.agents.perfect import DB_SEEDS, TIME_LIMIT
+
+    parser.add_argument("--db-seeds", type=param_argument(DB_SEEDS), default=None, metavar="N",
+                        help="the endgame database covers positions with at most N seeds in play (default: what "
+                             "builds in under a minute: 16 seeds on 6 Kalah pits, 12 on 6 Oware houses)")
+    parser.add_argument("--time-limit", type=param_argument(TIME_LIMIT), default=None, metavar="S", help=time_help)
+
+
 def key_values(items, what: str) -> dict:
     """``["learning_rate=1e-4"]`` (--hyper) -> ``{"learning_rate": 0.0001}``, values read as literals."""
     out = {}

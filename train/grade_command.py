@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
-from mancala_marl.train.arguments import GAME_HELP, POLICY_HELP, count_argument, seed_argument
+from mancala_marl.train.arguments import GAME_HELP, POLICY_HELP, add_perfect_arguments, count_argument, seed_argument
 
 
 def add_parser(subparsers) -> None:
@@ -31,12 +31,8 @@ def add_parser(subparsers) -> None:
                         help="stages, by seeds in play, that share the positions and the report (1..20, default 6)")
     parser.add_argument("--max-seeds", type=int_in(1, 1000), default=None, metavar="N",
                         help="only positions with at most N seeds in play (endgames)")
-    parser.add_argument("--db-seeds", type=int_in(0, 127), default=None, metavar="N",
-                        help="the perfect player's endgame database covers positions with at most N seeds in play "
-                             "(default: the largest of at most 32M positions, 16 on 6 pits)")
-    parser.add_argument("--time-limit", type=float, default=None, metavar="S",
-                        help="seconds the perfect player may spend on one position; those past it are left out "
-                             "(and counted)")
+    add_perfect_arguments(parser, "seconds the perfect player may spend on one position; those past it are left "
+                                  "out (and counted)")
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout and nothing else")
     parser.set_defaults(func=run)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 
-from mancala_marl.train.arguments import GAME_HELP
+from mancala_marl.train.arguments import GAME_HELP, add_perfect_arguments
 
 
 def add_parser(subparsers) -> None:
@@ -19,12 +19,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--moves", default="", metavar="P,P,...",
                         help="pits played from the start (0-based, each the mover's own, as the environments' "
                              "actions), e.g. 2,5")
-    parser.add_argument("--db-seeds", type=int, default=None, metavar="N",
-                        help="the endgame database covers positions with at most N seeds in play (default: the "
-                             "largest of at most 32M positions, 16 on 6 pits)")
     parser.add_argument("--rebuild", action="store_true", help="build the database again, even if a file is there")
-    parser.add_argument("--time-limit", type=float, default=None, metavar="S",
-                        help="give up, with an error, after S seconds of search")
+    add_perfect_arguments(parser, "give up, with an error, after S seconds of search")
     parser.add_argument("--json", action="store_true",
                         help='print {"value": ..., "best_moves": [...], "seconds": ...} and nothing else; value '
                              "is the first player's (player_0's) final margin")
