@@ -24,7 +24,7 @@ drop_stale_cache(__name__, ("mancala_marl.games",))
 # ruff: noqa: E402
 from . import files, kalah, oware
 from .files import DatabaseFileError
-from .ranking import index, layer_sizes, layout
+from .ranking import layer_sizes, layout, state_index
 
 MAX_SEEDS = 127  # a value of -n..n fits a signed byte
 MAX_ENTRIES = 1 << 33  # 8 GiB of values: past what this library is meant to build on one machine
@@ -72,10 +72,7 @@ class Database:
         if not self.covers(state):
             raise ValueError(f"the database holds positions with at most {self.max_seeds} seeds in play, "
                              f"this one has {self.seeds_in_play(state)}")
-        pits, mover = self.game.pits, self.game.to_move(state)
-        board = np.empty(self.cells, dtype=np.int32)
-        kalah.canonical(state, pits, mover, board)
-        at = index(board, pits, self.table, self.blocks)
+        at = state_index(state, self.game.pits, self.game.to_move(state), self.table, self.blocks)
         return int(self.low[at]), int(self.high[at])
 
     def value(self, state: np.ndarray) -> int:

@@ -34,8 +34,7 @@ import numpy as np
 from .._compile import kernel
 from ..games.base import GAME_OVER, SPEC_SEEDS
 from ..games.oware import apply_move, clear_history, legal_moves, record_position
-from .kalah import canonical
-from .ranking import index, next_side, unrank
+from .ranking import index, next_side, state_index, unrank
 
 # the perfect policy's default database: 12 seeds on 6 houses (5.4 MiB of bounds); past it the
 # bounds decide ever fewer boards (a tenth at 14 seeds) for many times the building
@@ -65,7 +64,7 @@ def load_fresh(state, board, pits):
 
 
 @kernel
-def layer_moves(seeds, pits, spec, low, high, table, blocks, state, child, legal, fixed_low, fixed_high, edges):
+def layer_moves(seeds, pits, spec, low, high, table, blocks, state, legal, fixed_low, fixed_high, edges):
     """Play every move of layer ``seeds`` once. A move that captures or ends the game has a known
     outcome: the best of those goes to ``fixed_low``/``fixed_high`` (int16, one per board in index
     order). A move that keeps every seed on the board leads to a board of the same layer: its
@@ -96,12 +95,10 @@ def layer_moves(seeds, pits, spec, low, high, table, blocks, state, child, legal
                     if state[cells] == GAME_OVER:
                         lo, hi = max(lo, gained), max(hi, gained)
                     elif gained > 0:
-                        canonical(state, pits, 1, child)
-                        below = index(child, pits, table, blocks)
+                        below = state_index(state, pits, 1, table, blocks)
                         lo, hi = max(lo, gained - high[below]), max(hi, gained - low[below])
                     else:
-                        canonical(state, pits, 1, child)
-                        edges[at, house] = index(child, pits, table, blocks)
+                        edges[at, house] = state_index(state, pits, 1, table, blocks)
                 fixed_low[at], fixed_high[at] = lo, hi
                 more_theirs = next_side(board, pits, pits)
             more_mine = next_side(board, 0, pits)
@@ -131,7 +128,6 @@ def build_all(game, max_seeds: int, table, blocks, advance) -> np.ndarray:
     low, high = bounds[:size], bounds[size:]
     spec = database_spec(game)
     state = game.from_board(np.zeros(game.board_size, dtype=np.int32))
-    child = np.zeros(2 * game.pits, dtype=np.int32)
     legal = np.zeros(game.pits, dtype=np.bool_)
     for seeds in range(max_seeds + 1):
         first, last = int(blocks[seeds, 0]), int(blocks[seeds + 1, 0])
@@ -139,8 +135,7 @@ def build_all(game, max_seeds: int, table, blocks, advance) -> np.ndarray:
         fixed_low = np.empty(last - first, dtype=np.int16)
         fixed_high = np.empty(last - first, dtype=np.int16)
         edges = np.empty((last - first, game.pits), dtype=np.int32 if size < 2**31 else np.int64)
-        layer_moves(seeds, game.pits, spec, low, high, table, blocks, state, child, legal, fixed_low, fixed_high,
-                    edges)
+        layer_moves(seeds, game.pits, spec, low, high, table, blocks, state, legal, fixed_low, fixed_high, edges)
         while relax_layer(first, fixed_low, fixed_high, edges, low, high):
             pass
         np.maximum(low[first:last], -seeds, out=low[first:last])  # no margin is outside -n..n
