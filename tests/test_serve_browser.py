@@ -21,7 +21,6 @@ import numpy as np
 import pytest
 
 pytest.importorskip("starlette", reason="needs the [serve] extra")
-pytest.importorskip("selenium", reason="needs selenium (the [docs] extra)")
 
 from mancala_marl.games import GAMES  # noqa: E402
 
