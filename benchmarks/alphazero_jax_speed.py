@@ -3,6 +3,7 @@
     .venv-jax/bin/python benchmarks/alphazero_jax_speed.py                 # 4,096 games at once, 64 simulations
     .venv-jax/bin/python benchmarks/alphazero_jax_speed.py --batch 16384   # a GPU's batch
     .venv-jax/bin/python benchmarks/alphazero_jax_speed.py --quick         # 64 games, 8 moves: a smoke run
+    .venv-jax/bin/python benchmarks/alphazero_jax_speed.py --games kalah --loop --batch 512 --moves 128 --sims 32
 
 Each figure is self-play moves per second: the self-play of ``mancala-marl alphazero --backend jax``
 (:func:`mancala_marl.train.alphazero.jax.selfplay.selfplay_fn`: one ``lax.scan`` of ``--moves``
@@ -11,6 +12,12 @@ with an untrained MLP of ``--hidden`` layers, timed after a first (compiling) ru
 ``--reps`` runs. Every game gets the same network shape, the same search settings and the same
 batch: our games read the features of the ``alphazero`` policy (``--obs-type``), Pgx's
 connect_four its own observation, flattened.
+
+``--loop`` also times the whole training loop (:func:`loop`) at the same games, simulations,
+moves and network, and writes ``loop_efficiency``: the positions that reach the replay buffer a
+second (random opening moves counted as kept) over the self-play moves a second of the search
+alone. It measures what the loop adds to the search (the targets, the buffer, the fit, the host's
+files) and the positions it drops; 1.0 would be a loop that costs nothing beyond its search.
 
 ``--breakdown`` says where a move's time goes, from the positions ``--moves`` random moves into
 the games: the legal moves there; the **descent steps** of one search (mctx runs a vmapped
@@ -48,7 +55,7 @@ def harness(name: str, batch: int, moves: int, sims: int, hidden: list, obs_type
     from mancala_marl.agents import alphazero as az_policy
     from mancala_marl.jax import make
     from mancala_marl.train.alphazero.jax.network import feature_fn, init_params
-    from mancala_marl.train.alphazero.jax.selfplay import selfplay_fn
+    from mancala_marl.train.alphazero.jax.selfplay import selfplay_fn, start_fn
 
     if name in VARIANTS:
         game = make_game(name)
@@ -62,7 +69,8 @@ def harness(name: str, batch: int, moves: int, sims: int, hidden: list, obs_type
             return obs.reshape(*obs.shape[:obs.ndim - len(shape)], -1).astype(np.float32)
         inputs = int(np.prod(shape))
     params = init_params(jax.random.key(0), inputs, hidden, env.num_actions)
-    return jax.jit(selfplay_fn(env, features, batch, moves, sims)), params, env, features
+    play, start = selfplay_fn(env, features, batch, moves, sims), start_fn(env, batch)
+    return jax.jit(lambda params, key: play(params, key, start(key))[1]), params, env, features
 
 
 def rate(run, params, batch: int, moves: int, reps: int) -> dict:
@@ -130,6 +138,37 @@ def breakdown(env, features, params, batch: int, moves: int, sims: int, reps: in
             "ceiling_moves_per_s": moves_per_s / (1 - share) if share < 1 else float("inf")}
 
 
+def loop(name: str, batch: int, moves: int, sims: int, hidden: list, obs_type: str, reps: int) -> dict:
+    """The whole training loop of ``mancala-marl alphazero --backend jax`` (:func:`train`, every
+    phase: self-play, targets, the buffer, the fit, the export, the checkpoints, the log) at these
+    settings and the command's other defaults, evaluations off: positions resolved a second over
+    ``reps`` generations after two (compiling, and filling the window of carried games), and the
+    mean seconds of each phase."""
+    import tempfile
+
+    from mancala_marl.train.alphazero.jax import JaxAlphaZeroConfig, train
+    from mancala_marl.train.alphazero.jax.trainer import PHASES
+
+    warmup = 2
+    config = JaxAlphaZeroConfig(game=name, games=batch, moves=moves, sims=sims, hidden=hidden, obs_type=obs_type,
+                                buffer=max(2 * batch * moves, 4096), generations=warmup + reps + 1, eval_every=0,
+                                replay_every=0, progress_bar=False)
+    marks, timed = [], []
+
+    def observe(generation, stats):
+        marks.append(time.perf_counter())
+        if warmup < generation <= warmup + reps:
+            timed.append(stats)
+
+    with tempfile.TemporaryDirectory() as folder:
+        train(config, folder, observer=observe)
+    seconds = marks[warmup + reps - 1] - marks[warmup - 1]
+    positions = sum(stats["positions"] for stats in timed)
+    return {"loop_positions_per_s": positions / seconds, "loop_moves": moves,
+            "lost_share": sum(stats["lost"] for stats in timed) / (batch * moves * reps),
+            **{f"loop_{phase}": statistics.mean(stats.get(phase, 0.0) for stats in timed) for phase in PHASES}}
+
+
 def markdown(results: dict) -> str:
     lines = [f"AlphaZero self-play, moves per second ({results['machine']['device']}; {results['batch']} games at "
              f"once, {results['sims']} simulations, MLP {results['hidden']}; `{results['command']}`)", ""]
@@ -147,6 +186,18 @@ def markdown(results: dict) -> str:
             line += (f" {row['legal_moves']:.2f} | {row['descent_steps']:.0f} | {row['expansion_share']:.2f} |"
                      f" {row['ceiling_moves_per_s']:,.0f} |" if "descent_steps" in row else " - | - | - | - |")
         lines.append(line)
+    looped = [(name, row) for name, row in results["games"].items() if "loop_positions_per_s" in row]
+    if looped:
+        lines += ["", "The whole training loop (self-play, targets, buffer, fit, export, checkpoints), "
+                  f"{results['moves']} moves a generation:", "",
+                  "| game | positions/s | loop efficiency | lost | self-play s | fit s | export s | checkpoint s |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for name, row in looped:
+            lines.append(f"| {label(name)} | {row['loop_positions_per_s']:,.0f} | {row['loop_efficiency']:.3f} | "
+                         f"{row['lost_share']:.1%} | {row['loop_selfplay_s']:.2f} | {row['loop_fit_s']:.2f} | "
+                         f"{row['loop_export_s']:.3f} | {row['loop_checkpoint_s']:.3f} |")
+        lines += ["", "Loop efficiency: positions that reach the replay buffer a second (random opening moves "
+                  "counted as kept) over the self-play moves a second of the search alone, above."]
     if split:
         lines += ["", f"Breakdown from positions {results['moves']} random moves into the games: descent steps are "
                   "the search's vmapped loop steps down the tree (the batch's deepest descent, summed over the "
@@ -164,6 +215,10 @@ def main(argv=None):
     parser.add_argument("--obs-type", default="counts", help="our games' network input (default counts, as training)")
     parser.add_argument("--breakdown", action="store_true",
                         help="also the legal moves, the search's descent steps and the expansion share (see above)")
+    parser.add_argument("--loop", action="store_true",
+                        help="also time the whole training loop at the same games, simulations, moves and network "
+                             "(our games only; --reps generations after two), and its loop_efficiency: positions "
+                             "into the replay buffer a second over the search's moves a second")
     parser.add_argument("--quick", action="store_true", help="64 games, 8 moves, 8 simulations, 1 run: a smoke run")
     add_quick_results_dir(parser, "alphazero_jax_speed.json and .md")
     args = parser.parse_args(argv)
@@ -183,6 +238,11 @@ def main(argv=None):
         results["games"][name] = figure
         print(f"{name:14s}: {figure['moves_per_s']:12,.0f} moves/s (first run {figure['first_run_s']:.1f} s)",
               flush=True)
+        if args.loop and name in VARIANTS:
+            figure.update(loop(name, args.batch, args.moves, args.sims, hidden, args.obs_type, args.reps))
+            figure["loop_efficiency"] = figure["loop_positions_per_s"] / figure["moves_per_s"]
+            print(f"{'':14s}  the whole loop: {figure['loop_positions_per_s']:,.0f} positions/s, loop efficiency "
+                  f"{figure['loop_efficiency']:.3f}, {figure['lost_share']:.1%} lost", flush=True)
         if args.breakdown:
             figure.update(breakdown(env, features, params, args.batch, args.moves, args.sims, args.reps,
                                     figure["moves_per_s"]))

@@ -15,7 +15,8 @@ import json, sys
 import jax, numpy as np
 from mancala_marl.games import make_game
 from mancala_marl.train.alphazero.jax import JaxAlphaZeroConfig, train
-from mancala_marl.train.alphazero.jax.learner import Learner, learner
+from mancala_marl.train.alphazero.jax.checkpoints import host_copy
+from mancala_marl.train.alphazero.jax.learner import SPLIT, Learner, learner
 
 assert len(jax.devices()) == 4
 tiny = dict(game="kalah", rule_params={"pits": 4, "seeds": 3}, generations=2, games=16, moves=30, sims=4,
@@ -23,15 +24,17 @@ tiny = dict(game="kalah", rule_params={"pits": 4, "seeds": 3}, generations=2, ga
 config = JaxAlphaZeroConfig(**tiny)
 game = make_game("kalah", pits=4, seeds=3)
 four = learner(config, game, jax.devices())  # the one train() below takes: compiled once
-state = four.initial(0)
-keys = jax.random.key_data(jax.random.split(jax.random.key(5), 4))
-replay, counts = four._generation(state["params"], keys, state["replay"])
+first = four.initial(0)
+host = host_copy(first)  # the generation takes (donates) the devices' arrays
+state, stats = four.generation(first, 1e-3)
 one = Learner(JaxAlphaZeroConfig(**{**tiny, "games": 4, "buffer": 500, "batch_size": 16}), game, jax.devices()[:1])
-same, params = [], jax.tree_util.tree_map(np.asarray, state["params"])
+same = []
 for d in range(4):
-    alone, _ = one._generation(params, np.asarray(keys[d:d + 1]), one.initial(0)["replay"])
-    same.append(all(np.array_equal(np.asarray(replay[k])[d], np.asarray(alone[k])[0]) for k in replay))
-state, stats = four.generation(state, 1e-3)
+    mine = {name: jax.tree_util.tree_map(lambda a: a[d:d + 1], host[name]) if name in SPLIT else host[name]
+            for name in host}
+    alone, _ = one.generation(one.place(mine), 1e-3)
+    same.append(all(np.array_equal(np.asarray(a)[d], np.asarray(b)[0]) for part in ("replay", "games", "window")
+                    for a, b in zip(jax.tree_util.tree_leaves(state[part]), jax.tree_util.tree_leaves(alone[part]))))
 shards = [np.asarray(s.data) for s in state["params"]["policy.weight"].addressable_shards]
 path = train(config, sys.argv[1])
 print(json.dumps({"same": same, "shards": len(shards), "replicated": all(np.array_equal(shards[0], s) for s in shards),
@@ -46,7 +49,7 @@ def test_four_devices_share_the_games_and_keep_one_network(tmp_path):
                          env=env, cwd=ROOT, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
     result = json.loads(out.stdout.strip().splitlines()[-1])
-    assert result["same"] == [True] * 4  # device d's positions are those one device plays with key d
+    assert result["same"] == [True] * 4  # device d's positions and games are those one device plays with its key
     assert result["shards"] == 4 and result["replicated"]
     assert all(size > 0 for size in result["sizes"]) and result["steps"] > 0
     with open(tmp_path / "run" / "config.json") as handle:

@@ -1,19 +1,23 @@
 """``mancala-marl alphazero GAME --backend jax``: a tiny run on CPU, resumed from the same state, its
 network played by the CPU ``alphazero`` policy, and bad input refused in one line."""
 
+import io
 import json
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from mancala_marl.agents import alphazero as az_policy
 from mancala_marl.agents import make_policy
 from mancala_marl.games import make_game
 from mancala_marl.jax import from_state, make
 from mancala_marl.train.alphazero.jax import JaxAlphaZeroConfig, feature_fn, forward, train
-from mancala_marl.train.alphazero.jax.trainer import redeal
+from mancala_marl.train.alphazero.jax.checkpoints import redeal
 from mancala_marl.train.arena import arena
 from mancala_marl.train.cli import main
 from tests.helpers import random_positions
@@ -29,6 +33,16 @@ def _arrays(path) -> dict:
         return {k: data[k] for k in data.files}
 
 
+def _same_state(run_a, run_b) -> None:
+    """The two runs' checkpoints hold the same network, optimiser, keys, buffer, games and window."""
+    for file in ("last.npz", "replay.npz"):
+        a, b = (_arrays(run / "checkpoints" / file) for run in (run_a, run_b))
+        assert a.keys() == b.keys()
+        for name in a:
+            if name != "seconds":
+                np.testing.assert_array_equal(a[name], b[name], err_msg=f"{file}: {name}")
+
+
 def test_a_resumed_run_goes_on_as_one_that_was_not_stopped(tmp_path):
     config = JaxAlphaZeroConfig(**TINY)
     straight = train(config, tmp_path / "straight")
@@ -40,14 +54,13 @@ def test_a_resumed_run_goes_on_as_one_that_was_not_stopped(tmp_path):
     for name in a:
         if name != "__meta__":  # its train_seconds differ
             np.testing.assert_array_equal(a[name], b[name], err_msg=name)
-    a, b = (_arrays(p / "checkpoints" / "last.npz") for p in (tmp_path / "straight", tmp_path / "stopped"))
-    for name in a:  # the network, the optimiser, the buffer and the key
-        if name != "seconds":
-            np.testing.assert_array_equal(a[name], b[name], err_msg=name)
+    _same_state(tmp_path / "straight", tmp_path / "stopped")
+    a = _arrays(tmp_path / "straight" / "checkpoints" / "replay.npz")
     assert int(a["replay/size"].sum()) > 0 and int(a["generation"]) == 3
 
     # the network the CPU policy plays is the one JAX trained: the same outputs on the same positions
     game = make_game("kalah", **RULES)
+    a = _arrays(tmp_path / "straight" / "checkpoints" / "last.npz")
     params = {k[7:]: v for k, v in a.items() if k.startswith("params/")}
     states = random_positions(game, 32, seed=2)
     x = feature_fn(game, "counts")(from_state(make("kalah", **RULES), states).observation)
@@ -58,6 +71,52 @@ def test_a_resumed_run_goes_on_as_one_that_was_not_stopped(tmp_path):
     np.testing.assert_allclose(values, jax_values, rtol=1e-5, atol=1e-5)
     result = arena(game, policy, "random", n=2, seed=0, opening=2)
     assert sum(s["games"] for s in result["seats"].values()) == 4
+
+
+def test_ctrl_c_finishes_the_generation_and_a_resume_loses_nothing(tmp_path, capsys):
+    config = JaxAlphaZeroConfig(**TINY)
+    train(config, tmp_path / "straight")
+
+    def ctrl_c(generation, stats):
+        if generation == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    with pytest.raises(KeyboardInterrupt):
+        train(JaxAlphaZeroConfig(**TINY), tmp_path / "stopped", observer=ctrl_c)
+    assert "Ctrl-C: stopping after this generation" in capsys.readouterr().err
+    replay = _arrays(tmp_path / "stopped" / "checkpoints" / "replay.npz")
+    assert int(replay["generation"]) == 1  # the buffer was saved with the generation Ctrl-C stopped at
+    train(JaxAlphaZeroConfig(**TINY), tmp_path / "stopped", resume=True, given=set())
+    assert "resumed at generation" not in capsys.readouterr().out  # nothing to say: nothing lost
+    _same_state(tmp_path / "straight", tmp_path / "stopped")
+
+
+def test_a_run_killed_between_snapshots_resumes_from_the_last_and_says_what_it_lost(tmp_path, capsys):
+    # a kill leaves the generation's small checkpoint newer than the last snapshot of the buffer:
+    # here the snapshot of generation 1 put back after generation 3, as a kill would have left it
+    # with --replay-every 0
+    config = JaxAlphaZeroConfig(**{**TINY, "generations": 4})
+    run = tmp_path / "run"
+    train(config, run, stop_after=1)
+    snapshot = (run / "checkpoints" / "replay.npz").read_bytes()
+    train(JaxAlphaZeroConfig(**{**TINY, "generations": 4}), run, resume=True, given=set(), stop_after=2)
+    positions = int(_arrays(run / "checkpoints" / "last.npz")["positions"])
+    at_one = int(_arrays(run / "checkpoints" / "replay.npz")["positions"])  # before it is put back
+    (run / "checkpoints" / "replay.npz").write_bytes(snapshot)
+    capsys.readouterr()
+    train(JaxAlphaZeroConfig(**{**TINY, "generations": 4}), run, resume=True, given=set())
+    out = capsys.readouterr().out
+    lost = positions - int(np.load(io.BytesIO(snapshot))["positions"])
+    assert "at generation 3 with the replay buffer saved at generation 1" in out and f"{lost:,} positions" in out
+    assert 0 < lost < at_one
+    meta = json.loads(str(_arrays(run / "network.npz")["__meta__"]))
+    assert meta["generation"] == 4
+
+    # killed before the first snapshot: the network goes on, with an empty buffer and new games
+    (run / "checkpoints" / "replay.npz").unlink()
+    train(JaxAlphaZeroConfig(**{**TINY, "generations": 5}), run, resume=True, given={"generations"})
+    assert "without a replay buffer" in capsys.readouterr().out
+    assert int(_arrays(run / "checkpoints" / "replay.npz")["generation"]) == 5
 
 
 def test_the_command_trains_evaluates_and_refuses_bad_input(tmp_path, capsys):

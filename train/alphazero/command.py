@@ -16,10 +16,10 @@ from .config import POLICY_TARGETS, AlphaZeroConfig
 RENAMED = {"steps_per_generation": "steps"}
 # options of one backend only: the other refuses them rather than ignore them
 TORCH_ONLY = ("margin_weight", "policy_target", "steps", "temperature_moves", "dirichlet", "c_puct")
-JAX_ONLY = ("moves", "reuse", "minutes")
+JAX_ONLY = ("moves", "reuse", "minutes", "replay_every")
 # JaxAlphaZeroConfig's defaults where the help names them (importing it needs jax; tests/jax holds them equal)
 JAX_DEFAULTS = {"games": 1024, "sims": 32, "obs_type": "counts", "buffer": 1_000_000, "batch_size": 4096,
-                "moves": 128, "reuse": 4.0, "minutes": 0.0}
+                "moves": 128, "reuse": 4.0, "minutes": 0.0, "replay_every": 5.0}
 
 
 def add_parser(subparsers) -> None:
@@ -63,6 +63,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--reuse", type=float,
                    help=f"jax: optimiser steps per generation, as times each new position is drawn "
                         f"(default {j['reuse']})")
+    p.add_argument("--replay-every", type=count_argument("minutes"), metavar="MINUTES",
+                   help=f"jax: minutes between snapshots of the replay buffer, which a run killed outright resumes "
+                        f"from (default {j['replay_every']:g}; 0: only at the end and on Ctrl-C, which saves "
+                        "everything)")
     p.add_argument("--buffer", type=count_argument("positions"), help=f"positions kept for training (default {d.buffer}; jax: {j['buffer']})")
     p.add_argument("--steps", type=count_argument("steps"), help=f"optimiser steps per generation (default {d.steps_per_generation})")
     p.add_argument("--batch-size", type=count_argument("batch_size"), help=f"default {d.batch_size}; jax: {j['batch_size']}")

@@ -16,7 +16,7 @@ class JaxAlphaZeroConfig:
     generations: int = 100
     minutes: float = 0.0               # stop after this much training time (0: none); the learning rate decays over it
     games: int = 1024                  # self-play games at once, over all devices
-    moves: int = 128                   # self-play moves of every game per generation (finished games restart)
+    moves: int = 128                   # self-play moves of every game per generation (games go on into the next)
     sims: int = 32                     # simulations per self-play move (Gumbel MuZero)
     opening: int = 0                   # each game starts with 0..opening uniformly random moves (not learned from)
     hidden: list = field(default_factory=lambda: [256, 256])
@@ -31,6 +31,7 @@ class JaxAlphaZeroConfig:
     eval_games: int = 20               # per seat and opponent, 4 random opening moves, on CPU
     eval_sims: int = 50
     eval_opponents: list = field(default_factory=lambda: ["random", "greedy", "alphabeta:depth=2"])
+    replay_every: float = 5.0          # minutes between snapshots of the replay buffer (0: at the end and on Ctrl-C only)
     seed: int = 0
     progress_bar: bool = True
 
@@ -42,8 +43,10 @@ class JaxAlphaZeroConfig:
         check_seed(self.seed)
         check_shared(self, ("generations", "games", "moves", "sims", "buffer", "batch_size", "eval_games"),
                      ("eval_every", "eval_sims", "opening"))
-        if isinstance(self.minutes, bool) or not isinstance(self.minutes, (int, float)) or not self.minutes >= 0:
-            raise ValueError(f"minutes must be a number >= 0, got {self.minutes!r}")
+        for name in ("minutes", "replay_every"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+                raise ValueError(f"{name} must be a number >= 0, got {value!r}")
         for name in ("reuse", "learning_rate"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")

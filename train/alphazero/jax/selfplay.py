@@ -73,21 +73,36 @@ def search_fn(env, features, sims: int, gumbel_scale: float = 1.0):
     return search
 
 
-def selfplay_fn(env, features, games: int, moves: int, sims: int, opening: int = 0):
-    """``(params, key) -> Positions`` of ``moves`` steps of ``games`` games from the start (not
-    jitted: the caller jits it, or maps it over devices). With ``opening`` > 0 each game first
-    plays 0..opening uniformly random moves, drawn per game, as the torch backend's ``--opening``:
-    self-play from the one standard start seldom reaches the positions other openings lead to."""
-    search = search_fn(env, features, sims)
+class Games(NamedTuple):
+    """The games in play, carried from one generation to the next."""
+
+    state: object        # the environment's State of every game
+    left: jax.Array      # random opening moves each game still plays before the search takes over
+
+
+def start_fn(env, games: int, opening: int = 0):
+    """``key -> Games``: ``games`` games at the start, each to open with 0..``opening`` uniformly
+    random moves, drawn per game, as the torch backend's ``--opening``: self-play from the one
+    standard start seldom reaches the positions other openings lead to."""
     start = jax.vmap(env.init)(jax.random.split(jax.random.key(0), games))  # every game starts alike
 
-    def openings(key):
-        return jax.random.randint(key, (games,), 0, opening + 1)
+    def start_games(key) -> Games:
+        return Games(start, jax.random.randint(key, (games,), 0, opening + 1))
+    return start_games
 
-    def selfplay(params, key):
-        def step(carry, key):
+
+def selfplay_fn(env, features, games: int, moves: int, sims: int, opening: int = 0):
+    """``(params, key, Games) -> (Games, Positions)``: ``moves`` steps of each of ``games`` games
+    (not jitted: the caller jits it, or maps it over devices). A game that ends starts again at
+    once, with its own random opening; the games still going at the end are handed back to be
+    carried on."""
+    search = search_fn(env, features, sims)
+    restart = start_fn(env, games, opening)
+
+    def selfplay(params, key, playing: Games):
+        def step(carry: Games, key):
             state, left = carry
-            searching, drawing, next_opening = jax.random.split(key, 3)
+            searching, drawing, reopening = jax.random.split(key, 3)
             out = search(params, searching, state)
             random = left > 0
             action = jnp.where(random, pick_legal(jax.random.uniform(drawing, (games,)), state.legal_action_mask),
@@ -95,22 +110,34 @@ def selfplay_fn(env, features, games: int, moves: int, sims: int, opening: int =
             after, reward, discount, ended = transition(env, state, action)
             positions = Positions(state.observation, state.legal_action_mask, out.action_weights, reward, discount,
                                   ended, state.current_player == 0, random, out.search_tree.summary().value)
-            restart = jax.tree_util.tree_map(
-                lambda fresh, old: jnp.where(ended.reshape(-1, *[1] * (old.ndim - 1)), fresh, old), start, after)
-            return (restart, jnp.where(ended, openings(next_opening), left - 1)), positions
+            fresh = restart(reopening)
+            carry = jax.tree_util.tree_map(lambda new, old: jnp.where(ended.reshape(-1, *[1] * (old.ndim - 1)), new, old),
+                                           fresh, Games(after, left - 1))
+            return carry, positions
 
-        first, key = jax.random.split(key)
-        return jax.lax.scan(step, (start, openings(first)), jax.random.split(key, moves))[1]
+        return jax.lax.scan(step, playing, jax.random.split(key, moves))
     return selfplay
 
 
-def value_targets(positions: Positions, value_q: float = 0.0):
-    """(values, valid) of each step (moves, games): the game's outcome from the side of the player
-    to move there, chained back through the discounts, blended with the root search's value by
-    ``value_q`` (as the torch backend's ``--value-q``: the search's value carries less of one
-    game's luck); valid where the game ended within the scan (the positions of a game still going
-    at its end have no outcome yet, and are dropped) and the search chose the move (not a random
-    opening move)."""
+def finished_window(like: Positions, steps: int) -> Positions:
+    """``steps`` steps of ``like``'s games (``like``: one step, (games, ...)) that are all over:
+    the window a run starts with. Each step ends its own game, so :func:`value_targets` resolves
+    every one of them inside the window, and none is ever learned from or counted as dropped."""
+    blank = jax.tree_util.tree_map(lambda a: jnp.zeros((steps, *a.shape), a.dtype), like)
+    return blank._replace(ended=jnp.ones_like(blank.ended))
+
+
+def value_targets(positions: Positions, value_q: float = 0.0, held: int = 0):
+    """(values, learn, resolved, lost) of each step (steps, games) of ``positions``, whose first
+    ``held`` steps are positions already seen by an earlier call (the carried window).
+
+    ``values``: the game's outcome from the side of the player to move there, chained back through
+    the discounts, blended with the root search's value by ``value_q`` (as the torch backend's
+    ``--value-q``: the search's value carries less of one game's luck). A position is
+    ``resolved`` once its game has ended, and resolved *now* when that end lies after the held
+    steps (those that ended within them were resolved by the earlier call); ``learn`` is resolved
+    now and chosen by the search (not a random opening move). ``lost``: positions in the first
+    ``steps - held`` steps (those that leave the window) whose game has not ended yet."""
     def back(later, step):
         reward, discount = step
         value = reward + discount * later
@@ -118,5 +145,10 @@ def value_targets(positions: Positions, value_q: float = 0.0):
 
     _, values = jax.lax.scan(back, jnp.zeros_like(positions.reward[0]), (positions.reward, positions.discount),
                              reverse=True)
-    valid = (jnp.cumsum(positions.ended[::-1], axis=0)[::-1] > 0) & ~positions.random
-    return (1.0 - value_q) * values + value_q * positions.search_value, valid
+    steps = positions.ended.shape[0]
+    index = jnp.arange(steps)[:, None]
+    # the step at which each position's game ends (steps where it has not ended yet)
+    end = jax.lax.cummin(jnp.where(positions.ended, index, steps), axis=0, reverse=True)
+    resolved = (end < steps) & (end >= held)
+    lost = (end == steps) & (index < steps - held)
+    return (1.0 - value_q) * values + value_q * positions.search_value, resolved & ~positions.random, resolved, lost
