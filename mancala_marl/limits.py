@@ -34,12 +34,13 @@ LIMITS: dict[str, Param] = {param.name: param for param in (
     Param("sims", int, 200, "simulations per move", low=0, high=MILLION),
     Param("every", int, 1, "steps between two evaluations, checkpoints or snapshots", low=0, high=100 * BILLION),
     Param("minutes", float, 1.0, "minutes of a run", low=0.001, high=60 * 24 * 365),
+    Param("interval", float, 5.0, "minutes between two snapshots (0: none between)", low=0.0, high=60 * 24 * 365),
 )}
 
 
 def check_count(kind: str, value, name: str | None = None):
     """``value`` checked against the range of ``kind`` (a key of :data:`LIMITS`): returned as an
-    int (a float for ``minutes``), or a one-line ValueError that names ``name`` (default: ``kind``),
+    int (a float for ``minutes`` and ``interval``), or a one-line ValueError that names ``name`` (default: ``kind``),
     the value and the range."""
     param = LIMITS[kind]
     if name is not None and name != param.name:

@@ -40,6 +40,29 @@ def test_selfplay_speed_takes_the_options_gpu_sh_gives_it(tmp_path):
     assert "| connect_four (Pgx) |" in (tmp_path / "alphazero_jax_speed.md").read_text()
 
 
+def test_the_loop_figure_measures_the_whole_training_loop(tmp_path):
+    # gpu.sh's session runs it with --games kalah --loop --batch --sims --moves --hidden --reps
+    run("benchmarks/alphazero_jax_speed.py", "--games", "kalah", "--loop", "--batch", "8", "--sims", "2",
+        "--moves", "40", "--reps", "2", "--hidden", "8", "--results-dir", tmp_path)
+    row = json.loads((tmp_path / "alphazero_jax_speed.json").read_text())["games"]["kalah"]
+    assert row["loop_positions_per_s"] > 0 and row["loop_moves"] == 40
+    assert row["loop_efficiency"] == row["loop_positions_per_s"] / row["moves_per_s"]
+    assert 0 <= row["lost_share"] < 0.5  # few Kalah games outlast two generations of 40 moves
+    assert row["loop_selfplay_s"] > 0 and row["loop_checkpoint_s"] > 0
+    assert "| kalah | " in (tmp_path / "alphazero_jax_speed.md").read_text().split("The whole training loop")[1]
+
+
+def test_gpu_train_shares_its_time_between_the_games_in_one_process(tmp_path):
+    out = run("benchmarks/gpu_train.py", "--games", "kalah", "oware", "--seconds", "8", "--selfplay-games", "8",
+              "--sims", "2", "--hidden", "8", "--out", tmp_path).stdout
+    lines = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    # the first game takes its half and more (its first generation compiles), which leaves the second none
+    assert lines[0]["game"] == "kalah" and lines[0]["exit"] == 0 and lines[0]["generation"] >= 1
+    assert "oware: no time left" in out
+    config = json.loads((tmp_path / "kalah" / "config.json").read_text())
+    assert config["games"] == 8 and config["moves"] == 128 and config["buffer"] == 2 * 8 * 128
+
+
 def test_descent_steps_sum_the_deepest_descent_of_each_simulation():
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:

@@ -63,7 +63,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--reuse", type=float,
                    help=f"jax: optimiser steps per generation, as times each new position is drawn "
                         f"(default {j['reuse']})")
-    p.add_argument("--replay-every", type=count_argument("minutes"), metavar="MINUTES",
+    p.add_argument("--replay-every", type=count_argument("interval"), metavar="MINUTES",
                    help=f"jax: minutes between snapshots of the replay buffer, which a run killed outright resumes "
                         f"from (default {j['replay_every']:g}; 0: only at the end and on Ctrl-C, which saves "
                         "everything)")
