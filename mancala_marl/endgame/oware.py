@@ -121,24 +121,109 @@ def relax_layer(first, fixed_low, fixed_high, edges, low, high):
     return changed
 
 
+@kernel
+def relax_safe(first, fixed_low, fixed_high, edges, lead, safe_low, safe_high):
+    """One pass of the bounds that hold whatever the history (:func:`search_bounds`) over a layer;
+    ``lead[at]``: the mover's seeds less the opponent's on board ``first + at``. Returns how many
+    boards changed."""
+    changed = 0
+    for at in range(fixed_low.shape[0]):
+        lo, hi = np.int64(fixed_low[at]), np.int64(fixed_high[at])
+        for house in range(edges.shape[1]):
+            c = edges[at, house]
+            if c >= 0:
+                swept = -np.int64(lead[c - first])  # the mover's margin to come if the game ends there
+                lo = max(lo, min(swept, -np.int64(safe_high[c])))
+                hi = max(hi, max(swept, -np.int64(safe_low[c])))
+        if lo != safe_low[first + at] or hi != safe_high[first + at]:
+            safe_low[first + at], safe_high[first + at] = lo, hi
+            changed += 1
+    return changed
+
+
+@kernel
+def relax_forcing(first, fixed_low, fixed_high, edges, safe_low, safe_high, low, high):
+    """One pass of :func:`relax_layer` where either side may also stop forcing and hold its bound
+    that holds whatever the history; returns how many boards changed."""
+    changed = 0
+    for at in range(fixed_low.shape[0]):
+        lo, hi = max(np.int64(fixed_low[at]), np.int64(safe_low[first + at])), np.int64(fixed_high[at])
+        for house in range(edges.shape[1]):
+            c = edges[at, house]
+            if c >= 0:
+                lo, hi = max(lo, -np.int64(high[c])), max(hi, -np.int64(low[c]))
+        hi = min(hi, np.int64(safe_high[first + at]))
+        if lo != low[first + at] or hi != high[first + at]:
+            low[first + at], high[first + at] = lo, hi
+            changed += 1
+    return changed
+
+
+def _layer_edges(game, seeds, spec, low, high, table, blocks, state, legal):
+    """:func:`layer_moves` of layer ``seeds`` into new arrays: (first, last, fixed_low, fixed_high, edges)."""
+    first, last = int(blocks[seeds, 0]), int(blocks[seeds + 1, 0])
+    fixed_low = np.empty(last - first, dtype=np.int16)
+    fixed_high = np.empty(last - first, dtype=np.int16)
+    edges = np.empty((last - first, game.pits), dtype=np.int32 if blocks[-1, 0] < 2**31 else np.int64)
+    layer_moves(seeds, game.pits, spec, low, high, table, blocks, state, legal, fixed_low, fixed_high, edges)
+    return first, last, fixed_low, fixed_high, edges
+
+
+def _scratch(game):
+    return (database_spec(game), game.from_board(np.zeros(game.board_size, dtype=np.int32)),
+            np.zeros(game.pits, dtype=np.bool_))
+
+
 def build_all(game, max_seeds: int, table, blocks, advance) -> np.ndarray:
     """Layers 0..``max_seeds``: ``low`` then ``high``, one array of twice the boards."""
     size = int(blocks[-1, 0])
     bounds = np.empty(2 * size, dtype=np.int8)
     low, high = bounds[:size], bounds[size:]
-    spec = database_spec(game)
-    state = game.from_board(np.zeros(game.board_size, dtype=np.int32))
-    legal = np.zeros(game.pits, dtype=np.bool_)
+    spec, state, legal = _scratch(game)
     for seeds in range(max_seeds + 1):
         first, last = int(blocks[seeds, 0]), int(blocks[seeds + 1, 0])
         low[first:last], high[first:last] = -(seeds + 1), seeds + 1  # nothing forced yet
-        fixed_low = np.empty(last - first, dtype=np.int16)
-        fixed_high = np.empty(last - first, dtype=np.int16)
-        edges = np.empty((last - first, game.pits), dtype=np.int32 if size < 2**31 else np.int64)
-        layer_moves(seeds, game.pits, spec, low, high, table, blocks, state, legal, fixed_low, fixed_high, edges)
+        first, last, fixed_low, fixed_high, edges = _layer_edges(game, seeds, spec, low, high, table, blocks, state,
+                                                                 legal)
         while relax_layer(first, fixed_low, fixed_high, edges, low, high):
             pass
         np.maximum(low[first:last], -seeds, out=low[first:last])  # no margin is outside -n..n
         np.minimum(high[first:last], seeds, out=high[first:last])
         advance(last - first)
     return bounds
+
+
+def search_bounds(db) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(``low``, ``high``, ``safe_low``, ``safe_high``) of every board of ``db``, for the search
+    under our rules (:mod:`mancala_marl.endgame.results`).
+
+    ``safe_low``/``safe_high`` bound the margin to come whatever the history: as if the side they
+    bound against could end the game at any position the line enters, as a repetition of it would
+    (the seeds swept as they lie there). They come from iterating ``safe_low(p) = max over moves
+    of min(the sweep of the child, -safe_high(child))`` (a capture or an end: its outcome) from
+    plus infinity, and ``safe_high(p) = max(sweep, -safe_low(child))`` from minus infinity.
+    ``low``/``high`` are the database's bounds, for a position right after a capture, where the
+    forcing side may also stop forcing and hold its safe bound; captures lead to boards bounded
+    the same way. Both pairs are rebuilt from the rules, layer by layer, as the database is
+    (about as long as building it)."""
+    game, table, blocks = db.game, db.table, db.blocks
+    size = int(blocks[-1, 0])
+    low, high = np.empty(size, dtype=np.int8), np.empty(size, dtype=np.int8)
+    safe_low, safe_high = np.empty(size, dtype=np.int8), np.empty(size, dtype=np.int8)
+    spec, state, legal = _scratch(game)
+    for seeds in range(db.max_seeds + 1):
+        first, last, fixed_low, fixed_high, edges = _layer_edges(game, seeds, spec, low, high, table, blocks, state,
+                                                                 legal)
+        lead = np.empty(last - first, dtype=np.int8)
+        for mine in range(seeds + 1):
+            end = blocks[seeds, mine + 1] if mine < seeds else last
+            lead[blocks[seeds, mine] - first:end - first] = 2 * mine - seeds
+        safe_low[first:last], safe_high[first:last] = seeds + 1, -(seeds + 1)
+        while relax_safe(first, fixed_low, fixed_high, edges, lead, safe_low, safe_high):
+            pass
+        low[first:last], high[first:last] = -(seeds + 1), seeds + 1
+        while relax_forcing(first, fixed_low, fixed_high, edges, safe_low, safe_high, low, high):
+            pass
+        for bound in (low, high, safe_low, safe_high):
+            np.clip(bound[first:last], -seeds, seeds, out=bound[first:last])
+    return low, high, safe_low, safe_high
