@@ -33,15 +33,19 @@ from ..games.oware import COUNT, DIGEST, HASHES, HISTORY, _get64, apply_move, le
 from .oware import search_bounds
 from .ranking import state_index
 
-MAX_NODES = 20_000_000  # positions one question may search: about ten seconds
+MAX_NODES = 20_000_000  # positions one question may search: about half a minute
 CHECK_EVERY = 4096  # nodes between two looks at the clock
 NODES, BUDGET, STOPPED = range(3)
 BY_NODES, BY_TIME = 1, 2
-# frame[p]: the window (raised by the children), the window searched with, the bounds, the best result so far, the children
-# listed and the next one, the signs of the earlier sweeps of the stretch (player_0's, lowest and
-# highest), whether positions before the search's start are in the stretch
-F_A, F_B, F_A0, F_B0, F_LO, F_HI, F_BEST, F_N, F_K, F_MIN, F_MAX, F_UNSEEN = range(12)
+# frame[p]: the window (raised by the children), the bounds, the lowest and highest result the
+# children searched so far allow, the children listed and the next one, the signs of the earlier
+# sweeps of the stretch (player_0's, lowest and highest), whether positions before the search's
+# start are in the stretch
+F_A, F_B, F_LO, F_HI, F_L, F_H, F_N, F_K, F_MIN, F_MAX, F_UNSEEN = range(11)
 NONE_SWEPT = 2  # the lowest of no sweeps (and minus the highest)
+# the plies searched, pass after pass: a result that short lines settle is found before the long
+# lines are followed (the last pass has no horizon but the stack's)
+HORIZONS = (4, 8, 16, 32, 64, 128, 256, 1 << 30)
 
 
 @kernel(inline="always")
@@ -78,10 +82,12 @@ def swept(state, pits):
 
 
 @kernel
-def search(alpha, beta, low_swept, high_swept, unseen, states, frames, order, ply_keys, spec, low, high, safe_low,
-           safe_high, table, blocks, keys, lows, highs, counters, deadline):
-    """The result (-1, 0, +1) for the mover of ``states[0]``: exact if it lies strictly inside
-    ``(alpha, beta)``, else a bound on the side it failed. ``low_swept``/``high_swept``: the
+def search(alpha, beta, horizon, low_swept, high_swept, unseen, states, frames, order, ply_keys, spec, low, high,
+           safe_low, safe_high, table, blocks, keys, lows, highs, counters, deadline):
+    """(lowest, highest): the range of the result (-1, 0, +1) for the mover of ``states[0]``, as
+    far as a search of ``horizon`` plies settles it; one end past the window ``(alpha, beta)``
+    is enough (a cut). Every range it gives, and every one it keeps in the table, holds the
+    result: a position at the horizon answers with its bounds. ``low_swept``/``high_swept``: the
     lowest and highest sign of player_0's sweep over the earlier positions of the stretch the
     search can see (``NONE_SWEPT``, ``-NONE_SWEPT`` for none); ``unseen``: whether the stretch
     began before ``states[0]``.
@@ -100,56 +106,45 @@ def search(alpha, beta, low_swept, high_swept, unseen, states, frames, order, pl
     p = 0
     frames[0, F_A], frames[0, F_B] = alpha, beta
     frames[0, F_MIN], frames[0, F_MAX], frames[0, F_UNSEEN] = low_swept, high_swept, unseen
-    enter = True
-    ret = 0
     while True:
-        if enter:  # a new node at ply p: answer it from its bounds, or list its children
-            enter = False
-            state = states[p]
-            counters[NODES] += 1
-            if counters[NODES] % CHECK_EVERY == 0:
-                if counters[NODES] > counters[BUDGET]:
-                    counters[STOPPED] = BY_NODES
-                    return 0
-                with numba.objmode(now="float64"):
-                    now = time.perf_counter()
-                if now > deadline:
-                    counters[STOPPED] = BY_TIME
-                    return 0
-            if p >= states.shape[0] - 1:  # more captures than the stack was sized for: cannot be
+        # a new node at ply p: answer it from its bounds, or list its children
+        state = states[p]
+        counters[NODES] += 1
+        if counters[NODES] % CHECK_EVERY == 0:
+            if counters[NODES] > counters[BUDGET]:
                 counters[STOPPED] = BY_NODES
-                return 0
-            # What each side can force from here (the database), or, where a line comes back to a
-            # position of this stretch, that position's sweep: the result lies between.
-            mover = state[cells]
-            banked = state[mover * (pits + 1) + pits] - state[(1 - mover) * (pits + 1) + pits]
-            at = state_index(state, pits, mover, table, blocks)
-            lo, hi = sign(banked + low[at]), sign(banked + high[at])
-            if mover == 0:
-                lo, hi = min(lo, frames[p, F_MIN]), max(hi, frames[p, F_MAX])
-            else:
-                lo, hi = min(lo, -frames[p, F_MAX]), max(hi, -frames[p, F_MIN])
-            if frames[p, F_UNSEEN]:
-                seeds = 0
-                for i in range(pits):
-                    seeds += state[i] + state[pits + 1 + i]
-                lo, hi = min(lo, sign(banked - seeds)), max(hi, sign(banked + seeds))
-            lo, hi = max(lo, sign(banked + safe_low[at])), min(hi, sign(banked + safe_high[at]))
-            key = position_key(state, cells)
-            slot = key & mask
-            if keys[slot] == key:
-                lo, hi = max(lo, np.int64(lows[slot])), min(hi, np.int64(highs[slot]))
-            a, b = frames[p, F_A], frames[p, F_B]
-            if lo == hi or lo >= b or hi <= a:
-                ret = lo if lo >= b or lo == hi else hi
-                if p == 0:
-                    return ret
-                p -= 1
-                _hand_down(frames, p, -ret)
-                continue
-            a, b = max(a, lo), min(b, hi)
-            frames[p, F_A], frames[p, F_B], frames[p, F_A0], frames[p, F_B0] = a, b, a, b
-            frames[p, F_LO], frames[p, F_HI], frames[p, F_BEST] = lo, hi, -2
+                return 0, 0
+            with numba.objmode(now="float64"):
+                now = time.perf_counter()
+            if now > deadline:
+                counters[STOPPED] = BY_TIME
+                return 0, 0
+        # What each side can force from here (the database), or, where a line comes back to a
+        # position of this stretch, that position's sweep: the result lies between; and within
+        # the bounds that hold whatever the history.
+        mover = state[cells]
+        banked = state[mover * (pits + 1) + pits] - state[(1 - mover) * (pits + 1) + pits]
+        at = state_index(state, pits, mover, table, blocks)
+        lo, hi = sign(banked + low[at]), sign(banked + high[at])
+        if mover == 0:
+            lo, hi = min(lo, frames[p, F_MIN]), max(hi, frames[p, F_MAX])
+        else:
+            lo, hi = min(lo, -frames[p, F_MAX]), max(hi, -frames[p, F_MIN])
+        if frames[p, F_UNSEEN]:
+            seeds = 0
+            for i in range(pits):
+                seeds += state[i] + state[pits + 1 + i]
+            lo, hi = min(lo, sign(banked - seeds)), max(hi, sign(banked + seeds))
+        lo, hi = max(lo, sign(banked + safe_low[at])), min(hi, sign(banked + safe_high[at]))
+        key = position_key(state, cells)
+        slot = key & mask
+        if keys[slot] == key:
+            lo, hi = max(lo, np.int64(lows[slot])), min(hi, np.int64(highs[slot]))
+        a, b = frames[p, F_A], frames[p, F_B]
+        answered = lo == hi or lo >= b or hi <= a or p >= horizon or p >= states.shape[0] - 1
+        if not answered:
+            frames[p, F_A], frames[p, F_B] = max(a, lo), min(b, hi)
+            frames[p, F_LO], frames[p, F_HI], frames[p, F_L], frames[p, F_H] = lo, hi, -2, -2
             ply_keys[p] = key
             # the children most promising by their bounds first, then captures (they reach the
             # database sooner); among equals the house nearest the store
@@ -171,42 +166,41 @@ def search(alpha, beta, low_swept, high_swept, unseen, states, frames, order, pl
                 order[p, j], gains[j] = house, gain
                 n += 1
             frames[p, F_N], frames[p, F_K] = n, 0
-        # the next child of the node at ply p, or its end
-        k = frames[p, F_K]
-        if k >= frames[p, F_N] or frames[p, F_A] >= frames[p, F_B]:
-            best = frames[p, F_BEST]
-            lo, hi = frames[p, F_LO], frames[p, F_HI]
-            if best <= frames[p, F_A0]:
-                hi = min(hi, best)
-            elif best >= frames[p, F_B0]:
-                lo = max(lo, best)
+        while True:  # hand answers down the stack, and find the next child to search
+            if answered:
+                if p == 0:
+                    return lo, hi
+                p -= 1
+                _hand_down(frames, p, -hi, -lo)
+            k = frames[p, F_K]
+            if k >= frames[p, F_N] or frames[p, F_A] >= frames[p, F_B]:
+                lo, hi = max(frames[p, F_LO], frames[p, F_L]), frames[p, F_HI]
+                if k >= frames[p, F_N]:  # every child searched: none does better than its highest
+                    hi = min(hi, frames[p, F_H])
+                slot = ply_keys[p] & mask
+                keys[slot], lows[slot], highs[slot] = ply_keys[p], lo, hi
+                answered = True
+                continue
+            state = states[p]
+            child = states[p + 1]
+            mover = state[cells]
+            used = used_slots(state, cells)
+            child[:used] = state[:used]
+            apply_move(child, order[p, k], spec)
+            if child[cells] == GAME_OVER:
+                r = sign(child[mover * (pits + 1) + pits] - child[(1 - mover) * (pits + 1) + pits])
+                _hand_down(frames, p, r, r)
+                answered = False
+                continue
+            if child[pits] + child[cells - 1] > state[pits] + state[cells - 1]:  # a capture: a new stretch
+                frames[p + 1, F_MIN], frames[p + 1, F_MAX], frames[p + 1, F_UNSEEN] = NONE_SWEPT, -NONE_SWEPT, 0
             else:
-                lo = hi = best
-            slot = ply_keys[p] & mask
-            keys[slot], lows[slot], highs[slot] = ply_keys[p], lo, hi
-            if p == 0:
-                return best
-            p -= 1
-            _hand_down(frames, p, -best)
-            continue
-        state = states[p]
-        child = states[p + 1]
-        mover = state[cells]
-        used = used_slots(state, cells)
-        child[:used] = state[:used]
-        apply_move(child, order[p, k], spec)
-        if child[cells] == GAME_OVER:
-            _hand_down(frames, p, sign(child[mover * (pits + 1) + pits] - child[(1 - mover) * (pits + 1) + pits]))
-            continue
-        if child[pits] + child[cells - 1] > state[pits] + state[cells - 1]:  # a capture: a new stretch
-            frames[p + 1, F_MIN], frames[p + 1, F_MAX], frames[p + 1, F_UNSEEN] = NONE_SWEPT, -NONE_SWEPT, 0
-        else:
-            s = sign(swept(state, pits))
-            frames[p + 1, F_MIN], frames[p + 1, F_MAX] = min(frames[p, F_MIN], s), max(frames[p, F_MAX], s)
-            frames[p + 1, F_UNSEEN] = frames[p, F_UNSEEN]
-        frames[p + 1, F_A], frames[p + 1, F_B] = -frames[p, F_B], -frames[p, F_A]  # in Oware the turn always passes
-        p += 1
-        enter = True
+                s = sign(swept(state, pits))
+                frames[p + 1, F_MIN], frames[p + 1, F_MAX] = min(frames[p, F_MIN], s), max(frames[p, F_MAX], s)
+                frames[p + 1, F_UNSEEN] = frames[p, F_UNSEEN]
+            frames[p + 1, F_A], frames[p + 1, F_B] = -frames[p, F_B], -frames[p, F_A]  # the turn always passes
+            p += 1
+            break
 
 
 @kernel(inline="always")
@@ -222,12 +216,11 @@ def _promise(child, mover, stores, pits, cells, low, high, table, blocks):
 
 
 @kernel(inline="always")
-def _hand_down(frames, p, r):
-    """The result ``r`` of the child being searched, for the mover at ply ``p``, into its node."""
-    if r > frames[p, F_BEST]:
-        frames[p, F_BEST] = r
-        if r > frames[p, F_A]:
-            frames[p, F_A] = r
+def _hand_down(frames, p, lo, hi):
+    """The range ``lo..hi`` of the child being searched, for the mover at ply ``p``, into its node."""
+    frames[p, F_L], frames[p, F_H] = max(frames[p, F_L], lo), max(frames[p, F_H], hi)
+    if lo > frames[p, F_A]:
+        frames[p, F_A] = lo
     frames[p, F_K] += 1
 
 
@@ -249,7 +242,7 @@ class ResultSolver:
         # a line without capture holds at most HISTORY positions, and each capture takes 2 seeds or more
         plies = HISTORY * (database.max_seeds // 2 + 1) + 2
         self.states = np.zeros((plies, self.game.state_size), dtype=np.int32)
-        self.frames = np.zeros((plies, 12), dtype=np.int64)
+        self.frames = np.zeros((plies, 11), dtype=np.int64)
         self.order = np.zeros((plies, self.game.pits), dtype=np.int64)
         self.ply_keys = np.zeros(plies, dtype=np.uint64)
         self.counters = np.zeros(3, dtype=np.int64)
@@ -306,19 +299,27 @@ class ResultSolver:
         return int(swept(state, self.game.pits))
 
     def _search(self, state, alpha, beta, low_swept, high_swept, unseen, deadline) -> int:
-        """:func:`search` from ``state``; the nodes count against the question's budget (already in
-        ``counters[BUDGET]``), and a TimeoutError says which limit stopped it."""
+        """:func:`search` from ``state``, deeper and deeper (the table keeps what each pass settled)
+        until the result is known past the window ``(alpha, beta)`` or exactly within it: the result
+        if within, else the bound past it. The nodes count against the question's budget (already
+        in ``counters[BUDGET]``); a TimeoutError says which limit stopped it."""
         self.states[0] = state
-        self.counters[NODES] = 0
-        value = search(alpha, beta, low_swept, high_swept, int(unseen), self.states, self.frames, self.order,
-                       self.ply_keys, self.game.spec, self.low, self.high, self.safe_low, self.safe_high, self.db.table, self.db.blocks,
-                       self.keys, self.lows, self.highs, self.counters, np.inf if deadline is None else deadline)
-        self.nodes += int(self.counters[NODES])
-        self.counters[BUDGET] -= self.counters[NODES]
-        if self.counters[STOPPED]:
-            stopped, self.counters[STOPPED] = self.counters[STOPPED], 0
-            raise TimeoutError("time" if stopped == BY_TIME else f"more than {self.max_nodes:,} positions")
-        return int(value)
+        for horizon in HORIZONS:
+            self.counters[NODES] = 0
+            lo, hi = search(alpha, beta, horizon, low_swept, high_swept, int(unseen), self.states, self.frames,
+                            self.order, self.ply_keys, self.game.spec, self.low, self.high, self.safe_low,
+                            self.safe_high, self.db.table, self.db.blocks, self.keys, self.lows, self.highs,
+                            self.counters, np.inf if deadline is None else deadline)
+            self.nodes += int(self.counters[NODES])
+            self.counters[BUDGET] -= self.counters[NODES]
+            if self.counters[STOPPED]:
+                stopped, self.counters[STOPPED] = self.counters[STOPPED], 0
+                raise TimeoutError("time" if stopped == BY_TIME else f"more than {self.max_nodes:,} positions")
+            if lo >= beta or lo == hi:
+                return int(lo)
+            if hi <= alpha:
+                return int(hi)
+        raise AssertionError("a search without horizon settles every result")
 
     def best_move(self, state: np.ndarray, deadline: float | None = None) -> tuple[int, int]:
         """(a pit with the best result, that result): the pit nearest the mover's store among them."""
