@@ -126,9 +126,12 @@ class MancalaEnv(core.Env):
         # Rules.apply assumes a legal move; the rows that do not move play one anyway under vmap,
         # so they play a legal one, thrown away: a finished game's mask is all True and pit 0 is
         # legal at the start.
-        base = jnp.where(state.terminated, self._init_board, state._board)
-        after = self.rules.apply(base, jnp.where(moves, pit, jnp.argmax(state.legal_action_mask)))
-        board = jnp.where(moves, after, state._board)
+        if self.rules.apply_if is not None:
+            board = self.rules.apply_if(state._board, pit, moves)
+        else:
+            base = jnp.where(state.terminated, self._init_board, state._board)
+            after = self.rules.apply(base, jnp.where(moves, pit, jnp.argmax(state.legal_action_mask)))
+            board = jnp.where(moves, after, state._board)
         over = board[self._to] == GAME_OVER
         terminated = state.terminated | illegal | (moves & over)
         count = state._step_count + ~done

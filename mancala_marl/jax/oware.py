@@ -18,7 +18,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from mancala_marl.games.oware import COUNT, DIGEST, HASHES, HISTORY
-from mancala_marl.jax.rules import Rules
+from mancala_marl.jax.rules import Rules, batch_max
 
 assert (COUNT, DIGEST, HASHES) == (0, 1, 3), "apply writes count, digest and hashes in this order"
 
@@ -27,6 +27,8 @@ _FNV_OFFSET = 14695981039346656037
 _FNV_PRIME = 1099511628211
 _MIX = 0xFF51AFD7ED558CCD
 _LOW16 = 0xFFFF
+CHUNK = 32  # history slots compared at a time; divides HISTORY
+assert HISTORY % CHUNK == 0
 
 
 def _u32(value: int):
@@ -74,7 +76,7 @@ def make_rules(game) -> Rules:
     ring = jnp.arange(ring_size, dtype=jnp.int32)
     side = ring // houses
     house_numbers = jnp.arange(houses, dtype=jnp.int32)
-    slots = jnp.arange(HISTORY, dtype=jnp.int32)
+    chunk_slots = jnp.arange(CHUNK, dtype=jnp.int32)
     head_cells = jnp.arange(hashes_at, dtype=jnp.int32)
 
     def ring_of(flat):
@@ -110,7 +112,7 @@ def make_rules(game) -> Rules:
         opponent_empty = ~jnp.any((side != mover) & (board > 0))
         return (own > 0) & (~opponent_empty | (own > houses - 1 - house_numbers))
 
-    def apply(flat, house):
+    def apply_if(flat, house, moves):
         mover = flat[to_move]
         board, last = sow(ring_of(flat), mover, house)
         taken, grand_slam = capture(board, mover, last)
@@ -126,7 +128,14 @@ def make_rules(game) -> Rules:
         n = jnp.where(fresh, 0, flat[count_at])
         digest = jnp.where(fresh, 0, flat[digest_at:digest_at + 2])
         h = position_hash(position)
-        seen = jnp.any((flat[hashes_at::2] == h[0]) & (flat[hashes_at + 1::2] == h[1]) & (slots < n))
+
+        def look(k, seen):
+            # CHUNK slots a step, only as far as the longest history of the batch reaches
+            # (rules.batch_max): a history is full only after 256 moves without a capture
+            chunk = lax.dynamic_slice(flat, (hashes_at + 2 * CHUNK * k,), (2 * CHUNK,))
+            return seen | jnp.any((chunk[::2] == h[0]) & (chunk[1::2] == h[1]) & (CHUNK * k + chunk_slots < n))
+
+        seen = lax.fori_loop(0, (batch_max(n) + CHUNK - 1) // CHUNK, look, False)
         repeated = seen | (n >= HISTORY)  # a full history ends the game as a repetition would
         slot = hashes_at + 2 * jnp.minimum(n, HISTORY - 1)
         pair = jnp.where(repeated, lax.dynamic_slice(flat, (slot,), (2,)), h)  # slot n takes the hash
@@ -143,7 +152,12 @@ def make_rules(game) -> Rules:
             [board[:houses], store[:1], board[houses:], store[1:], jnp.where(over, -1, next_player)[None],
              jnp.where(repeated, n, n + 1)[None], jnp.where(repeated, digest, digest ^ h)])
         cells = jnp.concatenate([head_cells, jnp.stack([slot, slot + 1])])
-        return flat.at[cells].set(jnp.concatenate([head, pair]), indices_are_sorted=True, unique_indices=True)
+        # the cells written, not the whole state, are kept as they were where no move is made
+        written = jnp.where(moves, jnp.concatenate([head, pair]), flat[cells])
+        return flat.at[cells].set(written, indices_are_sorted=True, unique_indices=True)
+
+    def apply(flat, house):
+        return apply_if(flat, house, True)
 
     def legal(flat):
         mover = flat[to_move]
@@ -157,4 +171,4 @@ def make_rules(game) -> Rules:
             mask = jnp.where(jnp.all(slam == mask), mask, mask & ~slam)
         return mask
 
-    return Rules(apply=apply, legal=legal, extra_obs=None)
+    return Rules(apply=apply, legal=legal, extra_obs=None, apply_if=apply_if)

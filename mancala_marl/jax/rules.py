@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple, Optional
 
+import jax
 import jax.numpy as jnp
+from jax import lax
+from jax.custom_batching import custom_vmap
 
 
 class Rules(NamedTuple):
@@ -21,15 +24,27 @@ class Rules(NamedTuple):
     extra_obs: Optional[Callable]
     """(flat, player int32[]) -> float32[pits * game.extra_features]: what the numba
     extra_obs_kernel writes (Togyz Kumalak's tuzduk flags), or None for games without extras."""
+    apply_if: Optional[Callable] = None
+    """(flat, pit, moves bool[]) -> flat: ``apply(flat, pit)`` where ``moves``, ``flat`` as it was
+    elsewhere, where it may be a finished game or an illegal pit (computed and thrown away, so no
+    loop may run long on it). For a state too large to select whole on every step (Oware's 2 KB
+    of history), written to touch only the cells a move changes; None lets the environment select
+    between ``apply``'s result and ``flat``."""
 
 
 # -- helpers the rules files share (the JAX twins of mancala_marl.games.base's kernels) -----------
 def sow(flat, pos, seeds, skip, cells: int):
     """Drop ``seeds`` one per cell after ``pos`` by increasing index, wrapping round at ``cells``
-    and passing over cell ``skip``; returns (flat, the cell of the last drop). Closed form, no
-    loop: the cell ``k`` steps along the ring of ``cells - 1`` gets ``seeds // ring`` plus one if
-    ``k <= seeds % ring``. Elementwise (no gather or scatter at a traced index), which XLA
-    vectorizes on a CPU."""
+    and passing over cell ``skip``; returns (flat, the cell of the last drop)."""
+    drops, last = sown(pos, seeds, skip, cells)
+    return flat.at[:cells].add(drops.astype(flat.dtype)), last
+
+
+def sown(pos, seeds, skip, cells: int):
+    """What :func:`sow` adds to each of the ``cells`` cells (int32[cells]), and the cell of the
+    last drop. Closed form, no loop: the cell ``k`` steps along the ring of ``cells - 1`` gets
+    ``seeds // ring`` plus one if ``k <= seeds % ring``. Elementwise (no gather or scatter at a
+    traced index), which XLA vectorizes on a CPU."""
     ring = cells - 1
     cell = jnp.arange(cells)
     to_skip = (skip - pos) % cells
@@ -37,7 +52,7 @@ def sow(flat, pos, seeds, skip, cells: int):
     step = step - (step > to_skip)  # cells past the skipped one come a step sooner
     drops = jnp.where(cell == skip, 0, seeds // ring + (step <= seeds % ring))
     steps = (seeds - 1) % ring + 1  # of the last drop
-    return flat.at[:cells].add(drops.astype(flat.dtype)), (pos + steps + (steps >= to_skip)) % cells
+    return drops, (pos + steps + (steps >= to_skip)) % cells
 
 
 def at(flat, index):
@@ -66,3 +81,82 @@ def end_move(flat, pits: int, next_player, over):
     swept = swept.at[: 2 * pits + 2].set(jnp.where(jnp.arange(2 * pits + 2) % (pits + 1) == pits,
                                                    swept[: 2 * pits + 2], 0))
     return jnp.where(over, swept.at[2 * pits + 2].set(-1), flat.at[2 * pits + 2].set(next_player))
+
+
+def batch_max(x):
+    """``x`` for one state; under ``vmap`` the largest ``x`` of the batch, unbatched: a loop bound
+    that the whole batch shares, so that the loop runs a plain slice at each step instead of a
+    gather at each state's own offset. A bound only: a result must not depend on it."""
+    @custom_vmap
+    def largest(x):
+        return x
+
+    @largest.def_vmap
+    def batched(size, in_batched, x):
+        return (x.max(0) if in_batched[0] else x), False
+
+    return largest(x)
+
+
+# Under vmap a lax.while_loop runs every state of the batch until the last one stops, so a loop
+# that is short for most states and long for a few (Sungka's relays: two laps on average, forty
+# for the longest of 2^14 moves) costs the longest times the batch. while_loop below runs a few
+# rounds on the whole batch, then gathers the states still going into a batch SHRINK times
+# smaller, and so on: the long tail runs on a few states.
+SHRINK = 4
+SMALLEST = 64  # a batch this small loops to the end
+
+
+def while_loop(cond, body, carry, rounds=(2, 3, 4, 4, 4)):
+    """``lax.while_loop(cond, body, carry)`` for one state, which under ``vmap`` runs ``rounds[0]``
+    rounds on the whole batch, gathers the states still going into a batch SHRINK times smaller
+    for ``rounds[1]`` rounds, and so on; the last batch loops to the end. ``cond`` and ``body``
+    may close over Python numbers and numpy arrays, not over anything traced (a ``jnp`` array
+    made under ``jit`` included): the batched loop is built later, when the caller's trace is
+    gone. ``body`` must be safe to run on a carry of zeros (the padding of a gathered batch),
+    whose result is thrown away."""
+    @custom_vmap
+    def loop(carry):
+        return lax.while_loop(cond, body, carry)
+
+    @loop.def_vmap
+    def batched(size, in_batched, carry):
+        carry = jax.tree.map(lambda x, b: x if b else jnp.broadcast_to(x, (size, *jnp.shape(x))),
+                             carry, in_batched[0])
+        return _shrinking(cond, body, carry, jnp.ones(size, bool), rounds), jax.tree.map(lambda _: True, carry)
+
+    return loop(carry)
+
+
+def _shrinking(cond, body, carry, live, rounds):
+    """The batched loop over ``carry`` (leaves with a leading batch axis), where ``live`` marks
+    the real states among the padding."""
+    size = live.shape[0]
+
+    def going(carry):
+        return live & jax.vmap(cond)(carry)
+
+    def round_(carry):
+        on = going(carry)
+        return jax.tree.map(lambda new, old: jnp.where(on.reshape(-1, *[1] * (old.ndim - 1)), new, old),
+                            jax.vmap(body)(carry), carry)
+
+    if len(rounds) == 1 or size // SHRINK < SMALLEST:
+        return lax.while_loop(lambda carry: going(carry).any(), round_, carry)
+    # a loop, not unrolled: XLA fuses unrolled rounds into one another and computes each state's
+    # scalars again for every cell
+    carry = lax.fori_loop(0, rounds[0], lambda _, carry: round_(carry), carry)
+    part = size // SHRINK
+    # more rounds here while the states going overflow the smaller batch: one gather per level,
+    # so that the long tail is looped once
+    carry = lax.while_loop(lambda carry: going(carry).sum() > part, round_, carry)
+    # the k-th state going, by a search in the running count (cheaper than jnp.nonzero on XLA's
+    # CPU); ``size`` once they run out
+    index = jnp.searchsorted(jnp.cumsum(going(carry)), jnp.arange(1, part + 1), method="scan")
+
+    def gathered(carry):
+        states = jax.tree.map(lambda x: x.at[index].get(mode="fill", fill_value=0), carry)
+        states = _shrinking(cond, body, states, index < size, rounds[1:])
+        return jax.tree.map(lambda x, y: x.at[index].set(y, mode="drop"), carry, states)
+
+    return lax.cond(index[0] < size, gathered, lambda carry: carry, carry)

@@ -1,12 +1,12 @@
 """Sungka's rules in JAX (mancala_marl.games.sungka has the rules in words): relay sowing as a
-bounded ``lax.while_loop`` of closed-form laps."""
+bounded loop of closed-form laps (``rules.while_loop``, which under vmap runs the few long relays
+of a batch on a small batch)."""
 
 from __future__ import annotations
 
-import jax
 import jax.numpy as jnp
 
-from .rules import Rules, at, nonempty_pits, side_sums, sow
+from .rules import Rules, at, nonempty_pits, side_sums, sown, while_loop
 
 
 def make_rules(game) -> Rules:
@@ -19,23 +19,28 @@ def make_rules(game) -> Rules:
     def apply(flat, house):
         mover = flat[to]
         own_head = mover * (houses + 1) + houses
-        opponent_head = (1 - mover) * (houses + 1) + houses
         pos = mover * (houses + 1) + house
         cell = jnp.arange(flat.shape[0])
 
         def relays(carry):
-            flat, pos, stones, drops = carry
+            flat, last, stones, drops = carry
             return (stones > 0) & (drops <= max_drops)
 
         def sow_on(carry):
             flat, pos, stones, drops = carry
-            flat, last = sow(flat, pos, stones, opponent_head, cells)
-            # the last stone in a house that held stones: pick them all up and sow on
-            count = at(flat, last)
-            relay = (last != own_head) & (count > 1)
-            return jnp.where(relay & (cell == last), 0, flat), last, jnp.where(relay, count, 0), drops + stones
+            # everything from the state in the carry, nothing traced closed over (rules.while_loop)
+            mover = flat[to]
+            added, last = sown(pos, stones, (1 - mover) * (houses + 1) + houses, cells)
+            # the last stone in a house that held stones: pick them all up and sow on. Its count
+            # is read before the drops are added (the last cell gets a stone on every lap that
+            # reaches it), so that the round is one pass over the board
+            count = at(flat, last) + (stones + cells - 2) // (cells - 1)
+            relay = (last != mover * (houses + 1) + houses) & (count > 1)
+            flat = jnp.where(relay & (jnp.arange(flat.shape[0]) == last), 0,
+                             flat + jnp.pad(added, (0, flat.shape[0] - cells)))
+            return flat, last, jnp.where(relay, count, 0), drops + stones
 
-        flat, last, _, _ = jax.lax.while_loop(relays, sow_on, (jnp.where(cell == pos, 0, flat), pos, at(flat, pos), 0))
+        flat, last, _, _ = while_loop(relays, sow_on, (jnp.where(cell == pos, 0, flat), pos, at(flat, pos), 0))
 
         extra_turn = last == own_head
         opposite = 2 * houses - last
