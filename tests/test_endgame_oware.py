@@ -1,5 +1,7 @@
 """Oware endgames: the database's bounds and the exact results, held to a plain search of the
-rules on small boards (every line played out, repetitions and all, no database)."""
+rules on small boards (every line played out, repetitions and all, no database): the result of
+each position and of each of its moves, the bounds the search leans on, and the sweeps of a
+stretch found again from the history's hashes."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ import pytest
 
 from mancala_marl.agents import make_policy
 from mancala_marl.endgame import database
-from mancala_marl.endgame.results import ResultSolver
+from mancala_marl.endgame.oware import search_bounds
+from mancala_marl.endgame.results import ResultSolver, earlier_sweeps
+from mancala_marl.endgame.ranking import state_index
 from mancala_marl.games import make_game
 
 # boards small enough for the plain search to play out most positions
@@ -87,6 +91,77 @@ def test_results_match_playing_every_line(rules, tmp_path):
             continue
         assert max(moves.values()) == expected
     assert checked >= 20  # every one that both searches finished agreed
+
+
+@pytest.mark.parametrize("rules", RULES[:2], ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()))
+def test_every_move_result_matches_playing_every_line(rules, tmp_path):
+    game = make_game("oware", **rules)
+    db = database(game, game.total_seeds, folder=tmp_path)
+    solver = ResultSolver(db)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 4000))
+    checked = 0
+    for state in positions(game, 6, 60, seed=11):
+        mover = game.to_move(state)
+        try:
+            expected = {}
+            for pit in np.flatnonzero(game.legal_mask(state)):
+                child = game.apply(state.copy(), int(pit))
+                if game.is_terminal(child):
+                    s = game.scores(child)
+                    expected[int(pit)] = int(np.sign(s[mover] - s[1 - mover]))
+                else:
+                    expected[int(pit)] = -plain_result(game, child, [20_000])
+        except TimeoutError:
+            continue
+        assert solver.move_results(state) == expected, game.board(state).tolist()
+        checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("rules", RULES[:2], ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()))
+def test_the_search_bounds_hold_the_result(rules, tmp_path):
+    """``low``/``high`` hold right after a capture; ``safe_low``/``safe_high`` whatever the history."""
+    game = make_game("oware", **rules)
+    db = database(game, game.total_seeds, folder=tmp_path)
+    low, high, safe_low, safe_high = search_bounds(db)
+    assert (db.low <= low).all() and (high <= db.high).all()  # never looser than the database's
+    assert (safe_low <= safe_high).all() and (low <= high).all()
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 4000))
+    fresh = checked = 0
+    for state in positions(game, 6, 80, seed=12):
+        try:
+            result = plain_result(game, state, [20_000])
+        except TimeoutError:
+            continue
+        mover = game.to_move(state)
+        stores = game.scores(state)
+        banked = stores[mover] - stores[1 - mover]
+        at = state_index(state, game.pits, mover, db.table, db.blocks)
+        assert np.sign(banked + safe_low[at]) <= result <= np.sign(banked + safe_high[at])
+        if game.positions_since_capture(state) == 1:
+            assert np.sign(banked + low[at]) <= result <= np.sign(banked + high[at])
+            fresh += 1
+        checked += 1
+    assert checked >= 30 and fresh >= 5
+
+
+def test_the_sweeps_of_a_stretch_are_found_from_its_hashes():
+    game = make_game("oware", houses=4, seeds=2)
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        state, sweeps = game.init(), []
+        while not game.is_terminal(state):
+            if game.positions_since_capture(state) == 1:
+                sweeps = []
+            if len(sweeps) >= 2 and rng.random() < 0.3:
+                break
+            board = game.board(state)
+            sweeps.append(int(np.sign(board[:5].sum() - board[5:].sum())))
+            game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+        if game.is_terminal(state) or game.positions_since_capture(state) < 2:
+            continue
+        earlier = sweeps[-(game.positions_since_capture(state) - 1):]
+        assert earlier_sweeps(state, game.pits) == (True, min(earlier), max(earlier))
 
 
 def test_fresh_positions_where_the_bounds_meet_give_the_result_at_once(tmp_path):

@@ -29,9 +29,9 @@ import numpy as np
 
 from .._compile import kernel
 from ..games.base import GAME_OVER, SPEC_PITS
-from ..games.oware import COUNT, DIGEST, HASHES, HISTORY, _get64, apply_move, legal_moves
+from ..games.oware import COUNT, DIGEST, HASHES, HISTORY, _get64, _position_hash, apply_move, legal_moves
 from .oware import search_bounds
-from .ranking import state_index
+from .ranking import next_side, state_index
 
 MAX_NODES = 20_000_000  # positions one question may search: about half a minute
 CHECK_EVERY = 4096  # nodes between two looks at the clock
@@ -203,6 +203,42 @@ def search(alpha, beta, horizon, low_swept, high_swept, unseen, states, frames, 
             break
 
 
+@kernel
+def earlier_sweeps(state, pits):
+    """(found, lowest, highest): the signs of player_0's sweep over the positions of ``state``'s
+    stretch before it, which its history knows by their hashes alone. Within a stretch nothing is
+    captured, so they hold ``state``'s seeds in play and its stores, their movers taking turns: each
+    is found among the boards of those seeds. ``found``: whether every one was."""
+    cells = 2 * pits + 2
+    base = cells + 1
+    n = state[base + COUNT]
+    targets = np.empty(n - 1, dtype=np.uint64)
+    for k in range(n - 1):
+        targets[k] = _get64(state, base + HASHES + 2 * k)
+    targets.sort()
+    seen = np.zeros(n - 1, dtype=np.bool_)
+    probe = state[:cells + 1].copy()
+    board = np.zeros(2 * pits, dtype=np.int64)
+    seeds = 0
+    for i in range(pits):
+        seeds += state[i] + state[pits + 1 + i]
+    board[2 * pits - 1] = seeds
+    lowest, highest = NONE_SWEPT, -NONE_SWEPT
+    more = True
+    while more:
+        for i in range(pits):
+            probe[i], probe[pits + 1 + i] = board[i], board[pits + i]
+        for mover in range(2):
+            probe[cells] = mover
+            k = np.searchsorted(targets, _position_hash(probe, cells))
+            if k < n - 1 and targets[k] == _position_hash(probe, cells) and not seen[k]:
+                seen[k] = True
+                s = sign(swept(probe, pits))
+                lowest, highest = min(lowest, s), max(highest, s)
+        more = next_side(board, 0, 2 * pits)
+    return seen.all(), lowest, highest
+
+
 @kernel(inline="always")
 def _promise(child, mover, stores, pits, cells, low, high, table, blocks):
     """How good ``child`` looks for ``mover`` (the player who made it): its end, or its bounds as if
@@ -258,7 +294,7 @@ class ResultSolver:
         """+1, 0 or -1: the result for the player to move under perfect play by both."""
         self.check_covered(state)
         self.counters[BUDGET] = self.max_nodes
-        return self._search(state, -1, 1, NONE_SWEPT, -NONE_SWEPT, self._unseen(state), deadline)
+        return self._search(state, -1, 1, *self._stretch(state), deadline)
 
     def move_results(self, state: np.ndarray, deadline: float | None = None) -> dict[int, int]:
         """``{pit: the mover's result after playing it}`` for every legal pit (one budget for all).
@@ -268,9 +304,10 @@ class ResultSolver:
         against a draw where it falls short of a win."""
         self.check_covered(state)
         self.counters[BUDGET] = self.max_nodes
-        best = self._search(state, -1, 1, NONE_SWEPT, -NONE_SWEPT, self._unseen(state), deadline)
+        lowest, highest, unseen = self._stretch(state)
+        best = self._search(state, -1, 1, lowest, highest, unseen, deadline)
         game, mover = self.game, self.game.to_move(state)
-        unseen, s = self._unseen(state), int(np.sign(self._swept(state)))
+        s = int(np.sign(self._swept(state)))
         out = {}
         for pit in np.flatnonzero(game.legal_mask(state)):
             child = game.apply_fast(state.copy(), int(pit))
@@ -281,7 +318,7 @@ class ResultSolver:
             if sum(game.scores(child)) > sum(game.scores(state)):  # a capture: a new stretch
                 after = (NONE_SWEPT, -NONE_SWEPT, False)
             else:
-                after = (s, s, unseen)
+                after = (min(lowest, s), max(highest, s), unseen)
             result = -1
             for hope in range(best, -1, -1):  # the mover makes at least ``hope``: the child at most -hope
                 if -self._search(child, -hope, 1 - hope, *after, deadline) >= hope:
@@ -290,9 +327,14 @@ class ResultSolver:
             out[int(pit)] = result
         return out
 
-    def _unseen(self, state) -> bool:
-        """Whether ``state`` comes after positions of its stretch that the search cannot see."""
-        return self.game.positions_since_capture(state) > 1
+    def _stretch(self, state) -> tuple[int, int, bool]:
+        """(lowest, highest, unseen): the signs of player_0's sweep over the positions of ``state``'s
+        stretch before it, and whether some of them could not be found (then every sweep its seeds
+        allow stands for them)."""
+        if self.game.positions_since_capture(state) == 1:
+            return NONE_SWEPT, -NONE_SWEPT, False
+        found, lowest, highest = earlier_sweeps(state, self.game.pits)
+        return (int(lowest), int(highest), False) if found else (NONE_SWEPT, -NONE_SWEPT, True)
 
     def _swept(self, state) -> int:
         """player_0's margin if the game ended here with the seeds swept to their sides."""
