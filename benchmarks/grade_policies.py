@@ -1,8 +1,10 @@
-"""Every shipped policy graded against perfect play on Kalah(6,4), over whole games.
+"""Every shipped policy graded against perfect play on Kalah(6,4), over whole games, and on Oware
+endgames.
 
     .venv/bin/python benchmarks/grade_policies.py                   # 48 positions, 8 per stage
     .venv/bin/python benchmarks/grade_policies.py --positions 12 --results-dir /tmp/grade
     .venv/bin/python benchmarks/grade_policies.py kalah:pits=4,seeds=3 --positions 60
+    .venv/bin/python benchmarks/grade_policies.py oware --max-seeds 4 --bins 4 --positions 120
 
 Positions are drawn as ``mancala-marl grade`` draws them (:mod:`mancala_marl.train.grading`):
 games of alphabeta:depth=4 against itself after 4 random moves, an equal share from each of 6
@@ -13,6 +15,9 @@ the game's rules (the shipped networks are trained on the default rules).
 Writes grade_<game>.json, .md and .png (share of optimal moves and blunder rate per policy) to
 ``--results-dir`` (default benchmarks/results). On Kalah(6,4) the early positions take most of
 the time, up to a minute each to solve: 48 positions took about 11 minutes of CPU time.
+On Oware the perfect player knows results (win, draw, loss), not margins, and only of endgames
+(``--max-seeds``, at most its database's 12 seeds); a position its search does not settle within
+its budget is left out and counted by stage.
 """
 
 from __future__ import annotations
@@ -69,7 +74,9 @@ def chart(result: dict, path: Path) -> None:
     ax.set_yticks(list(y), names)
     ax.set_xlim(0, 109)
     ax.set_xlabel("% of moves")
-    ax.set_title(f"{result['game']}: {result['positions']} positions graded against perfect play", fontsize=10)
+    low, high = result["bins"][0][0], result["bins"][-1][1]
+    ax.set_title(f"{result['game']}: {result['positions']} positions ({low}-{high} seeds in play) graded against "
+                 "perfect play", fontsize=10)
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -82,15 +89,27 @@ def regret_text(regret) -> str:
 
 def markdown(result: dict, command: str, left: dict[str, str], png: str) -> str:
     per_stage = result["policies"][0]["by_seeds"]
+    results_only = all(row["regret"] is None for row in result["policies"])
+    worth = ("its result under perfect play (win, draw, loss; the perfect player gives no margins here). "
+             "Optimal: the move keeps the best result; blunder: it turns a win into a draw or a loss, or a draw "
+             "into a loss (so the two add up to 100%); regret in seeds does not apply"
+             if results_only else
+             "its final margin under perfect play. Optimal: the move's final margin is the best move's; blunder: "
+             "it turns a win into a draw or a loss, or a draw into a loss; regret: seeds of final margin given "
+             "away per move")
+    drawn = result["positions"] + result["skipped"]
     md = [f"Made with `{command}` ({result['seconds']:.0f} s wall clock, {result['cpu_seconds']:.0f} s of CPU time in "
           f"one process; the perfect player's database of {result['db_seeds']} seeds in play). "
-          f"{result['positions']} positions of {result['game']}, drawn from games of "
-          f"{' and '.join(result['players'])} after {result['opening']} random moves, an equal share from each stage "
-          "by seeds in play; each move is valued exactly by the perfect player. Optimal: the move's final margin "
-          "under perfect play is the best move's; blunder: it turns a win into a draw or a loss, or a draw into a "
-          "loss; regret: seeds of final margin given away per move. 95% Wilson interval of the optimal share in "
-          "brackets.", "",
-          "| policy | optimal | blunders | regret (seeds) | s/move |", "|---|---:|---:|---:|---:|"]
+          f"{drawn} positions of {result['game']} with {result['bins'][0][0]} to {result['bins'][-1][1]} seeds "
+          f"in play, drawn from games of {' and '.join(result['players'])} after {result['opening']} random "
+          f"moves, an equal share from each stage by seeds in play; each move is valued by {worth}. 95% Wilson "
+          "interval of the optimal share in brackets.", ""]
+    if result["skipped"]:
+        md += [f"{result['skipped']} of the {drawn} positions ({100 * result['skipped'] / drawn:.0f}%) were not settled "
+               "within the perfect player's search budget and are left out; by stage: " + ", ".join(
+                   f"{low}-{high}: {n}" for (low, high), n in zip(result["bins"], result["skipped_by_seeds"])) + ".",
+               ""]
+    md += ["| policy | optimal | blunders | regret (seeds) | s/move |", "|---|---:|---:|---:|---:|"]
     for row in sorted(result["policies"], key=lambda row: -row["optimal"]):
         low, high = row["optimal_95"]
         md.append(f"| {row['policy']} | {100 * row['optimal']:.0f}% ({100 * low:.0f}-{100 * high:.0f}) | "
@@ -114,6 +133,9 @@ def main() -> int:
     parser.add_argument("--positions", type=int, default=48, help="positions graded (default 48: 8 per stage)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--opening", type=int, default=4, help="random moves before the strong players take over")
+    parser.add_argument("--bins", type=int, default=6, help="stages by seeds in play sharing the positions (default 6)")
+    parser.add_argument("--max-seeds", type=int, default=None, metavar="N",
+                        help="only positions with at most N seeds in play (endgames; Oware: at most 12)")
     parser.add_argument("--policies", default=",".join(POLICIES), metavar="SPEC,SPEC",
                         help="policies graded, comma-separated (default: every shipped one but solver)")
     add_results_dir(parser)
@@ -122,7 +144,8 @@ def main() -> int:
     game = parse_game(args.game)
     kept, left = fitting(game, split_policy_specs(args.policies, "--policies"))
     start, cpu = time.perf_counter(), time.process_time()
-    result = grade(game, kept, positions=args.positions, seed=args.seed, opening=args.opening, progress=True)
+    result = grade(game, kept, positions=args.positions, seed=args.seed, opening=args.opening, bins=args.bins,
+                   max_seeds=args.max_seeds, progress=True)
     result["db_seeds"] = make_policy("perfect").db_seeds_for(game)
     result["seconds"] = round(time.perf_counter() - start, 1)
     result["cpu_seconds"] = round(time.process_time() - cpu, 1)

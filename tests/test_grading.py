@@ -110,6 +110,27 @@ def test_the_same_seed_grades_alike_and_another_draws_other_positions():
             != [s.tobytes() for s in draw_positions(game, 12, seed=6)])
 
 
+def test_oware_endgames_are_graded_on_results():
+    """Oware's perfect play gives results, not margins: optimal means keeping the best result, a
+    blunder losing it, and there is no regret; the positions are endgames its database covers."""
+    result = grade("oware:houses=4,seeds=2", ["perfect", "random"], positions=8, seed=1, bins=2, max_seeds=6,
+                   db_seeds=6)
+    assert result["bins"] == [[1, 3], [4, 6]]
+    assert result["positions"] + result["skipped"] == 8 and result["positions"] >= 6
+    assert sum(result["skipped_by_seeds"]) == result["skipped"]
+    perfect, chance = result["policies"]
+    assert (perfect["optimal"], perfect["blunders"], perfect["regret"]) == (1.0, 0.0, None)
+    assert chance["regret"] is None and chance["optimal"] + chance["blunders"] == pytest.approx(1.0)
+    game = make_game("oware", houses=4, seeds=2)
+    assert all(seeds_in_play(game, state) <= 6 for state in draw_positions(game, 8, seed=1, bins=2, max_seeds=6))
+
+
+def test_oware_endgames_past_the_database_are_refused_in_one_line():
+    with pytest.raises(ValueError, match="at most 6 seeds in play") as error:
+        grade("oware:houses=4,seeds=2", ["random"], positions=2, max_seeds=8, db_seeds=6)
+    assert "\n" not in str(error.value)
+
+
 def run(capsys, *argv):
     status = cli.main(["grade", *argv])
     out, err = capsys.readouterr()
@@ -121,8 +142,8 @@ def test_json_output_is_one_object_with_every_field(capsys):
                            "--json")
     assert status == 0 and err == ""
     result = json.loads(out)  # one object, nothing else on stdout
-    assert set(result) == {"game", "seed", "opening", "players", "bins", "positions", "skipped", "seconds",
-                           "policies"}
+    assert set(result) == {"game", "seed", "opening", "players", "bins", "positions", "skipped", "skipped_by_seeds",
+                           "seconds", "policies"}
     assert (result["game"], result["seed"], result["opening"], result["positions"]) == (SMALL, 2, 4, 6)
     assert [row["policy"] for row in result["policies"]] == ["perfect", "max"]
     for row in result["policies"]:
@@ -153,6 +174,7 @@ def test_the_table_names_each_policy_and_stage(capsys):
     ([SMALL, "random", "--opening", "x"], "argument --opening"),
     ([SMALL, "random", "--bins", "0"], "argument --bins: must be an integer >= 1 and <= 20"),
     ([SMALL], "the following arguments are required: POLICY"),
+    (["oware:houses=4,seeds=2", "random", "--db-seeds", "6", "--max-seeds", "7"], "at most 6 seeds in play"),
 ])
 def test_bad_input_is_one_line_and_status_2(argv, why, capsys):
     try:

@@ -88,7 +88,8 @@ def print_report(result: dict, file=None) -> None:
         stages.add_row(row["policy"], *(stage_cell(b) for b in row["by_seeds"]))
     shown.print(stages)
     if result["skipped"]:
-        print(f"{result['skipped']} positions left out: not solved in time", file=file or sys.stdout)
+        print(f"{result['skipped']} positions left out: not solved within the perfect player's time limit or "
+              "search budget", file=file or sys.stdout)
 
 
 def run(args) -> int:

@@ -212,12 +212,15 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
     against perfect play on ``positions`` positions of ``game`` (see the module's docstring).
 
     ``time_limit``: seconds the perfect player may spend on one position; a position past it (or
-    past the bound of its search, as on Oware) is left out, counted in ``"skipped"``. ``db_seeds``: the endgame database's size. ``progress``: a
-    bar on stderr. Raises ValueError, in one line, for a game without perfect play or a policy
-    that does not exist or does not fit the game.
+    past the budget of its search, as on Oware) is left out, counted in ``"skipped"`` (and by stage
+    in ``"skipped_by_seeds"``). ``max_seeds``: positions with at most that many seeds in play (on
+    Oware, where perfect play covers endgames only, by default and at most ``db_seeds``).
+    ``db_seeds``: the endgame database's size. ``progress``: a bar on stderr. Raises ValueError, in
+    one line, for a game without perfect play, a policy that does not exist or does not fit the
+    game, or endgames past what perfect play covers.
 
-    Returns ``{"game", "seed", "opening", "players", "bins", "positions", "skipped", "seconds",
-    "policies": [{"policy", "positions", "optimal", "optimal_95", "blunders", "regret",
+    Returns ``{"game", "seed", "opening", "players", "bins", "positions", "skipped",
+    "skipped_by_seeds", "seconds", "policies": [{"policy", "positions", "optimal", "optimal_95", "blunders", "regret",
     "seconds_per_move", "by_seeds": [{"seeds": [low, high], ...the same figures}]}]}``: shares in
     0..1, regret in seeds per move, ``optimal_95`` the 95% Wilson interval of the share of optimal
     moves, ``seconds`` the time of the whole grading.
@@ -230,8 +233,12 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
         raise ValueError("grade: name at least one policy")
     perfect = perfect_player(db_seeds, time_limit)
     perfect.prepare(game)  # a game without perfect play: its one line, before any work
-    if max_seeds is None and hasattr(perfect.solver(game), "check_covered"):
-        max_seeds = perfect.db_seeds_for(game)  # perfect play of endgames only (Oware): those its database covers
+    if hasattr(perfect.solver(game), "check_covered"):  # perfect play of endgames only (Oware): those its database covers
+        covered = perfect.db_seeds_for(game)
+        if max_seeds is not None and max_seeds > covered:
+            raise ValueError(f"grade: perfect play on {game.name} covers positions with at most {covered} seeds in "
+                             f"play (db_seeds); max_seeds={max_seeds} asks for more")
+        max_seeds = covered if max_seeds is None else max_seeds
     graded = [spec if isinstance(spec, Policy) else make_policy(spec) for spec in policy_specs]
     for policy in graded:
         policy.prepare(game)
@@ -239,7 +246,7 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
     start = time.perf_counter()
     states = draw_positions(game, positions, seed, opening, players, bins, max_seeds)
     edges = seed_bins(game, bins, max_seeds)
-    solved, skipped = [], 0
+    solved, skipped = [], [0] * len(edges)
     with progress_bar(disable=not progress) as bar:
         task = bar.add_task("solving positions", total=len(states))
         for state in states:
@@ -248,7 +255,7 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
             except ValueError as error:
                 if "not solved within" not in str(error):
                     raise
-                skipped += 1  # past the time limit, or the search's bound (Oware)
+                skipped[_bin_of(seeds_in_play(game, state), edges)] += 1  # past the time limit or the search's budget
             bar.advance(task)
         task = bar.add_task("grading moves", total=len(solved) * len(graded))
         verdicts, thinking = [[] for _ in graded], [0.0] * len(graded)
@@ -268,5 +275,6 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
         reports.append({"policy": str(policy), **_summary(out),
                         "seconds_per_move": round(spent / len(out), 6) if out else None, "by_seeds": by_seeds})
     return {"game": game.cli_spec(), "seed": seed, "opening": opening, "players": [str(p) for p in players],
-            "bins": [list(edge) for edge in edges], "positions": len(solved), "skipped": skipped,
+            "bins": [list(edge) for edge in edges], "positions": len(solved), "skipped": sum(skipped),
+            "skipped_by_seeds": skipped,
             "seconds": round(time.perf_counter() - start, 3), "policies": reports}

@@ -33,7 +33,7 @@ from ..games.oware import COUNT, DIGEST, HASHES, HISTORY, _get64, _position_hash
 from .oware import search_bounds
 from .ranking import next_side, state_index
 
-MAX_NODES = 20_000_000  # positions one question may search: about half a minute
+MAX_NODES = 5_000_000  # positions one question may search: a few seconds
 CHECK_EVERY = 4096  # nodes between two looks at the clock
 NODES, BUDGET, STOPPED = range(3)
 BY_NODES, BY_TIME = 1, 2
@@ -45,7 +45,7 @@ F_A, F_B, F_LO, F_HI, F_L, F_H, F_N, F_K, F_MIN, F_MAX, F_UNSEEN = range(11)
 NONE_SWEPT = 2  # the lowest of no sweeps (and minus the highest)
 # the plies searched, pass after pass: a result that short lines settle is found before the long
 # lines are followed (the last pass has no horizon but the stack's)
-HORIZONS = (4, 8, 16, 32, 64, 128, 256, 1 << 30)
+HORIZONS = (4, 6, 8, 11, 16, 22, 32, 45, 64, 90, 128, 181, 256, 1 << 30)
 
 
 @kernel(inline="always")
