@@ -242,9 +242,10 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
     graded = [spec if isinstance(spec, Policy) else make_policy(spec) for spec in policy_specs]
     for policy in graded:
         policy.prepare(game)
-        policy.act(game, game.init())  # compiled before its moves are timed
     start = time.perf_counter()
     states = draw_positions(game, positions, seed, opening, players, bins, max_seeds)
+    for policy in graded if states else ():
+        policy.act(game, states[0].copy())  # compiled before its moves are timed, on an endgame where those are graded
     edges = seed_bins(game, bins, max_seeds)
     solved, skipped = [], [0] * len(edges)
     with progress_bar(disable=not progress) as bar:
