@@ -356,7 +356,7 @@ class ResultSolver:
             self.counters[BUDGET] -= self.counters[NODES]
             if self.counters[STOPPED]:
                 stopped, self.counters[STOPPED] = self.counters[STOPPED], 0
-                raise TimeoutError("time" if stopped == BY_TIME else f"more than {self.max_nodes:,} positions")
+                raise TimeoutError("time" if stopped == BY_TIME else f"{self.max_nodes:,} positions")
             if lo >= beta or lo == hi:
                 return int(lo)
             if hi <= alpha:
