@@ -105,16 +105,22 @@ def layer_moves(seeds, pits, spec, low, high, table, blocks, state, legal, fixed
 
 
 @kernel
-def relax_layer(first, fixed_low, fixed_high, edges, low, high):
+def relax_layer(first, fixed_low, fixed_high, edges, low, high, safe_low=None, safe_high=None):
     """One pass of ``low = max(fixed, -high(child))``, ``high = max(fixed, -low(child))`` over a
-    layer (boards ``first..``); returns how many boards changed."""
+    layer (boards ``first..``); returns how many boards changed. With ``safe_low``/``safe_high``
+    (:func:`search_bounds`), either side may also stop forcing and hold its bound that holds
+    whatever the history."""
     changed = 0
     for at in range(fixed_low.shape[0]):
         lo, hi = np.int64(fixed_low[at]), np.int64(fixed_high[at])
+        if safe_low is not None:
+            lo = max(lo, np.int64(safe_low[first + at]))
         for house in range(edges.shape[1]):
             c = edges[at, house]
             if c >= 0:
                 lo, hi = max(lo, -np.int64(high[c])), max(hi, -np.int64(low[c]))
+        if safe_high is not None:
+            hi = min(hi, np.int64(safe_high[first + at]))
         if lo != low[first + at] or hi != high[first + at]:
             low[first + at], high[first + at] = lo, hi
             changed += 1
@@ -137,24 +143,6 @@ def relax_safe(first, fixed_low, fixed_high, edges, lead, safe_low, safe_high):
                 hi = max(hi, max(swept, -np.int64(safe_low[c])))
         if lo != safe_low[first + at] or hi != safe_high[first + at]:
             safe_low[first + at], safe_high[first + at] = lo, hi
-            changed += 1
-    return changed
-
-
-@kernel
-def relax_forcing(first, fixed_low, fixed_high, edges, safe_low, safe_high, low, high):
-    """One pass of :func:`relax_layer` where either side may also stop forcing and hold its bound
-    that holds whatever the history; returns how many boards changed."""
-    changed = 0
-    for at in range(fixed_low.shape[0]):
-        lo, hi = max(np.int64(fixed_low[at]), np.int64(safe_low[first + at])), np.int64(fixed_high[at])
-        for house in range(edges.shape[1]):
-            c = edges[at, house]
-            if c >= 0:
-                lo, hi = max(lo, -np.int64(high[c])), max(hi, -np.int64(low[c]))
-        hi = min(hi, np.int64(safe_high[first + at]))
-        if lo != low[first + at] or hi != high[first + at]:
-            low[first + at], high[first + at] = lo, hi
             changed += 1
     return changed
 
@@ -222,7 +210,7 @@ def search_bounds(db) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         while relax_safe(first, fixed_low, fixed_high, edges, lead, safe_low, safe_high):
             pass
         low[first:last], high[first:last] = -(seeds + 1), seeds + 1
-        while relax_forcing(first, fixed_low, fixed_high, edges, safe_low, safe_high, low, high):
+        while relax_layer(first, fixed_low, fixed_high, edges, low, high, safe_low, safe_high):
             pass
         for bound in (low, high, safe_low, safe_high):
             np.clip(bound[first:last], -seeds, seeds, out=bound[first:last])
