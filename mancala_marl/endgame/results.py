@@ -7,17 +7,21 @@ rule. The result under our rules is the sign of the store margin plus that margi
 database decides it wherever the store margin plus either bound has the same sign. Elsewhere the
 search plays on, with the rules kernel and the position's own history, so that repetitions end
 lines as they end games; captures lead back to the database. Results are -1, 0 and +1 for the
-player to move, searched with alpha-beta over those three values, captures first.
+player to move, searched with alpha-beta over those three values.
 
 A node's result also lies between the sweeps of the earlier positions of its stretch that a line
 could return to (a repetition ends the game with the seeds swept, as they lay then), so those
-widen the database's bounds; where the search starts mid-stretch, the positions before it are
-known by their hashes alone, and the widest sweep (every seed to one side) stands for them.
+widen the database's bounds. Where the search starts mid-stretch, the rules know the positions
+before it by their hashes alone; they are found again among the boards of the same seeds
+(:func:`earlier_sweeps`). The bounds that hold whatever the history
+(:func:`~mancala_marl.endgame.oware.search_bounds`) narrow every node again.
 
-A table keyed on the whole position, its history included (the rules' hashes of the positions
-since the last capture, and their count), keeps what each search learned: a result depends on
-nothing else, so the table serves every later question of the same game. It helps most right
-after a capture, where lines that captured in another order meet.
+Each pass searches to a horizon, where a node answers with its bounds, so every pass gives a
+range that holds the result; passes go deeper until the range settles the question, and a result
+that short lines settle is found before the long lines are followed. A table keyed on the whole
+position, its history included (the rules' hashes of the positions since the last capture, and
+their count), keeps the ranges: a result depends on nothing else, so the table serves every later
+pass and question of the same game.
 """
 
 from __future__ import annotations
