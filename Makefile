@@ -14,7 +14,7 @@ PY := $(VENV)/bin/python
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 TORCH := -m pip install -q --retries 0 torch --index-url $(TORCH_INDEX)
 
-.PHONY: demo test test-slow docs test-docs test-serve setup clean integration-venvs test-integrations test-rllib test-marl test-package bench test-jax
+.PHONY: demo test test-quick test-slow docs test-docs test-serve setup clean integration-venvs test-integrations test-rllib test-marl test-package bench test-jax
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,16 +28,20 @@ setup: $(VENV)/.installed
 demo: setup
 	$(VENV)/bin/mancala-marl demo
 
-# The four virtualenvs are built side by side (pip waits on the network most of the time).
+# The virtualenvs are built side by side (pip waits on the network most of the time), and the
+# packaging checks, which mostly wait on pip too, run beside the quick suite.
 # tests/jax runs from .venv-jax only (make test-jax).
 test:
-	$(MAKE) -j4 setup integration-venvs .venv-jax/.installed
-	$(PY) -m pytest -q -n 2 -m "not integration and not packaging and not docs and not browser and not slow" --ignore=tests/jax
+	$(MAKE) -j4 setup integration-venvs .venv-jax/.installed $(VENV)/.docs-installed
+	$(MAKE) -j2 --output-sync=target test-quick test-package
 	$(MAKE) test-docs
 	$(MAKE) test-serve
 	$(MAKE) test-integrations
 	$(MAKE) test-jax
-	$(MAKE) test-package
+
+# The tests that need no extra virtualenv, browser or network: the quick suite.
+test-quick: setup
+	$(PY) -m pytest -q -n 2 -m "not integration and not packaging and not docs and not browser and not slow" --ignore=tests/jax
 
 # The checks that take minutes (pytest -m slow), left out of make test: the published Kalah(6,4)
 # value from perfect play, our rules' Kalah(6,3) against the solver.
