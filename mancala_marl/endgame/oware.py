@@ -193,7 +193,7 @@ def search_bounds(db) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     ``low``/``high`` are the database's bounds, for a position right after a capture, where the
     forcing side may also stop forcing and hold its safe bound; captures lead to boards bounded
     the same way. Both pairs are rebuilt from the rules, layer by layer, as the database is
-    (about as long as building it)."""
+    (about twice as long as building it)."""
     game, table, blocks = db.game, db.table, db.blocks
     size = int(blocks[-1, 0])
     low, high = np.empty(size, dtype=np.int8), np.empty(size, dtype=np.int8)
