@@ -65,6 +65,19 @@ def test_positions_are_spread_over_the_stages_and_never_forced():
     assert all(seeds_in_play(game, state) <= 6 for state in endgames)
 
 
+def test_a_stage_no_game_reaches_does_not_keep_the_drawing_going(monkeypatch):
+    # Oware endgames with one or two seeds and a choice of move hardly occur: the first stage of
+    # six over 12 seeds stays empty, and the drawing stops after n + 10 games instead of 20 n + 100
+    import mancala_marl.train.grading as grading
+
+    game, games = make_game("oware"), []
+    play_opening = grading.play_opening
+    monkeypatch.setattr(grading, "play_opening", lambda *args: (games.append(1), play_opening(*args))[1])
+    states = draw_positions(game, 12, seed=0, players=("greedy",), bins=6, max_seeds=12)
+    assert len(states) == 12 and len(games) == 12 + 10
+    assert not any(seeds_in_play(game, state) <= 2 for state in states)
+
+
 def test_a_thrown_win_is_a_blunder():
     """Worked by hand: player_0 to move, pits (0, 1, 1, 0) and store 10; player_1 has 1 seed in
     the pit facing player_0's pit 3, and 11 in store. Pit 2 ends in the empty pit 3, captures the

@@ -112,8 +112,12 @@ def draw_positions(game, n: int, seed: int = 0, opening: int = 4, players: Seque
         policy.prepare(game)
     max_games = 20 * n + 100 if max_games is None else max_games
     taken, spare, seen = [[] for _ in edges], [], set()
+    reached = [False] * len(edges)
     for i in range(max_games):
-        if all(len(got) >= want for got, want in zip(taken, need)):
+        # a stage that no game has reached after the first n + 10 is taken to be out of reach (an
+        # Oware endgame with one or two seeds and a choice of move), rather than played for to
+        # max_games
+        if all(len(got) >= want or (i >= n + 10 and not hit) for got, want, hit in zip(taken, need, reached)):
             break
         rng = np.random.default_rng([seed, i])
         seats = (policies[i % len(policies)], policies[(i + 1) % len(policies)])
@@ -132,6 +136,7 @@ def draw_positions(game, n: int, seed: int = 0, opening: int = 4, players: Seque
         for where, candidates in enumerate(found):
             if not candidates:
                 continue
+            reached[where] = True
             pick = int(rng.integers(len(candidates)))
             if len(taken[where]) < need[where]:
                 taken[where].append(candidates.pop(pick))
