@@ -387,6 +387,18 @@ def test_our_rules_values_of_kalah():
     assert values == [2, 6, 2]
 
 
+def test_a_search_stopped_by_its_deadline_gives_the_bounds_it_proved():
+    # Kalah(6,3) with the empty-capture rule is +2 (Irving, Donkers & Uiterwijk). The clock is
+    # read every 200,000 positions, which its search passes: with no time at all, the bounds
+    # proved by then hold +2 without meeting; with enough, they meet there
+    game = make_game("kalah", pits=6, seeds=3, empty_capture=True)
+    low, high = make_policy("perfect", db_seeds=12).solver(game).bounds_to_come(game.init(), deadline=0.0)
+    assert low <= 2 <= high and low < high
+    with pytest.raises(TimeoutError):
+        make_policy("perfect", db_seeds=12).solver(game).to_come(game.init(), deadline=0.0)
+    assert make_policy("perfect", db_seeds=12).solver(game).bounds_to_come(game.init()) == (2, 2)
+
+
 # -- 5. database files -------------------------------------------------------------------------------
 
 GAME_RULES = {"pits": 4, "seeds": 3, "empty_capture": False, "end_rule": "either"}

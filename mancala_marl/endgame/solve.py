@@ -202,18 +202,30 @@ class Solver:
 
     def to_come(self, state: np.ndarray, deadline: float | None = None, guess: int = 0) -> int:
         """The exact margin still to come for the mover of the non-terminal ``state``."""
+        low, high = self.bounds_to_come(state, deadline, guess)
+        if low < high:
+            raise TimeoutError("time")
+        return low
+
+    def bounds_to_come(self, state: np.ndarray, deadline: float | None = None, guess: int = 0) -> tuple[int, int]:
+        """(low, high): the margin still to come for the mover of the non-terminal ``state`` lies
+        in ``low..high``, as far as MTD(f)'s null-window searches proved it before ``deadline``
+        (equal once it is exact): how far a search too long for its time got."""
         game = self.game
         canonical(state, game.pits, game.to_move(state), self.boards[0])
         seeds = int(self.boards[0, :2 * game.pits].sum())
         low, high, value = -seeds, seeds, max(-seeds, min(seeds, guess))
         while low < high:
             beta = value + 1 if value == low else value
-            value = self._search(seeds, beta - 1, beta, deadline)
+            try:
+                value = self._search(seeds, beta - 1, beta, deadline)
+            except TimeoutError:
+                break
             if value < beta:
                 high = value
             else:
                 low = value
-        return value
+        return low, high
 
     def at_least(self, state: np.ndarray, bound: int, deadline: float | None = None) -> bool:
         """Whether the mover of ``state`` can make at least ``bound`` more than the opponent from here."""
