@@ -5,7 +5,8 @@
 #
 #   bash benchmarks/gpu.sh prepare      # here, with the network: fill .whl/ (git-ignored)
 #   bash benchmarks/gpu.sh session      # there, in ONE call of at most 9.5 minutes ($SESSION_SECONDS, 560): the
-#                                       # training loop's efficiency on Kalah ($BENCH_SECONDS, 80), then the games
+#                                       # training loop's efficiency on Kalah ($BENCH_SECONDS, 80), the random
+#                                       # playouts of Sungka, Oware and Kalah at 2^20 games ($SPEED_SECONDS, 45), then the games
 #                                       # of $TRAIN_GAMES (all but Sungka) trained one after another in one
 #                                       # process (benchmarks/gpu_train.py: an equal share of what is left each,
 #                                       # about 2.5 minutes; $SIMS, $HIDDEN, $REUSE, $SESSION_GAMES games at once),
@@ -33,7 +34,7 @@ OUT=${OUT:-/tmp/gpu-out}
 if [ -n "${REHEARSE:-}" ]; then  # a smoke run of a call on this CPU, tiny and short (session: about 4 minutes)
     PY=${PY:-.venv-jax/bin/python}
     : "${SESSION_SECONDS:=200}" "${BENCH_SECONDS:=70}" "${BENCH_BATCH:=32}" "${BENCH_MOVES:=32}"
-    : "${SESSION_GAMES:=32}" "${SIMS:=4}" "${HIDDEN:=32}" "${MINUTES:=1}"
+    : "${SESSION_GAMES:=32}" "${SIMS:=4}" "${HIDDEN:=32}" "${MINUTES:=1}" "${SPEED_LOG2:=10}"
 fi
 PY=${PY:-python3}
 MINUTES=${MINUTES:-8}
@@ -111,6 +112,12 @@ session)
         timeout "${BENCH_SECONDS:-80}" "$PY" benchmarks/alphazero_jax_speed.py --games kalah --loop \
             --batch "${BENCH_BATCH:-4096}" --sims "$SIMS" --moves "${BENCH_MOVES:-128}" --hidden "$HIDDEN" --reps 2 \
             --results-dir "$OUT/results" || echo "bench: stopped (exit $?)"
+    fi
+    # the slow engines' random playouts (issue 41, section 4), 2^20 games at once ($SPEED_SECONDS, 45; 0: none)
+    if [ "${SPEED_SECONDS:-45}" -gt 0 ]; then
+        timeout "${SPEED_SECONDS:-45}" "$PY" benchmarks/jax_speed.py --games ${SPEED_GAMES:-sungka oware kalah} \
+            --min-log2 "${SPEED_LOG2:-20}" --max-log2 "${SPEED_LOG2:-20}" --reps 2 --numba-size 0 \
+            --results-dir "$OUT/results/jax_speed" || echo "speed: stopped (exit $?)"
     fi
     # then the games one after another, in one process; a SIGINT near the deadline finishes the
     # generation under way and saves it
