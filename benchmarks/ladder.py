@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/ladder.py                        # the full ladder (hours on 2 cores)
     .venv/bin/python benchmarks/ladder.py -n 10 --strong-n 4 --games kalah --results-dir /tmp/ladder   # a quick look
-    .venv/bin/python benchmarks/ladder.py -n 50 --strong-n 10 --replay pretrained   # a shipped network changed
+    .venv/bin/python benchmarks/ladder.py -n 50 --strong-n 10 --replay alphazero:sims=0 alphazero:time=0.045   # a shipped network changed
 
 Two round robins per game, both seats, every game from ``--opening`` (default 4) uniformly random
 moves, the same in both seats (the rule policies are deterministic: without it each pairing
@@ -16,8 +16,8 @@ would be one game repeated):
 
 Games already in ``results/ladder.json`` from a run with the same ``-n``, ``--strong-n`` and
 ``--opening`` are kept, so the games can be run one at a time (games run with other settings are
-dropped: try other settings with ``--results-dir``); ``--replay POLICY`` keeps a game's
-pairs and timings too, except those of POLICY, which are played again (after its network
+dropped: try other settings with ``--results-dir``); ``--replay POLICY [POLICY ...]`` keeps a game's
+pairs and timings too, except those of these policies, which are played again (after a network
 changed), and the ratings are fitted again. Ratings: Bradley-Terry on all the
 games of a game's ladder (Elo scale, mean 1500). Then each policy's mean milliseconds per move,
 over ``--timing-games`` games against greedy. A shipped policy with no network for a game is left
@@ -93,9 +93,9 @@ def points(result: dict) -> float:
 
 def ladder(name: str, args, old: dict | None = None) -> dict:
     """The ladder of game ``name``; pairs and timings of ``old`` (the game's earlier ladder) that
-    do not involve ``args.replay`` are kept rather than played again."""
+    do not involve a policy of ``args.replay`` are kept rather than played again."""
     game = make_game(name)
-    kept = {} if old is None else {(r["a"], r["b"]): r for r in old["pairs"] if args.replay not in (r["a"], r["b"])}
+    kept = {} if old is None else {(r["a"], r["b"]): r for r in old["pairs"] if not {r["a"], r["b"]} & set(args.replay)}
     field = [p for p in FIELD if available(p, game)]
     top = [p for p in TOP if available(p, game)]
     pairs = {(a, b): args.n for a, b in itertools.combinations(field, 2)}
@@ -113,7 +113,7 @@ def ladder(name: str, args, old: dict | None = None) -> dict:
         print(f"  {name}: {a} vs {b}: {o['wins']}-{o['draws']}-{o['losses']} ({result['seconds']:.0f} s)", flush=True)
     policies = list(dict.fromkeys(field + top))
     ratings = elo_ratings(policies, results)
-    timing = {p: old["timing"][p] if old is not None and p != args.replay and p in old["timing"]
+    timing = {p: old["timing"][p] if old is not None and p not in args.replay and p in old["timing"]
               else time_per_move(game, p, args.timing_games, args.seed) for p in policies}
     for p in policies:
         print(f"  {name}: {p} {ratings[p]:.0f}, {timing[p]['mean_ms']:.2f} ms per move", flush=True)
@@ -167,8 +167,9 @@ def main() -> int:
     parser.add_argument("--timing-games", type=int, default=4)
     parser.add_argument("--out", default="ladder", help="name of the results files, without .json/.md (default ladder)")
     add_results_dir(parser)
-    parser.add_argument("--replay", metavar="POLICY",
-                        help="keep the earlier ladder's games and timings except POLICY's, which are played again")
+    parser.add_argument("--replay", metavar="POLICY", nargs="+",
+                        help="keep the earlier ladder's games and timings except those of these policies, which are "
+                             "played again")
     args = parser.parse_args()
     out = {"command": ("python benchmarks/ladder.py " + " ".join(sys.argv[1:])).strip(),
            "machine": f"{platform.processor() or platform.machine()}, {args.workers} worker processes",

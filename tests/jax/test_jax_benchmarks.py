@@ -84,3 +84,23 @@ def test_crosscheck_writes_the_games_it_compared(tmp_path):
     results = json.loads((tmp_path / "jax_crosscheck.json").read_text())
     assert results["kalah"]["games"] == 300 and results["kalah"]["result"] == "no difference"
     assert "| kalah | 300 |" in (tmp_path / "jax_crosscheck.md").read_text()
+
+
+def test_oware_state_size_times_the_real_engine_beside_states_cut_to_each_size(tmp_path):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from oware_state_size import SLOTS, free_history_env
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    import jax
+
+    env = free_history_env(64)
+    state = env.init(jax.random.PRNGKey(0))
+    assert state._board.shape == (env._to + 4 + 64,)  # the head cells, then 64 history slots
+    state = env.step(state, 0)  # a variant still plays its moves (only its history is gone)
+    assert int(state._board[:env._to].sum()) == 48 and int(state.current_player) == 1
+    run("benchmarks/oware_state_size.py", "--log2", "4", "--moves", "2", "--reps", "1", "--results-dir", tmp_path)
+    results = json.loads((tmp_path / "oware_state_size.json").read_text())
+    assert list(results["engines"]) == ["real engine", *(f"{s} slots, free hash" for s in SLOTS)]
+    assert all(row["moves_per_s"] > 0 and row["of_numba"] > 0 for row in results["engines"].values())
+    assert "| real engine |" in (tmp_path / "oware_state_size.md").read_text()
