@@ -26,6 +26,8 @@ import json
 import statistics
 import time
 
+from mancala_marl.games.oware import HASHES
+
 from jax_speed import machine, make_env, numba_rate, playout
 from results_dir import NOTHING_WRITTEN, add_quick_results_dir, quick_results_dir
 
@@ -38,8 +40,6 @@ def free_history_env(slots: int):
     """Oware's JAX environment with no hash and no history compare, its state cut to the head
     cells and ``slots`` history slots (built from the rules file's own source, so that it stays
     the real engine but for those two lines)."""
-    import jax.numpy as jnp  # noqa: F401 (the rules source uses it)
-
     import mancala_marl.jax.oware as oware
 
     source = open(oware.__file__).read()
@@ -53,7 +53,7 @@ def free_history_env(slots: int):
         env = make_env("oware")
     finally:
         oware.make_rules = real
-    env._init_board = env._init_board[:env._to + 4 + slots]  # TO_MOVE, count, digest, then the slots
+    env._init_board = env._init_board[:env._to + 1 + HASHES + slots]  # TO_MOVE, count, digest, the slots
     return env
 
 

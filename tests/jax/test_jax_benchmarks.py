@@ -96,7 +96,7 @@ def test_oware_state_size_times_the_real_engine_beside_states_cut_to_each_size(t
 
     env = free_history_env(64)
     state = env.init(jax.random.PRNGKey(0))
-    assert state._board.shape == (env._to + 4 + 64,)  # the head cells, then 64 history slots
+    assert state._board.shape == (env._to + 4 + 64,)  # TO_MOVE, count, digest (2), then 64 history slots
     state = env.step(state, 0)  # a variant still plays its moves (only its history is gone)
     assert int(state._board[:env._to].sum()) == 48 and int(state.current_player) == 1
     run("benchmarks/oware_state_size.py", "--log2", "4", "--moves", "2", "--reps", "1", "--results-dir", tmp_path)
