@@ -24,6 +24,9 @@ import torch as th
 from stable_baselines3.dqn.policies import DQNPolicy, QNetwork
 from torch import nn
 
+from mancala_marl.errors import BadInput
+
+
 
 def afterstate_layout(game) -> dict:
     """The ``layout`` policy kwarg for ``game``'s ``"afterstates"`` observation: pits, cells of
@@ -96,13 +99,13 @@ class AfterstateQNetwork(QNetwork):
     def __init__(self, observation_space, action_space, features_extractor, features_dim, net_arch=None,
                  activation_fn=nn.ReLU, normalize_images=True, layout: dict | None = None):
         if layout is None:
-            raise ValueError("AfterstatePolicy needs policy_kwargs layout=afterstate_layout(game)")
+            raise BadInput("AfterstatePolicy needs policy_kwargs layout=afterstate_layout(game)")
         net_arch = list(net_arch or [256, 256])
         super().__init__(observation_space, action_space, features_extractor, features_dim, [], activation_fn,
                          normalize_images)
         expected = layout["counts"] * (1 + layout["pits"]) + layout["pits"] * layout["per_pit"]
         if features_dim != expected or int(action_space.n) != layout["pits"]:
-            raise ValueError(f"AfterstatePolicy reads the 'afterstates' observation ({expected} numbers for "
+            raise BadInput(f"AfterstatePolicy reads the 'afterstates' observation ({expected} numbers for "
                              f"{layout['pits']} pits), got {features_dim} numbers and {action_space.n} actions")
         self.net_arch, self.layout = net_arch, dict(layout)
         scale = float(observation_space.high[0])  # the total seeds: the bound of every count

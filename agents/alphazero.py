@@ -32,6 +32,7 @@ import numpy as np
 
 from mancala_marl import observations
 from mancala_marl._compile import kernel
+from mancala_marl.errors import BadInput
 from mancala_marl.games import Game, Param
 from mancala_marl.games.base import SPEC_PITS
 
@@ -58,7 +59,7 @@ def _layout(game_type: type, params: tuple, obs_type: str) -> tuple[np.ndarray, 
 def feature_layout(game: Game, obs_type: str = "counts") -> tuple[np.ndarray, int]:
     """(scale of each observation entry that is a count, 0 for the others; the feature length D)."""
     if obs_type not in OBS_TYPES:
-        raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, got {obs_type!r}")
+        raise BadInput(f"obs_type must be one of {list(OBS_TYPES)}, got {obs_type!r}")
     return _layout(type(game), tuple(game.params.items()), obs_type)
 
 
@@ -148,7 +149,7 @@ class Network:
     def check(self, game: Game, where: str) -> None:
         ours, theirs = (self.meta["game"], self.meta["rule_params"]), (game.name, dict(game.params))
         if ours != theirs:
-            raise ValueError(f"{where} was trained for {ours[0]} {ours[1]} but is used on {theirs[0]} {theirs[1]}")
+            raise BadInput(f"{where} was trained for {ours[0]} {ours[1]} but is used on {theirs[0]} {theirs[1]}")
 
     def save(self, path, weights: dict) -> None:
         """Write ``weights`` (numpy arrays) and the metadata to ``path`` atomically."""
@@ -169,9 +170,9 @@ class Network:
                 meta = json.loads(str(data["__meta__"]))
                 weights = {k: data[k] for k in data.files if k != "__meta__"}
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:  # BadZipFile: cut short
-            raise ValueError(f"{path} is not an alphazero network file ({type(error).__name__})") from None
+            raise BadInput(f"{path} is not an alphazero network file ({type(error).__name__})") from None
         if meta.get("format") != FORMAT:
-            raise ValueError(f"{path} is not an alphazero network file of format {FORMAT}")
+            raise BadInput(f"{path} is not an alphazero network file of format {FORMAT}")
         return cls(weights, meta)
 
 
@@ -211,7 +212,7 @@ def _forward(x, weights, biases, logits, values):
 def shipped_network(game: Game) -> Path:
     entry = resources.files("mancala_marl.agents") / "pretrained" / f"alphazero_{game.name}.npz"
     if not entry.is_file():
-        raise ValueError(f"no alphazero network is shipped for {game.name}")
+        raise BadInput(f"no alphazero network is shipped for {game.name}")
     with resources.as_file(entry) as path:  # installs are plain folders: the path stays valid
         return Path(path)
 
@@ -306,6 +307,7 @@ class AlphaZeroPolicy(Policy):
             loaded = Network.load(path)  # a bad file is named now, not at the first move
             self._nets[_rules_key(loaded.meta["game"], loaded.meta["rule_params"])] = loaded
         self._forest = None
+        self._root = None
         self.last_sims = 0
 
     def network(self, game: Game) -> Network:
@@ -324,8 +326,15 @@ class AlphaZeroPolicy(Policy):
     def prepare(self, game: Game) -> None:
         self.network(game)
 
+    def root_statistics(self) -> dict[str, np.ndarray] | None:
+        """The root of the last move's search, per pit (arrays of ``game.pits``): ``visits``,
+        ``value_sum`` (the mover's values, -1..1 a visit, summed) and the network's ``prior``;
+        None where that move was not searched (a forced move, or the network alone)."""
+        return self._root
+
     def act(self, game, state):
         check_game_on(game, state)
+        self._root = None
         net = self.network(game)
         legal = game.legal_mask(state)
         if legal.sum() == 1:  # a forced move: searching it would only spend the clock
@@ -344,6 +353,8 @@ class AlphaZeroPolicy(Policy):
         forest.reset(state[None])
         limit = min(sims, capacity - 2)
         self.last_sims = search(game, net, forest, limit, self.c_puct, deadline=deadline)
+        self._root = {"visits": forest.visits[0, 0].copy(), "value_sum": forest.value_sum[0, 0].copy(),
+                      "prior": forest.prior[0, 0].copy()}
         visits = forest.root_visits()[0].astype(np.float64)
         visits += forest.prior[0, 0] * 1e-3  # ties to the higher prior
         visits[~legal] = -1.0

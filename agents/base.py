@@ -17,6 +17,7 @@ from typing import Callable
 
 import numpy as np
 
+from mancala_marl.errors import BadInput
 from mancala_marl.games import Game, Param
 
 SEED_MAX = 2**32 - 1  # numpy's legacy seeding, which SB3 uses, takes 32 bits
@@ -73,7 +74,7 @@ def check_seed(seed, what: str = "seed") -> int:
     """``seed`` if it is one that numpy, torch and SB3 all take, else a ValueError naming ``what``
     (numpy's own "expected non-negative integer" names nothing)."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= SEED_MAX:
-        raise ValueError(f"{what} must be an integer from 0 to 2**32 - 1, got {seed!r}")
+        raise BadInput(f"{what} must be an integer from 0 to 2**32 - 1, got {seed!r}")
     return int(seed)
 
 
@@ -93,7 +94,7 @@ def check_in_range(param: Param, value):
     past what a kernel holds (a 40-digit depth, ``2**63``) are refused here, not wrapped round."""
     if param.type_ok(value) and param.in_range(value):
         return value
-    raise ValueError(f"{param.name} must be {param.takes}, got {value!r}")
+    raise BadInput(f"{param.name} must be {param.takes}, got {value!r}")
 
 
 def _checking_parameters(init, parameters: tuple[Param, ...]):
@@ -123,11 +124,11 @@ def parse_policy_spec(spec: str) -> tuple[str, list, dict]:
     args, params = [], {}
     for part in (p.strip() for p in rest.split(",")) if rest else []:
         if not part:  # "depth=4,," read as depth=4 hid a slip (a value left out?)
-            raise ValueError(f"{spec!r} has an empty parameter (a comma too many); write name=value,name=value")
+            raise BadInput(f"{spec!r} has an empty parameter (a comma too many); write name=value,name=value")
         key, eq, value = part.partition("=")
         if eq and key.isidentifier():
             if key in params:  # the last would win without a word
-                raise ValueError(f"{spec!r} gives {key} twice")
+                raise BadInput(f"{spec!r} gives {key} twice")
             params[key] = literal(value)
         else:
             args.append(literal(part, words=False))  # "model:none" is a file called none
@@ -150,7 +151,7 @@ def split_policy_specs(text: str, what: str = "the list") -> list[str]:
         else:
             specs.append(piece)
     if not specs:
-        raise ValueError(f"{what} names no policy, got {text!r}")
+        raise BadInput(f"{what} names no policy, got {text!r}")
     return specs
 
 
@@ -198,7 +199,7 @@ def make_policy(name: str, *args, **params) -> Policy:
     Raises ValueError naming the unknown policy or the bad parameter.
     """
     if not isinstance(name, str):
-        raise ValueError(f"policy name must be a string, got {name!r}")
+        raise BadInput(f"policy name must be a string, got {name!r}")
     as_text = {}
     if name.endswith(".zip") and ":" not in name:  # a model file, as SingleAgentEnv's opponent has taken it
         name, args = "model", (name, *args)
@@ -212,16 +213,16 @@ def make_policy(name: str, *args, **params) -> Policy:
         factory = POLICIES[name]
     except KeyError:
         hint = (" (an alphazero network file is alphazero:path=FILE)" if name.endswith(".npz") else "")
-        raise ValueError(f"unknown policy {name!r}{hint}; known policies: {', '.join(sorted(POLICIES))}") from None
+        raise BadInput(f"unknown policy {name!r}{hint}; known policies: {', '.join(sorted(POLICIES))}") from None
     objects = [key for key in as_text if key in getattr(factory, "python_only", ())]
     if objects:
-        raise ValueError(f"policy {name!r} takes {', '.join(objects)} as a Python object, which a spec cannot "
+        raise BadInput(f"policy {name!r} takes {', '.join(objects)} as a Python object, which a spec cannot "
                          f"give: pass it to make_policy({name!r}, {objects[0]}=...)")
     check_parameters(name, factory, args, params)
     try:
         policy = factory(*args, **params)
     except TypeError as error:
-        raise ValueError(f"bad parameters for policy {name!r}: {error}") from None
+        raise BadInput(f"bad parameters for policy {name!r}: {error}") from None
     # Shown as it was asked for ("alphabeta:depth=4", "model:runs/a.zip") in tables and messages;
     # Python objects (a network in memory) have no text to show.
     shown = [*map(str, args), *(f"{key}={value}" for key, value in params.items()
@@ -245,12 +246,12 @@ def check_parameters(name: str, factory, args, params) -> None:
     theirs = f"(its parameters: {', '.join(listed) or 'none'})"
     unknown = [key for key in params if key not in takes]
     if unknown:
-        raise ValueError(f"unknown parameter{'s' * (len(unknown) > 1)} {', '.join(map(repr, unknown))} "
+        raise BadInput(f"unknown parameter{'s' * (len(unknown) > 1)} {', '.join(map(repr, unknown))} "
                          f"for policy {name!r} {theirs}")
     try:
         signature.bind(*args, **params)
     except TypeError as error:  # too many values, or one given both by position and by name
-        raise ValueError(f"bad parameters for policy {name!r}: {error} {theirs}") from None
+        raise BadInput(f"bad parameters for policy {name!r}: {error} {theirs}") from None
 
 
 def check_policies(game, specs) -> None:
@@ -266,7 +267,7 @@ def check_game_on(game, state) -> None:
     policy gives (its mask is all False)."""
     game.check_state(state)
     if game.is_terminal(state):
-        raise ValueError("the game is over: there is no move to choose")
+        raise BadInput("the game is over: there is no move to choose")
 
 
 @register_policy("random")

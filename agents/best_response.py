@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from mancala_marl._compile import kernel
+from mancala_marl.errors import BadInput
 from mancala_marl.games.base import GAME_OVER, MAX_MOVES, SPEC_PITS, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
 
@@ -134,9 +135,9 @@ class BestResponse:
 
     def __init__(self, game, opponent: str, table_bits: int = 24):
         if opponent not in OPPONENTS:
-            raise ValueError(f"opponent must be one of {list(OPPONENTS)} (a deterministic baseline), got {opponent!r}")
+            raise BadInput(f"opponent must be one of {list(OPPONENTS)} (a deterministic baseline), got {opponent!r}")
         if not 10 <= table_bits <= 32:
-            raise ValueError(f"table_bits must be in 10..32, got {table_bits!r}")
+            raise BadInput(f"table_bits must be in 10..32, got {table_bits!r}")
         self.game, self.opponent = game, OPPONENTS[opponent]
         self.table = np.zeros(1 << table_bits, dtype=np.uint64)
         self.used = np.zeros((1 << (table_bits - 1)) + 2, dtype=np.int64)
@@ -156,9 +157,9 @@ class BestResponse:
         one winning line (the baseline's replies in between are its own), to replay."""
         game = self.game
         if learner not in (0, 1):
-            raise ValueError(f"learner must be 0 or 1, got {learner!r}")
+            raise BadInput(f"learner must be 0 or 1, got {learner!r}")
         if game.is_terminal(state):
-            raise ValueError("the game is over: there is nothing to search")
+            raise BadInput("the game is over: there is nothing to search")
         self.counters[:] = 0
         total = int(state[: game.board_size].sum())
         result = _search(state.astype(np.int32, copy=True), learner, game.spec, self.opponent, game.key_cells, total,

@@ -13,6 +13,9 @@ import gymnasium as gym
 import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
+from mancala_marl.errors import BadInput
+
+
 
 class PitCountsOneHot(BaseFeaturesExtractor):
     """Each observation entry as ``count / scale`` plus a one-hot of ``min(count, max_count)``.
@@ -45,7 +48,7 @@ def onehot_kwargs(game, obs_type: str) -> dict:
     from mancala_marl import observations
 
     if obs_type not in observations.COUNTS_FIRST:
-        raise ValueError(f"one-hot features read seed counts: they need an obs_type in "
+        raise BadInput(f"one-hot features read seed counts: they need an obs_type in "
                          f"{list(observations.COUNTS_FIRST)}, not {obs_type!r}")
     counts = observations.observation_space(game, "counts").shape[0]
     return {"features_extractor_class": PitCountsOneHot, "features_extractor_kwargs": {"counts": counts}}

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from mancala_marl import observations
+from mancala_marl.errors import BadInput
 from mancala_marl.extras import require
 
 from mancala_marl.games import Param
@@ -61,7 +62,7 @@ def algo_class(algo: str):
     if algo == "dqn":
         from .masked_dqn import MaskedDQN
         return MaskedDQN
-    raise ValueError(f"algo must be 'maskable-ppo' or 'dqn', got {algo!r}")
+    raise BadInput(f"algo must be 'maskable-ppo' or 'dqn', got {algo!r}")
 
 
 def algo_name(model) -> str:
@@ -69,7 +70,7 @@ def algo_name(model) -> str:
     for algo in ("maskable-ppo", "dqn"):
         if isinstance(model, algo_class(algo)):
             return algo
-    raise ValueError(f"a {type(model).__name__} is neither of the algorithms a model policy plays "
+    raise BadInput(f"a {type(model).__name__} is neither of the algorithms a model policy plays "
                      "(sb3_contrib's MaskablePPO, mancala_marl's MaskedDQN)")
 
 
@@ -118,13 +119,13 @@ def check_model_fits(model, metadata: dict, where: str) -> None:
         from stable_baselines3 import DQN
         hint = (f": SB3's DQN cannot be restricted to legal moves; train {cls.__module__}.{cls.__name__} "
                 "instead (it takes the same arguments)" if type(model) is DQN else "")
-        raise ValueError(f"{where}: the model is a {type(model).__name__}, but its metadata says algo "
+        raise BadInput(f"{where}: the model is a {type(model).__name__}, but its metadata says algo "
                          f"{metadata['algo']!r} ({cls.__name__}){hint}")
     game = make_game(metadata["game"], **metadata["rule_params"])
     expected = observations.observation_space(game, metadata["obs_type"]).shape
     reads, moves = model.observation_space.shape, getattr(model.action_space, "n", None)
     if reads != expected or moves != game.pits:
-        raise ValueError(f"{where}: the network reads observations of shape {reads} and chooses among {moves} "
+        raise BadInput(f"{where}: the network reads observations of shape {reads} and chooses among {moves} "
                          f"moves, but its metadata names obs_type {metadata['obs_type']!r} of {game!r}: shape "
                          f"{expected}, {game.pits} moves")
 
@@ -163,14 +164,14 @@ def read_metadata(path) -> dict:
         with zipfile.ZipFile(path) as archive:
             data = json.loads(archive.read("data"))
     except zipfile.BadZipFile:
-        raise ValueError(f"{path} is not a model file (not a zip archive)") from None
+        raise BadInput(f"{path} is not a model file (not a zip archive)") from None
     except KeyError:
-        raise ValueError(f"{path} is not a Stable-Baselines3 model (no 'data' entry in the zip)") from None
+        raise BadInput(f"{path} is not a Stable-Baselines3 model (no 'data' entry in the zip)") from None
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise ValueError(f"{path} is a corrupt model file (its 'data' entry is not JSON)") from None
+        raise BadInput(f"{path} is a corrupt model file (its 'data' entry is not JSON)") from None
     meta = data.get(META_KEY) if isinstance(data, dict) else None
     if not isinstance(meta, dict) or not set(METADATA_KEYS) <= meta.keys():
-        raise ValueError(f"{path} is not a mancala_marl model (no {META_KEY!r} metadata); "
+        raise BadInput(f"{path} is not a mancala_marl model (no {META_KEY!r} metadata); "
                          "save it with mancala_marl.agents.learned.save_model")
     return meta
 
@@ -197,14 +198,14 @@ def check_compatible(metadata: dict, game, obs_type: str | None = None, where: s
     ours = (metadata["game"], metadata["rule_params"])
     theirs = (game.name, dict(game.params))
     if ours != theirs:
-        raise ValueError(f"{where} was trained for {ours[0]} {ours[1]} but is used on {theirs[0]} {theirs[1]}")
+        raise BadInput(f"{where} was trained for {ours[0]} {ours[1]} but is used on {theirs[0]} {theirs[1]}")
     if obs_type is not None and obs_type != metadata["obs_type"]:
-        raise ValueError(f"{where} expects obs_type {metadata['obs_type']!r}, got {obs_type!r}")
+        raise BadInput(f"{where} expects obs_type {metadata['obs_type']!r}, got {obs_type!r}")
 
 
 def check_metadata_keys(metadata, where: str) -> None:
     if not isinstance(metadata, dict) or any(key not in metadata for key in METADATA_KEYS):
-        raise ValueError(f"{where} needs metadata: a dict with 'game', 'rule_params', 'obs_type' and 'algo' "
+        raise BadInput(f"{where} needs metadata: a dict with 'game', 'rule_params', 'obs_type' and 'algo' "
                          "(make_metadata(game, obs_type, algo) builds it), got "
                          f"{metadata if not isinstance(metadata, dict) else sorted(metadata)!r}")
 
@@ -229,7 +230,7 @@ def load_model(path, game=None, obs_type: str | None = None, device: str = "cpu"
         with legacy_module_names():
             model = cls.load(model_file(path), device=device)
     except (zipfile.BadZipFile, KeyError, EOFError, RuntimeError, AttributeError, ModuleNotFoundError) as error:
-        raise ValueError(f"model {path} could not be loaded as {cls.__name__} ({type(error).__name__}: {error}); "
+        raise BadInput(f"model {path} could not be loaded as {cls.__name__} ({type(error).__name__}: {error}); "
                          f"the file is corrupt, was saved by an incompatible version, or is not the algo "
                          f"{metadata['algo']!r} its metadata names") from None
     check_model_fits(model, metadata, where=f"model {path}")
@@ -257,7 +258,7 @@ class ModelPolicy(Policy):
                  epsilon: float = 0.0, seed: int | None = None):
         super().__init__(seed)
         if (path is None) == (model is None):
-            raise ValueError("model policy needs exactly one of path=... or model=...")
+            raise BadInput("model policy needs exactly one of path=... or model=...")
         if model is None:
             require("train", "the model policy")
             read_metadata(path)  # a missing or foreign file is named now, not at the first move
@@ -335,7 +336,7 @@ class PretrainedPolicy(ModelPolicy):
         entry = next((e for e in entries if e.is_file()), None)
         if entry is None:
             shipped = {kind: shipped_games(kind) for kind in kinds}
-            raise ValueError(f"no pretrained agent ({' or '.join(kinds)}) for {game.name}; shipped: {shipped}")
+            raise BadInput(f"no pretrained agent ({' or '.join(kinds)}) for {game.name}; shipped: {shipped}")
         # Installed packages are plain folders (wheels are unpacked), so this path outlives the
         # context; a zipped install would need the file extracted for as long as it is used.
         with resources.as_file(entry) as path:

@@ -25,6 +25,7 @@ from stable_baselines3 import DQN
 from stable_baselines3.common.buffers import ReplayBuffer
 from torch.nn import functional as F
 
+from mancala_marl.errors import BadInput
 from .afterstate import AfterstatePolicy
 
 
@@ -55,9 +56,9 @@ class MaskedReplayBuffer(ReplayBuffer):
                  optimize_memory_usage=False, handle_timeout_termination=True, n_steps: int = 1, gamma: float = 0.99,
                  prioritized: float = 0.0):
         if optimize_memory_usage:
-            raise ValueError("MaskedReplayBuffer does not support optimize_memory_usage=True")
+            raise BadInput("MaskedReplayBuffer does not support optimize_memory_usage=True")
         if int(n_steps) < 1:
-            raise ValueError(f"n_steps must be >= 1, got {n_steps}")
+            raise BadInput(f"n_steps must be >= 1, got {n_steps}")
         super().__init__(buffer_size, observation_space, action_space, device, n_envs=n_envs,
                          handle_timeout_termination=handle_timeout_termination)
         self.n_steps, self.gamma = int(n_steps), float(gamma)

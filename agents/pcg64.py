@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from mancala_marl._compile import kernel
+from mancala_marl.errors import BadInput
 
 # rng row: [state_hi, state_lo, inc_hi, inc_lo, has_uint32, uinteger] as uint64.
 _MULT_HI = np.uint64(0x2360ED051FC65DA4)
@@ -21,7 +22,7 @@ def pcg64_row(generator) -> np.ndarray:
     compiled draws use."""
     st = getattr(generator, "bit_generator", generator).state
     if st["bit_generator"] != "PCG64":
-        raise ValueError(f"a PCG64 generator is needed, got {st['bit_generator']}")
+        raise BadInput(f"a PCG64 generator is needed, got {st['bit_generator']}")
     mask = (1 << 64) - 1
     s, inc = st["state"]["state"], st["state"]["inc"]
     return np.array([s >> 64, s & mask, inc >> 64, inc & mask, st["has_uint32"], st["uinteger"]], dtype=np.uint64)

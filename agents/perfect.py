@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 import time
 
+from mancala_marl.errors import BadInput, NotSolved
 from mancala_marl.games import Param
 
 from .base import SEED, Policy, check_game_on, register_policy
@@ -61,6 +62,14 @@ class PerfectPolicy(Policy):
     def prepare(self, game) -> None:
         self.solver(game)
 
+    def exact_margins(self, game) -> bool:
+        """Whether this player gives exact final margins on ``game`` (Kalah), or results only (Oware)."""
+        return self.solver(game).exact_margins
+
+    def max_seeds(self, game) -> int | None:
+        """The most seeds in play of a position this player answers for on ``game``; None: every one."""
+        return self.solver(game).max_seeds
+
     def db_seeds_for(self, game) -> int:
         """The size of the database this policy uses on ``game``: ``db_seeds``, or the default."""
         return default_db_seeds(game) if self.db_seeds is None else min(self.db_seeds, game.total_seeds)
@@ -72,7 +81,7 @@ class PerfectPolicy(Policy):
         from mancala_marl.endgame import BUILDERS, database, solver
 
         if game.name not in BUILDERS:
-            raise ValueError(f"perfect: no endgame database or solver for {game.name}; perfect play covers "
+            raise BadInput(f"perfect: no endgame database or solver for {game.name}; perfect play covers "
                              f"{', '.join(BUILDERS)} (use alphabeta or solver)")
         self._solver = solver(database(game, self.db_seeds_for(game), progress=sys.stderr.isatty()), self.tt_bits)
         return self._solver
@@ -83,10 +92,11 @@ class PerfectPolicy(Policy):
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         try:
             return getattr(solver, what)(state, deadline)
-        except TimeoutError as error:
-            within = f"time_limit={self.time_limit:g} s" if str(error) == "time" else str(error)
-            raise ValueError(f"perfect: this position (with {solver.db.seeds_in_play(state)} seeds in play) was not "
-                             f"solved within {within}; give more time, or use a larger database (db_seeds)") from None
+        except NotSolved as error:
+            within = f"time_limit={self.time_limit:g} s" if error.limit == "time" else error.limit
+            raise NotSolved(within, f"perfect: this position (with {solver.db.seeds_in_play(state)} seeds in play) "
+                                    f"was not solved within {within}; give more time, or use a larger database "
+                                    f"(db_seeds)") from None
 
     def act(self, game, state) -> int:
         pit, self.last_value = self._ask("best_move", game, state)

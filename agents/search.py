@@ -33,6 +33,7 @@ from dataclasses import replace
 import numpy as np
 
 from mancala_marl._compile import kernel
+from mancala_marl.errors import BadInput
 from mancala_marl.games import Param
 from mancala_marl.games.base import MAX_TOTAL_SEEDS, SPEC_PITS
 from mancala_marl.games.base import margin as _margin
@@ -277,7 +278,7 @@ class SearchTable:
                        self.stack, self.counters)
         if self.counters[PLY_LIMIT]:
             # e.g. the solver on a small Togyz Kumalak board, where balls can circle for ever
-            raise ValueError(f"search went deeper than {MAX_PLY} plies (a line of play that may never end); "
+            raise BadInput(f"search went deeper than {MAX_PLY} plies (a line of play that may never end); "
                              "no exact value: use alphabeta with a finite depth")
         return int(self.counters[BEST]), int(value), not self.counters[ABORTED]
 
@@ -406,7 +407,7 @@ class SolverPolicy(_SearchPolicy):
 
     def prepare(self, game):
         if game.total_seeds > self.max_seeds:
-            raise ValueError(f"solver: {game!r} has {game.total_seeds} seeds, more than max_seeds="
+            raise BadInput(f"solver: {game!r} has {game.total_seeds} seeds, more than max_seeds="
                              f"{self.max_seeds}; use alphabeta, or raise max_seeds and wait")
 
     def table(self, game):
@@ -416,6 +417,6 @@ class SolverPolicy(_SearchPolicy):
     def value(self, game, state) -> int:
         """The exact final margin, in seeds, for the player to move (0 for a finished game's mover: n/a)."""
         if game.is_terminal(state):
-            raise ValueError("the game is over: its margin is game.scores(state), not a search value")
+            raise BadInput("the game is over: its margin is game.scores(state), not a search value")
         _, value, _ = self.table(game).search(state, UNBOUNDED)
         return value

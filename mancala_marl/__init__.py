@@ -10,6 +10,7 @@ three lines that :func:`mancala_marl.env.entry_points` fills in. Rules without a
 import importlib as _importlib
 from importlib import metadata as _metadata
 
+from mancala_marl.errors import BadInput
 from ._compile import drop_stale_cache
 
 try:
@@ -41,7 +42,7 @@ def gym_id(name: str) -> str:
     """The Gymnasium id of a registered game's single-agent view: ``mancala_marl/Kalah-v0``, ...
     (``name`` as :func:`make_game` takes it: ``"kalah"``)."""
     if name not in GAMES:
-        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+        raise BadInput(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
     return f"mancala_marl/{GAMES[name].__name__}-v0"
 
 

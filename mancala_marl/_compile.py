@@ -1,4 +1,9 @@
-"""``kernel``: numba's ``njit``, cached on disk wherever a cache can be written.
+"""``kernel``: numba's ``njit``, cached on disk wherever a cache can be written, releasing the
+interpreter lock while it runs.
+
+Every kernel runs with ``nogil=True``: none touches a Python object, and a search of seconds in
+one thread (a reply of ``mancala-marl serve``) must not stop the interpreter's other threads (the
+server's event loop answering other games) for its length.
 
 Numba writes its cache beside the source (``__pycache__``) or, when the package folder is
 read-only, in the user's cache folder (``NUMBA_CACHE_DIR``, else ``~/.cache/numba``). Where
@@ -17,13 +22,22 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import warnings
 from pathlib import Path
 
 import numba
 
+# A kernel's ``numba.objmode`` block (a clock read every few thousand positions) takes the lock
+# back for its few lines, as it must: numba's warning that it does says nothing to a user.
+warnings.filterwarnings("ignore", "Code running in object mode won't allow parallel execution",
+                        numba.NumbaWarning)
+
 
 def kernel(function=None, **options):
-    """``numba.njit(cache=True, **options)``, falling back to no cache where none can be written."""
+    """``numba.njit(cache=True, nogil=True, **options)``, falling back to no cache where none can be
+    written."""
+    options.setdefault("nogil", True)
+
     def decorate(fn):
         try:
             return numba.njit(cache=True, **options)(fn)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from mancala_marl.errors import BadInput
 from ._compile import kernel
 from .games.base import GAME_OVER, SPEC_PITS, Game
 from .games.dispatch import apply_move, legal_moves
@@ -105,14 +106,14 @@ def _playouts_parallel(states, spec, seed, max_moves, moves):
 def init_states(game: Game, n: int) -> np.ndarray:
     """``n`` starting states of ``game``: an ``(n, game.state_size)`` int32 array."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"n must be a non-negative integer, got {n!r}")
+        raise BadInput(f"n must be a non-negative integer, got {n!r}")
     return np.tile(game.init(), (int(n), 1))
 
 
 def _check_states(game: Game, states) -> np.ndarray:
     if not isinstance(states, np.ndarray) or states.dtype != np.int32 or states.ndim != 2 \
             or states.shape[1] != game.state_size or not states.flags.c_contiguous:
-        raise ValueError(f"states must be a C-contiguous int32 array of shape (n, {game.state_size}) for "
+        raise BadInput(f"states must be a C-contiguous int32 array of shape (n, {game.state_size}) for "
                          f"{game!r}, got {getattr(states, 'dtype', type(states))} {np.shape(states)}")
     return states
 
@@ -127,7 +128,7 @@ def apply_moves(game: Game, states: np.ndarray, actions, parallel: bool = False)
     _check_states(game, states)
     actions = np.ascontiguousarray(actions, dtype=np.int64)
     if actions.shape != (states.shape[0],):
-        raise ValueError(f"actions must have shape ({states.shape[0]},), got {actions.shape}")
+        raise BadInput(f"actions must have shape ({states.shape[0]},), got {actions.shape}")
     status = np.empty(states.shape[0], dtype=np.int8)
     (_step_parallel if parallel else _step_serial)(states, actions, game.spec, status)
     return status

@@ -17,6 +17,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from mancala_marl.errors import BadInput
 from . import observations, render
 from .games import GAMES
 from .games.base import GAME_OVER, MAX_MOVES, Game, check_max_moves
@@ -59,10 +60,10 @@ class MancalaEnv(AECEnv):
         self.metadata = {**self.metadata, "render_modes": list(self.metadata["render_modes"])}
         observations.check_obs_type(game, obs_type)
         if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
+            raise BadInput(f"reward must be one of {list(REWARDS)}, got {reward!r}")
         check_max_moves(max_moves)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+            raise BadInput(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.game = game
         self.obs_type = obs_type
         self.reward_type = reward
@@ -310,7 +311,7 @@ def entry_points(name: str):
     def __init__(self, **kwargs):
         unknown = [key for key in kwargs if key not in signature.parameters]
         if unknown:
-            raise ValueError(f"{module} has no parameter {', '.join(map(repr, unknown))}; "
+            raise BadInput(f"{module} has no parameter {', '.join(map(repr, unknown))}; "
                              f"its parameters: {', '.join(signature.parameters)}")
         game = game_type(**{key: kwargs.pop(key) for key in rule_names if key in kwargs})
         MancalaEnv.__init__(self, game, **kwargs)

@@ -11,6 +11,7 @@ a seat pin a win rate to 0.001), got 100000000000000000000; it takes 1..1000000`
 
 from __future__ import annotations
 
+from mancala_marl.errors import BadInput
 from mancala_marl.games.base import MAX_MOVES
 from mancala_marl.games.params import Param
 
@@ -54,5 +55,5 @@ def check_workers(workers, jobs: int, name: str = "workers", unit: str = "job") 
     (``unit``: what a job is, for the message): more processes than jobs would start only to sit idle."""
     workers = check_count("workers", workers, name)
     if workers > jobs:
-        raise ValueError(f"{name} must be <= {jobs} (one {unit} each at least; there are {jobs}), got {workers}")
+        raise BadInput(f"{name} must be <= {jobs} (one {unit} each at least; there are {jobs}), got {workers}")
     return workers

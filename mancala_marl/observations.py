@@ -38,6 +38,7 @@ import functools
 import numpy as np
 from gymnasium import spaces
 
+from mancala_marl.errors import BadInput
 from ._compile import kernel
 from .games.base import GAME_OVER, SPEC_PITS, Game, margin
 from .games.dispatch import apply_move, encode_custom, encode_extra, legal_moves
@@ -66,7 +67,7 @@ def all_obs_types() -> list[str]:
 
 def check_obs_type(game: Game, obs_type: str) -> None:
     if obs_type not in obs_types(game):
-        raise ValueError(f"obs_type must be one of {list(obs_types(game))} for {game.name}, got {obs_type!r}")
+        raise BadInput(f"obs_type must be one of {list(obs_types(game))} for {game.name}, got {obs_type!r}")
 
 
 def obs_id(game: Game, obs_type: str) -> int:

@@ -30,6 +30,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from mancala_marl.errors import BadInput
 from . import observations, render
 from .agents import make_policy
 from .games import MAX_MOVES, Game, make_game
@@ -44,7 +45,7 @@ def resolve_policy(spec):
     (``"max"``, ``"alphabeta:depth=2"``, ``"model:run/final.zip"``; see :func:`mancala_marl.agents.make_policy`)."""
     if not isinstance(spec, str):
         if not callable(getattr(spec, "act", None)):
-            raise ValueError(f"opponent must be a policy name, a model path or a Policy, got {spec!r}")
+            raise BadInput(f"opponent must be a policy name, a model path or a Policy, got {spec!r}")
         return spec
     return make_policy(spec)
 
@@ -57,12 +58,12 @@ def opening_tries(opening: int) -> int:
     return OPENING_TRIES if opening > 0 else 1
 
 
-def no_episode(game: Game, opening: int) -> ValueError:
+def no_episode(game: Game, opening: int) -> BadInput:
     """The error when the opponent's replies end the game, from every start drawn, before the
     learner has moved."""
     if opening == 0:
-        return ValueError(f"{game!r}: the opponent's first moves end the game; the rules are degenerate")
-    return ValueError(f"{game!r}: the opponent's replies ended the game after {OPENING_TRIES} openings in a row; "
+        return BadInput(f"{game!r}: the opponent's first moves end the game; the rules are degenerate")
+    return BadInput(f"{game!r}: the opponent's replies ended the game after {OPENING_TRIES} openings in a row; "
                       f"use a shorter opening (or other rules)")
 
 
@@ -83,7 +84,7 @@ def random_opening(game: Game, rng: np.random.Generator, opening: int, opening_p
                 break
         if not game.is_terminal(state):
             return state, plies
-    raise ValueError(f"{game!r}: {OPENING_TRIES} random openings of {plies} plies all ended the game; use a shorter opening")
+    raise BadInput(f"{game!r}: {OPENING_TRIES} random openings of {plies} plies all ended the game; use a shorter opening")
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -118,20 +119,20 @@ class SingleAgentEnv(gymnasium.Env):
                  opening_prob: float = 1.0, **rule_params):
         self.game = make_game(game, **rule_params) if isinstance(game, str) else game
         if rule_params and not isinstance(game, str):
-            raise ValueError(f"rule parameters {sorted(rule_params)} given with a Game object; pass them to the game")
+            raise BadInput(f"rule parameters {sorted(rule_params)} given with a Game object; pass them to the game")
         observations.check_obs_type(self.game, obs_type)
         if seat not in SEATS:
-            raise ValueError(f"seat must be one of {list(SEATS)}, got {seat!r}")
+            raise BadInput(f"seat must be one of {list(SEATS)}, got {seat!r}")
         if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
+            raise BadInput(f"reward must be one of {list(REWARDS)}, got {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+            raise BadInput(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         check_max_moves(max_moves)
         check_opening(opening, opening_prob)
         self.opening, self.opening_prob = int(opening), float(opening_prob)
         if isinstance(opponent, (list, tuple)):
             if not opponent:
-                raise ValueError("opponent list is empty")
+                raise BadInput("opponent list is empty")
             self._opponents = [resolve_policy(o) for o in opponent]
         elif callable(getattr(opponent, "sample", None)):
             self._opponents = opponent
@@ -184,7 +185,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self._forfeit or self.game.to_move(self._state) != self.player:
             raise RuntimeError("step() called after the episode ended; call reset()")
         if not self.action_space.contains(action):
-            raise ValueError(f"action must be a pit index 0..{self.game.pits - 1}, got {action!r}")
+            raise BadInput(f"action must be a pit index 0..{self.game.pits - 1}, got {action!r}")
         if not self.game.legal_mask_fast(self._state)[int(action)]:
             forfeit = -1.0 if self.reward_type == "result" else -float(self.game.total_seeds)
             self._forfeit = True
@@ -263,6 +264,6 @@ class SingleAgentEnv(gymnasium.Env):
 
 def check_opening(opening, opening_prob) -> None:
     if isinstance(opening, bool) or not isinstance(opening, (int, np.integer)) or opening < 0:
-        raise ValueError(f"opening must be an integer >= 0 (random plies at most), got {opening!r}")
+        raise BadInput(f"opening must be an integer >= 0 (random plies at most), got {opening!r}")
     if not 0.0 <= opening_prob <= 1.0:
-        raise ValueError(f"opening_prob must be in [0, 1], got {opening_prob!r}")
+        raise BadInput(f"opening_prob must be in [0, 1], got {opening_prob!r}")

@@ -17,6 +17,7 @@ from html import escape
 
 import numpy as np
 
+from mancala_marl.errors import BadInput
 from .games.base import GAME_OVER
 
 CELL = 84  # px, a pit's square
@@ -116,7 +117,7 @@ def save_svg(state, path, game=None) -> None:
     (``env_id``); ``game`` is then needed only for rules other than the defaults."""
     if isinstance(state, np.ndarray):
         if game is None:
-            raise ValueError("a flat state does not say its game: save_svg(state, path, game=make_game(...))")
+            raise BadInput("a flat state does not say its game: save_svg(state, path, game=make_game(...))")
         boards = state
     else:  # a JAX State: its flat numba states are kept whole in _board (mancala_marl.jax.to_state)
         from .games import make_game
@@ -124,7 +125,7 @@ def save_svg(state, path, game=None) -> None:
         boards = np.asarray(state._board, dtype=np.int32)
         game = game or make_game(str(state._env_id))
         if boards.shape[-1] != game.state_size:
-            raise ValueError(f"a {boards.shape[-1]}-cell state is not one of {game!r} ({game.state_size} cells): "
+            raise BadInput(f"a {boards.shape[-1]}-cell state is not one of {game!r} ({game.state_size} cells): "
                              f"pass the game of its rules, save_svg(state, path, game=make_game(...))")
     with open(path, "w", encoding="utf-8") as file:
         file.write(batch_svg(game, boards))

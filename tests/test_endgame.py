@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from mancala_marl.agents import make_policy
+from mancala_marl.errors import NotSolved
 from mancala_marl.endgame import Database, DatabaseFileError, build, database, file_path, files, kalah
 from mancala_marl.endgame.ranking import composition_table, index, layer_sizes, layout, next_side, rank, unrank
 from mancala_marl.games import make_game
@@ -347,7 +348,7 @@ def test_the_perfect_policy_refuses_a_finished_game_and_games_without_a_database
 def test_the_perfect_policy_gives_up_past_its_time_limit_in_one_line():
     game = make_game("kalah", pits=6, seeds=6)
     perfect = make_policy("perfect", db_seeds=6, time_limit=0.01, tt_bits=16)
-    with pytest.raises(ValueError, match="not solved within time_limit=0.01 s") as error:
+    with pytest.raises(NotSolved, match="not solved within time_limit=0.01 s") as error:
         perfect.value(game, game.init())
     assert "\n" not in str(error.value)
 

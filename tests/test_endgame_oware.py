@@ -14,6 +14,7 @@ from mancala_marl.agents import make_policy
 from mancala_marl.endgame import database
 from mancala_marl.endgame.oware import search_bounds
 from mancala_marl.endgame.results import ResultSolver, earlier_sweeps
+from mancala_marl.errors import NotSolved
 from mancala_marl.endgame.ranking import state_index
 from mancala_marl.games import make_game
 
@@ -212,7 +213,7 @@ def test_a_search_past_its_budget_is_refused(tmp_path):
     for state in positions(game, 10, 20, seed=7):
         try:
             solver.move_results(state)
-        except TimeoutError as error:
-            assert str(error) == "50 positions"
+        except NotSolved as error:
+            assert error.limit == "50 positions" and str(error) == "not solved within 50 positions"
             refused += 1
     assert refused > 0

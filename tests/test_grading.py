@@ -3,6 +3,7 @@ perfect play grades perfect, a worse player worse, a blunder is a thrown result,
 seed grades the same positions the same way."""
 
 import json
+from dataclasses import FrozenInstanceError, replace
 
 import pytest
 
@@ -98,14 +99,16 @@ def test_a_worse_move_that_keeps_the_result_is_no_blunder():
     game = make_game("kalah", pits=4, seeds=3)
     state = game.from_board([0, 1, 1, 0, 10, 1, 0, 0, 0, 11], to_move=0)
     solved = solve_position(game, state, make_policy("perfect", db_seeds=DB_SEEDS))
-    solved.values, solved.results = {1: 2, 2: 6}, {1: 1, 2: 1}  # a smaller win: regret, no blunder
-    assert solved.verdict(1) == {"optimal": False, "blunder": False, "regret": 4}
-    solved.values, solved.results = {1: 0, 2: 6}, {1: 0, 2: 1}  # a win thrown to a draw
-    assert solved.verdict(1)["blunder"]
-    solved.values, solved.results = {1: -1, 2: 0}, {1: -1, 2: 0}  # a draw thrown to a loss
-    assert solved.verdict(1)["blunder"]
-    solved.values, solved.results = None, {1: 0, 2: 0}  # results only (Oware): no regret
-    assert solved.verdict(1) == {"optimal": True, "blunder": False, "regret": None}
+    # other worths of the same position, in copies: the solved position is cached for later tests
+    smaller_win = replace(solved, values={1: 2, 2: 6}, results={1: 1, 2: 1})  # regret, no blunder
+    assert smaller_win.verdict(1) == {"optimal": False, "blunder": False, "regret": 4}
+    assert replace(solved, values={1: 0, 2: 6}, results={1: 0, 2: 1}).verdict(1)["blunder"]  # a win thrown to a draw
+    assert replace(solved, values={1: -1, 2: 0}, results={1: -1, 2: 0}).verdict(1)["blunder"]  # a draw to a loss
+    results_only = replace(solved, values=None, results={1: 0, 2: 0})  # results only (Oware): no regret
+    assert results_only.verdict(1) == {"optimal": True, "blunder": False, "regret": None}
+    with pytest.raises(FrozenInstanceError):  # the cached position cannot be changed in place
+        solved.values = {1: 2, 2: 6}
+    assert solve_position(game, state, make_policy("perfect", db_seeds=DB_SEEDS)).values == {1: -4, 2: 2}
 
 
 def test_the_same_seed_grades_alike_and_another_draws_other_positions():

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mancala_marl.errors import BadInput
 from mancala_marl.games import MAX_MOVES, Game, IllegalMoveError, make_game
 from mancala_marl.limits import check_count, check_workers
 
@@ -44,7 +45,7 @@ def split_game_spec(spec: str) -> tuple[str, dict]:
 
     name, args, params = parse_policy_spec(spec)
     if args:
-        raise ValueError(f"game spec {spec!r}: parameters must be name=value, e.g. kalah:pits=4,seeds=3")
+        raise BadInput(f"game spec {spec!r}: parameters must be name=value, e.g. kalah:pits=4,seeds=3")
     return name, params
 
 
@@ -156,7 +157,7 @@ def match_records(game, a, b, n: int, seed: int = 0, workers: int = 1, opening: 
     if workers == 1:
         return _play_jobs(game, _policy(a), _policy(b), jobs, seed, opening)
     if not all(isinstance(p, str) for p in (a, b)):
-        raise ValueError("with workers > 1, give the policies as spec strings (they are rebuilt in each process)")
+        raise BadInput("with workers > 1, give the policies as spec strings (they are rebuilt in each process)")
     return _in_pool(game, a, b, jobs, seed, opening, workers, n)
 
 
@@ -342,7 +343,7 @@ def check_writable(path, option: str) -> None:
     path = Path(path)
     target = path.resolve()
     if path.is_dir() or not target.parent.is_dir():
-        raise ValueError(f"{option}: cannot write {path}" + ("" if target.parent.is_dir() else
+        raise BadInput(f"{option}: cannot write {path}" + ("" if target.parent.is_dir() else
                                                              f" (no folder {target.parent})"))
     if target.exists() and not target.is_file():
         return
@@ -351,7 +352,7 @@ def check_writable(path, option: str) -> None:
         with open(target, "a"):
             pass
     except OSError as error:
-        raise ValueError(f"{option}: cannot write {path} ({error.strerror})") from None
+        raise BadInput(f"{option}: cannot write {path} ({error.strerror})") from None
     if not existed:
         target.unlink()
 

@@ -11,6 +11,7 @@ import argparse
 from dataclasses import fields
 
 from mancala_marl.agents.base import literal, split_policy_specs
+from mancala_marl.errors import BadInput
 from mancala_marl.games import GAMES, rules_help
 
 BAD_INPUT, INTERRUPTED = 2, 130  # the shell's status for an interrupt
@@ -96,9 +97,9 @@ def key_values(items, what: str) -> dict:
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.isidentifier():
-            raise ValueError(f"{what} must look like KEY=VALUE, got {item!r}")
+            raise BadInput(f"{what} must look like KEY=VALUE, got {item!r}")
         if key in out:
-            raise ValueError(f"{what} gives {key} twice")
+            raise BadInput(f"{what} gives {key} twice")
         out[key] = literal(value)
     return out
 
@@ -108,7 +109,7 @@ def layer_sizes(text: str, option: str) -> list[int]:
     try:
         return [int(size) for size in text.split(",")]
     except ValueError:
-        raise ValueError(f"{option} must be comma-separated layer sizes, got {text!r}") from None
+        raise BadInput(f"{option} must be comma-separated layer sizes, got {text!r}") from None
 
 
 def add_game_argument(parser) -> None:

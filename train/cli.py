@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 
 from mancala_marl import __version__
+from mancala_marl.errors import BadInput, NotSolved
 from mancala_marl.extras import MissingExtraError
 from mancala_marl.games import GAMES
 from mancala_marl.train import (
@@ -58,7 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     except MissingExtraError as error:
         print(f"{where}: {one_line(error)}", file=sys.stderr)
         return BAD_INPUT
-    except (ValueError, OSError, EOFError) as error:  # bad input: values, files, a closed stdin
+    # Bad input, a question past its limit, a file that cannot be read, a closed stdin: one line.
+    # Anything else is a bug and shows its traceback (exit 1).
+    except (BadInput, NotSolved, OSError, EOFError) as error:
         print(f"{where}: error: {one_line(error)}", file=sys.stderr)
         return BAD_INPUT
 

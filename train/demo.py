@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from mancala_marl import ENV_MODULES
+from mancala_marl.errors import BadInput
 from mancala_marl.extras import require
 from mancala_marl.train.arguments import count_argument, seed_argument
 
@@ -94,7 +95,7 @@ def fresh_run_dir(run_dir: Path) -> None:
     """Make ``run_dir`` an empty folder marked as a demo's: an earlier demo's folder is replaced,
     any other folder that is not empty is refused (ValueError naming it), never deleted."""
     if run_dir.exists() and not run_dir.is_dir():
-        raise ValueError(f"--run-dir {run_dir} is a file, not a folder")
+        raise BadInput(f"--run-dir {run_dir} is a file, not a folder")
     if run_dir.is_dir() and any(run_dir.iterdir()):
         others = sorted(entry.name for entry in run_dir.iterdir() if entry.name not in DEMO_FILES)
         why = None
@@ -103,7 +104,7 @@ def fresh_run_dir(run_dir: Path) -> None:
         elif others:
             why = f"it holds {', '.join(others[:3])}{' ...' if len(others) > 3 else ''}, which a demo does not write"
         if why:
-            raise ValueError(f"--run-dir {run_dir} is not empty and {why}: the demo replaces only its own runs; "
+            raise BadInput(f"--run-dir {run_dir} is not empty and {why}: the demo replaces only its own runs; "
                              f"choose another --run-dir, or remove the folder yourself")
         shutil.rmtree(run_dir)  # an earlier demo's: a demo starts afresh each time
     run_dir.mkdir(parents=True, exist_ok=True)

@@ -32,6 +32,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from mancala_marl import observations
+from mancala_marl.errors import BadInput
 from mancala_marl.games import MAX_MOVES, make_game
 from mancala_marl.train.arena import process_pool
 
@@ -66,26 +67,26 @@ class DistillConfig:
         for name in ("rounds", "states_per_round", "epochs", "batch_size", "workers", "eval_games"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+                raise BadInput(f"{name} must be a positive integer, got {value!r}")
         if isinstance(self.eval_opening, bool) or not isinstance(self.eval_opening, int) or self.eval_opening < 0:
-            raise ValueError(f"eval_opening must be an integer >= 0, got {self.eval_opening!r}")
+            raise BadInput(f"eval_opening must be an integer >= 0, got {self.eval_opening!r}")
         trained = self.states_per_round - held_out(self.states_per_round)
         if self.batch_size > trained:
-            raise ValueError(f"batch_size {self.batch_size} is larger than the {trained} positions the first round "
+            raise BadInput(f"batch_size {self.batch_size} is larger than the {trained} positions the first round "
                              f"trains on ({self.states_per_round} states, 5% held out): lower it or raise the states")
         if not 0.0 <= self.explore <= 1.0:
-            raise ValueError(f"explore must be in [0, 1], got {self.explore!r}")
+            raise BadInput(f"explore must be in [0, 1], got {self.explore!r}")
         if self.features not in FEATURES:
-            raise ValueError(f"features must be one of {list(FEATURES)}, got {self.features!r}")
+            raise BadInput(f"features must be one of {list(FEATURES)}, got {self.features!r}")
         if self.features == "onehot" and self.obs_type not in observations.COUNTS_FIRST:
-            raise ValueError(f"features='onehot' reads seed counts: it needs an obs_type in "
+            raise BadInput(f"features='onehot' reads seed counts: it needs an obs_type in "
                              f"{list(observations.COUNTS_FIRST)}, not {self.obs_type!r}")
         if not (self.net_arch and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in self.net_arch)):
-            raise ValueError(f"net_arch must be a list of positive layer sizes, got {self.net_arch!r}")
+            raise BadInput(f"net_arch must be a list of positive layer sizes, got {self.net_arch!r}")
         if not self.learning_rate > 0:
-            raise ValueError(f"learning_rate must be > 0, got {self.learning_rate!r}")
+            raise BadInput(f"learning_rate must be > 0, got {self.learning_rate!r}")
         if not self.pool:
-            raise ValueError("pool needs at least one opponent")
+            raise BadInput("pool needs at least one opponent")
         game = make_game(self.game, **self.rule_params)
         check_policies(game, [self.teacher, *self.pool, *self.eval_opponents])  # before any game
         observations.check_obs_type(game, self.obs_type)
@@ -189,7 +190,7 @@ def fit(model, obs, masks, labels, epochs: int, batch_size: int, learning_rate: 
     held = held_out(len(labels))
     val, train = order[:held], order[held:]
     if epochs and len(train) < batch_size:
-        raise ValueError(f"batch_size {batch_size} is larger than the {len(train)} training positions")
+        raise BadInput(f"batch_size {batch_size} is larger than the {len(train)} training positions")
     obs_t, masks_t, labels_t = torch.as_tensor(obs), torch.as_tensor(masks), torch.as_tensor(labels)
     steps = epochs * max(1, len(train) // batch_size)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
@@ -272,7 +273,7 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
             config.eval_opening = 0  # a run from before the option evaluated without an opening: its curve goes on so
         done = read_metadata(ckpt)["rounds"] if ckpt.is_file() else 0
         if config.rounds <= done and (run.folder / "final.zip").is_file():  # as train and alphazero: nothing to do
-            raise ValueError(f"--resume: the run in {run.folder} has run all its {done} rounds already: give --rounds "
+            raise BadInput(f"--resume: the run in {run.folder} has run all its {done} rounds already: give --rounds "
                              f"above {done} to train on")
     config.check()
     torch.set_num_threads(1)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mancala_marl.errors import BadInput, NotSolved
 from mancala_marl.games import Game
 from mancala_marl.limits import check_count
 
@@ -47,7 +48,7 @@ BINS = 6
 CACHE_SIZE = 100_000  # solved positions kept between calls, a few hundred bytes each
 
 
-@dataclass
+@dataclass(frozen=True)
 class Solved:
     """A position and the exact worth of each of its legal moves, for the player to move."""
 
@@ -60,7 +61,7 @@ class Solved:
         """``{"optimal", "blunder", "regret"}`` of playing ``move`` here (regret None, and optimal
         meaning the best result, where the perfect player gives results only)."""
         if move not in self.results:
-            raise ValueError(f"pit {move} is not a legal move here (legal: {sorted(self.results)})")
+            raise BadInput(f"pit {move} is not a legal move here (legal: {sorted(self.results)})")
         blunder = self.results[move] < max(self.results.values())
         if self.values is None:
             return {"optimal": not blunder, "blunder": blunder, "regret": None}
@@ -168,17 +169,12 @@ def solve_position(game: Game, state: np.ndarray, perfect) -> Solved:
     if key in _SOLVED:
         _SOLVED.move_to_end(key)
         return _SOLVED[key]
-    results = None
-    if hasattr(perfect, "move_results"):  # the result, where margins alone may not settle it
-        results = {int(pit): int(r) for pit, r in perfect.move_results(game, state).items()}
-    try:
+    if perfect.exact_margins(game):
         values = {int(pit): int(v) for pit, v in perfect.move_values(game, state).items()}
-    except ValueError as error:  # Oware: exact results, no exact margins
-        if results is None or "not margins" not in str(error):
-            raise
-        values = None
-    if results is None:
         results = {pit: int(np.sign(v)) for pit, v in values.items()}
+    else:  # Oware: exact results, no exact margins
+        values = None
+        results = {int(pit): int(r) for pit, r in perfect.move_results(game, state).items()}
     solved = Solved(state.copy(), seeds_in_play(game, state), values, results)
     _SOLVED[key] = solved
     if len(_SOLVED) > CACHE_SIZE:
@@ -235,13 +231,13 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
     game = parse_game(game)
     seed = check_seed(seed)
     if not policy_specs:
-        raise ValueError("grade: name at least one policy")
+        raise BadInput("grade: name at least one policy")
     perfect = perfect_player(db_seeds, time_limit)
     perfect.prepare(game)  # a game without perfect play: its one line, before any work
-    if hasattr(perfect.solver(game), "check_covered"):  # perfect play of endgames only (Oware): those its database covers
-        covered = perfect.db_seeds_for(game)
+    covered = perfect.max_seeds(game)
+    if covered is not None:  # perfect play of endgames only (Oware): those its database covers
         if max_seeds is not None and max_seeds > covered:
-            raise ValueError(f"grade: perfect play on {game.name} covers positions with at most {covered} seeds in "
+            raise BadInput(f"grade: perfect play on {game.name} covers positions with at most {covered} seeds in "
                              f"play (db_seeds); max_seeds={max_seeds} asks for more")
         max_seeds = covered if max_seeds is None else max_seeds
     graded = [spec if isinstance(spec, Policy) else make_policy(spec) for spec in policy_specs]
@@ -258,9 +254,7 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
         for state in states:
             try:
                 solved.append(solve_position(game, state, perfect))
-            except ValueError as error:
-                if "not solved within" not in str(error):
-                    raise
+            except NotSolved:
                 skipped[_bin_of(seeds_in_play(game, state), edges)] += 1  # past the time limit or the search's budget
             bar.advance(task)
         task = bar.add_task("grading moves", total=len(solved) * len(graded))

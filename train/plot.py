@@ -10,6 +10,7 @@ import os
 from collections import defaultdict
 from pathlib import Path
 
+from mancala_marl.errors import BadInput
 from mancala_marl.extras import require
 
 from .arena import check_writable
@@ -34,7 +35,7 @@ def read_curves(csv_path) -> dict:
             reader = csv.DictReader(handle)
             # None: an empty file, which a run stopped before it wrote the header leaves
             if reader.fieldnames is not None and not set(COLUMNS) <= set(reader.fieldnames):
-                raise ValueError(f"{not_ours}: its first line does not name the columns timesteps, opponent, "
+                raise BadInput(f"{not_ours}: its first line does not name the columns timesteps, opponent, "
                                  f"seat, ..., win_rate")
             for row in reader:
                 # A run stopped while it wrote a row leaves it short, and the next evaluation is
@@ -45,10 +46,10 @@ def read_curves(csv_path) -> dict:
                     curves[(row["opponent"], row["seat"])].append((int(row["timesteps"]),
                                                                     100 * float(row["win_rate"])))
                 except ValueError:
-                    raise ValueError(f"{csv_path}, line {reader.line_num}: not an evaluation row of "
+                    raise BadInput(f"{csv_path}, line {reader.line_num}: not an evaluation row of "
                                      f"mancala-marl (columns timesteps, opponent, seat, ..., win_rate)") from None
     except (UnicodeDecodeError, csv.Error) as error:
-        raise ValueError(f"{not_ours}: it cannot be read as CSV text ({error})") from None
+        raise BadInput(f"{not_ours}: it cannot be read as CSV text ({error})") from None
     return curves
 
 
@@ -67,7 +68,7 @@ def plot_curves(csv_path, out_path, title: str | None = None,
 
     curves = read_curves(csv_path)
     if not curves:
-        raise ValueError(f"{csv_path} holds no evaluations yet")
+        raise BadInput(f"{csv_path} holds no evaluations yet")
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
     for ax, seat in zip(axes, ("first", "second")):
         for (opponent, s), points in sorted(curves.items()):
@@ -96,12 +97,12 @@ def run(args) -> int:
     csv_path = run_dir / "evaluations.csv"
     fault = folder_fault(run_dir, "run folder", must_exist=True)
     if fault:
-        raise ValueError(fault)
+        raise BadInput(fault)
     if not csv_path.is_file():
         if not (run_dir / "config.json").is_file():  # every run writes it first
-            raise ValueError(f"no evaluations.csv in {run_dir}: not a run directory of `mancala-marl train`, "
+            raise BadInput(f"no evaluations.csv in {run_dir}: not a run directory of `mancala-marl train`, "
                              "`distill` or `alphazero`")
-        raise ValueError(f"{run_dir} has no evaluations yet: {first_evaluation(run_dir)}")
+        raise BadInput(f"{run_dir} has no evaluations yet: {first_evaluation(run_dir)}")
     xlabel = "training steps (learner moves)"
     if (run_dir / "data").is_dir():  # a `mancala-marl distill` run counts labelled positions
         xlabel = "labelled positions"

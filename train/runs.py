@@ -18,6 +18,7 @@ import sys
 from dataclasses import asdict, fields
 from pathlib import Path
 
+from mancala_marl.errors import BadInput
 from .files import folder_fault, write_atomically
 
 # How a run is shown and how many threads or processes it uses, not what it learns: any command
@@ -86,7 +87,7 @@ class Run:
         and needs its checkpoint unless ``resumes_before_checkpoint``."""
         fault = folder_fault(self.folder, "--run-dir")  # a missing folder under --resume: no_checkpoint says it
         if fault:
-            raise ValueError(fault)
+            raise BadInput(fault)
         if resume:
             if not self.resumes_before_checkpoint and not self.checkpoint.is_file():
                 raise no_checkpoint(self.folder, self.checkpoint)
@@ -96,10 +97,10 @@ class Run:
         self.game = config.game
         return config
 
-    def finished(self, done: str, total: int, option: str, typed: bool) -> ValueError:
+    def finished(self, done: str, total: int, option: str, typed: bool) -> BadInput:
         """The refusal of a --resume to a total the run has reached (``done``: ``"trained 500 moves"``)."""
         said = f"{option} is" if typed else f"its total (no {option} given) is"
-        return ValueError(f"--resume: the run in {self.folder} has {done} already, and {said} {total}: "
+        return BadInput(f"--resume: the run in {self.folder} has {done} already, and {said} {total}: "
                           f"give a larger {option} to train on")
 
     def write_config(self, config) -> None:
@@ -145,9 +146,9 @@ def check_fresh(run_dir: Path, checkpoint: Path) -> None:
     """Refuse to start a new run where one is (its checkpoint), or where a run that stopped before
     its first checkpoint left evaluations that the new run's would be appended to."""
     if checkpoint.is_file():
-        raise ValueError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
+        raise BadInput(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
     if (run_dir / "evaluations.csv").is_file():
-        raise ValueError(f"{run_dir} holds the evaluations of a run that stopped before its first checkpoint; "
+        raise BadInput(f"{run_dir} holds the evaluations of a run that stopped before its first checkpoint; "
                          "remove the folder or choose another --run-dir")
 
 
@@ -170,9 +171,9 @@ def read_config(run_dir) -> dict:
     try:
         saved = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"--resume: {path} is not a readable run configuration ({error})") from None
+        raise BadInput(f"--resume: {path} is not a readable run configuration ({error})") from None
     if not isinstance(saved, dict):
-        raise ValueError(f"--resume: {path} is not a readable run configuration (not a JSON object)")
+        raise BadInput(f"--resume: {path} is not a readable run configuration (not a JSON object)")
     return saved
 
 
@@ -189,7 +190,7 @@ def resumed_config(config, run_dir, changeable: set, separate: frozenset = froze
     names = {f.name for f in fields(cls)}
     unknown = sorted(set(saved) - names)
     if unknown:
-        raise ValueError(f"--resume: {Path(run_dir) / 'config.json'} is not the configuration of a "
+        raise BadInput(f"--resume: {Path(run_dir) / 'config.json'} is not the configuration of a "
                          f"{cls.__name__} run (unknown settings {unknown})")
     asked, default = asdict(config), asdict(cls())
     if given is None:
@@ -202,7 +203,7 @@ def resumed_config(config, run_dir, changeable: set, separate: frozenset = froze
     clashes = [f"{name}={asked[name]!r} (the run's: {saved.get(name, default[name])!r})"
                for name in sorted(given - kept) if not same(asked[name], saved.get(name, default[name]))]
     if clashes:
-        raise ValueError(f"--resume continues {run_dir} with its own settings, and these differ from them: "
+        raise BadInput(f"--resume continues {run_dir} with its own settings, and these differ from them: "
                          f"{'; '.join(clashes)}. Drop them, or start a new run in another --run-dir")
     return cls(**{**saved, **{name: asked[name] for name in given & kept}})
 
@@ -225,7 +226,7 @@ def check_game(run_dir, game: str, rules: dict, saved: dict | None = None) -> No
     theirs = saved.get("rule_params", {})
     if game != saved.get("game") or (rules and make_game(game, **rules).params
                                      != make_game(game, **theirs).params):
-        raise ValueError(f"--resume: {run_dir} is a run of {describe(saved.get('game'), theirs)}, "
+        raise BadInput(f"--resume: {run_dir} is a run of {describe(saved.get('game'), theirs)}, "
                          f"not {describe(game, rules)}")
 
 
@@ -240,5 +241,5 @@ def load_checkpoint(load, path, what: str = "checkpoint"):
     except (FileNotFoundError, MemoryError):
         raise
     except Exception as error:  # unpickling a damaged file can raise almost anything
-        raise ValueError(f"--resume: cannot read the {what} {path} ({type(error).__name__}: {error}); "
+        raise BadInput(f"--resume: cannot read the {what} {path} ({type(error).__name__}: {error}); "
                          f"it is damaged or not from this run") from None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mancala_marl.errors import BadInput
 from .callbacks import PeriodicCallback
 
 
@@ -30,9 +31,9 @@ class OpponentPool:
         from mancala_marl.single_agent import resolve_policy
 
         if not 0.0 <= snapshot_prob <= 1.0:
-            raise ValueError(f"snapshot_prob must be in [0, 1], got {snapshot_prob!r}")
+            raise BadInput(f"snapshot_prob must be in [0, 1], got {snapshot_prob!r}")
         if not baselines and snapshot_dir is None:
-            raise ValueError("an opponent pool needs baselines or a snapshot_dir")
+            raise BadInput("an opponent pool needs baselines or a snapshot_dir")
         self.baseline_specs = list(baselines)
         self.baselines = [resolve_policy(b) for b in self.baseline_specs]
         self.snapshot_dir = Path(snapshot_dir) if snapshot_dir is not None else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 
+from mancala_marl.errors import BadInput
 from mancala_marl.train.arguments import GAME_HELP, add_perfect_arguments
 
 
@@ -31,7 +32,7 @@ def parse_moves(text: str) -> list[int]:
     try:
         return [int(move) for move in text.split(",") if move.strip()]
     except ValueError:
-        raise ValueError(f"--moves must be comma-separated pit numbers, got {text!r}") from None
+        raise BadInput(f"--moves must be comma-separated pit numbers, got {text!r}") from None
 
 
 def run(args) -> int:
@@ -43,10 +44,10 @@ def run(args) -> int:
     state = game.init()
     for number, pit in enumerate(parse_moves(args.moves), 1):
         if game.is_terminal(state):
-            raise ValueError(f"--moves: the game is over before move {number} ({pit})")
+            raise BadInput(f"--moves: the game is over before move {number} ({pit})")
         game.apply(state, pit)  # an illegal pit: IllegalMoveError, which names it
     if game.is_terminal(state):
-        raise ValueError(f"--moves: the game is over after these moves, final scores {game.scores(state)}")
+        raise BadInput(f"--moves: the game is over after these moves, final scores {game.scores(state)}")
     perfect = make_policy("perfect", db_seeds=args.db_seeds, time_limit=args.time_limit)
     start = time.perf_counter()
     if args.rebuild:

@@ -13,6 +13,7 @@ import itertools
 import numpy as np
 
 from mancala_marl.agents import check_policies
+from mancala_marl.errors import BadInput
 
 from .arena import arena, console, game_label, opening_label, parse_game
 
@@ -47,14 +48,14 @@ def round_robin(game, names: list[str], n: int, seed: int = 0, workers: int = 1,
                 progress=None) -> dict:
     """Every pair of ``names`` plays :func:`arena` (``n`` games per seat); returns results and ratings."""
     if len(set(names)) < 2:
-        raise ValueError(f"a tournament needs at least two different policies, got {names!r}")
+        raise BadInput(f"a tournament needs at least two different policies, got {names!r}")
     # Results and ratings are keyed by the spec, so a repeat cannot be a player of its own.
     repeated = [name for name in dict.fromkeys(names) if names.count(name) > 1]
     if len(repeated) == 1:
-        raise ValueError(f"policy {repeated[0]!r} is given {times(names.count(repeated[0]))}: each policy takes "
+        raise BadInput(f"policy {repeated[0]!r} is given {times(names.count(repeated[0]))}: each policy takes "
                          f"part in a tournament once")
     if repeated:
-        raise ValueError(f"policies {', '.join(map(repr, repeated))} are each given more than once: each policy "
+        raise BadInput(f"policies {', '.join(map(repr, repeated))} are each given more than once: each policy "
                          f"takes part in a tournament once")
     game = parse_game(game)
     check_policies(game, names)

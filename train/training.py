@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mancala_marl.errors import BadInput
 from mancala_marl.games import make_game
 
 ALGO_NAMES = {"maskable-ppo": "MaskablePPO", "dqn": "masked DQN"}  # for titles and messages
@@ -70,35 +71,35 @@ class TrainConfig:
     def check(self) -> None:
         from mancala_marl.agents import check_policies, check_seed
         if self.algo not in ALGOS:
-            raise ValueError(f"algo must be one of {list(ALGOS)}, got {self.algo!r}")
+            raise BadInput(f"algo must be one of {list(ALGOS)}, got {self.algo!r}")
         if self.vec not in VECS:
-            raise ValueError(f"vec must be one of {list(VECS)}, got {self.vec!r}")
+            raise BadInput(f"vec must be one of {list(VECS)}, got {self.vec!r}")
         if self.features not in FEATURES:
-            raise ValueError(f"features must be one of {list(FEATURES)}, got {self.features!r}")
+            raise BadInput(f"features must be one of {list(FEATURES)}, got {self.features!r}")
         if self.features == "afterstate" and (self.algo, self.obs_type) != ("dqn", "afterstates"):
-            raise ValueError(f"features 'afterstate' needs algo 'dqn' and obs_type 'afterstates' (--algo dqn "
+            raise BadInput(f"features 'afterstate' needs algo 'dqn' and obs_type 'afterstates' (--algo dqn "
                              f"--obs-type afterstates), got {self.algo!r} and {self.obs_type!r} (with another algo "
                              f"or obs_type, pass --features onehot or plain)")
         if self.restart_prob and self.vec != "fast":
-            raise ValueError(f"restart_prob needs vec='fast' (--vec fast), got vec={self.vec!r}")
+            raise BadInput(f"restart_prob needs vec='fast' (--vec fast), got vec={self.vec!r}")
         if self.vec == "fast":
             from mancala_marl.train.vector_env import OPPONENTS, check_restarts
             names = opponent_specs(self.opponent)
             if any(name not in OPPONENTS for name in names):
-                raise ValueError(f"vec='fast' plays compiled opponents only ({', '.join(OPPONENTS)}, or a "
+                raise BadInput(f"vec='fast' plays compiled opponents only ({', '.join(OPPONENTS)}, or a "
                                  f"comma-separated mix), not {self.opponent!r}; use vec='dummy' or 'subproc'")
             check_restarts(self.restart_prob, names)  # before the run's folder is made
         for name in ("timesteps", "n_envs", "eval_freq", "eval_games", "checkpoint_freq", "snapshot_freq"):
             if int(getattr(self, name)) < 1:
-                raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
+                raise BadInput(f"{name} must be a positive integer, got {getattr(self, name)!r}")
         check_seed(self.seed)
         for name in ("opening", "eval_opening"):
             if int(getattr(self, name)) < 0:
-                raise ValueError(f"{name} must be an integer >= 0, got {getattr(self, name)!r}")
+                raise BadInput(f"{name} must be an integer >= 0, got {getattr(self, name)!r}")
         if self.reward_scale is not None and not self.reward_scale > 0:
-            raise ValueError(f"reward_scale must be > 0 (rewards times it), got {self.reward_scale!r}")
+            raise BadInput(f"reward_scale must be > 0 (rewards times it), got {self.reward_scale!r}")
         if self.learning_rate_end is not None and not self.learning_rate_end >= 0:
-            raise ValueError(f"learning_rate_end must be >= 0, got {self.learning_rate_end!r}")
+            raise BadInput(f"learning_rate_end must be >= 0, got {self.learning_rate_end!r}")
         opponents = self.pool_baselines if self.opponent == "selfplay" else opponent_specs(self.opponent)
         # before the run's folder is written, and not at the first evaluation hours in
         check_policies(make_game(self.game, **self.rule_params), [*opponents, *self.eval_opponents])
@@ -152,10 +153,10 @@ def recipe(name: str, game: str, algo: str | None = None) -> dict:
     """The TrainConfig values of recipe ``name`` for ``game``, with ``algo`` (default: the
     recipe's choice) and that algorithm's settings, general then the game's own."""
     if name not in RECIPES:
-        raise ValueError(f"unknown recipe {name!r}; recipes: {sorted(RECIPES)}")
+        raise BadInput(f"unknown recipe {name!r}; recipes: {sorted(RECIPES)}")
     algo = algo or RECIPES[name]["algo"]
     if algo not in RECIPE_ALGOS[name]:
-        raise ValueError(f"recipe {name!r} has no settings for algo {algo!r}; it has {sorted(RECIPE_ALGOS[name])}")
+        raise BadInput(f"recipe {name!r} has no settings for algo {algo!r}; it has {sorted(RECIPE_ALGOS[name])}")
     general, own = RECIPE_ALGOS[name][algo], RECIPES_PER_GAME.get(name, {}).get(game, {}).get(algo, {})
     return {**RECIPES[name], **general, **own, "algo": algo,
             "hyperparams": {**general.get("hyperparams", {}), **own.get("hyperparams", {})}}
@@ -262,13 +263,13 @@ def check_hyperparams(cls, hyperparams: dict) -> None:
     taken -= {"self", "policy", "env", "_init_setup_model", "seed", "verbose", "tensorboard_log"}  # ours to set
     unknown = sorted(set(hyperparams) - taken)
     if unknown:
-        raise ValueError(f"--hyper: {cls.__name__} has no argument {', '.join(map(repr, unknown))} "
+        raise BadInput(f"--hyper: {cls.__name__} has no argument {', '.join(map(repr, unknown))} "
                          f"(it takes {', '.join(sorted(taken))})")
     # counts SB3 takes as they come: batch_size=0 ended in a reshape error inside the first update
     for name, value in hyperparams.items():
         low = COUNT_HYPERPARAMS.get(name)
         if low is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
-            raise ValueError(f"--hyper: {name} must be an integer >= {low}, got {value!r}")
+            raise BadInput(f"--hyper: {name} must be an integer >= {low}, got {value!r}")
 
 
 # Hyperparameters that are counts, and their least values (gradient_steps=-1 means "as many as moves").
@@ -374,7 +375,7 @@ def train(config: TrainConfig, run_dir, resume: bool = False, timesteps: int | N
             model = cls(policy, env, seed=config.seed, verbose=0, tensorboard_log=str(run_dir / "tb"), **params)
         except (TypeError, ValueError, AssertionError) as error:  # SB3 asserts on some bad values
             env.close()
-            raise ValueError(f"{cls.__name__} refused its settings ({', '.join(map(str, params))}; "
+            raise BadInput(f"{cls.__name__} refused its settings ({', '.join(map(str, params))}; "
                              f"--hyper gave {config.hyperparams or 'none'}): {error}") from None
     # once SB3 has taken the settings: a run it refused leaves no folder, and no config.json to
     # look like a run (nothing before this writes in the folder: SB3 makes tb/ when it learns)

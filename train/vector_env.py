@@ -41,6 +41,7 @@ from mancala_marl._compile import kernel
 from mancala_marl.agents.pcg64 import pcg64_row
 from mancala_marl.agents.rules import exact_pit, max_pit, random_pit
 from mancala_marl.agents.search import MAX_PLY, greedy_pit
+from mancala_marl.errors import BadInput
 from mancala_marl.extras import require
 from mancala_marl.games import MAX_MOVES, Game, make_game
 from mancala_marl.games.base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, check_max_moves, margin
@@ -63,9 +64,9 @@ TRAIL = 256  # learner positions recorded per game for the restart pool (the res
 def check_restarts(restart_prob, opponents: list[str]) -> None:
     """ValueError unless ``restart_prob`` is a probability that ``opponents`` (known names) can use."""
     if isinstance(restart_prob, bool) or not isinstance(restart_prob, numbers.Real) or not 0 <= restart_prob <= 1:
-        raise ValueError(f"restart_prob must be a probability in [0, 1], got {restart_prob!r}")
+        raise BadInput(f"restart_prob must be a probability in [0, 1], got {restart_prob!r}")
     if restart_prob > 0 and not DETERMINISTIC & {OPPONENTS[name] for name in opponents}:
-        raise ValueError(f"restart_prob restarts games against max, exact or greedy only; the opponents are {opponents}")
+        raise BadInput(f"restart_prob restarts games against max, exact or greedy only; the opponents are {opponents}")
 
 
 class RestartPool:
@@ -74,7 +75,7 @@ class RestartPool:
 
     def __init__(self, capacity: int, state_size: int):
         if isinstance(capacity, bool) or not isinstance(capacity, (int, np.integer)) or capacity < 1:
-            raise ValueError(f"restart_capacity must be a positive integer, got {capacity!r}")
+            raise BadInput(f"restart_capacity must be a positive integer, got {capacity!r}")
         self.capacity, self.state_size = int(capacity), state_size
         self._rings: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._size: dict[int, int] = {}
@@ -203,20 +204,20 @@ class MancalaVecEnv(VecEnv):
                  reward_scale: float = 1.0, max_moves: int = MAX_MOVES, opening: int = 0, opening_prob: float = 1.0,
                  restart_prob: float = 0.0, restart_capacity: int = 100_000, **rule_params):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+            raise BadInput(f"num_envs must be a positive integer, got {num_envs!r}")
         if rule_params and not isinstance(game, str):
-            raise ValueError(f"rule parameters {sorted(rule_params)} given with a Game object; pass them to the game")
+            raise BadInput(f"rule parameters {sorted(rule_params)} given with a Game object; pass them to the game")
         self.game = make_game(game, **rule_params) if isinstance(game, str) else game
         observations.check_obs_type(self.game, obs_type)
         names = opponent.split(",") if isinstance(opponent, str) else list(opponent)  # "random,max": the CLI's form
         unknown = [name for name in names if name not in OPPONENTS]
         if not names or unknown:
-            raise ValueError(f"opponent must be one of {list(OPPONENTS)} or a non-empty list of them for the "
+            raise BadInput(f"opponent must be one of {list(OPPONENTS)} or a non-empty list of them for the "
                              f"vectorized env (use SingleAgentEnv in a DummyVecEnv for others), got {opponent!r}")
         if seat not in SEATS:
-            raise ValueError(f"seat must be one of {list(SEATS)}, got {seat!r}")
+            raise BadInput(f"seat must be one of {list(SEATS)}, got {seat!r}")
         if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
+            raise BadInput(f"reward must be one of {list(REWARDS)}, got {reward!r}")
         check_max_moves(max_moves)
         check_opening(opening, opening_prob)
         check_restarts(restart_prob, names)
@@ -268,7 +269,7 @@ class MancalaVecEnv(VecEnv):
     def step_async(self, actions: np.ndarray) -> None:
         actions = np.asarray(actions).reshape(self.num_envs)
         if actions.dtype.kind not in "iu" or ((actions < 0) | (actions >= self.game.pits)).any():
-            raise ValueError(f"actions must be pit indices 0..{self.game.pits - 1}, got {actions!r}")
+            raise BadInput(f"actions must be pit indices 0..{self.game.pits - 1}, got {actions!r}")
         self._actions[:] = actions
 
     def step_wait(self):

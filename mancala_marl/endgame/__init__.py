@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mancala_marl.errors import BadInput
 from .._compile import drop_stale_cache
 
 drop_stale_cache(__name__, ("mancala_marl.games",))
@@ -55,7 +56,7 @@ class Database:
         self.table, self.blocks = layout(game.pits, self.max_seeds)
         size = int(self.blocks[-1, 0])
         if values.shape not in ((size,), (2 * size,)):
-            raise ValueError(f"{values.size} values for {size} positions")
+            raise BadInput(f"{values.size} values for {size} positions")
         self.values = values
         self.low, self.high = (values, values) if values.size == size else (values[:size], values[size:])
 
@@ -68,9 +69,9 @@ class Database:
     def bounds(self, state: np.ndarray) -> tuple[int, int]:
         """(low, high): the margin still to come for the player to move in ``state`` lies between."""
         if self.game.is_terminal(state):
-            raise ValueError("the game is over: no value to come")
+            raise BadInput("the game is over: no value to come")
         if not self.covers(state):
-            raise ValueError(f"the database holds positions with at most {self.max_seeds} seeds in play, "
+            raise BadInput(f"the database holds positions with at most {self.max_seeds} seeds in play, "
                              f"this one has {self.seeds_in_play(state)}")
         at = state_index(state, self.game.pits, self.game.to_move(state), self.table, self.blocks)
         return int(self.low[at]), int(self.high[at])
@@ -80,7 +81,7 @@ class Database:
         the database only bounds it."""
         low, high = self.bounds(state)
         if low != high:
-            raise ValueError(f"the database bounds this position's margin to come to {low}..{high}, "
+            raise BadInput(f"the database bounds this position's margin to come to {low}..{high}, "
                              "no exact value (the side that forces the game on decides it)")
         return low
 
@@ -91,14 +92,14 @@ class Database:
 def check_request(game, max_seeds) -> None:
     """Refuse, in one line, a game with no database or a size past what can be built."""
     if game.name not in BUILDERS:
-        raise ValueError(f"no endgame database for {game.name}; databases exist for {', '.join(BUILDERS)}")
+        raise BadInput(f"no endgame database for {game.name}; databases exist for {', '.join(BUILDERS)}")
     if isinstance(max_seeds, bool) or not isinstance(max_seeds, (int, np.integer)) or not 0 <= max_seeds <= MAX_SEEDS:
-        raise ValueError(f"max_seeds must be an integer from 0 to {MAX_SEEDS}, got {max_seeds!r}")
+        raise BadInput(f"max_seeds must be an integer from 0 to {MAX_SEEDS}, got {max_seeds!r}")
     if game.pits > 8:
-        raise ValueError(f"endgame databases take boards of at most 8 pits a side, {game!r} has {game.pits}")
+        raise BadInput(f"endgame databases take boards of at most 8 pits a side, {game!r} has {game.pits}")
     entries = int(layer_sizes(2 * game.pits, int(max_seeds)).sum())
     if entries > MAX_ENTRIES:
-        raise ValueError(f"a database of {game!r} up to {max_seeds} seeds holds {entries:,} positions, "
+        raise BadInput(f"a database of {game!r} up to {max_seeds} seeds holds {entries:,} positions, "
                          f"more than the {MAX_ENTRIES:,} this library builds; ask for fewer seeds")
 
 
@@ -178,6 +179,6 @@ def solver(db, tt_bits: int = 22):
     from .results import ResultSolver
     from .solve import Solver
 
-    return Solver(db, tt_bits) if db.low is db.high else ResultSolver(db)
+    return {"kalah": Solver, "oware": ResultSolver}[db.game.name](db, tt_bits=tt_bits)
 
 __all__ = ["Database", "DatabaseFileError", "database", "build", "cache_dir", "file_path", "solver", "BUILDERS"]

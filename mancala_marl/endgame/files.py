@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
+from mancala_marl.errors import BadInput
+
 MAGIC = b"MANCALA-MARL-ENDGAME\n"
 FORMAT_VERSION = 1
 _CHUNK = 1 << 26
@@ -52,7 +54,7 @@ def save(path: Path, header: dict, values: np.ndarray) -> None:
         raise
 
 
-class DatabaseFileError(ValueError):
+class DatabaseFileError(BadInput):
     """A database file that cannot be used as it is; the message says why and how to rebuild it."""
 
 

@@ -31,6 +31,7 @@ import time
 import numba
 import numpy as np
 
+from mancala_marl.errors import BadInput, NoExactMargins, NotSolved
 from .._compile import kernel
 from ..games.base import GAME_OVER, SPEC_PITS
 from ..games.oware import COUNT, DIGEST, HASHES, HISTORY, _get64, _position_hash, apply_move, legal_moves
@@ -267,9 +268,13 @@ def _hand_down(frames, p, lo, hi):
 class ResultSolver:
     """Exact results of one Oware game's positions with at most ``database.max_seeds`` seeds in play.
 
-    ``max_nodes``: the positions one question may search before it is refused (TimeoutError);
+    ``max_nodes``: the positions one question may search before it is refused (NotSolved);
     ``tt_bits``: the table holds ``2**tt_bits`` entries (ten bytes each), kept between questions.
+    Results only (``exact_margins`` False: :class:`~mancala_marl.errors.NoExactMargins` for margins),
+    of positions with at most ``max_seeds`` seeds in play (:meth:`covers`).
     """
+
+    exact_margins = False
 
     def __init__(self, database, max_nodes: int = MAX_NODES, tt_bits: int = 22):
         self.db, self.game = database, database.game
@@ -288,10 +293,15 @@ class ResultSolver:
         self.counters = np.zeros(3, dtype=np.int64)
         self.low, self.high, self.safe_low, self.safe_high = search_bounds(database)
 
+    @property
+    def max_seeds(self) -> int:
+        """The most seeds in play of a position this solver answers for."""
+        return self.db.max_seeds
+
     def check_covered(self, state: np.ndarray) -> None:
         seeds = self.db.seeds_in_play(state)
         if seeds > self.db.max_seeds:
-            raise ValueError(f"perfect: this {self.game.name} position has {seeds} seeds in play, more than the "
+            raise BadInput(f"perfect: this {self.game.name} position has {seeds} seeds in play, more than the "
                              f"{self.db.max_seeds} of the endgame database (db_seeds); no exact result")
 
     def result(self, state: np.ndarray, deadline: float | None = None) -> int:
@@ -348,7 +358,7 @@ class ResultSolver:
         """:func:`search` from ``state``, deeper and deeper (the table keeps what each pass settled)
         until the result is known past the window ``(alpha, beta)`` or exactly within it: the result
         if within, else the bound past it. The nodes count against the question's budget (already
-        in ``counters[BUDGET]``); a TimeoutError says which limit stopped it."""
+        in ``counters[BUDGET]``); a NotSolved says which limit stopped it."""
         self.states[0] = state
         for horizon in HORIZONS:
             self.counters[NODES] = 0
@@ -360,7 +370,7 @@ class ResultSolver:
             self.counters[BUDGET] -= self.counters[NODES]
             if self.counters[STOPPED]:
                 stopped, self.counters[STOPPED] = self.counters[STOPPED], 0
-                raise TimeoutError("time" if stopped == BY_TIME else f"{self.max_nodes:,} positions")
+                raise NotSolved("time" if stopped == BY_TIME else f"{self.max_nodes:,} positions")
             if lo >= beta or lo == hi:
                 return int(lo)
             if hi <= alpha:
@@ -380,7 +390,7 @@ class ResultSolver:
         return best, sorted(pit for pit, r in results.items() if r == best)
 
     def value(self, state, deadline=None):
-        raise ValueError(MARGINS_NOT_EXACT)
+        raise NoExactMargins(MARGINS_NOT_EXACT)
 
     move_values = value
 

@@ -15,6 +15,8 @@ import time
 
 import numpy as np
 
+from mancala_marl.errors import NotSolved
+
 from .._compile import kernel
 from ..games.base import GAME_OVER
 from ..games.kalah import apply_move
@@ -184,7 +186,14 @@ def _combine(window, p, v, pit):
 
 
 class Solver:
-    """MTD(f) over :func:`negamax` for one Kalah game, its table kept between questions."""
+    """MTD(f) over :func:`negamax` for one Kalah game, its table kept between questions.
+
+    Exact final margins (``exact_margins``) of every position of the game (``max_seeds`` None: the
+    database only speeds the search up); :class:`~mancala_marl.errors.NotSolved` past a deadline.
+    """
+
+    exact_margins = True
+    max_seeds = None  # every position is covered
 
     def __init__(self, database, tt_bits: int = 22):
         self.db, self.game = database, database.game
@@ -204,7 +213,7 @@ class Solver:
         """The exact margin still to come for the mover of the non-terminal ``state``."""
         low, high = self.bounds_to_come(state, deadline, guess)
         if low < high:
-            raise TimeoutError("time")
+            raise NotSolved("time")
         return low
 
     def bounds_to_come(self, state: np.ndarray, deadline: float | None = None, guess: int = 0) -> tuple[int, int]:
@@ -219,7 +228,7 @@ class Solver:
             beta = value + 1 if value == low else value
             try:
                 value = self._search(seeds, beta - 1, beta, deadline)
-            except TimeoutError:
+            except NotSolved:
                 break
             if value < beta:
                 high = value
@@ -247,7 +256,7 @@ class Solver:
                 return int(value)
             # the budget ran out: the table keeps what was settled, the search starts again
             if deadline is not None and time.perf_counter() > deadline:
-                raise TimeoutError("time")
+                raise NotSolved("time")
 
     # -- questions about a state of the game (final margins, for the player to move) ------------
     def value(self, state: np.ndarray, deadline: float | None = None) -> int:

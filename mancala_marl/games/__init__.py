@@ -15,6 +15,7 @@ so that editors and grep find it; tests/test_contract.py checks that every game 
 
 import numpy as np
 
+from mancala_marl.errors import BadInput
 from .._compile import drop_stale_cache
 
 drop_stale_cache(__name__)  # before any compiled kernel is loaded from the cache
@@ -106,10 +107,10 @@ def make_game(name: str, **params) -> Game:
     except (KeyError, TypeError):
         game, colon, rules = name.partition(":") if isinstance(name, str) else ("", "", "")
         if colon and game in GAMES:  # the command line's GAME:rules, which the Python calls take as keywords
-            raise ValueError(f"unknown game {name!r}: rules are keywords here, as in make_game({game!r}, "
+            raise BadInput(f"unknown game {name!r}: rules are keywords here, as in make_game({game!r}, "
                              f"{rules.replace(',', ', ')}); parse_game of mancala_marl.train.arena reads "
                              f"the {name!r} form") from None
-        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}") from None
+        raise BadInput(f"unknown game {name!r}; known games: {', '.join(GAMES)}") from None
     return cls(**params)  # which names an unknown parameter, and the game's own
 
 

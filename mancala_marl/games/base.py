@@ -51,6 +51,7 @@ import inspect
 
 import numpy as np
 
+from mancala_marl.errors import BadInput, IllegalMoveError
 from .._compile import kernel
 from .params import Param, check_values
 
@@ -87,13 +88,13 @@ def spec_index(parameters: tuple[Param, ...], name: str) -> int:
     """Where a kernel finds parameter ``name`` in a game's ``spec``."""
     names = [param.name for param in parameters]
     if name not in names:
-        raise ValueError(f"no parameter {name!r} is declared; the declared ones: {', '.join(names)}")
+        raise BadInput(f"no parameter {name!r} is declared; the declared ones: {', '.join(names)}")
     return SPEC_PITS + names.index(name)
 
 
 def check_max_moves(max_moves) -> None:
     if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 1:
-        raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
+        raise BadInput(f"max_moves must be a positive integer, got {max_moves!r}")
 
 
 def board_size(pits: int) -> int:
@@ -193,9 +194,6 @@ def no_custom_obs(state, player, spec, obs_id, out):
     raise ValueError("this game has no encoding of its own")
 
 
-class IllegalMoveError(ValueError):
-    """Raised when a move is not legal in the current state (empty pit, out of range, game over,
-    or a rule of the game, such as Oware's duty to feed the opponent)."""
 
 
 class Game:
@@ -275,11 +273,11 @@ class Game:
         """A state built from a canonical board (for worked examples, puzzles and tests)."""
         board = np.asarray(board)
         if board.shape != (self.board_size,):
-            raise ValueError(f"board must have {self.board_size} cells for {self.pits} pits, got shape {board.shape}")
+            raise BadInput(f"board must have {self.board_size} cells for {self.pits} pits, got shape {board.shape}")
         if (board < 0).any():
-            raise ValueError("board counts must be non-negative")
+            raise BadInput("board counts must be non-negative")
         if to_move not in (0, 1):
-            raise ValueError(f"to_move must be 0 or 1, got {to_move!r}")
+            raise BadInput(f"to_move must be 0 or 1, got {to_move!r}")
         state = np.zeros(self.state_size, dtype=np.int32)
         state[: self.board_size] = board
         state[self.board_size] = to_move
@@ -291,17 +289,17 @@ class Game:
         (:meth:`state_fault`)."""
         given = np.asarray(values)
         if given.shape != self._state_shape:
-            raise ValueError(f"state must have shape {self._state_shape} for {self!r}, got {given.shape}")
+            raise BadInput(f"state must have shape {self._state_shape} for {self!r}, got {given.shape}")
         if given.dtype.kind not in "iuf":
-            raise ValueError(f"state must hold whole numbers, got an array of {given.dtype}")
+            raise BadInput(f"state must hold whole numbers, got an array of {given.dtype}")
         with np.errstate(invalid="ignore", over="ignore"):
             state = given.astype(np.int32)
             wrong = np.flatnonzero(state != given)  # fractions, and numbers past int32 that would wrap round
         if len(wrong):
-            raise ValueError(f"state must hold whole numbers of 32 bits, got {given[wrong[0]].item()!r} in state[{wrong[0]}]")
+            raise BadInput(f"state must hold whole numbers of 32 bits, got {given[wrong[0]].item()!r} in state[{wrong[0]}]")
         fault = self.state_fault(state)
         if fault:
-            raise ValueError(fault)
+            raise BadInput(fault)
         return state
 
     def state_fault(self, state: np.ndarray) -> str | None:
@@ -375,7 +373,7 @@ class Game:
         if type(state) is not np.ndarray or state.dtype.kind not in "iu" or state.shape != self._state_shape:
             got = (f"an array of dtype {state.dtype} and shape {state.shape}" if isinstance(state, np.ndarray)
                    else type(state).__name__)
-            raise ValueError(f"state must be a 1-D integer numpy array of {self.state_size} cells for "
+            raise BadInput(f"state must be a 1-D integer numpy array of {self.state_size} cells for "
                              f"{self!r} (as init() returns), got {got}")
 
     def legal_mask(self, state: np.ndarray) -> np.ndarray:
@@ -436,7 +434,7 @@ class Game:
 
     def custom_obs_high(self, obs_type: str) -> np.ndarray:
         """Upper bounds of one of the game's own encodings (``custom_obs``)."""
-        raise ValueError(f"{self.name} has no encoding {obs_type!r}")
+        raise BadInput(f"{self.name} has no encoding {obs_type!r}")
 
     def marked_pits(self, state: np.ndarray) -> tuple[list[tuple[int, int]], str]:
         """Pits a picture of the board marks, as (side, pit) pairs, and the legend that explains
@@ -464,6 +462,6 @@ def check_rules(game: Game, values: dict) -> dict:
     if pit_param.type_ok(pits) and pit_param.in_range(pits) and seed_param.type_ok(seeds) and seeds >= 1:
         total = 2 * int(pits) * int(seeds)
         if total > MAX_TOTAL_SEEDS:  # a count past it wraps round to a negative one
-            raise ValueError(f"{game.pit_word}={pits} and {game.seed_word}={seeds} make {total} in all, "
+            raise BadInput(f"{game.pit_word}={pits} and {game.seed_word}={seeds} make {total} in all, "
                              f"more than the {MAX_TOTAL_SEEDS} a board cell can count")
     return check_values(game.parameters, values, game.name)

@@ -12,6 +12,8 @@ import os
 from dataclasses import dataclass
 
 import numpy as np
+from mancala_marl.errors import BadInput
+
 
 TYPE_WORDS = {int: "an integer", float: "a number", bool: "True or False", str: "a string"}
 
@@ -89,13 +91,13 @@ class Param:
         """``value`` as the kernels and ``params`` hold it (a Python int, float, bool or str), or a
         ValueError naming the parameter, the value and what it takes."""
         if not self.type_ok(value):
-            raise ValueError(f"{self.name} must be {self.kind}{' or None' * self.optional}, got {value!r}")
+            raise BadInput(f"{self.name} must be {self.kind}{' or None' * self.optional}, got {value!r}")
         if not self.in_range(value):
             below = value != value or value < self.low  # NaN is below (math.isnan refuses a 400-digit int)
             bound = f">= {_number(self.low)}" if below else f"<= {_number(self.high)}"
             why = self.why_low if below else self.why_high
             why = f" ({why})" if why else ""
-            raise ValueError(f"{self.name} must be {bound}{why}, got {value!r}; it takes {self.range_text}")
+            raise BadInput(f"{self.name} must be {bound}{why}, got {value!r}; it takes {self.range_text}")
         return None if value is None else self.type(value)
 
     def code(self, value) -> int:
@@ -132,6 +134,6 @@ def check_values(params: tuple[Param, ...], values: dict, owner: str) -> dict:
     known = {param.name: param for param in params}
     unknown = [key for key in values if key not in known]
     if unknown:
-        raise ValueError(f"{owner} has no parameter {', '.join(map(repr, unknown))}; "
+        raise BadInput(f"{owner} has no parameter {', '.join(map(repr, unknown))}; "
                          f"its parameters: {', '.join(known)}")
     return {param.name: param.check(values.get(param.name, param.default)) for param in params}

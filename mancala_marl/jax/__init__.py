@@ -17,6 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mancala_marl.errors import BadInput
 from ..games import VARIANTS, Game, make_game
 from ..games.base import MAX_MOVES
 from .env import OBS_TYPES, REWARDS, MancalaEnv, State
@@ -35,7 +36,7 @@ def make(game: str, obs_type: str = "counts", reward: str = "result", max_moves:
     JAX rules file."""
     numba_game = make_game(game, **rules)  # the same errors as everywhere else
     if game not in JAX_VARIANTS:
-        raise ValueError(f"{game} has no JAX rules yet; the JAX environments: {', '.join(JAX_VARIANTS)}")
+        raise BadInput(f"{game} has no JAX rules yet; the JAX environments: {', '.join(JAX_VARIANTS)}")
     module = importlib.import_module(f"{__name__}.{game}")
     return MancalaEnv(numba_game, module.make_rules(numba_game), obs_type=obs_type, reward=reward,
                       max_moves=max_moves)
@@ -55,7 +56,7 @@ def from_state(game_or_env: Game | MancalaEnv, values, num_moves: int = 0) -> St
     A state that no play reaches is refused with ``Game.state_from``'s message. A finished game's
     ``current_player`` is 0: the flat state does not say who moved last."""
     if isinstance(num_moves, bool) or not isinstance(num_moves, (int, np.integer)) or num_moves < 0:
-        raise ValueError(f"num_moves must be a non-negative integer, got {num_moves!r}")
+        raise BadInput(f"num_moves must be a non-negative integer, got {num_moves!r}")
     env = game_or_env if isinstance(game_or_env, MancalaEnv) else \
         _default_env(game_or_env.name, tuple(game_or_env.params.items()))
     rows = np.asarray(values)

@@ -30,6 +30,7 @@ import numpy as np
 import pgx.core as core
 from pgx._src.struct import dataclass, field
 
+from mancala_marl.errors import BadInput
 from ..games.base import GAME_OVER, MAX_MOVES, Game, check_max_moves
 from ..observations import MOVE_FEATURES, MOVE_SCALE, PER_PIT, TURN_CHAIN, _size
 from .rules import Rules
@@ -72,9 +73,9 @@ class MancalaEnv(core.Env):
                  max_moves: int = MAX_MOVES):
         super().__init__()
         if obs_type not in OBS_TYPES:
-            raise ValueError(f"obs_type must be one of {list(OBS_TYPES)} for the JAX environments, got {obs_type!r}")
+            raise BadInput(f"obs_type must be one of {list(OBS_TYPES)} for the JAX environments, got {obs_type!r}")
         if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
+            raise BadInput(f"reward must be one of {list(REWARDS)}, got {reward!r}")
         check_max_moves(max_moves)
         self.game, self.rules = game, rules
         self.obs_type, self.reward_type, self.max_moves = obs_type, reward, int(max_moves)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mancala_marl.agents import alphazero as az_policy  # the policy that plays the trained network
+from mancala_marl.errors import BadInput
 from mancala_marl.games import make_game
 from mancala_marl.train.arguments import add_game_argument, command_config, count_argument, layer_sizes, seed_argument
 
@@ -101,7 +102,7 @@ def run(args) -> int:
     typed = [name for name in only if getattr(args, name) is not None]
     if typed:
         names = ", ".join("--" + name.replace("_", "-") for name in typed)
-        raise ValueError(f"{names}: not an option of --backend {args.backend}")
+        raise BadInput(f"{names}: not an option of --backend {args.backend}")
     if args.resume and args.run_dir:
         check_backend(Path(args.run_dir), args.backend)
     if args.backend == "jax":
@@ -120,7 +121,7 @@ def check_backend(run_dir: Path, backend: str) -> None:
     would read as a run stopped before its first one."""
     other = {"torch": ("jax", "last.npz"), "jax": ("torch", "last.pt")}[backend]
     if (run_dir / "checkpoints" / other[1]).is_file():
-        raise ValueError(f"--resume: {run_dir} is a run of --backend {other[0]}; resume it with --backend {other[0]}")
+        raise BadInput(f"--resume: {run_dir} is a run of --backend {other[0]}; resume it with --backend {other[0]}")
 
 
 def run_jax(args) -> int:

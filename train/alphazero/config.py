@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mancala_marl.agents import alphazero as az_policy  # the policy that plays the trained network
+from mancala_marl.errors import BadInput
 from mancala_marl.games import make_game
 
 
@@ -47,12 +48,12 @@ class AlphaZeroConfig:
         check_shared(self, ("generations", "games", "sims", "buffer", "batch_size", "steps_per_generation",
                             "eval_games"), ("eval_every", "temperature_moves", "eval_sims", "opening"))
         if self.policy_target not in POLICY_TARGETS:
-            raise ValueError(f"policy_target must be one of {list(POLICY_TARGETS)}, got {self.policy_target!r}")
+            raise BadInput(f"policy_target must be one of {list(POLICY_TARGETS)}, got {self.policy_target!r}")
         if not 0.0 <= self.margin_weight <= 1.0:
-            raise ValueError(f"margin_weight must be between 0 and 1, got {self.margin_weight!r}")
+            raise BadInput(f"margin_weight must be between 0 and 1, got {self.margin_weight!r}")
         for name in ("c_puct", "dirichlet", "learning_rate"):
             if not getattr(self, name) > 0:
-                raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
+                raise BadInput(f"{name} must be > 0, got {getattr(self, name)!r}")
         check_policies(make_game(self.game, **self.rule_params), self.eval_opponents)  # not at the first evaluation
 
 
@@ -63,10 +64,10 @@ def check_shared(config, positive: tuple, non_negative: tuple) -> None:
         for name in names:
             value = getattr(config, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise ValueError(f"{name} must be {kind}, got {value!r}")
+                raise BadInput(f"{name} must be {kind}, got {value!r}")
     if config.obs_type not in az_policy.OBS_TYPES:
-        raise ValueError(f"obs_type must be one of {list(az_policy.OBS_TYPES)}, got {config.obs_type!r}")
+        raise BadInput(f"obs_type must be one of {list(az_policy.OBS_TYPES)}, got {config.obs_type!r}")
     if not (config.hidden and all(isinstance(n, int) and n > 0 for n in config.hidden)):
-        raise ValueError(f"hidden must be a list of positive layer sizes, got {config.hidden!r}")
+        raise BadInput(f"hidden must be a list of positive layer sizes, got {config.hidden!r}")
     if not 0.0 <= config.value_q <= 1.0:
-        raise ValueError(f"value_q must be between 0 and 1, got {config.value_q!r}")
+        raise BadInput(f"value_q must be between 0 and 1, got {config.value_q!r}")

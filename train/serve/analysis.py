@@ -10,6 +10,7 @@ import threading
 import numpy as np
 
 from mancala_marl.agents import make_policy
+from mancala_marl.errors import BadInput, NotSolved
 
 ENGINES = ("alphabeta", "alphazero")
 _perfect: dict = {}  # (game, rules) -> its perfect policy once its database is ready
@@ -19,9 +20,9 @@ _lock = threading.Lock()
 def analyse(game, state, engine: str, move_time: float) -> dict:
     """``{"engine", "value", "best", "moves": [{"pit", "value"[, "share"]}], "perfect"}``."""
     if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {str(engine)[:40]!r}")
+        raise BadInput(f"engine must be one of {', '.join(ENGINES)}, got {str(engine)[:40]!r}")
     if game.is_terminal(state):
-        raise ValueError("the game is over: there is no move to weigh")
+        raise BadInput("the game is over: there is no move to weigh")
     legal = np.flatnonzero(game.legal_mask(state))
     view = (_alphabeta if engine == "alphabeta" else _alphazero)(game, state, legal, move_time)
     view["engine"], view["perfect"] = engine, perfect(game, state, move_time)
@@ -48,16 +49,17 @@ def _alphazero(game, state, legal, move_time: float) -> dict:
     policy = make_policy("alphazero", time=move_time)
     policy.prepare(game)  # a ValueError for rules no shipped network was trained on
     best = policy.act(game, state)
-    if policy._forest is None:  # a forced move: nothing searched
+    root = policy.root_statistics()
+    if root is None:  # a forced move: nothing searched
         return {"value": None, "best": best, "unit": "visit share", "sims": 0,
                 "moves": [{"pit": int(p), "share": 1.0, "value": None} for p in legal]}
-    if policy._forest.visits[0, 0].sum() == 0:  # a machine so busy that the time cap held one simulation:
-        prior = policy._forest.prior[0, 0].astype(float)  # the network's own shares, unsearched
+    if root["visits"].sum() == 0:  # a machine so busy that the time cap held one simulation:
+        prior = root["prior"].astype(float)  # the network's own shares, unsearched
         return {"value": None, "best": best, "unit": "prior share", "sims": int(policy.last_sims),
                 "moves": [{"pit": int(p), "share": round(prior[p] / prior[legal].sum(), 4), "value": None}
                           for p in legal]}
-    visits = policy._forest.visits[0, 0].astype(float)
-    values = policy._forest.value_sum[0, 0].astype(float)
+    visits = root["visits"].astype(float)
+    values = root["value_sum"].astype(float)
     moves = [{"pit": int(p), "share": round(visits[p] / visits.sum(), 4),
               "value": round(values[p] / visits[p], 3) if visits[p] else None} for p in legal]
     return {"value": round(values.sum() / visits.sum(), 3), "best": best, "unit": "visit share",
@@ -81,7 +83,7 @@ def perfect(game, state, move_time: float) -> dict | None:
         with _lock:  # a solver's table is not shared between threads
             policy.time_limit = move_time
             values = policy.move_values(game, state)
-    except ValueError:  # not within the time cap, or rules the databases do not cover
+    except (NotSolved, BadInput):  # not within the time cap, or a position the databases do not cover
         return None
     best = max(values.values())
     return {"best": best, "moves": [{"pit": int(p), "value": int(v), "gives_away": int(best - v)}
@@ -92,7 +94,7 @@ def _prepare(key, game) -> None:
     try:
         policy = make_policy("perfect")  # unknown where agents/perfect.py is not installed
         policy.prepare(game)
-    except ValueError:  # no such policy, or a game without a database: stays None
+    except BadInput:  # no such policy, or a game without a database: stays None
         return
     with _lock:
         _perfect[key] = policy

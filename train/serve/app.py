@@ -2,10 +2,17 @@
 
 Every refusal is a 4xx with ``{"error": "one line"}``: 400 for a bad request, 404 for an unknown
 game id, 409 for a move the game does not take now, 413 for a body past :data:`MAX_BODY`, 503
-when the server holds its most live games. What may search (a policy's reply, a new game's
-opening replies, the engines' view) runs in Starlette's thread pool, so a search of one game does
-not hold up the others; a move of a game that two people play (no search: a fraction of a
-millisecond) is played on the event loop, which spares it the hand-over to a thread and back.
+when the server holds its most live games. The refusals are mapped once, by their type
+(Starlette's ``exception_handlers``); anything else is a bug, answered 500.
+
+No game waits on another's search. Every search (a policy's reply, a new game's opening replies,
+``step``, the engines' view, the perfect-play marks) runs in a worker thread of Starlette's pool,
+and the compiled kernels it spends its time in release the interpreter lock
+(:mod:`mancala_marl._compile`), so the event loop goes on answering while it runs. A game with a
+policy in a seat holds its own lock for the length of the policy's search: every request on such a
+game (undo and reads included) takes that lock in a worker thread, never on the event loop. A game
+that two people play has no search to wait on: its requests run on the event loop (a move is a
+fraction of a millisecond), which spares them the hand-over to a thread and back.
 """
 
 from __future__ import annotations
@@ -23,62 +30,71 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from mancala_marl.agents import POLICIES
-from mancala_marl.games import GAMES, IllegalMoveError
+from mancala_marl.errors import BadInput
+from mancala_marl.extras import MissingExtraError
+from mancala_marl.games import GAMES
 from mancala_marl.svg import board_svg
 
 from . import analysis
-from .games import Conflict, Full, NotFound, Table, check_rules, rules_text
+from .games import WEB_PITS, WEB_SEEDS, Conflict, Full, Match, NotFound, Table, check_rules, rules_text
 from .policies import WEB_POLICIES
 
 MAX_BODY = 64 * 1024  # bytes: a game record of 1000 moves is about 20 KB
 DEFAULT_OPPONENT = "alphazero"  # the shipped network, 200 simulations a move
+NEW_GAME_FIELDS = ("game", "rules", "opponent", "seat", "players", "moves")
+MOVE_FIELDS = ("pit",)
+
+
+class Refused(BadInput):
+    """A request refused before it reaches the games, with the status to answer."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
 
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": " ".join(str(message).split())[:500]}, status_code=status)
 
 
-async def _body(request: Request) -> dict:
-    """The request's JSON object, read up to :data:`MAX_BODY` bytes."""
+def _status(status: int):
+    return lambda request, error: _error(status, str(error))
+
+
+# Looked up along each exception's classes, the most specific first: NotFound before BadInput.
+ERROR_STATUS = {NotFound: 404, Conflict: 409, Full: 503,
+                BadInput: 400, MissingExtraError: 400}  # a policy whose extra is not installed
+
+
+async def _body(request: Request, fields: tuple[str, ...]) -> dict:
+    """The request's JSON object, read up to :data:`MAX_BODY` bytes, with no field but ``fields``."""
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise _Refused(413, f"a request body is at most {MAX_BODY} bytes")
+        raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
     raw = b""
     async for chunk in request.stream():
         raw += chunk
         if len(raw) > MAX_BODY:
-            raise _Refused(413, f"a request body is at most {MAX_BODY} bytes")
+            raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
     try:
         body = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError) as error:
-        raise _Refused(400, f"the body is not JSON: {error}") from None
+        raise Refused(400, f"the body is not JSON: {error}") from None
     if not isinstance(body, dict):
-        raise _Refused(400, "the body must be a JSON object")
+        raise Refused(400, "the body must be a JSON object")
+    unknown = sorted(set(body) - set(fields))
+    if unknown:
+        raise Refused(400, f"unknown field {json.dumps(unknown[0])[:40]}; this request takes {', '.join(fields)}")
     return body
 
 
-class _Refused(Exception):
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-
-
-def _answers(handler):
-    """Turn the refusals of the game table and the library into one-line 4xx answers."""
-    async def route(request: Request):
-        try:
-            return await handler(request)
-        except _Refused as error:
-            return _error(error.status, str(error))
-        except NotFound as error:
-            return _error(404, str(error))
-        except Conflict as error:
-            return _error(409, str(error))
-        except Full as error:
-            return _error(503, str(error))
-        except (ValueError, IllegalMoveError, ImportError) as error:  # ImportError: a policy's missing extra
-            return _error(400, str(error))
-    return route
+async def _locked(match: Match, read):
+    """``read(match)`` under the game's lock: on the event loop where no search can hold that lock
+    (people in both seats), else in a worker thread, where only this request waits for it."""
+    def run():
+        with match.lock:
+            return read(match)
+    return run() if match.people_only else await run_in_threadpool(run)
 
 
 def create_app(table: Table | None = None):
@@ -93,62 +109,60 @@ def create_app(table: Table | None = None):
                   "examples": list(cls.examples), "pit_word": cls.pit_word, "seed_word": cls.seed_word}
                  for name, cls in GAMES.items()]
         policies = [name for name in WEB_POLICIES if name in POLICIES]
+        limits = {"pits": [WEB_PITS.low, WEB_PITS.high], "seeds": [WEB_SEEDS.low, WEB_SEEDS.high],
+                  "move_time": table.move_time}
         return JSONResponse({"games": games, "policies": policies, "default_opponent": DEFAULT_OPPONENT,
-                             "move_time": table.move_time, "engines": list(analysis.ENGINES)})
+                             "move_time": table.move_time, "limits": limits, "engines": list(analysis.ENGINES)})
 
     async def new_game(request):
-        body = await _body(request)
-        unknown = sorted(set(body) - {"game", "rules", "opponent", "seat", "players", "moves"})
-        if unknown:
-            raise _Refused(400, f"unknown field {unknown[0]!r}; a new game takes game, rules, opponent, seat, "
-                                f"players, moves")
+        body = await _body(request, NEW_GAME_FIELDS)
         if "players" in body:
             players = body["players"]
             if not isinstance(players, list) or len(players) != 2:
-                raise _Refused(400, "players must be a list of two policy specs or nulls (null: a person)")
+                raise Refused(400, "players must be a list of two policy specs or nulls (null: a person)")
         else:
             seat = body.get("seat", 0)
             if seat not in (0, 1) or isinstance(seat, bool):
-                raise _Refused(400, f"seat must be 0 or 1, got {seat!r}")
+                raise Refused(400, f"seat must be 0 or 1, got {json.dumps(seat)[:40]}")
             opponent = body.get("opponent", DEFAULT_OPPONENT)
             players = [None, opponent] if seat == 0 else [opponent, None]
         game_id, match, played = await run_in_threadpool(
             table.new, body.get("game", "kalah"), body.get("rules", {}), players, body.get("moves", []))
-        return JSONResponse({"id": game_id, "state": match.state_json(), "played": played, **match.record()},
-                            status_code=201)
+        state, record = await _locked(match, lambda m: (m.state_json(), m.record()))
+        return JSONResponse({"id": game_id, "state": state, "played": played, **record}, status_code=201)
 
     async def get_game(request):
         match = table.get(request.path_params["id"])
-        return JSONResponse({"id": request.path_params["id"], "state": match.state_json(), **match.record(),
+        state, record = await _locked(match, lambda m: (m.state_json(), m.record()))
+        return JSONResponse({"id": request.path_params["id"], "state": state, **record,
                              "rules_doc": rules_text(match.game)})
 
     async def move(request):
-        body = await _body(request)
+        body = await _body(request, MOVE_FIELDS)
         if "pit" not in body:
-            raise _Refused(400, "a move is {\"pit\": k}, the mover's pit 0-based")
+            raise Refused(400, "a move is {\"pit\": k}, the mover's pit 0-based")
         game_id = request.path_params["id"]
         if table.get(game_id).people_only:  # no reply to search for: a move of the rules, played here
-            match, played = table.move(game_id, body["pit"])
+            state, played = table.move(game_id, body["pit"])
         else:
-            match, played = await run_in_threadpool(table.move, game_id, body["pit"])
-        return JSONResponse({"state": match.state_json(), "played": played})
+            state, played = await run_in_threadpool(table.move, game_id, body["pit"])
+        return JSONResponse({"state": state, "played": played})
 
     async def step(request):
-        match, played = await run_in_threadpool(table.step, request.path_params["id"])
-        return JSONResponse({"state": match.state_json(), "played": played})
+        state, played = await run_in_threadpool(table.step, request.path_params["id"])
+        return JSONResponse({"state": state, "played": played})
 
     async def undo(request):
-        match = table.get(request.path_params["id"])
-        with match.lock:
+        def undo_and_read(match):
             match.undo()
-            return JSONResponse({"state": match.state_json(), **match.record()})
+            return {"state": match.state_json(), **match.record()}
+        return JSONResponse(await _locked(table.get(request.path_params["id"]), undo_and_read))
 
     async def analyse(request):
         match = table.get(request.path_params["id"])
         engine = request.query_params.get("engine", "alphabeta")
-        with match.lock:
-            state = match.state.copy()
-        if match.over:
+        over, state = await _locked(match, lambda m: (m.over, m.state.copy()))
+        if over:
             raise Conflict("the game is over: there is no move to weigh")
         view = await run_in_threadpool(analysis.analyse, match.game, state, engine, table.move_time)
         return JSONResponse(view)
@@ -156,7 +170,8 @@ def create_app(table: Table | None = None):
     async def board(request):
         """The board as SVG: the page's picture, with ``data-cell``/``data-seeds`` on every cell."""
         match = table.get(request.path_params["id"])
-        return Response(board_svg(match.game, match.state), media_type="image/svg+xml")
+        state = await _locked(match, lambda m: m.state.copy())
+        return Response(board_svg(match.game, state), media_type="image/svg+xml")
 
     async def preview(request):
         """A game's starting board as SVG, for the rules chosen in the query (``?pits=4``)."""
@@ -177,18 +192,20 @@ def create_app(table: Table | None = None):
     static = resources.files("mancala_marl.train.serve") / "static"
     routes = [
         Route("/", page),
-        Route("/api/games", _answers(list_games), methods=["GET"]),
-        Route("/api/games", _answers(new_game), methods=["POST"]),
-        Route("/api/games/{id}", _answers(get_game), methods=["GET"]),
-        Route("/api/games/{id}/moves", _answers(move), methods=["POST"]),
-        Route("/api/games/{id}/step", _answers(step), methods=["POST"]),
-        Route("/api/games/{id}/undo", _answers(undo), methods=["POST"]),
-        Route("/api/games/{id}/analysis", _answers(analyse), methods=["GET"]),
-        Route("/api/games/{id}/board.svg", _answers(board), methods=["GET"]),
-        Route("/api/boards/{name}.svg", _answers(preview), methods=["GET"]),
+        Route("/api/games", list_games, methods=["GET"]),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{id}", get_game, methods=["GET"]),
+        Route("/api/games/{id}/moves", move, methods=["POST"]),
+        Route("/api/games/{id}/step", step, methods=["POST"]),
+        Route("/api/games/{id}/undo", undo, methods=["POST"]),
+        Route("/api/games/{id}/analysis", analyse, methods=["GET"]),
+        Route("/api/games/{id}/board.svg", board, methods=["GET"]),
+        Route("/api/boards/{name}.svg", preview, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=str(Path(str(static))))),
     ]
-    return Starlette(routes=routes, exception_handlers={HTTPException: not_found})
+    handlers = {HTTPException: not_found, Refused: lambda request, error: _error(error.status, str(error)),
+                **{kind: _status(status) for kind, status in ERROR_STATUS.items()}}
+    return Starlette(routes=routes, exception_handlers=handlers)
 
 
 def _static(name: str) -> bytes:
@@ -211,8 +228,8 @@ def warm_up() -> None:
 
     table = Table(move_time=0.05)
     for name in GAMES:
-        game_id, _, _ = table.new(name, {}, [None, None])
-        table.move(game_id, table.get(game_id).state_json()["legal"][0])
+        game_id, match, _ = table.new(name, {}, [None, None])
+        table.move(game_id, match.state_json()["legal"][0])
     game_id, match, _ = table.new("kalah", {}, [None, DEFAULT_OPPONENT])
     for engine in analysis.ENGINES:
         analysis.analyse(make_game("kalah"), match.state, engine, 0.05)

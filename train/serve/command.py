@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from mancala_marl.errors import BadInput
 from mancala_marl.extras import require
 
 LOOPBACK = "127.0.0.1"
@@ -62,7 +63,7 @@ def run(args) -> int:
     from .games import Table
 
     if args.networks is not None and not args.networks.is_dir():
-        raise ValueError(f"--networks {args.networks}: not a folder")
+        raise BadInput(f"--networks {args.networks}: not a folder")
     if args.host not in (LOOPBACK, "localhost", "::1"):
         print(f"WARNING: listening on {args.host}, not {LOOPBACK}: anyone who can reach this machine can play "
               "on it and use its CPU. There is no login.", file=sys.stderr)

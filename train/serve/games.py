@@ -2,11 +2,18 @@
 each seat; bounded in number, in length and in idle time.
 
 Nothing here knows of HTTP: :class:`Table` takes plain values (what a request's JSON decoded to)
-and raises ValueError with one line for anything it refuses, which the app answers with a 4xx.
+and raises :class:`~mancala_marl.errors.BadInput` (or one of the kinds below) with one line for
+anything it refuses, which the app answers with a 4xx.
+
+A game's state is read and changed only under its lock. A game with a policy in a seat holds that
+lock while the policy searches (seconds), so the app touches such a game from a worker thread
+only; a game that two people play never waits on a search, and its moves are played on the event
+loop.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 import sys
 import threading
@@ -15,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mancala_marl.errors import BadInput
 from mancala_marl.games import GAMES, MAX_MOVES, make_game
 from mancala_marl.games.params import Param
 
@@ -29,15 +37,15 @@ MAX_POLICIES = 32  # policies held for reuse: 32 alphabeta tables of 19 MB at mo
 NOT_FOUND = "no live game {!r} (unknown, finished long ago, or expired after being idle)"
 
 
-class NotFound(ValueError):
+class NotFound(BadInput):
     """An unknown game id: answered 404, where other refusals are 400 or 409."""
 
 
-class Conflict(ValueError):
+class Conflict(BadInput):
     """A move the game does not take now (finished, or not the person's turn): 409."""
 
 
-class Full(ValueError):
+class Full(BadInput):
     """No room for another live game: 503."""
 
 
@@ -45,13 +53,13 @@ def check_rules(name, rules) -> dict:
     """A game name and its rules from a request, checked: the game's own checks (which name
     the parameter and its range), and the server's tighter bounds on pits and seeds."""
     if name not in GAMES:
-        raise ValueError(f"unknown game {str(name)[:40]!r}; known games: {', '.join(GAMES)}")
+        raise BadInput(f"unknown game {str(name)[:40]!r}; known games: {', '.join(GAMES)}")
     if not isinstance(rules, dict):
-        raise ValueError(f"rules must be an object of rule parameters, e.g. {{\"pits\": 4}}, got {rules!r}"[:200])
+        raise BadInput(f"rules must be an object of rule parameters, e.g. {{\"pits\": 4}}, got {rules!r}"[:200])
     cls = GAMES[name]
     for param, web in zip(cls.parameters[:2], (WEB_PITS, WEB_SEEDS)):
         if param.name in rules and param.type_ok(rules[param.name]) and not web.in_range(rules[param.name]):
-            raise ValueError(f"{param.name} must be in {web.low}..{web.high} here, got {rules[param.name]!r}")
+            raise BadInput(f"{param.name} must be in {web.low}..{web.high} here, got {rules[param.name]!r}")
     return rules
 
 
@@ -173,7 +181,7 @@ class Table:
         rules = check_rules(name, {} if rules is None else rules)
         game = make_game(name, **rules)
         if not isinstance(moves, (list, tuple)) or len(moves) > MAX_MOVES:
-            raise ValueError(f"moves must be a list of at most {MAX_MOVES} pits")
+            raise BadInput(f"moves must be a list of at most {MAX_MOVES} pits")
         policies, labels = [], []
         for spec in players:
             policy = None if spec is None else self.policy(spec, game)
@@ -183,7 +191,7 @@ class Table:
         for k, move in enumerate(moves):
             pit = move.get("pit") if isinstance(move, dict) else move
             if match.over:
-                raise ValueError(f"moves[{k}]: the game is already over")
+                raise BadInput(f"moves[{k}]: the game is already over")
             match.play(check_pit(game, match.state, pit, f"moves[{k}]"), labels[game.to_move(match.state)])
         played = match.replies()
         with self.lock:
@@ -204,7 +212,8 @@ class Table:
             match.touched = time.monotonic()
             return match
 
-    def move(self, game_id, pit) -> tuple[Match, list]:
+    def move(self, game_id, pit) -> tuple[dict, list]:
+        """A person's move and the policies' replies: (the state then, as JSON, the moves played)."""
         match = self.get(game_id)
         with match.lock:
             if match.over:
@@ -213,10 +222,12 @@ class Table:
             if match.players[mover] is not None:
                 raise Conflict(f"player_{mover} is {match.labels[mover]}, not a person: POST .../step for its move")
             played = [match.play(check_pit(match.game, match.state, pit, "pit"), "person")]
-            return match, played + match.replies()
+            played += match.replies()
+            return match.state_json(), played
 
-    def step(self, game_id) -> tuple[Match, list]:
-        """One move of the policy to move (watching two policies play, at the page's pace)."""
+    def step(self, game_id) -> tuple[dict, list]:
+        """One move of the policy to move (watching two policies play, at the page's pace): (the
+        state then, as JSON, the move played)."""
         match = self.get(game_id)
         with match.lock:
             if match.over:
@@ -225,7 +236,8 @@ class Table:
             if match.players[seat] is None:
                 raise Conflict(f"player_{seat} is a person: POST .../moves with their pit")
             pit = match.players[seat].act(match.game, match.state.copy())
-            return match, [match.play(pit, match.labels[seat])]
+            played = [match.play(pit, match.labels[seat])]
+            return match.state_json(), played
 
     def _expire(self) -> None:
         now = time.monotonic()
@@ -235,10 +247,10 @@ class Table:
 
 def check_pit(game, state, pit, where: str) -> int:
     """A pit from a request: an integer, in range, and legal now (the game's own reason if not)."""
-    if isinstance(pit, bool) or not isinstance(pit, int):
-        raise ValueError(f"{where} must be an integer pit 0..{game.pits - 1}, got {str(pit)[:40]!r}")
+    if isinstance(pit, bool) or not isinstance(pit, int):  # JSON's words in the answer: true, "2", null
+        raise BadInput(f"{where} must be an integer pit 0..{game.pits - 1}, got {json.dumps(pit)[:40]}")
     if not (0 <= pit < game.pits and game.legal_mask_fast(state)[pit]):
-        raise ValueError(f"{where}: {game.illegal_reason(state, pit)}")
+        raise BadInput(f"{where}: {game.illegal_reason(state, pit)}")
     return pit
 
 

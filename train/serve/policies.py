@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mancala_marl.agents import POLICIES, make_policy, parse_policy_spec
+from mancala_marl.errors import BadInput
 
 # The registry's policies a request may name (those the registry has: `perfect` once installed).
 WEB_POLICIES = ("random", "max", "exact", "simple", "greedy", "alphabeta", "alphazero", "pretrained", "model")
@@ -28,13 +29,13 @@ MAX_SPEC = 200  # characters
 def web_policy(spec, move_time: float, networks: Path | None = None):
     """The policy ``spec`` names, made for a request; a ValueError (one line) says why not."""
     if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_SPEC:
-        raise ValueError(f"a policy is a spec string of 1 to {MAX_SPEC} characters, e.g. 'alphabeta:depth=4', "
+        raise BadInput(f"a policy is a spec string of 1 to {MAX_SPEC} characters, e.g. 'alphabeta:depth=4', "
                          f"got {str(spec)[:60]!r}")
     name, args, params = parse_policy_spec(spec)
     allowed = [known for known in WEB_POLICIES if known in POLICIES]
     if name not in allowed:
         why = " (it searches without a clock; use alphabeta)" if name == "solver" else ""
-        raise ValueError(f"policy {name!r} cannot be played here{why}; these can: {', '.join(allowed)}")
+        raise BadInput(f"policy {name!r} cannot be played here{why}; these can: {', '.join(allowed)}")
     if name in NETWORK_POLICIES:
         key = NETWORK_POLICIES[name]
         if args:
@@ -42,23 +43,23 @@ def web_policy(spec, move_time: float, networks: Path | None = None):
         if key in params and params[key] is not None:
             params[key] = str(network_file(params[key], networks))
         elif name == "model":
-            raise ValueError("model needs a network file: model:NAME, a file in the server's --networks folder")
+            raise BadInput("model needs a network file: model:NAME, a file in the server's --networks folder")
     if args:
-        raise ValueError(f"policy spec {spec!r}: parameters must be name=value")
+        raise BadInput(f"policy spec {spec!r}: parameters must be name=value")
     if name == "alphabeta":
         params["time_limit"] = min(float(params.get("time_limit") or move_time), move_time)
         if params.get("tt_bits") is not None and _number(params["tt_bits"]) > MAX_TT_BITS:
-            raise ValueError(f"tt_bits must be <= {MAX_TT_BITS} here (a table of 2**{MAX_TT_BITS} entries), "
+            raise BadInput(f"tt_bits must be <= {MAX_TT_BITS} here (a table of 2**{MAX_TT_BITS} entries), "
                              f"got {params['tt_bits']!r}")
         params.setdefault("tt_bits", WEB_TT_BITS)
     if name == "alphazero":
         if params.get("time") is not None:
             params["time"] = min(_number(params["time"]), move_time)
         elif _number(params.get("sims", 0)) > MAX_SIMS:
-            raise ValueError(f"sims must be <= {MAX_SIMS} here (or give time=SECONDS, up to {move_time:g}), "
+            raise BadInput(f"sims must be <= {MAX_SIMS} here (or give time=SECONDS, up to {move_time:g}), "
                              f"got {params['sims']!r}")
     if name == "greedy" and _number(params.get("max_chain", 0)) > MAX_CHAIN:
-        raise ValueError(f"max_chain must be <= {MAX_CHAIN} here, got {params['max_chain']!r}")
+        raise BadInput(f"max_chain must be <= {MAX_CHAIN} here, got {params['max_chain']!r}")
     policy = make_policy(name, **params)
     policy.label = spec.strip()
     return policy
@@ -72,13 +73,13 @@ def _number(value) -> float:
 def network_file(name, networks: Path | None) -> Path:
     """A file of the ``--networks`` folder, named by its name alone: no folders, no ``..``."""
     if networks is None:
-        raise ValueError("network files cannot be named from the web: start the server with --networks DIR "
+        raise BadInput("network files cannot be named from the web: start the server with --networks DIR "
                          "to allow the files of one folder")
     text = str(name)
     if not text or text in (".", "..") or "/" in text or "\\" in text or text.startswith("."):
-        raise ValueError(f"a network is named by its file name in the --networks folder, got {text[:60]!r}")
+        raise BadInput(f"a network is named by its file name in the --networks folder, got {text[:60]!r}")
     path = networks / text
     if not path.is_file():
-        raise ValueError(f"no network file {text!r} in the --networks folder; it holds: "
+        raise BadInput(f"no network file {text!r} in the --networks folder; it holds: "
                          f"{', '.join(sorted(p.name for p in networks.iterdir() if p.is_file())[:20]) or 'nothing'}")
     return path

@@ -13,6 +13,7 @@ from __future__ import annotations
 import jax
 import numpy as np
 
+from mancala_marl.errors import BadInput
 from .learner import REPLAY
 
 PROGRESS = ("generation", "seconds", "positions")
@@ -55,9 +56,9 @@ def _read(path) -> dict:
 def _check(arrays: dict, wanted: dict) -> None:
     for name, like in wanted.items():
         if name not in arrays:
-            raise ValueError(f"{name} is missing")
+            raise BadInput(f"{name} is missing")
         if arrays[name].shape != np.shape(like) or arrays[name].dtype != np.asarray(like).dtype:
-            raise ValueError(f"{name} is {arrays[name].dtype}{list(arrays[name].shape)}, this run's is "
+            raise BadInput(f"{name} is {arrays[name].dtype}{list(arrays[name].shape)}, this run's is "
                              f"{np.asarray(like).dtype}{list(np.shape(like))}")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mancala_marl.errors import BadInput
 from mancala_marl.games import make_game
 
 from ..config import check_shared
@@ -46,16 +47,16 @@ class JaxAlphaZeroConfig:
         for name in ("minutes", "replay_every"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise ValueError(f"{name} must be a number >= 0, got {value!r}")
+                raise BadInput(f"{name} must be a number >= 0, got {value!r}")
         for name in ("reuse", "learning_rate"):
             if not getattr(self, name) > 0:
-                raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
+                raise BadInput(f"{name} must be > 0, got {getattr(self, name)!r}")
         if self.weight_decay < 0:
-            raise ValueError(f"weight_decay must be >= 0, got {self.weight_decay!r}")
+            raise BadInput(f"weight_decay must be >= 0, got {self.weight_decay!r}")
         for name in ("games", "batch_size", "buffer"):
             if getattr(self, name) % devices:
-                raise ValueError(f"{name} ({getattr(self, name)}) must be a multiple of the {devices} devices")
+                raise BadInput(f"{name} ({getattr(self, name)}) must be a multiple of the {devices} devices")
         if self.buffer < self.games * self.moves:  # a generation's positions must fit in the ring at once
-            raise ValueError(f"buffer ({self.buffer}) must hold a generation's positions: at least games * moves "
+            raise BadInput(f"buffer ({self.buffer}) must hold a generation's positions: at least games * moves "
                              f"= {self.games * self.moves}")
         check_policies(make_game(self.game, **self.rule_params), self.eval_opponents)

@@ -24,6 +24,7 @@ from pathlib import Path
 import jax
 import numpy as np
 
+from mancala_marl.errors import BadInput
 from mancala_marl.games import make_game
 
 from ..trainer import evaluate  # the exported network against the baselines, on CPU
@@ -94,7 +95,7 @@ def resume_state(run, learner, state: dict, say) -> tuple[dict, dict]:
     buffer, at, same_devices = read_or_refuse(lambda path: load_replay(path, template), replay_file,
                                               "replay buffer")
     if at["generation"] > progress["generation"]:
-        raise ValueError(f"--resume: {replay_file} is of generation {at['generation']}, after the checkpoint's "
+        raise BadInput(f"--resume: {replay_file} is of generation {at['generation']}, after the checkpoint's "
                          f"{progress['generation']}: it is not from this run")
     if at["generation"] < progress["generation"]:
         say(f"resumed at generation {progress['generation']} with the replay buffer saved at generation "

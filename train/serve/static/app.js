@@ -38,7 +38,9 @@ function fillRules(values) {
       input.checked = values?.[p.name] ?? p.default;
     } else {
       input = document.createElement("input");
-      input.type = "number"; input.min = p.low; input.max = Math.min(p.high, 64); input.size = 3;
+      // The server's own bounds where it has them (pits and seeds), else the game's.
+      const [low, high] = ui.catalog.limits[p.name] ?? [p.low, p.high];
+      input.type = "number"; input.min = Math.max(p.low, low); input.max = Math.min(p.high, high); input.size = 3;
       input.value = values?.[p.name] ?? p.default;
     }
     input.dataset.param = p.name; input.dataset.type = p.type; input.title = p.doc;
