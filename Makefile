@@ -31,13 +31,17 @@ demo: setup
 # The virtualenvs are built side by side (pip waits on the network most of the time), and the
 # packaging checks, which mostly wait on pip too, run beside the quick suite.
 # tests/jax runs from .venv-jax only (make test-jax).
+# Each step prints how long it took (docs/install.md has CI's table of where the time goes).
+timed = @start=$$(date +%s); $(MAKE) $(1); status=$$?; \
+	echo "make test: $(2) took $$(( $$(date +%s) - start )) s"; exit $$status
+
 test:
-	$(MAKE) -j4 setup integration-venvs .venv-jax/.installed $(VENV)/.docs-installed
-	$(MAKE) -j2 --output-sync=target test-quick test-package
-	$(MAKE) test-docs
-	$(MAKE) test-serve
-	$(MAKE) test-integrations
-	$(MAKE) test-jax
+	$(call timed,-j4 setup integration-venvs .venv-jax/.installed $(VENV)/.docs-installed,the virtualenvs)
+	$(call timed,-j2 --output-sync=target test-quick test-package,the quick suite and the packaging checks)
+	$(call timed,test-docs,the docs site)
+	$(call timed,test-serve,the web page in Chromium)
+	$(call timed,test-integrations,the integrations)
+	$(call timed,test-jax,the JAX engines)
 
 # The tests that need no extra virtualenv, browser or network: the quick suite.
 test-quick: setup

@@ -1,6 +1,7 @@
 """Load on ``mancala-marl serve``, on loopback only: many clients playing through the JSON API at once.
 
-    python benchmarks/serve_load.py                 # 8, then 64 hot-seat clients for 60 s, then 8 against alphazero
+    python benchmarks/serve_load.py                 # 8, then 64 hot-seat clients for 60 s, 8 beside 8 searching
+                                                    # games, then 8 against alphazero
     python benchmarks/serve_load.py --quick         # 8 and 2 clients for 5 s each, a smoke run (writes nothing)
 
 The server runs as its own process (``mancala-marl serve --port 0 --max-games 100000``, bound to
@@ -41,6 +42,7 @@ from pathlib import Path
 from results_dir import NOTHING_WRITTEN, add_quick_results_dir, quick_results_dir
 
 HOST = "127.0.0.1"  # loopback only: the benchmark never listens beyond this machine
+SEARCHER = "alphabeta:depth=64"  # never reaches its depth: searches for the server's whole move time
 
 
 def start_server(move_time: float) -> tuple[subprocess.Popen, int]:
@@ -133,14 +135,23 @@ def play(port: int, players, until: float, seeds: list[int]) -> dict:
             "errors": sum(t.errors for t in threads), "games": sum(t.games for t in threads)}
 
 
-def phase(pool, processes: int, port: int, pid: int, name: str, clients: int, players, seconds: float) -> dict:
+def phase(pool, processes: int, port: int, pid: int, name: str, clients: int, players, seconds: float,
+          searchers: int = 0) -> dict:
+    """``clients`` playing ``players`` for ``seconds``, measured; beside them, where ``searchers``,
+    as many games against a search that takes the server's whole move time on each reply
+    (``alphabeta:depth=64``), played and not measured: how long the others wait while they search."""
     until = time.monotonic() + seconds  # the same clock in every process
+    beside = [Client(port, [None, SEARCHER], until, 1000 + k) for k in range(searchers)]
+    for thread in beside:  # they wait on the server almost all the time: threads of this process
+        thread.start()
     cpu = cpu_s(pid)
     start = time.perf_counter()
     shares = pool.starmap(play, [(port, players, until, list(range(clients))[k::processes])
                                  for k in range(min(processes, clients))])
     wall = time.perf_counter() - start
     cpu = cpu_s(pid) - cpu
+    for thread in beside:
+        thread.join()
     latencies = [x for share in shares for x in share["latencies"]]
     moves = sum(share["moves"] for share in shares)
     return {"phase": name, "clients": clients, "players": players, "seconds": round(wall, 1),
@@ -148,7 +159,8 @@ def phase(pool, processes: int, port: int, pid: int, name: str, clients: int, pl
             "moves_per_s": round(moves / wall, 1),
             "requests": len(latencies), "p50_ms": round(1e3 * percentile(latencies, 0.5), 1),
             "p99_ms": round(1e3 * percentile(latencies, 0.99), 1), "errors": sum(s["errors"] for s in shares),
-            "server_cpu_ms_per_request": round(1e3 * cpu / max(len(latencies), 1), 2)}
+            "server_cpu_ms_per_request": round(1e3 * cpu / max(len(latencies), 1), 2),
+            "searches_beside": searchers, "searches_done": sum(t.moves for t in beside) // 2}
 
 
 def main() -> None:
@@ -159,6 +171,9 @@ def main() -> None:
     parser.add_argument("--few", type=int, default=8,
                         help="hot-seat clients of a first, lighter phase (default 8; 0: none): the latency "
                              "of a server that is not saturated")
+    parser.add_argument("--searchers", type=int, default=8,
+                        help="games whose every reply searches for the whole move time, beside a phase of "
+                             "--few hot-seat clients (default 8; 0: no such phase): does a search hold up others?")
     parser.add_argument("--move-time", type=float, default=0.5, help="the server's time cap per search (default 0.5)")
     parser.add_argument("--client-processes", type=int, default=4,
                         help="processes the clients of a phase are shared among (default 4)")
@@ -166,7 +181,7 @@ def main() -> None:
     add_quick_results_dir(parser, "serve_load.json and serve_load.md")
     args = parser.parse_args()
     if args.quick:
-        args.seconds, args.hot_seat, args.alphazero, args.few = 5.0, 8, 2, 0
+        args.seconds, args.hot_seat, args.alphazero, args.few, args.searchers = 5.0, 8, 2, 0, 2
     server, port = start_server(args.move_time)
     try:
         for _ in range(200):  # the server compiles its kernels once at start (warm_up)
@@ -183,6 +198,9 @@ def main() -> None:
         with multiprocessing.Pool(processes) as pool:  # started before the first phase's clock
             rows = [phase(pool, processes, port, server.pid, "hot-seat", clients, [None, None], args.seconds)
                     for clients in (args.few, args.hot_seat) if clients]
+            if args.searchers:
+                rows.append(phase(pool, processes, port, server.pid, f"hot-seat beside {args.searchers} searches",
+                                  max(args.few, 2), [None, None], args.seconds, args.searchers))
             rows.append(phase(pool, processes, port, server.pid, "against alphazero", args.alphazero,
                               [None, "alphazero"], args.seconds))
         after = rss_mb(server.pid)
@@ -198,10 +216,11 @@ def main() -> None:
               "client_processes": max(1, args.client_processes),
               "load_average_1min_at_end": round(os.getloadavg()[0], 2),  # the machine is shared: how busy it was
               "server_rss_mb_before": round(before, 1), "server_rss_mb_after": round(after, 1), "rows": rows}
-    table = ["| phase | clients | moves/s | p50 ms | p99 ms | errors | games | server CPU ms a request |",
-             "|---|---|---|---|---|---|---|---|"]
+    table = ["| phase | clients | moves/s | p50 ms | p99 ms | errors | games | server CPU ms a request | searches beside |",
+             "|---|---|---|---|---|---|---|---|---|"]
     table += [f"| {r['phase']} | {r['clients']} | {r['moves_per_s']} | {r['p50_ms']} | {r['p99_ms']} | {r['errors']} | "
-              f"{r['games']} | {r['server_cpu_ms_per_request']} |" for r in rows]
+              f"{r['games']} | {r['server_cpu_ms_per_request']} | {r['searches_done'] if r['searches_beside'] else ''} |"
+              for r in rows]
     text = (f"`{result['command']}` on {result['machine']}, the clients in {result['client_processes']} processes: "
             f"server memory {result['server_rss_mb_before']} MB before, {result['server_rss_mb_after']} MB after; "
             f"load average {result['load_average_1min_at_end']} at the end.\n\n" + "\n".join(table) + "\n")
