@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import time
 import zipfile
 from importlib import resources
@@ -32,6 +31,7 @@ import numpy as np
 
 from mancala_marl import observations
 from mancala_marl._compile import kernel
+from mancala_marl.atomic import write_atomically
 from mancala_marl.errors import BadInput
 from mancala_marl.games import Game, Param
 from mancala_marl.games.base import SPEC_PITS
@@ -153,11 +153,8 @@ class Network:
 
     def save(self, path, weights: dict) -> None:
         """Write ``weights`` (numpy arrays) and the metadata to ``path`` atomically."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp.npz")
-        np.savez(tmp, __meta__=np.array(json.dumps({"format": FORMAT, **self.meta})), **weights)
-        os.replace(tmp, path)
+        meta = np.array(json.dumps({"format": FORMAT, **self.meta}))
+        write_atomically(Path(path), lambda temporary: np.savez(temporary, __meta__=meta, **weights))
 
     @classmethod
     def load(cls, path) -> Network:

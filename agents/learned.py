@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
-import os
 import sys
 import zipfile
 from importlib import resources
@@ -24,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from mancala_marl import observations
+from mancala_marl.atomic import write_atomically
 from mancala_marl.errors import BadInput
 from mancala_marl.extras import require
 
@@ -99,12 +99,8 @@ def save_model(model, path, metadata: dict) -> Path:
     path = Path(path)
     if path.suffix == "":
         path = path.with_name(path.name + ".zip")
-    path.parent.mkdir(parents=True, exist_ok=True)
     setattr(model, META_KEY, metadata)
-    tmp = path.with_name(f".{path.stem}.tmp.zip")
-    model.save(tmp)
-    os.replace(tmp, path)
-    return path
+    return write_atomically(path, model.save)
 
 
 def check_model_fits(model, metadata: dict, where: str) -> None:

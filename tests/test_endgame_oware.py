@@ -217,3 +217,12 @@ def test_a_search_past_its_budget_is_refused(tmp_path):
             assert error.limit == "50 positions" and str(error) == "not solved within 50 positions"
             refused += 1
     assert refused > 0
+
+
+def test_the_table_size_asked_for_is_the_one_oware_gets(tmp_path):
+    from mancala_marl.endgame import solver
+
+    db = database(make_game("oware", houses=6, seeds=2), 4, folder=tmp_path)
+    table = solver(db, tt_bits=12)
+    assert isinstance(table, ResultSolver) and table.keys.size == 1 << 12 and not table.exact_margins
+    assert table.max_seeds == 4

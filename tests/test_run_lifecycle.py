@@ -1,11 +1,13 @@
 """The run lifecycle every trainer uses (:class:`mancala_marl.train.runs.Run`), without training."""
 
 import json
+import threading
+import time
 
 import pytest
 
 from mancala_marl.train.distill import DistillConfig
-from mancala_marl.train.files import write_atomically
+from mancala_marl.atomic import write_atomically
 from mancala_marl.train.runs import Run
 
 
@@ -76,3 +78,31 @@ def test_a_write_that_fails_leaves_the_file_as_it_was(tmp_path):
     assert path.read_text() == "old"
     write_atomically(path, lambda tmp: tmp.write_text("new"))
     assert path.read_text() == "new" and [p.name for p in tmp_path.iterdir()] == ["buffer.npz"]
+
+
+def test_two_writers_of_one_file_at_once_leave_one_whole_file(tmp_path):
+    """Each write gets a temporary file of its own: with one fixed temporary name, a writer would
+    rename or truncate the other's half-written file."""
+    path, errors = tmp_path / "model.zip", []
+
+    def writer(k):
+        def write(tmp):
+            with open(tmp, "w") as out:
+                out.write(f"writer {k} begins;")
+                out.flush()
+                time.sleep(0.05)  # the others start their own writes meanwhile
+                out.write(f" writer {k} ends")
+        try:
+            write_atomically(path, write)
+        except OSError as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    k = path.read_text().split()[1]
+    assert path.read_text() == f"writer {k} begins; writer {k} ends"
+    assert [p.name for p in tmp_path.iterdir()] == ["model.zip"] and oct(path.stat().st_mode & 0o777) != "0o600"

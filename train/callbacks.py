@@ -11,8 +11,9 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback, ProgressBarCallback
 from stable_baselines3.common.utils import polyak_update
 
+from mancala_marl.atomic import write_atomically
+
 from .evaluation import append_evaluations, evaluate, model_policy, win_rate_cells
-from .files import write_atomically
 
 
 class PeriodicCallback(BaseCallback):

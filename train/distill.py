@@ -234,7 +234,7 @@ def _load_npz(path: Path) -> dict:
 
 
 def _save_npz(path: Path, **arrays) -> None:
-    from mancala_marl.train.files import write_atomically
+    from mancala_marl.atomic import write_atomically
 
     write_atomically(path, lambda tmp: np.savez_compressed(tmp, **arrays))
 

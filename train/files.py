@@ -1,19 +1,9 @@
-"""Files of a run written whole or not at all."""
+"""A run's folder, checked before anything is written to it (files themselves are written whole
+or not at all by :func:`mancala_marl.atomic.write_atomically`)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
-
-
-def write_atomically(path, write) -> None:
-    """``write(tmp)`` to a temporary file beside ``path``, then renamed to ``path``: a run stopped
-    halfway leaves the previous file whole. The temporary name keeps the suffix, which numpy and
-    SB3 would otherwise add."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
-    write(tmp)
-    os.replace(tmp, path)
 
 
 def folder_fault(path, option: str, must_exist: bool = False) -> str | None:

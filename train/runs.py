@@ -18,8 +18,10 @@ import sys
 from dataclasses import asdict, fields
 from pathlib import Path
 
+from mancala_marl.atomic import write_atomically
 from mancala_marl.errors import BadInput
-from .files import folder_fault, write_atomically
+
+from .files import folder_fault
 
 # How a run is shown and how many threads or processes it uses, not what it learns: any command
 # may change these on --resume.

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from mancala_marl.atomic import write_atomically
 from mancala_marl.errors import BadInput
 
 MAGIC = b"MANCALA-MARL-ENDGAME\n"
@@ -34,24 +33,15 @@ def checksum(values: np.ndarray) -> str:
 def save(path: Path, header: dict, values: np.ndarray) -> None:
     """Write ``values`` (int8) under ``header`` to ``path``, all or nothing: a temporary file in the
     same folder, flushed to disk, then renamed over ``path``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     header = dict(header, format=FORMAT_VERSION, entries=int(values.size), sha256=checksum(values))
     text = json.dumps(header, sort_keys=True).encode()
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".partial")
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # as open() would make it (mkstemp's are private)
-        with os.fdopen(handle, "wb") as out:
+
+    def write(temporary: Path) -> None:
+        with open(temporary, "wb") as out:
             out.write(MAGIC + len(text).to_bytes(8, "little") + text)
             values.tofile(out)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+
+    write_atomically(path, write)
 
 
 class DatabaseFileError(BadInput):

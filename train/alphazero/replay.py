@@ -28,7 +28,7 @@ class ReplayBuffer:
         return self.obs[rows], self.masks[rows], self.policies[rows], self.results[rows]
 
     def save(self, path) -> None:
-        from mancala_marl.train.files import write_atomically
+        from mancala_marl.atomic import write_atomically
 
         kept = {"obs": self.obs[: self.size], "masks": self.masks[: self.size], "policies": self.policies[: self.size],
                 "results": self.results[: self.size]}

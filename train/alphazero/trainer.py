@@ -78,7 +78,7 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
     )
 
     from mancala_marl.train.arena import progress_console
-    from mancala_marl.train.files import write_atomically
+    from mancala_marl.atomic import write_atomically
     from mancala_marl.train.runs import Run, load_checkpoint
 
     run = Run(run_dir, "alphazero", "checkpoints/last.pt", "generation", RESUMABLE | {"generations"})

@@ -26,7 +26,7 @@ def host_copy(tree):
 
 
 def _write(path, arrays: dict) -> None:
-    from mancala_marl.train.files import write_atomically
+    from mancala_marl.atomic import write_atomically
 
     write_atomically(path, lambda tmp: np.savez(tmp, **arrays))
 
