@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 import time
 
-from mancala_marl.errors import BadInput, NotSolved
+from mancala_marl.errors import NotSolved
 from mancala_marl.games import Param
 
 from .base import SEED, Policy, check_game_on, register_policy
@@ -64,11 +64,16 @@ class PerfectPolicy(Policy):
 
     def exact_margins(self, game) -> bool:
         """Whether this player gives exact final margins on ``game`` (Kalah), or results only (Oware)."""
-        return self.solver(game).exact_margins
+        from mancala_marl.endgame import solver_class
+
+        return solver_class(game).exact_margins
 
     def max_seeds(self, game) -> int | None:
-        """The most seeds in play of a position this player answers for on ``game``; None: every one."""
-        return self.solver(game).max_seeds
+        """The most seeds in play of a position this player answers for on ``game`` (None: every
+        one), known before its database is built."""
+        from mancala_marl.endgame import solver_class
+
+        return None if solver_class(game).covers_every_position else self.db_seeds_for(game)
 
     def db_seeds_for(self, game) -> int:
         """The size of the database this policy uses on ``game``: ``db_seeds``, or the default."""
@@ -78,11 +83,9 @@ class PerfectPolicy(Policy):
         """The game's solver, its database loaded (or built) on first use."""
         if self._solver is not None and self._solver.game.spec.tolist() == game.spec.tolist():
             return self._solver
-        from mancala_marl.endgame import BUILDERS, database, solver
+        from mancala_marl.endgame import database, solver, solver_class
 
-        if game.name not in BUILDERS:
-            raise BadInput(f"perfect: no endgame database or solver for {game.name}; perfect play covers "
-                             f"{', '.join(BUILDERS)} (use alphabeta or solver)")
+        solver_class(game)  # a game without perfect play is refused before any database is built
         self._solver = solver(database(game, self.db_seeds_for(game), progress=sys.stderr.isatty()), self.tt_bits)
         return self._solver
 
@@ -94,7 +97,7 @@ class PerfectPolicy(Policy):
             return getattr(solver, what)(state, deadline)
         except NotSolved as error:
             within = f"time_limit={self.time_limit:g} s" if error.limit == "time" else error.limit
-            raise NotSolved(within, f"perfect: this position (with {solver.db.seeds_in_play(state)} seeds in play) "
+            raise NotSolved(within, f"perfect: this position (with {game.seeds_in_play(state)} seeds in play) "
                                     f"was not solved within {within}; give more time, or use a larger database "
                                     f"(db_seeds)") from None
 

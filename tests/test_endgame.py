@@ -71,10 +71,6 @@ def final_margin(game, db, state) -> int:
     return stores[mover] - stores[1 - mover] + db.value(state)
 
 
-def seeds_in_play(game, state) -> int:
-    return int(game.board(state).sum() - sum(game.scores(state)))
-
-
 def played_positions(game, max_seeds, count, rng):
     """``count`` positions of random games from the start, each with at most ``max_seeds`` seeds
     in the pits: from every game, the positions from the first that fits to the end."""
@@ -82,7 +78,7 @@ def played_positions(game, max_seeds, count, rng):
     while len(found) < count:
         state = game.init()
         while not game.is_terminal(state) and len(found) < count:
-            if seeds_in_play(game, state) <= max_seeds:
+            if game.seeds_in_play(state) <= max_seeds:
                 found.append(state.copy())
             game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
     return found
@@ -194,7 +190,7 @@ def test_the_database_agrees_with_the_solver(databases, rules, pits, seeds, max_
                  for s in states if final_margin(game, db, s) != solver.value(game, s)]
         assert not wrong, f"{len(wrong)} of {len(states)} disagree, e.g. (board, to move, db, solver) {wrong[:3]}"
     # every layer is used: positions with few and with many seeds in play
-    assert {seeds_in_play(game, s) for s in boards} == set(range(1, max_seeds + 1))
+    assert {game.seeds_in_play(s) for s in boards} == set(range(1, max_seeds + 1))
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=RULE_IDS)
@@ -290,7 +286,7 @@ def test_the_perfect_policy_agrees_with_the_solver_on_whole_games(params):
         while not game.is_terminal(state):
             positions.append(state.copy())
             game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
-    assert sum(seeds_in_play(game, s) > 6 for s in positions) > 100
+    assert sum(game.seeds_in_play(s) > 6 for s in positions) > 100
     for state in positions:
         exact = solver.value(game, state)
         assert perfect.value(game, state) == exact
@@ -312,7 +308,7 @@ def test_the_perfect_policy_agrees_with_the_solver_on_many_positions():
     solver = make_policy("solver", tt_bits=16)
     rng = np.random.default_rng(40)
     states = random_boards(game, 24, 1000, rng) + played_positions(game, 24, 1000, rng)
-    assert sum(seeds_in_play(game, s) > 8 for s in states) > 1000
+    assert sum(game.seeds_in_play(s) > 8 for s in states) > 1000
     wrong = [(game.board(s).tolist(), game.to_move(s)) for s in states
              if perfect.value(game, s) != solver.value(game, s)]
     assert not wrong, wrong[:5]
@@ -595,6 +591,13 @@ def test_solve_refuses_bad_input_in_one_line(capsys, argv, why):
     assert out == ""
     assert err.startswith("mancala-marl solve") and err.count("\n") == 1 and why in err, err
     assert "Traceback" not in err
+
+
+def test_solve_refuses_an_oware_position_past_its_database_before_building_it(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("MANCALA_MARL_CACHE", str(tmp_path / "cache"))
+    status, out, err = solve(capsys, "oware")
+    assert status == 2 and out == "" and "covers positions with at most 12 seeds in play" in err
+    assert "this one has 48" in err and not (tmp_path / "cache").exists()  # no database was built
 
 
 def test_solve_json_is_player_0s_margin_and_the_optimal_moves(capsys):

@@ -10,7 +10,7 @@ import pytest
 from mancala_marl.agents import make_policy
 from mancala_marl.games import make_game
 from mancala_marl.train import cli
-from mancala_marl.train.grading import draw_positions, grade, seed_bins, seeds_in_play, solve_position
+from mancala_marl.train.grading import draw_positions, grade, seed_bins, solve_position
 
 SMALL = "kalah:pits=4,seeds=3"
 DB_SEEDS = 8  # a small database: the search does the rest on 24 seeds
@@ -59,11 +59,11 @@ def test_positions_are_spread_over_the_stages_and_never_forced():
     assert seed_bins(game, 6, max_seeds=10) == [(1, 2), (3, 4), (5, 6), (7, 8), (9, 10)]
     states = draw_positions(game, 30, seed=1)
     assert len(states) == 30 and len({state.tobytes() for state in states}) == 30
-    counts = [sum(low <= seeds_in_play(game, s) <= high for s in states) for low, high in seed_bins(game)]
+    counts = [sum(low <= game.seeds_in_play(s) <= high for s in states) for low, high in seed_bins(game)]
     assert counts == [5] * 6
     assert all(game.legal_mask(state).sum() > 1 and not game.is_terminal(state) for state in states)
     endgames = draw_positions(game, 10, seed=1, max_seeds=6)
-    assert all(seeds_in_play(game, state) <= 6 for state in endgames)
+    assert all(game.seeds_in_play(state) <= 6 for state in endgames)
 
 
 def test_a_stage_no_game_reaches_does_not_keep_the_drawing_going(monkeypatch):
@@ -76,7 +76,7 @@ def test_a_stage_no_game_reaches_does_not_keep_the_drawing_going(monkeypatch):
     monkeypatch.setattr(grading, "play_opening", lambda *args: (games.append(1), play_opening(*args))[1])
     states = draw_positions(game, 12, seed=0, players=("greedy",), bins=6, max_seeds=12)
     assert len(states) == 12 and len(games) == 12 + 10
-    assert not any(seeds_in_play(game, state) <= 2 for state in states)
+    assert not any(game.seeds_in_play(state) <= 2 for state in states)
 
 
 def test_a_thrown_win_is_a_blunder():
@@ -138,7 +138,7 @@ def test_oware_endgames_are_graded_on_results():
     assert (perfect["optimal"], perfect["blunders"], perfect["regret"]) == (1.0, 0.0, None)
     assert chance["regret"] is None and chance["optimal"] + chance["blunders"] == pytest.approx(1.0)
     game = make_game("oware", houses=4, seeds=2)
-    assert all(seeds_in_play(game, state) <= 6 for state in draw_positions(game, 8, seed=1, bins=2, max_seeds=6))
+    assert all(game.seeds_in_play(state) <= 6 for state in draw_positions(game, 8, seed=1, bins=2, max_seeds=6))
 
 
 def test_oware_endgames_past_the_database_are_refused_in_one_line():
@@ -175,6 +175,10 @@ def test_the_table_names_each_policy_and_stage(capsys):
     assert status == 0
     assert "perfect" in out and "random" in out and "100.0%" in out
     assert "1-8 (2)" in out and "17-24 (2)" in out
+    # to a pipe as on a terminal: each title on one line, and thinking time in ms as the docs give it
+    assert any(line.strip() == f"{SMALL}: 6 positions graded against perfect play (seed 0, opening 4)"
+               for line in out.splitlines())
+    assert "ms/move" in out and "s/move" not in out.replace("ms/move", "")
 
 
 @pytest.mark.parametrize("argv, why", [

@@ -38,10 +38,11 @@ def play_and_check(game, choices):
         legal = np.flatnonzero(game.legal_mask(state))
         game.apply(state, int(legal[choices(len(legal))]))
         check_invariants(game, state)
+        assert game.seeds_in_play(state) == game.total_seeds - sum(game.scores(state)) >= 0
         moves += 1
         assert moves < 50_000, "game did not end"
     check_invariants(game, state)
-    assert game.scores(state)[0] + game.scores(state)[1] == game.total_seeds  # after the sweep
+    assert game.scores(state)[0] + game.scores(state)[1] == game.total_seeds and game.seeds_in_play(state) == 0
     returns = game.returns(state)
     assert returns.sum() == 0 and set(returns) <= {-1.0, 0.0, 1.0}
 

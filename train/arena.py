@@ -276,6 +276,14 @@ def console(file=None):
     return shown if shown.is_terminal else Console(file=file, width=120)
 
 
+def titled_table(title: str, **options):
+    """A rich Table at least as wide as its title: rich wraps a title to the width of the columns,
+    which broke a long one into lines."""
+    from rich.table import Table
+
+    return Table(title=title, min_width=len(title), **options)
+
+
 def progress_console(file=None):
     """A rich console for a progress bar: the terminal, or to a file or a pipe one line as long as
     it needs (at rich's 80 columns the last column, the status of a run, was cut off)."""
@@ -312,10 +320,9 @@ def opening_label(result: dict) -> str:
 def print_summary(result: dict, file=None) -> None:
     """The summary as a rich table (A's results per seat)."""
     from rich import box
-    from rich.table import Table
 
-    table = Table(title=f"{result['a']} (A) vs {result['b']} (B) on {game_label(result)}, "
-                        f"{result['games']} games per seat, seed {result['seed']}{opening_label(result)}",
+    table = titled_table(f"{result['a']} (A) vs {result['b']} (B) on {game_label(result)}, "
+                         f"{result['games']} games per seat, seed {result['seed']}{opening_label(result)}",
                   caption="A's wins, draws, losses; score, margin (A - B) and length (moves): means per game",
                   box=box.SIMPLE_HEAD)
     for column in ("A moves", "W", "D", "L", "win rate", "95% CI", "score", "margin", "length"):

@@ -53,11 +53,10 @@ def run(args) -> int:
     if args.watch:
         return watch(args)
     require("train", "the demo (it trains an agent)")
-    from rich.table import Table
 
     from mancala_marl.agents import make_policy
     from mancala_marl.games import make_game
-    from mancala_marl.train.arena import arena, console
+    from mancala_marl.train.arena import arena, console, titled_table
     from mancala_marl.train.runs import play_hint, program
     from mancala_marl.train.training import ALGO_NAMES, TrainConfig, recipe, train
 
@@ -74,8 +73,8 @@ def run(args) -> int:
     final = train(config, args.run_dir)
     seconds = time.time() - start
     agent = make_policy("model", path=str(final))
-    table = Table(title=f"{args.game}: trained agent ({args.timesteps} moves, {seconds:.0f} s) in the arena, "
-                        f"{args.games} games per seat")
+    table = titled_table(f"{args.game}: trained agent ({args.timesteps} moves, {seconds:.0f} s) in the arena, "
+                         f"{args.games} games per seat")
     for column in ("opponent", "agent moves", "win rate", "95% CI", "W/D/L", "mean margin"):
         table.add_column(column, justify="right")
     for opponent, opening in (("random", 0), ("max", 4), ("exact", 4)):

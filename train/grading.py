@@ -69,11 +69,6 @@ class Solved:
         return {"optimal": value == best, "blunder": blunder, "regret": best - value}
 
 
-def seeds_in_play(game: Game, state: np.ndarray) -> int:
-    """The seeds still in the pits (the board less the two stores)."""
-    return int(game.board(state).sum() - sum(game.scores(state)))
-
-
 def seed_bins(game: Game, bins: int = BINS, max_seeds: int | None = None) -> list[tuple[int, int]]:
     """``bins`` ranges ``(low, high)`` of seeds in play, of equal width (the last may be narrower),
     covering 1..``max_seeds`` (default: every seed of the game)."""
@@ -129,7 +124,7 @@ def draw_positions(game, n: int, seed: int = 0, opening: int = 4, players: Seque
         found = [[] for _ in edges]
         while not game.is_terminal(state):
             key = state.tobytes()
-            where = _bin_of(seeds_in_play(game, state), edges)
+            where = _bin_of(game.seeds_in_play(state), edges)
             if where is not None and key not in seen and game.legal_mask(state).sum() > 1:
                 found[where].append(state.copy())
                 seen.add(key)
@@ -175,7 +170,7 @@ def solve_position(game: Game, state: np.ndarray, perfect) -> Solved:
     else:  # Oware: exact results, no exact margins
         values = None
         results = {int(pit): int(r) for pit, r in perfect.move_results(game, state).items()}
-    solved = Solved(state.copy(), seeds_in_play(game, state), values, results)
+    solved = Solved(state.copy(), game.seeds_in_play(state), values, results)
     _SOLVED[key] = solved
     if len(_SOLVED) > CACHE_SIZE:
         _SOLVED.popitem(last=False)
@@ -255,7 +250,7 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
             try:
                 solved.append(solve_position(game, state, perfect))
             except NotSolved:
-                skipped[_bin_of(seeds_in_play(game, state), edges)] += 1  # past the time limit or the search's budget
+                skipped[_bin_of(game.seeds_in_play(state), edges)] += 1  # past the time limit or the search's budget
             bar.advance(task)
         task = bar.add_task("grading moves", total=len(solved) * len(graded))
         verdicts, thinking = [[] for _ in graded], [0.0] * len(graded)

@@ -15,7 +15,7 @@ import numpy as np
 from mancala_marl.agents import check_policies
 from mancala_marl.errors import BadInput
 
-from .arena import arena, console, game_label, opening_label, parse_game
+from .arena import arena, console, game_label, opening_label, parse_game, titled_table
 
 PAPER_OPPONENTS = (("Random", "random"), ("Max", "max"), ("Exact", "exact"))
 
@@ -111,12 +111,11 @@ def paper_table(game, policy: str, n: int = 1000, seed: int = 0, workers: int = 
 
 
 def print_paper_table(result: dict, file=None) -> None:
-    from rich.table import Table
 
     shown = console(file)
     for seat, caption in (("first", "(a) As First Turn"), ("second", "(b) As Second Turn")):
-        table = Table(title=f"{result['policy']} on {game_label(result)}, {result['games_per_seat']} games"
-                            f"{opening_label(result)}",
+        table = titled_table(f"{result['policy']} on {game_label(result)}, {result['games_per_seat']} games"
+                             f"{opening_label(result)}",
                       caption=caption)
         table.add_column("Policy")
         table.add_column("Average Reward", justify="right")
@@ -127,12 +126,11 @@ def print_paper_table(result: dict, file=None) -> None:
 
 
 def print_tournament(result: dict, file=None) -> None:
-    from rich.table import Table
 
     names = sorted(result["policies"], key=lambda p: -result["ratings"][p])
     matrix = score_matrix(result)
-    table = Table(title=f"{game_label(result)}: {result['games_per_seat']} games per seat and pair"
-                        f"{opening_label(result)}",
+    table = titled_table(f"{game_label(result)}: {result['games_per_seat']} games per seat and pair"
+                         f"{opening_label(result)}",
                   caption="row's points per game against the column (win 1, draw 0.5), both seats; "
                           "Elo-style rating, mean 1500")
     table.add_column("policy")

@@ -60,11 +60,8 @@ class Database:
         self.values = values
         self.low, self.high = (values, values) if values.size == size else (values[:size], values[size:])
 
-    def seeds_in_play(self, state: np.ndarray) -> int:
-        return int(self.game.board(state).sum() - sum(self.game.scores(state)))
-
     def covers(self, state: np.ndarray) -> bool:
-        return not self.game.is_terminal(state) and self.seeds_in_play(state) <= self.max_seeds
+        return not self.game.is_terminal(state) and self.game.seeds_in_play(state) <= self.max_seeds
 
     def bounds(self, state: np.ndarray) -> tuple[int, int]:
         """(low, high): the margin still to come for the player to move in ``state`` lies between."""
@@ -72,7 +69,7 @@ class Database:
             raise BadInput("the game is over: no value to come")
         if not self.covers(state):
             raise BadInput(f"the database holds positions with at most {self.max_seeds} seeds in play, "
-                             f"this one has {self.seeds_in_play(state)}")
+                             f"this one has {self.game.seeds_in_play(state)}")
         at = state_index(state, self.game.pits, self.game.to_move(state), self.table, self.blocks)
         return int(self.low[at]), int(self.high[at])
 
@@ -172,13 +169,23 @@ class _progress_bar:
 BUILDERS = {"kalah": kalah, "oware": oware}
 
 
-def solver(db, tt_bits: int = 22):
-    """What answers questions of perfect play on ``db``'s game: exact margins on Kalah
-    (:class:`~mancala_marl.endgame.solve.Solver`), exact results on Oware endgames
-    (:class:`~mancala_marl.endgame.results.ResultSolver`)."""
+def solver_class(game):
+    """What answers questions of perfect play on ``game``: exact margins of every Kalah position
+    (:class:`~mancala_marl.endgame.solve.Solver`), exact results of Oware endgames
+    (:class:`~mancala_marl.endgame.results.ResultSolver`). Each declares ``exact_margins`` and
+    ``covers_every_position`` (else only those with at most its database's seeds in play)."""
     from .results import ResultSolver
     from .solve import Solver
 
-    return {"kalah": Solver, "oware": ResultSolver}[db.game.name](db, tt_bits=tt_bits)
+    classes = {"kalah": Solver, "oware": ResultSolver}
+    if game.name not in classes:
+        raise BadInput(f"perfect: no endgame database or solver for {game.name}; perfect play covers "
+                       f"{', '.join(classes)} (use alphabeta or solver)")
+    return classes[game.name]
 
-__all__ = ["Database", "DatabaseFileError", "database", "build", "cache_dir", "file_path", "solver", "BUILDERS"]
+
+def solver(db, tt_bits: int = 22):
+    """The solver of ``db``'s game (:func:`solver_class`) on ``db``, its table of ``2**tt_bits`` entries."""
+    return solver_class(db.game)(db, tt_bits=tt_bits)
+
+__all__ = ["Database", "DatabaseFileError", "database", "build", "cache_dir", "file_path", "solver", "solver_class", "BUILDERS"]

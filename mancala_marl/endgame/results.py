@@ -271,10 +271,11 @@ class ResultSolver:
     ``max_nodes``: the positions one question may search before it is refused (NotSolved);
     ``tt_bits``: the table holds ``2**tt_bits`` entries (ten bytes each), kept between questions.
     Results only (``exact_margins`` False: :class:`~mancala_marl.errors.NoExactMargins` for margins),
-    of positions with at most ``max_seeds`` seeds in play (:meth:`covers`).
+    of positions with at most ``max_seeds`` seeds in play.
     """
 
     exact_margins = False
+    covers_every_position = False
 
     def __init__(self, database, max_nodes: int = MAX_NODES, tt_bits: int = 22):
         self.db, self.game = database, database.game
@@ -299,7 +300,7 @@ class ResultSolver:
         return self.db.max_seeds
 
     def check_covered(self, state: np.ndarray) -> None:
-        seeds = self.db.seeds_in_play(state)
+        seeds = self.game.seeds_in_play(state)
         if seeds > self.db.max_seeds:
             raise BadInput(f"perfect: this {self.game.name} position has {seeds} seeds in play, more than the "
                              f"{self.db.max_seeds} of the endgame database (db_seeds); no exact result")

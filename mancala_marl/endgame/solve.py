@@ -188,12 +188,12 @@ def _combine(window, p, v, pit):
 class Solver:
     """MTD(f) over :func:`negamax` for one Kalah game, its table kept between questions.
 
-    Exact final margins (``exact_margins``) of every position of the game (``max_seeds`` None: the
-    database only speeds the search up); :class:`~mancala_marl.errors.NotSolved` past a deadline.
+    Exact final margins (``exact_margins``) of every position of the game (the database only
+    speeds the search up); :class:`~mancala_marl.errors.NotSolved` past a deadline.
     """
 
     exact_margins = True
-    max_seeds = None  # every position is covered
+    covers_every_position = True
 
     def __init__(self, database, tt_bits: int = 22):
         self.db, self.game = database, database.game

@@ -357,6 +357,10 @@ class Game:
         """The two stores (player_0's, player_1's)."""
         return int(state[self.pits]), int(state[2 * self.pits + 1])
 
+    def seeds_in_play(self, state: np.ndarray) -> int:
+        """The seeds still in the pits (the board less the two stores): the stage of a game."""
+        return int(state[: self.board_size].sum()) - sum(self.scores(state))
+
     def returns(self, state: np.ndarray) -> np.ndarray:
         """+1/-1/0 per player once the game is over (more seeds wins), zeros before."""
         if not self.is_terminal(state):
