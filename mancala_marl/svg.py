@@ -85,6 +85,9 @@ def board_svg(game, state: np.ndarray, title: str | None = None) -> str:
             index_y = cy - ry - 4 if side == 0 else cy + ry + 12
             out.append(f'<text class="index" x="{cx:.1f}" y="{index_y:.1f}" text-anchor="middle" '
                        f'font-family="sans-serif" font-size="11" fill="#3b2412" opacity="0.7">{k}</text>')
+        if is_store:  # whose store it is, under it: player_0's is on the right, where its row sows to
+            out.append(f'<text class="owner" x="{cx:.1f}" y="{height + 20}" text-anchor="middle" '
+                       f'font-family="sans-serif" font-size="11" fill="#3b2412">player_{side}</text>')
         label_y = cy + ry - 4 if is_store else (cy + ry + 14 if side == 0 else cy - ry - 4)
         label_y = min(max(label_y, 12), height + 22)
         out.append(f'<text class="count" x="{cx:.1f}" y="{label_y:.1f}" text-anchor="middle" '

@@ -227,9 +227,11 @@ def test_the_page_and_its_assets_are_served_from_the_package(client):
     page = client.get("/")
     assert page.status_code == 200 and "/static/app.js" in page.text and "http" not in page.text.replace(
         "http-equiv", "")
-    for asset in ("app.js", "style.css"):
+    for asset in ("app.js", "style.css", "favicon.svg"):
         text = client.get(f"/static/{asset}").text
         assert "https://" not in text and "cdn" not in text.lower()
+    assert '<link rel="icon" href="/static/favicon.svg"' in page.text
+    assert client.get("/static/favicon.svg").headers["content-type"].startswith("image/svg+xml")
 
 
 # -- refusals ------------------------------------------------------------------------------

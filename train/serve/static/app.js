@@ -3,7 +3,8 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const ui = { catalog: null, id: null, state: null, record: null, cells: {}, busy: false, paused: false, watching: false, moveNo: 0 };
+const ui = { catalog: null, id: null, state: null, record: null, cells: {}, busy: false, paused: false, watching: false, moveNo: 0,
+             lastMove: null };
 
 async function api(method, path, body) {
   const response = await fetch(path, {
@@ -77,6 +78,7 @@ async function loadBoard() {
   $("board").innerHTML = await response.text();
   ui.cells = {};
   for (const g of $("board").querySelectorAll("g.cell")) ui.cells[g.dataset.cell] = g;
+  if (ui.lastMove !== null) ui.cells[ui.lastMove]?.classList.add("last-move");  // the pit last sown from
   decorate();
 }
 
@@ -121,7 +123,7 @@ function who(player) {
 }
 
 function statusText(s) {
-  const score = `${s.scores[0]} : ${s.scores[1]}`;
+  const score = `stores: player_0 ${s.scores[0]}, player_1 ${s.scores[1]}`;
   if (s.done) {
     const end = s.winner === null ? "a draw" : `${who(s.winner)} wins`;
     return `Game over, ${score}: ${end}.`;
@@ -131,11 +133,16 @@ function statusText(s) {
 }
 
 // -- moves ---------------------------------------------------------------------------------
+// A move is sown seed by seed at the page's speed, but in at most MOVE_STEPS steps' time: a Sungka
+// relay of hundreds of seeds would otherwise take most of a minute.
+const MOVE_STEPS = 12;
+
 async function sow(entry) {
-  const delay = speed();
+  const delay = Math.min(speed(), speed() * MOVE_STEPS / Math.max(entry.steps.length, 1));
   const origin = entry.player * ((ui.state.board.length - 2) / 2 + 1) + entry.pit;
+  Object.values(ui.cells).forEach((g) => { delete g.dataset.best; g.classList.remove("last-move"); });
   ui.cells[origin]?.classList.add("sowing");
-  Object.values(ui.cells).forEach((g) => delete g.dataset.best);
+  ui.lastMove = origin;
   $("status").textContent = `${who(entry.player)} sows pit ${entry.pit}…`;
   for (const [cell, seeds] of entry.steps) {
     setCell(cell, seeds);
@@ -144,6 +151,7 @@ async function sow(entry) {
   }
   entry.board.forEach((seeds, cell) => setCell(cell, seeds));  // where no replay came, the result
   Object.values(ui.cells).forEach((g) => g.classList.remove("sowing", "touched"));
+  ui.cells[origin]?.classList.add("last-move");
   const named = entry.events.filter((e) => e !== "game over");
   if (named.length) {
     $("banner").textContent = named.join(" · ");
@@ -178,7 +186,7 @@ async function newGame(body) {
   setBusy(true);
   try {
     const result = await api("POST", "/api/games", body);
-    ui.id = result.id; ui.record = result; ui.state = result.state; ui.moveNo = 0;
+    ui.id = result.id; ui.record = result; ui.state = result.state; ui.moveNo = 0; ui.lastMove = null;
     $("moves").replaceChildren();
     history.replaceState(null, "", `#${ui.id}`);
     await loadBoard();
@@ -231,7 +239,7 @@ async function undo() {
   try {
     const result = await api("POST", `/api/games/${ui.id}/undo`);
     ui.state = result.state; ui.record = { ...ui.record, ...result };
-    $("moves").replaceChildren(); ui.moveNo = 0;
+    $("moves").replaceChildren(); ui.moveNo = 0; ui.lastMove = null;
     result.moves.forEach((m) => addMove({ ...m, events: [] }));
     await loadBoard();
     await analyse();
@@ -341,7 +349,7 @@ async function start() {
   $("rules-button").addEventListener("click", () => {
     const info = gameInfo(ui.record?.game || $("game").value);
     $("rules-title").textContent = info.name;
-    $("rules-text").textContent = info.rules_doc;
+    $("rules-text").textContent = info.rules_doc.replace(/``(.+?)``/gs, "$1");  // the docs' code marks
     $("rules-dialog").showModal();
   });
   $("engine-toggle").addEventListener("change", analyse);
