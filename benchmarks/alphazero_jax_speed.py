@@ -111,7 +111,7 @@ def breakdown(env, features, params, batch: int, moves: int, sims: int, reps: in
     import numpy as np
 
     from jax_speed import playout
-    from mancala_marl.jax.crosscheck import pick_legal
+    from mancala_marl.jax.rules import pick_legal
     from mancala_marl.train.alphazero.jax.selfplay import evaluate, search_fn, transition
 
     states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(0), batch))

@@ -8,7 +8,7 @@ othello in the same loop, and the numba batch engine on the CPU.
 Each figure is moves per second: ``lax.scan`` over ``--moves`` steps of
 ``jax.vmap(auto_reset(env.step, env.init))`` on a batch of games, timed after a first (compiling)
 run with ``block_until_ready``, the median of ``--reps`` runs. A move draws one uniform number per
-game and plays the k-th legal action (``mancala_marl.jax.crosscheck.pick_legal``), rather than
+game and plays the k-th legal action (``mancala_marl.jax.rules.pick_legal``), rather than
 splitting a key per game; a finished game is replaced by a new one (Pgx's ``auto_reset``), so every
 step is a move. The numba figure is ``mancala_marl.batch.random_playouts`` (whole games from the
 start) on one core and on all. It runs on whatever device jax has: the CPU here, a GPU where jax
@@ -48,7 +48,7 @@ def playout(env, size: int, moves: int):
     import jax
     from pgx.experimental import auto_reset
 
-    from mancala_marl.jax.crosscheck import pick_legal
+    from mancala_marl.jax.rules import pick_legal
 
     step = jax.vmap(auto_reset(env.step, env.init), in_axes=(0, 0, None))
 

@@ -8,7 +8,7 @@
   final margins (a kind of bad input).
 - :class:`NotSolved`: a question of perfect play not settled within a limit; ``limit`` says which
   (``"time"`` or the positions searched).
-- :class:`~mancala_marl.extras.MissingExtraError`: a feature needs an optional extra.
+- ``mancala_marl.extras.MissingExtraError`` (an ``ImportError``): a feature needs an optional extra.
 
 Anything else that escapes is a bug: the command line shows its traceback and exits 1, where bad
 input is one line and exit 2.

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from mancala_marl.agents import make_policy
+from mancala_marl import atomic
 from mancala_marl.errors import NotSolved
 from mancala_marl.endgame import Database, DatabaseFileError, build, database, file_path, files, kalah
 from mancala_marl.endgame.ranking import composition_table, index, layer_sizes, layout, next_side, rank, unrank
@@ -508,7 +509,7 @@ def test_a_failed_save_leaves_no_file_and_no_partial_file(tmp_path, monkeypatch)
     def fail(descriptor):
         raise OSError("disk full (simulated)")
 
-    monkeypatch.setattr(files.os, "fsync", fail)
+    monkeypatch.setattr(atomic.os, "fsync", fail)
     with pytest.raises(OSError, match="simulated"):
         database(game, 6, folder=tmp_path)
     assert list(tmp_path.iterdir()) == []
@@ -516,7 +517,7 @@ def test_a_failed_save_leaves_no_file_and_no_partial_file(tmp_path, monkeypatch)
     # over a good file, a failed save leaves the good file as it was
     _, built, path = saved(tmp_path)
     before = path.read_bytes()
-    monkeypatch.setattr(files.os, "replace", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
+    monkeypatch.setattr(atomic.os, "replace", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
     with pytest.raises(KeyboardInterrupt):
         database(game, 6, folder=tmp_path, rebuild=True)
     monkeypatch.undo()

@@ -293,19 +293,6 @@ def progress_console(file=None):
     return shown if shown.is_terminal else Console(file=file, width=10_000)
 
 
-def games_progress(disable: bool = False):
-    """A progress bar of games on stderr, gone once they are played (the summary follows); add its
-    task with ``add_task("games", total=GAMES)``."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-    shown = Console(stderr=True)
-    # to a file or a pipe, a bar that vanishes leaves nothing but a blank line: none is drawn
-    return Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    TextColumn("left"), TimeRemainingColumn(), console=shown, transient=True,
-                    disable=disable or not shown.is_terminal)
-
-
 def game_label(result: dict) -> str:
     """The game of a result, with the rule parameters that differ from the defaults."""
     return make_game(result["game"], **result["params"]).cli_spec()

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import os
 
+from mancala_marl.progress import progress_bar
 from mancala_marl.train.arena import (
     arena,
     check_writable,
     csv_writer,
-    games_progress,
     note_repeated_games,
     print_summary,
     warn_random_games,
@@ -35,7 +35,7 @@ def run(args) -> int:
     if args.csv:
         check_writable(args.csv, "--csv")
     # the games are written and counted as they end: a long match holds none of them
-    with open(args.csv or os.devnull, "w", newline="") as file, games_progress(args.no_progress) as bar:
+    with open(args.csv or os.devnull, "w", newline="") as file, progress_bar(args.no_progress) as bar:
         rows = csv_writer(file)
         task = bar.add_task("games", total=2 * args.games)
 

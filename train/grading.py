@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mancala_marl.errors import BadInput, NotSolved
+from mancala_marl.progress import progress_bar
 from mancala_marl.games import Game
 from mancala_marl.limits import check_count
 
@@ -187,18 +188,6 @@ def _summary(verdicts: list[dict]) -> dict:
             "optimal_95": list(wilson(optimal, n)) if n else None,
             "blunders": blunders / n if n else None,
             "regret": sum(regrets) / len(regrets) if regrets else None}
-
-
-def progress_bar(disable: bool = False):
-    """A rich progress bar on stderr (none when stderr is not a terminal), gone once done."""
-    from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                               TimeRemainingColumn)
-
-    shown = Console(stderr=True)
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    TextColumn("left"), TimeRemainingColumn(), console=shown, transient=True,
-                    disable=disable or not shown.is_terminal)
 
 
 def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, opening: int = 4,

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from mancala_marl.errors import BadInput
+from mancala_marl.progress import progress_bar
 from .._compile import drop_stale_cache
 
 drop_stale_cache(__name__, ("mancala_marl.games",))
@@ -121,8 +122,9 @@ def build(game, max_seeds: int, progress: bool = False) -> tuple[np.ndarray, flo
     check_request(game, max_seeds)
     table, blocks = layout(game.pits, max_seeds)
     start = time.perf_counter()
-    with _progress_bar(progress, int(blocks[-1, 0]), f"{game.cli_spec()} up to {max_seeds} seeds") as advance:
-        values = BUILDERS[game.name].build_all(game, max_seeds, table, blocks, advance)
+    with progress_bar(disable=not progress) as bar:
+        task = bar.add_task(f"endgame database {game.cli_spec()} up to {max_seeds} seeds", total=int(blocks[-1, 0]))
+        values = BUILDERS[game.name].build_all(game, max_seeds, table, blocks, lambda done: bar.advance(task, done))
     return values, time.perf_counter() - start
 
 
@@ -141,29 +143,6 @@ def database(game, max_seeds: int = 20, folder: Path | str | None = None, progre
         values, _ = build(game, max_seeds, progress)
         files.save(path, header(game, max_seeds), values)
     return Database(game, max_seeds, values)
-
-
-class _progress_bar:
-    """A rich progress bar on stderr while a database builds, or nothing."""
-
-    def __init__(self, show: bool, total: int, what: str):
-        self.show, self.total, self.what = show, total, what
-
-    def __enter__(self):
-        if not self.show:
-            return lambda done: None
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-        from rich.console import Console
-        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TimeRemainingColumn(), console=Console(stderr=True), transient=True)
-        self.bar.start()
-        task = self.bar.add_task(f"endgame database {self.what}", total=self.total)
-        return lambda done: self.bar.advance(task, done)
-
-    def __exit__(self, *exc):
-        if self.show:
-            self.bar.stop()
-        return False
 
 
 BUILDERS = {"kalah": kalah, "oware": oware}

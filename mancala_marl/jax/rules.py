@@ -160,3 +160,18 @@ def _shrinking(cond, body, carry, live, rounds):
         return jax.tree.map(lambda x, y: x.at[index].set(y, mode="drop"), carry, states)
 
     return lax.cond(index[0] < size, gathered, lambda carry: carry, carry)
+
+
+def pick_legal(u, mask):
+    """The ``floor(u * count)``-th legal action of each row of ``mask`` (bool[n, actions]) for one
+    uniform ``u`` in [0, 1) per row: one random number per game and move, no key split per game."""
+    mask = mask.astype(jnp.int32)
+    count = mask.sum(-1)
+    k = jnp.minimum((u * count).astype(jnp.int32), count - 1)
+    # the actions before the one whose running count passes k, counted in a loop over the few
+    # actions: XLA's CPU cumsum over them costs 0.4 ms a step at 2^14 games, 3 ms with 7 actions
+    seen = pick = jnp.zeros_like(count)
+    for action in range(mask.shape[-1]):
+        seen = seen + mask[..., action]
+        pick = pick + (seen <= k)
+    return pick

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from mancala_marl.agents import alphazero as az_policy  # the policy that plays the trained network
 from mancala_marl.errors import BadInput
 from mancala_marl.games import make_game
+
+
+def cosine_decay(learning_rate: float, done: float) -> float:
+    """The learning rate ``done`` (0..1) of the way through a run: cosine decay to a tenth, the
+    schedule of both trainers (torch and JAX)."""
+    return learning_rate * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(max(done, 0.0), 1.0))))
 
 
 POLICY_TARGETS = ("visits", "completed-q")

@@ -12,7 +12,7 @@ from mancala_marl.agents import alphazero as az_policy  # the policy that plays 
 from mancala_marl.agents import mcts
 from mancala_marl.games import make_game
 
-from .config import AlphaZeroConfig
+from .config import AlphaZeroConfig, cosine_decay
 from .network import to_numpy_network, torch_evaluator, torch_network
 from .replay import ReplayBuffer
 from .selfplay import self_play
@@ -126,9 +126,8 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
             data, stats = self_play(game, torch_evaluator(model), config, rng, forest,
                                     progress=lambda: progress.advance(task))
             buffer.add(*data)
-            decay = 0.1 + 0.9 * 0.5 * (1 + np.cos(np.pi * generation / config.generations))
             for group in optimizer.param_groups:
-                group["lr"] = config.learning_rate * decay
+                group["lr"] = cosine_decay(config.learning_rate, generation / config.generations)
             losses = fit(model, optimizer, buffer, game, config, rng) if buffer.size >= config.batch_size else {}
             generation += 1
             seconds += time.time() - start

@@ -17,7 +17,7 @@ import jax
 import jax.numpy as jnp
 import mctx
 
-from mancala_marl.jax.crosscheck import pick_legal
+from mancala_marl.jax.rules import pick_legal
 
 from .network import forward
 

@@ -27,6 +27,7 @@ import numpy as np
 from mancala_marl.errors import BadInput
 from mancala_marl.games import make_game
 
+from ..config import cosine_decay
 from ..trainer import evaluate  # the exported network against the baselines, on CPU
 from .checkpoints import host_copy, load_checkpoint, load_replay, save_checkpoint, save_replay
 from .config import JaxAlphaZeroConfig
@@ -47,7 +48,7 @@ def learning_rate(config: JaxAlphaZeroConfig, generation: int, seconds: float) -
     done = generation / config.generations
     if config.minutes:
         done = max(done, seconds / (60 * config.minutes))
-    return config.learning_rate * (0.1 + 0.9 * 0.5 * (1 + np.cos(np.pi * min(done, 1.0))))
+    return cosine_decay(config.learning_rate, done)
 
 
 def out_of_time(config: JaxAlphaZeroConfig, seconds: float) -> bool:

@@ -1,0 +1,20 @@
+"""The one progress bar of long work (databases, matches, grading): rich, on stderr, gone once done."""
+
+from __future__ import annotations
+
+
+def progress_bar(disable: bool = False):
+    """A rich ``Progress`` on stderr, with its tasks' descriptions, counts, time spent and time
+    left; add a task with ``add_task(description, total=N)``. None is drawn when ``disable`` or
+    when stderr is not a terminal: in a file or a pipe a bar that vanishes leaves only a blank line."""
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+
+    shown = Console(stderr=True)
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TextColumn("left"), TimeRemainingColumn(), console=shown, transient=True,
+                    disable=disable or not shown.is_terminal)
+
+
+__all__ = ["progress_bar"]
