@@ -8,7 +8,6 @@ it, so every policy works on every game and seat through the same call.
 
 from __future__ import annotations
 
-import ast
 import functools
 import importlib
 import inspect
@@ -19,6 +18,8 @@ import numpy as np
 
 from mancala_marl.errors import BadInput
 from mancala_marl.games import Game, Param
+from mancala_marl.games.params import literal
+from mancala_marl.games.params import parse_spec as parse_policy_spec  # a policy spec is read as a game's
 
 SEED_MAX = 2**32 - 1  # numpy's legacy seeding, which SB3 uses, takes 32 bits
 SEED = Param("seed", int, None, "seeds the policy's random choices", low=0, high=SEED_MAX, optional=True,
@@ -113,28 +114,6 @@ def _checking_parameters(init, parameters: tuple[Param, ...]):
     return __init__
 
 
-def parse_policy_spec(spec: str) -> tuple[str, list, dict]:
-    """Split a command-line policy spec into (name, positional args, keyword params).
-
-    ``"alphabeta:depth=4,time_limit=0.5"`` -> ``("alphabeta", [], {"depth": 4, "time_limit": 0.5})``;
-    ``"model:runs/ppo.zip"`` -> ``("model", ["runs/ppo.zip"], {})``. Values are read as Python
-    literals (numbers, True/False/None) where they parse, else kept as strings.
-    """
-    name, _, rest = spec.partition(":")
-    args, params = [], {}
-    for part in (p.strip() for p in rest.split(",")) if rest else []:
-        if not part:  # "depth=4,," read as depth=4 hid a slip (a value left out?)
-            raise BadInput(f"{spec!r} has an empty parameter (a comma too many); write name=value,name=value")
-        key, eq, value = part.partition("=")
-        if eq and key.isidentifier():
-            if key in params:  # the last would win without a word
-                raise BadInput(f"{spec!r} gives {key} twice")
-            params[key] = literal(value)
-        else:
-            args.append(literal(part, words=False))  # "model:none" is a file called none
-    return name.strip(), args, params
-
-
 def split_policy_specs(text: str, what: str = "the list") -> list[str]:
     """The specs of a comma-separated list of policies (``--opponent``, ``--pool``,
     ``--eval-opponents``), so ``"random,alphabeta:depth=6,time_limit=0.5"`` is
@@ -153,19 +132,6 @@ def split_policy_specs(text: str, what: str = "the list") -> list[str]:
     if not specs:
         raise BadInput(f"{what} names no policy, got {text!r}")
     return specs
-
-
-def literal(text: str, words: bool = True):
-    """A command-line value as Python reads it: numbers, True/False/None (with ``words``, also
-    spelt true, false, none, as shells and YAML write them), lists and dicts; anything else stays
-    a string."""
-    spelt = {"true": True, "false": False, "none": None}
-    if words and text.strip().lower() in spelt:
-        return spelt[text.strip().lower()]
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return text
 
 
 _discovered = False

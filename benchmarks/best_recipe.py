@@ -47,10 +47,10 @@ from mancala_marl.agents.learned import (
     save_for_shipping,
 )
 from mancala_marl.games import GAMES, make_game
-from mancala_marl.train.arena import wilson
+from mancala_marl.matches.arena import wilson
 from mancala_marl.train.distill import DistillConfig, distill
-from mancala_marl.train.evaluation import play
-from mancala_marl.train.plot import plot_curves
+from mancala_marl.matches.evaluation import play
+from mancala_marl.cli.plot import plot_curves
 from mancala_marl.train.training import ALGO_NAMES, TrainConfig, recipe, train
 from results_dir import add_results_dir, results_dir
 

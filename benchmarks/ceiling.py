@@ -32,7 +32,7 @@ import time
 from mancala_marl.agents import make_policy
 from mancala_marl.agents.best_response import NO_WIN, UNKNOWN, WIN, BestResponse
 from mancala_marl.games import GAMES, make_game
-from mancala_marl.train.arena import SEATS, opening_position
+from mancala_marl.matches.arena import SEATS, opening_position
 from results_dir import add_results_dir, results_dir
 
 OPPONENTS = ("max", "exact")

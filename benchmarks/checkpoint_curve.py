@@ -25,7 +25,7 @@ from pathlib import Path
 
 from mancala_marl.agents import make_policy
 from mancala_marl.games import make_game
-from mancala_marl.train.arena import play_match, seat_summary
+from mancala_marl.matches.arena import play_match, seat_summary
 from mancala_marl.train.callbacks import kept_checkpoints
 from results_dir import add_results_dir, results_dir
 

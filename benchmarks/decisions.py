@@ -32,7 +32,7 @@ from results_dir import add_results_dir, results_dir
 from mancala_marl.agents import make_policy
 from mancala_marl.agents.best_response import NO_WIN, WIN, BestResponse
 from mancala_marl.games import GAMES, make_game
-from mancala_marl.train.arena import SEATS, opening_position
+from mancala_marl.matches.arena import SEATS, opening_position
 
 
 def winning_moves(game, solver: BestResponse, state, learner: int, budget: int) -> tuple[list[int], int]:

@@ -49,12 +49,12 @@ WHEELS=(pgx svgwrite mctx gymnasium farama-notifications pettingzoo tensorboardX
 read -r -a GAME_NAMES <<< "${TRAIN_GAMES:-kalah togyz_kumalak oware}"
 
 alone_vs_alphabeta6() {  # GAME NETWORK: the network without search against alphabeta:depth=6
-    "$PY" -P -m mancala_marl.train.cli arena "$1" "alphazero:path=$2,sims=0" alphabeta:depth=6 \
+    "$PY" -P -m mancala_marl.cli arena "$1" "alphazero:path=$2,sims=0" alphabeta:depth=6 \
         -n "$EVAL_GAMES" --opening 4 --workers "$(nproc)"
 }
 
 search_vs_shipped() {  # GAME NETWORK: the network with 50 ms of search a move against the shipped alphazero's
-    "$PY" -P -m mancala_marl.train.cli arena "$1" "alphazero:path=$2,time=0.05" alphazero:time=0.05 \
+    "$PY" -P -m mancala_marl.cli arena "$1" "alphazero:path=$2,time=0.05" alphazero:time=0.05 \
         -n "$EVAL_GAMES" --opening 4 --workers "$(nproc)"
 }
 

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mancala_marl.train import cli
-from mancala_marl.train.arguments import INTERRUPTED
+from mancala_marl import cli
+from mancala_marl.cli.arguments import INTERRUPTED
 
 # the network's input: Togyz Kumalak reads what each move does (on counts it learned next to nothing
 # in 20 CPU minutes, docs/research/alphazero.md); the others their counts

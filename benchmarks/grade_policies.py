@@ -6,7 +6,7 @@ endgames.
     .venv/bin/python benchmarks/grade_policies.py kalah:pits=4,seeds=3 --positions 60
     .venv/bin/python benchmarks/grade_policies.py oware --max-seeds 4 --bins 4 --positions 120
 
-Positions are drawn as ``mancala-marl grade`` draws them (:mod:`mancala_marl.train.grading`):
+Positions are drawn as ``mancala-marl grade`` draws them (:mod:`mancala_marl.matches.grading`):
 games of alphabeta:depth=4 against itself after 4 random moves, an equal share from each of 6
 stages by seeds in play; every legal move is valued exactly by the ``perfect`` policy, once for
 all the policies. ``solver`` is left out (a search to the end without databases does not finish
@@ -30,8 +30,8 @@ import time
 from pathlib import Path
 
 from mancala_marl.agents import make_policy, split_policy_specs
-from mancala_marl.train.arena import parse_game
-from mancala_marl.train.grading import grade
+from mancala_marl.games import parse_game
+from mancala_marl.matches.grading import grade
 from results_dir import add_results_dir, results_dir
 
 POLICIES = ("random", "max", "exact", "simple", "greedy", "alphabeta:depth=2", "alphabeta:depth=4",

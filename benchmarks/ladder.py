@@ -41,8 +41,8 @@ import numpy as np
 from mancala_marl.agents import make_policy
 from mancala_marl.games import GAMES as REGISTRY
 from mancala_marl.games import MAX_MOVES, make_game
-from mancala_marl.train.arena import arena, play_opening
-from mancala_marl.train.tournament import elo_ratings, score_matrix, tournament_markdown
+from mancala_marl.matches.arena import arena, play_opening
+from mancala_marl.matches.tournament import elo_ratings, score_matrix, tournament_markdown
 from results_dir import add_results_dir, results_dir
 
 ALPHAZERO = "alphazero:time=0.045"  # a 45 ms budget: with the network's own overhead, <= 50 ms a move

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/paired_openings.py sungka --a alphazero:time=0.045 \\
         --b alphabeta:depth=64,time_limit=0.5 -n 50 --verdict-time 5
 
-The arena plays every random opening twice, A first then B first (:mod:`mancala_marl.train.arena`).
+The arena plays every random opening twice, A first then B first (:mod:`mancala_marl.matches.arena`).
 Paired that way, each opening falls in one of five kinds:
 
 - **A won both** or **B won both**: a player won it from either seat;
@@ -37,7 +37,8 @@ import numpy as np
 
 from mancala_marl.agents import make_policy
 from mancala_marl.games import GAMES
-from mancala_marl.train.arena import opening_position, parse_game, play_match, seat_summary
+from mancala_marl.games import parse_game
+from mancala_marl.matches.arena import opening_position, play_match, seat_summary
 from results_dir import add_results_dir, results_dir
 
 KINDS = ("A won both", "B won both", "first seat won both", "second seat won both", "split by a draw")

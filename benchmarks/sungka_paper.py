@@ -37,7 +37,7 @@ from mancala_marl.agents.masked_dqn import MaskedDQN
 from mancala_marl.games import make_game
 from mancala_marl.single_agent import SingleAgentEnv
 from mancala_marl.train.callbacks import TargetUpdateEveryEpisodes
-from mancala_marl.train.evaluation import play
+from mancala_marl.matches.evaluation import play
 from results_dir import add_results_dir, results_dir
 
 OPPONENTS = ("random", "max", "exact", "self")

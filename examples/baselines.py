@@ -1,4 +1,4 @@
-"""Score a policy against the arena's baselines (``mancala_marl.train.arena``), and check the
+"""Score a policy against the arena's baselines (``mancala_marl.matches.arena``), and check the
 examples' shared arguments (``--env-kwargs``, ``--opponents``) before any training starts.
 
 Kept free of any RL library so every example's virtualenv can import it.
@@ -12,7 +12,7 @@ import inspect
 from mancala_marl import ENV_MODULES
 from mancala_marl.agents import Policy, check_policies
 from mancala_marl.env import MancalaEnv
-from mancala_marl.train.arena import arena
+from mancala_marl.matches.arena import arena
 
 KEYS = ("games", "wins", "draws", "losses", "win_rate", "ci95", "mean_margin")
 

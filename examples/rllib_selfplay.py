@@ -12,7 +12,7 @@ keys ``"observations"`` and a float mask, it reads PettingZoo's classic conventi
 (``"observation"``, int8 ``"action_mask"``) as the envs give it, so no env adapter is needed.
 
 After training, the learned policy plays the arena's baselines (``mancala_marl.agents.make_policy`` specs,
-through ``mancala_marl.train.arena``) in both seats, greedily (arg-max of the masked logits).
+through ``mancala_marl.matches.arena``) in both seats, greedily (arg-max of the masked logits).
 
     python examples/rllib_selfplay.py --game kalah --iterations 20
     python examples/rllib_selfplay.py --address auto        # an already started Ray cluster

@@ -11,7 +11,7 @@ from mancala_marl.agents.learned import load_model
 from mancala_marl.agents.masked_dqn import MaskedDQN
 from mancala_marl.games import make_game
 from mancala_marl.single_agent import SingleAgentEnv
-from mancala_marl.train.evaluation import play
+from mancala_marl.matches.evaluation import play
 from mancala_marl.train.training import TrainConfig, train
 
 th.set_num_threads(1)

@@ -7,9 +7,10 @@ import pytest
 
 from mancala_marl.agents import make_policy
 from mancala_marl.games import MAX_MOVES, make_game
-from mancala_marl.train.arena import arena, check_writable, parse_game, play_game, play_match, wilson
-from mancala_marl.train.cli import main
-from mancala_marl.train.tournament import elo_ratings, paper_table, round_robin
+from mancala_marl.games import parse_game
+from mancala_marl.matches.arena import arena, check_writable, play_game, play_match, wilson
+from mancala_marl.cli import main
+from mancala_marl.matches.tournament import elo_ratings, paper_table, round_robin
 
 
 def test_counts_add_up_per_seat_and_overall():

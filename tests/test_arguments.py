@@ -1,15 +1,16 @@
 """The training commands' options reach their run's config through one helper
-(:func:`mancala_marl.train.arguments.typed_settings`), by the config's field names."""
+(:func:`mancala_marl.cli.arguments.typed_settings`), by the config's field names."""
 
 from dataclasses import fields
 
 import pytest
 
-from mancala_marl.train import distill_command, train_command
-from mancala_marl.train.alphazero import command as alphazero_command
+from mancala_marl.cli import distill as distill_command
+from mancala_marl.cli import train as train_command
+from mancala_marl.cli import alphazero as alphazero_command
 from mancala_marl.train.alphazero.config import AlphaZeroConfig
-from mancala_marl.train.arguments import COMMON_RENAMED, typed_settings
-from mancala_marl.train.cli import build_parser
+from mancala_marl.cli.arguments import COMMON_RENAMED, typed_settings
+from mancala_marl.cli import build_parser
 from mancala_marl.train.distill import DistillConfig
 from mancala_marl.train.training import TrainConfig
 

@@ -14,7 +14,7 @@ import pytest
 
 import mancala_marl
 from mancala_marl.agents.learned import pretrained_dir
-from mancala_marl.train.cli import main
+from mancala_marl.cli import main
 
 KALAH_MODEL = str(pretrained_dir() / "kalah.zip")
 SUNGKA_MODEL = str(pretrained_dir() / "sungka.zip")
@@ -171,7 +171,7 @@ def test_version(capsys):
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_ctrl_c_in_a_long_command_is_one_line(workers):
-    command = [sys.executable, "-m", "mancala_marl.train.cli", "arena", "kalah", "alphabeta:depth=5", "greedy",
+    command = [sys.executable, "-m", "mancala_marl.cli", "arena", "kalah", "alphabeta:depth=5", "greedy",
                "-n", "100000", "--workers", str(workers)]
     # One short game first, so that numba's cache holds the kernels and the interrupt below lands
     # in the games (on a cold cache and a busy machine it could land in the compiler instead).
@@ -192,7 +192,7 @@ def test_ctrl_c_in_a_long_command_is_one_line(workers):
 def test_the_policy_help_names_every_registered_policy():
     # written out so that --help imports no policy: it must not fall behind the registry
     from mancala_marl.agents import base
-    from mancala_marl.train.arguments import POLICY_HELP
+    from mancala_marl.cli.arguments import POLICY_HELP
 
     base._discover()
     assert set(base.POLICIES) - set(re.findall(r"[a-z_]+", POLICY_HELP)) == set()

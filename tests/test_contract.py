@@ -83,7 +83,7 @@ def test_the_command_line_help_lists_every_parameter_with_its_default_and_range(
         for param in cls.parameters:
             assert param.help(doc=False) in own
     assert "pits=6 (1..64)" in text and "end_rule=either (either or mover)" in text
-    from mancala_marl.train.arguments import GAME_HELP  # every command's GAME argument
+    from mancala_marl.cli.arguments import GAME_HELP  # every command's GAME argument
 
     assert text in GAME_HELP
 

@@ -4,8 +4,8 @@ refused before the folder is touched."""
 
 import pytest
 
-from mancala_marl.train.cli import main
-from mancala_marl.train.demo import MARKER
+from mancala_marl.cli import main
+from mancala_marl.cli.demo import MARKER
 
 TINY = ["kalah", "--timesteps", "256", "--games", "1"]  # a few seconds of training, one game per cell
 

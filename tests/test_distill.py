@@ -11,9 +11,9 @@ from mancala_marl import observations
 from mancala_marl.agents import make_policy
 from mancala_marl.agents.learned import ModelPolicy, load_model, read_metadata
 from mancala_marl.games import make_game
-from mancala_marl.train.cli import main as cli
+from mancala_marl.cli import main as cli
 from mancala_marl.train.distill import DistillConfig, collect, distill, fit, new_student
-from mancala_marl.train.evaluation import play
+from mancala_marl.matches.evaluation import play
 
 th.set_num_threads(1)
 

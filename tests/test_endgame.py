@@ -25,7 +25,7 @@ from mancala_marl.errors import NotSolved
 from mancala_marl.endgame import Database, DatabaseFileError, build, database, file_path, files, kalah
 from mancala_marl.endgame.ranking import composition_table, index, layer_sizes, layout, next_side, rank, unrank
 from mancala_marl.games import make_game
-from mancala_marl.train import cli
+from mancala_marl import cli
 
 RULE_SETS = [{"empty_capture": capture, "end_rule": end} for capture in (False, True) for end in ("either", "mover")]
 RULE_IDS = [f"capture={r['empty_capture']}-end={r['end_rule']}" for r in RULE_SETS]

@@ -1,4 +1,4 @@
-"""Grading policies against perfect play (``mancala_marl.train.grading``, ``mancala-marl grade``):
+"""Grading policies against perfect play (``mancala_marl.matches.grading``, ``mancala-marl grade``):
 perfect play grades perfect, a worse player worse, a blunder is a thrown result, and the same
 seed grades the same positions the same way."""
 
@@ -9,8 +9,8 @@ import pytest
 
 from mancala_marl.agents import make_policy
 from mancala_marl.games import make_game
-from mancala_marl.train import cli
-from mancala_marl.train.grading import draw_positions, grade, seed_bins, solve_position
+from mancala_marl import cli
+from mancala_marl.matches.grading import draw_positions, grade, seed_bins, solve_position
 
 SMALL = "kalah:pits=4,seeds=3"
 DB_SEEDS = 8  # a small database: the search does the rest on 24 seeds
@@ -69,7 +69,7 @@ def test_positions_are_spread_over_the_stages_and_never_forced():
 def test_a_stage_no_game_reaches_does_not_keep_the_drawing_going(monkeypatch):
     # Oware endgames with one or two seeds and a choice of move hardly occur: the first stage of
     # six over 12 seeds stays empty, and the drawing stops after n + 10 games instead of 20 n + 100
-    import mancala_marl.train.grading as grading
+    import mancala_marl.matches.grading as grading
 
     game, games = make_game("oware"), []
     play_opening = grading.play_opening

@@ -14,14 +14,16 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 # installed name -> the folder it is installed from (pyproject's package-dir)
-PACKAGES = {"mancala_marl": "mancala_marl", "mancala_marl.agents": "agents", "mancala_marl.train": "train"}
+PACKAGES = {"mancala_marl": "mancala_marl", "mancala_marl.agents": "agents", "mancala_marl.matches": "matches",
+            "mancala_marl.train": "train", "mancala_marl.cli": "cli", "mancala_marl.serve": "serve"}
 
 # Each module's layer: the first whose patterns (fnmatch, ``*`` also across dots) match its name.
 # A module may import its own layer or those below it, never one above.
 LAYERS = (
     # endgame databases and the exact search know the rules, never the environments (STYLE.md)
-    ("rules", ("mancala_marl._compile", "mancala_marl.atomic", "mancala_marl.errors", "mancala_marl.progress", "mancala_marl.extras", "mancala_marl.games", "mancala_marl.games.*",
-               "mancala_marl.endgame", "mancala_marl.endgame.*",
+    ("rules", ("mancala_marl._compile", "mancala_marl.atomic", "mancala_marl.errors", "mancala_marl.progress",
+               "mancala_marl.extras", "mancala_marl.games", "mancala_marl.games.*", "mancala_marl.endgame",
+               "mancala_marl.endgame.*",
                "mancala_marl.limits")),  # the ranges of typed counts: it knows the rules' bounds only
     ("environments", ("mancala_marl", "mancala_marl.env", "mancala_marl.observations", "mancala_marl.render",
                       "mancala_marl.svg",
@@ -29,12 +31,13 @@ LAYERS = (
     # The Gymnasium view plays its opponent, a policy it may look up by name: it sits with the
     # policies (``import mancala_marl`` does not import it; Gymnasium loads it by name).
     ("policies", ("mancala_marl.agents", "mancala_marl.agents.*", "mancala_marl.single_agent")),
-    ("commands", ("mancala_marl.train.cli", "mancala_marl.train.arguments", "mancala_marl.train.*_command",
-                  "mancala_marl.train.alphazero.command", "mancala_marl.train.demo", "mancala_marl.train.plot",
-                  "mancala_marl.train.serve", "mancala_marl.train.serve.*")),  # the web app: a command
-    ("library", ("mancala_marl.train", "mancala_marl.train.*")),
+    # matches as a library: arena, tournament, grading, evaluation, play, the narration of a move
+    ("matches", ("mancala_marl.matches", "mancala_marl.matches.*")),
+    ("training", ("mancala_marl.train", "mancala_marl.train.*")),
+    # the command line and the web app, on top: nothing below imports them
+    ("commands", ("mancala_marl.cli", "mancala_marl.cli.*", "mancala_marl.serve", "mancala_marl.serve.*")),
 )
-ORDER = ("rules", "environments", "policies", "library", "commands")
+ORDER = ("rules", "environments", "policies", "matches", "training", "commands")
 
 
 def module_files() -> dict[str, pathlib.Path]:
@@ -134,11 +137,12 @@ def test_the_library_loads_without_the_command_line():
     import subprocess
     import sys
 
-    library = ["mancala_marl.train." + name for name in ("arena", "tournament", "play", "evaluation", "training",
-                                                         "distill", "alphazero", "runs")]
+    library = ([f"mancala_marl.matches.{name}" for name in ("arena", "tournament", "grading", "play", "evaluation",
+                                                            "narration")]
+               + [f"mancala_marl.train.{name}" for name in ("training", "distill", "alphazero", "runs")])
     code = (f"import sys; import {', '.join(library)}; "
-            "print(sorted(m for m in sys.modules if m.startswith('mancala_marl.train.') and m.rpartition('.')[2] in "
-            "('cli', 'arguments', 'command', 'demo', 'plot') or m.endswith('_command')))")
+            "print(sorted(m for m in sys.modules if m.split('.')[:2] in (['mancala_marl', 'cli'], "
+            "['mancala_marl', 'serve'])))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
 
@@ -148,14 +152,14 @@ def test_the_graph_sees_imports_inside_functions_and_relative_ones():
     # mancala_marl.train.training imports SingleAgentEnv inside a function, and evaluation.py
     # the arena with a relative import
     assert "mancala_marl.single_agent" in graph["mancala_marl.train.training"]
-    assert "mancala_marl.train.arena" in graph["mancala_marl.train.evaluation"]
+    assert "mancala_marl.matches.arena" in graph["mancala_marl.matches.evaluation"]
     assert "mancala_marl.games" in graph["mancala_marl.env"] or "mancala_marl.games.base" in graph["mancala_marl.env"]
 
 
 def test_the_checks_catch_an_upward_import_and_a_cycle():
     graph = {"mancala_marl.games.base": {"mancala_marl.agents.base"}, "mancala_marl.agents.base": set(),
-             "mancala_marl.train.arena": {"mancala_marl.train.cli"}, "mancala_marl.train.cli": {"mancala_marl.train.arena"}}
+             "mancala_marl.matches.arena": {"mancala_marl.cli"}, "mancala_marl.cli": {"mancala_marl.matches.arena"}}
     assert upward_edges(graph) == [
         "mancala_marl.games.base (rules) imports mancala_marl.agents.base (policies)",
-        "mancala_marl.train.arena (library) imports mancala_marl.train.cli (commands)"]
-    assert cycles(graph) == [["mancala_marl.train.arena", "mancala_marl.train.cli"]]
+        "mancala_marl.matches.arena (matches) imports mancala_marl.cli (commands)"]
+    assert cycles(graph) == [["mancala_marl.matches.arena", "mancala_marl.cli"]]

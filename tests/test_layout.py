@@ -1,6 +1,6 @@
 """One installed name: code imports only ``mancala_marl.*``, and old pickles still load.
 
-From the repository root the folders ``agents/`` and ``train/`` are importable under their bare
+From the repository root the folders ``agents/``, ``matches/``, ``train/``, ``cli/`` and ``serve/`` are importable under their bare
 names too, which would load a second copy of every module; so no code may use those names.
 """
 
@@ -9,8 +9,8 @@ import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-FOLDERS = ("mancala_marl", "agents", "train", "tests", "benchmarks", "examples")
-OLD_NAMES = {"agents", "train"}
+FOLDERS = ("mancala_marl", "agents", "matches", "train", "cli", "serve", "tests", "benchmarks", "examples")
+OLD_NAMES = {"agents", "matches", "train", "cli", "serve"}  # the repository's folders: bare names of a second copy
 
 
 def imported_names(path: pathlib.Path):

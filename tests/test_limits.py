@@ -6,8 +6,8 @@ import tracemalloc
 import pytest
 
 from mancala_marl.limits import LIMITS, check_count, check_workers
-from mancala_marl.train.arena import arena, match_records
-from mancala_marl.train.cli import main
+from mancala_marl.matches.arena import arena, match_records
+from mancala_marl.cli import main
 
 
 def refused(argv, capsys) -> str:

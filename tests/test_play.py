@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mancala_marl.games import make_game
-from mancala_marl.train.play import play, what_it_did
+from mancala_marl.matches.play import play, what_it_did
 
 
 def run(lines, game="kalah:pits=3,seeds=2", seat=0, opponent="simple"):
@@ -62,11 +62,11 @@ def test_a_whole_game_is_played_to_the_end():
 
 def test_command_line_never_shows_a_traceback():
     for stdin in ("abc\n99\n", "", "0\n"):
-        proc = subprocess.run([sys.executable, "-m", "mancala_marl.train.cli", "play", "kalah", "--opponent", "random"],
+        proc = subprocess.run([sys.executable, "-m", "mancala_marl.cli", "play", "kalah", "--opponent", "random"],
                               input=stdin, capture_output=True, text=True, timeout=120)
         assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr
         assert proc.returncode == 1 and "end of input" in proc.stdout
-    proc = subprocess.run([sys.executable, "-m", "mancala_marl.train.cli", "play", "kalah", "--opponent", "nope"],
+    proc = subprocess.run([sys.executable, "-m", "mancala_marl.cli", "play", "kalah", "--opponent", "nope"],
                           input="", capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "unknown policy 'nope'" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -87,19 +87,19 @@ def test_each_move_says_what_it_did():
     kalah = make_game("kalah")
     before = kalah.init()
     after = kalah.apply(before.copy(), 2)  # 4 seeds from pit 2: the last one in the store
-    assert what_it_did(kalah, before, after, 0, "your") == ": 1 into your store, an extra turn"
-    assert what_it_did(kalah, after, kalah.apply(after.copy(), 0), 0) == ""  # nothing stored, the turn passes on
+    assert what_it_did(kalah, before, 2, "your") == ": 1 into your store, an extra turn"
+    assert what_it_did(kalah, after, 0) == ""  # nothing stored, the turn passes on
     # a Sungka pass and a tuzduk, found in random games
     sungka = make_game("sungka", houses=3, stones=2)
     other_houses = lambda state, p: state[4 * (1 - p):4 * (1 - p) + 3]  # noqa: E731  (3 houses and a store a side)
     before, mover = first_move_where(sungka, lambda b, a, p: sungka.to_move(a) == p and not other_houses(a, p).any())
-    assert what_it_did(sungka, before, sungka.apply(before.copy(), mover[1]), mover[0]).endswith(
+    assert what_it_did(sungka, before, mover[1]).endswith(
         f"player_{1 - mover[0]} has no move and passes")
     togyz = make_game("togyz_kumalak")
     before, mover = first_move_where(togyz, lambda b, a, p: togyz.tuzduks(a) != togyz.tuzduks(b))
     after = togyz.apply(before.copy(), mover[1])
     hole = togyz.tuzduks(after)[mover[0]]
-    assert f"a tuzduk on hole {hole} of player_{1 - mover[0]}" in what_it_did(togyz, before, after, mover[0])
+    assert f"a tuzduk on hole {hole} of player_{1 - mover[0]}" in what_it_did(togyz, before, mover[1])
 
 
 def first_move_where(game, found, games=500):
@@ -121,23 +121,20 @@ def test_captures_and_the_final_sweep_are_named():
     kalah = make_game("kalah")
     # player_1's pit 1 holds 1 seed: it lands in its empty pit 2, opposite player_0's pit 3 (3 seeds)
     before = kalah.from_board([8, 0, 4, 3, 3, 0, 6, 3, 1, 0, 10, 4, 0, 6], to_move=1)
-    after = kalah.apply(before.copy(), 1)
-    assert what_it_did(kalah, before, after, 1) == ": 4 into its store, capturing player_0's pit 3"
+    assert what_it_did(kalah, before, 1) == ": 4 into its store, capturing player_0's pit 3"
     oware = make_game("oware")
     # player_1's house 5 holds 1 seed: it makes player_0's house 0 hold 2, which is captured
     before = oware.from_board([1, 8, 2, 7, 0, 8, 0, 1, 6, 6, 2, 6, 1, 0], to_move=1)
-    after = oware.apply(before.copy(), 5)
-    assert what_it_did(oware, before, after, 1) == ": 2 into its store, capturing player_0's house 0"
+    assert what_it_did(oware, before, 5) == ": 2 into its store, capturing player_0's house 0"
     togyz = make_game("togyz_kumalak")
     before = togyz.init()  # hole 4's 9 balls: the last lands in player_1's hole 3, making 10
-    assert what_it_did(togyz, before, togyz.apply(before.copy(), 4), 0) == \
+    assert what_it_did(togyz, before, 4) == \
         ": 10 into its store, capturing player_1's hole 3"
     # the last seed empties player_0's side: the game ends and player_1's seeds are swept
     before = kalah.from_board([0, 0, 0, 0, 0, 1, 20, 1, 0, 0, 0, 0, 2, 24])
-    after = kalah.apply(before.copy(), 5)
-    said = what_it_did(kalah, before, after, 0, "your")
+    said = what_it_did(kalah, before, 5, "your")
     assert said == ": 1 into your store, the game ends and the seeds left go to the store of their side"
-    assert "captur" not in what_it_did(kalah, kalah.init(), kalah.apply(kalah.init(), 0), 0)
+    assert "captur" not in what_it_did(kalah, kalah.init(), 0)
 
 
 def test_question_mark_prints_the_rules_and_the_numbering_then_asks_again():
@@ -171,7 +168,7 @@ def test_a_slow_first_move_of_the_opponent_is_announced_before_the_game(monkeypa
     # The default opponent's search compiled for ~20 s after the person's first move, in silence.
     import time
 
-    import mancala_marl.train.play as play_module
+    import mancala_marl.matches.play as play_module
     from mancala_marl.agents import make_policy
 
     class Slow:
@@ -212,7 +209,8 @@ def test_no_capture_is_named_that_did_not_happen():
             while not game.is_terminal(state):
                 before, mover = state.copy(), game.to_move(state)
                 pit = int(rng.choice(np.flatnonzero(game.legal_mask(state))))
-                said = what_it_did(game, before, game.apply(state, pit), mover)
+                said = what_it_did(game, before, pit)
+                game.apply(state, pit)
                 if "capturing" not in said:
                     continue
                 named[game.name] += 1
@@ -222,3 +220,26 @@ def test_no_capture_is_named_that_did_not_happen():
                     sown_into_store = 0 if seeds < distance else 1 + (seeds - distance) // 9
                     assert game.scores(state)[mover] - game.scores(before)[mover] > sown_into_store, said
     assert min(named.values()) > 50
+
+
+def test_every_capture_is_named_with_its_pit():
+    """Told from the rules' own replay, no capture goes unnamed (told from the stores and boards
+    around a move, about 6% did: a pit emptied before the move and refilled by its own lap)."""
+    kalah = make_game("kalah")
+    rng = np.random.default_rng(5)
+    captures = 0
+    for _ in range(150):
+        state = kalah.init()
+        while not kalah.is_terminal(state):
+            before, mover = state.copy(), kalah.to_move(state)
+            pit = int(rng.choice(np.flatnonzero(kalah.legal_mask(state))))
+            kalah.apply(state, pit)
+            seeds, distance = int(before[mover * 7 + pit]), 6 - pit
+            sown_into_store = 0 if seeds < distance else 1 + (seeds - distance) // 13
+            if kalah.is_terminal(state) or kalah.scores(state)[mover] - kalah.scores(before)[mover] <= sown_into_store:
+                continue
+            captures += 1
+            said = what_it_did(kalah, before, pit)
+            opposite = 5 - (pit + seeds) % 13 if (pit + seeds) % 13 < 6 else None
+            assert f"capturing player_{1 - mover}'s pit {opposite}" in said, (before.tolist(), pit, said)
+    assert captures > 300

@@ -7,10 +7,10 @@ from dataclasses import asdict
 import pytest
 
 from mancala_marl.train.alphazero import AlphaZeroConfig
-from mancala_marl.train.cli import main
+from mancala_marl.cli import main
 from mancala_marl.train.distill import DistillConfig
-from mancala_marl.train.evaluation import CSV_FIELDS
-from mancala_marl.train.plot import read_curves
+from mancala_marl.matches.evaluation import CSV_FIELDS
+from mancala_marl.cli.plot import read_curves
 from mancala_marl.train.training import TrainConfig
 
 HEADER = ",".join(CSV_FIELDS)

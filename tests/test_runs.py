@@ -8,7 +8,7 @@ from dataclasses import asdict
 import pytest
 
 from mancala_marl.train.alphazero import AlphaZeroConfig
-from mancala_marl.train.cli import main
+from mancala_marl.cli import main
 from mancala_marl.train.runs import check_game, load_checkpoint, read_config, resumed_config
 from mancala_marl.train.training import RESUMABLE, TrainConfig
 
@@ -110,8 +110,8 @@ def test_options_typed_at_their_default_values_are_honoured_on_resume(tmp_path, 
 
 
 def test_a_row_cut_off_mid_write_stays_apart_from_the_next(tmp_path):
-    from mancala_marl.train.evaluation import append_evaluations
-    from mancala_marl.train.plot import read_curves
+    from mancala_marl.matches.evaluation import append_evaluations
+    from mancala_marl.cli.plot import read_curves
 
     path = tmp_path / "evaluations.csv"
     row = {"opponent": "random", "seat": "first", "games": 2, "wins": 1, "draws": 0, "losses": 1, "win_rate": 0.5,

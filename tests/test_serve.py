@@ -23,10 +23,10 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from mancala_marl.agents.alphazero import shipped_network  # noqa: E402
 from mancala_marl.games import GAMES, make_game  # noqa: E402
-from mancala_marl.train.serve import app as serve_app  # noqa: E402
-from mancala_marl.train.serve.games import Table  # noqa: E402
-from mancala_marl.train.serve.policies import web_policy  # noqa: E402
-from mancala_marl.train.serve.trace import events, trace_move  # noqa: E402
+from mancala_marl.serve import app as serve_app  # noqa: E402
+from mancala_marl.serve.games import Table  # noqa: E402
+from mancala_marl.serve.policies import web_policy  # noqa: E402
+from mancala_marl.matches.narration import events, trace_move  # noqa: E402
 
 STATE_FIELDS = {"board", "to_move", "legal", "scores", "done", "winner", "marks", "moves"}
 
@@ -355,8 +355,8 @@ def test_networks_are_named_only_inside_the_allowed_folder(tmp_path):
 def test_the_command_binds_loopback_and_warns_loudly_otherwise(monkeypatch, capsys):
     import uvicorn
 
-    from mancala_marl.train import cli
-    from mancala_marl.train.serve import command
+    from mancala_marl import cli
+    from mancala_marl.cli import serve as command
 
     served = []
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: served.append(sockets[0].getsockname()))
@@ -375,7 +375,7 @@ def test_the_command_binds_loopback_and_warns_loudly_otherwise(monkeypatch, caps
 
 def test_a_missing_extra_is_one_line(monkeypatch, capsys):
     from mancala_marl import extras
-    from mancala_marl.train import cli
+    from mancala_marl import cli
 
     monkeypatch.setattr(extras, "missing", lambda extra: ["starlette"] if extra == "serve" else [])
     assert cli.main(["serve"]) == 2

@@ -38,8 +38,8 @@ SEEN_IN_EVERY_GAME = {"kalah": {"game over"}, "sungka": {"relay", "game over"},
 def server():
     import uvicorn
 
-    from mancala_marl.train.serve.app import create_app
-    from mancala_marl.train.serve.games import Table
+    from mancala_marl.serve.app import create_app
+    from mancala_marl.serve.games import Table
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP_NODELAY, as the command
     sock.bind(("127.0.0.1", 0))  # loopback only, any free port

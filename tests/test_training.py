@@ -13,9 +13,9 @@ from mancala_marl.agents.masked_dqn import MaskedDQN, masked_max
 from mancala_marl.games import GAMES, make_game
 from mancala_marl.single_agent import SingleAgentEnv
 from mancala_marl.train.callbacks import kept_checkpoints
-from mancala_marl.train import train_command
-from mancala_marl.train.cli import main as cli
-from mancala_marl.train.evaluation import play
+from mancala_marl.cli import train as train_command
+from mancala_marl.cli import main as cli
+from mancala_marl.matches.evaluation import play
 from mancala_marl.train.training import TrainConfig, train
 
 th.set_num_threads(1)  # tiny networks: extra threads only fight the other test worker for the CPU
@@ -470,8 +470,8 @@ def test_a_run_shorter_than_one_rollout_says_how_many_moves_it_trains(tmp_path, 
 
 
 def test_a_recipe_run_shorter_than_the_recipe_still_evaluates_and_a_run_that_cannot_learn_says_so(tmp_path, capsys):
-    from mancala_marl.train.cli import build_parser
-    from mancala_marl.train.train_command import settings_from
+    from mancala_marl.cli import build_parser
+    from mancala_marl.cli.train import settings_from
 
     def settings(*argv):
         return settings_from(build_parser().parse_args(["train", "kalah", "--recipe", "scratch", *argv]))

@@ -1,8 +1,10 @@
-"""Training, evaluation and the ``mancala-marl`` command line.
+"""Training: Stable-Baselines3 runs against fixed opponents and in self-play (``training``,
+``vector_env``, ``selfplay``, ``callbacks``), distillation (``distill``), AlphaZero (``alphazero``)
+and the run lifecycle they share (``runs``).
 
-The command line and the arena need only the core install; training, distillation, plots and
-learned policies need the ``[train]`` extra (torch, Stable-Baselines3, sb3-contrib), and say so in
-one line when it is missing.
+Needs the ``[train]`` extra (torch, Stable-Baselines3, sb3-contrib), and says so in one line when
+it is missing; matches and the command line (``mancala_marl.matches``, ``mancala_marl.cli``) need
+only the core install.
 """
 
 from mancala_marl._compile import drop_stale_cache

@@ -13,7 +13,7 @@ from stable_baselines3.common.utils import polyak_update
 
 from mancala_marl.atomic import write_atomically
 
-from .evaluation import append_evaluations, evaluate, model_policy, win_rate_cells
+from mancala_marl.matches.evaluation import append_evaluations, evaluate, model_policy, win_rate_cells
 
 
 class PeriodicCallback(BaseCallback):

@@ -34,7 +34,7 @@ import numpy as np
 from mancala_marl import observations
 from mancala_marl.errors import BadInput
 from mancala_marl.games import MAX_MOVES, make_game
-from mancala_marl.train.arena import process_pool
+from mancala_marl.matches.arena import process_pool
 
 FEATURES = ("onehot", "plain")
 
@@ -257,7 +257,7 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
         read_metadata,
         save_model,
     )
-    from mancala_marl.train.evaluation import evaluate, model_policy
+    from mancala_marl.matches.evaluation import evaluate, model_policy
     from mancala_marl.train.runs import Run, read_config
 
     run = Run(run_dir, "distill", "checkpoints/last.zip", "round", RESUMABLE, resumes_before_checkpoint=True)

@@ -118,10 +118,10 @@ class Run:
         return SummaryWriter(str(self.folder / "tb"))
 
     def evaluated(self, rows: list[dict], x: int, seconds: float, writer=None, step: int | None = None) -> str:
-        """Record evaluation ``rows`` (:func:`mancala_marl.train.evaluation.evaluate`) at ``x``
+        """Record evaluation ``rows`` (:func:`mancala_marl.matches.evaluation.evaluate`) at ``x``
         (moves or positions learned from: the curve's axis) in evaluations.csv and, with a
         ``writer``, in TensorBoard at ``step`` (default ``x``); returns them as one short line."""
-        from mancala_marl.train.evaluation import append_evaluations, win_rate_cells
+        from mancala_marl.matches.evaluation import append_evaluations, win_rate_cells
 
         append_evaluations(self.evaluations, rows, x, seconds)
         for row in rows if writer is not None else ():

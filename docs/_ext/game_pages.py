@@ -49,7 +49,7 @@ def moved_on(game, before, after, mover, pit) -> bool:
 def kinds_of_move(game, before, after, mover, pit) -> list[str]:
     """The moments a move shows: ``capture``, ``extra_turn``, ``pass``, ``sows_on``, ``marked``, ``end``."""
     from mancala_marl.games.base import side_is_empty
-    from mancala_marl.train.play import captured_pits
+    from mancala_marl.matches.narration import narrate, trace_move
 
     kinds = []
     over = game.is_terminal(after)
@@ -59,7 +59,7 @@ def kinds_of_move(game, before, after, mover, pit) -> list[str]:
         kinds.append("end")
     elif game.to_move(after) == mover:
         kinds.append("pass" if side_is_empty(after, game.pits, 1 - mover) else "extra_turn")
-    elif gained and captured_pits(game, before, after, mover, gained, made):
+    elif gained and narrate(game, before, after, pit, *trace_move(game, before, pit, after))[1]:
         kinds.append("capture")
     if made:
         kinds.append("marked")
@@ -81,7 +81,7 @@ CAPTIONS = {
 def find_moments(game, seed: int = 0) -> dict[str, tuple]:
     """For each kind of move, the first (before, after, mover, pit, description) found in seeded
     random games; only the kinds this game has appear."""
-    from mancala_marl.train.play import what_it_did
+    from mancala_marl.matches.play import what_it_did
 
     found: dict[str, tuple] = {}
     rng = np.random.default_rng(seed)
@@ -95,7 +95,7 @@ def find_moments(game, seed: int = 0) -> dict[str, tuple]:
             # one relay that captured as its capture and its relay)
             new = [kind for kind in kinds_of_move(game, state, after, mover, pit) if kind not in found]
             if new:
-                found[new[0]] = (state, after, mover, pit, what_it_did(game, state, after, mover).lstrip(": "))
+                found[new[0]] = (state, after, mover, pit, what_it_did(game, state, pit).lstrip(": "))
             state = after
         if len(found) == len(CAPTIONS):
             break
@@ -151,7 +151,7 @@ def board_text(game, state, num_moves: int | None = None) -> str:
 
 def worked_sequence(name: str, game) -> list[str]:
     """A seeded game's first moves, each with what it did, and the code that replays them."""
-    from mancala_marl.train.play import what_it_did
+    from mancala_marl.matches.play import what_it_did
 
     rng = np.random.default_rng(1)
     state, lines, pits = game.init(), [], []
@@ -161,7 +161,7 @@ def worked_sequence(name: str, game) -> list[str]:
         mover = game.to_move(state)
         pit = int(rng.choice(np.flatnonzero(game.legal_mask(state))))
         after = game.apply(state.copy(), pit)
-        lines.append(f"{len(pits) + 1}. player_{mover} sows {game.pit_word[:-1]} {pit}{what_it_did(game, state, after, mover)}.")
+        lines.append(f"{len(pits) + 1}. player_{mover} sows {game.pit_word[:-1]} {pit}{what_it_did(game, state, pit)}.")
         pits.append(pit)
         state = after
     code = [

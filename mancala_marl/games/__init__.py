@@ -24,7 +24,7 @@ drop_stale_cache(__name__)  # before any compiled kernel is loaded from the cach
 from .base import GAME_OVER, MAX_MOVES, Game, IllegalMoveError, no_custom_obs, no_features
 from .kalah import Kalah
 from .oware import Oware
-from .params import Param
+from .params import Param, parse_spec
 from .sungka import Sungka
 from .togyz_kumalak import TogyzKumalak
 
@@ -108,11 +108,28 @@ def make_game(name: str, **params) -> Game:
         game, colon, rules = name.partition(":") if isinstance(name, str) else ("", "", "")
         if colon and game in GAMES:  # the command line's GAME:rules, which the Python calls take as keywords
             raise BadInput(f"unknown game {name!r}: rules are keywords here, as in make_game({game!r}, "
-                             f"{rules.replace(',', ', ')}); parse_game of mancala_marl.train.arena reads "
-                             f"the {name!r} form") from None
+                             f"{rules.replace(',', ', ')}); parse_game reads the {name!r} form") from None
         raise BadInput(f"unknown game {name!r}; known games: {', '.join(GAMES)}") from None
     return cls(**params)  # which names an unknown parameter, and the game's own
 
 
+def parse_game(spec) -> Game:
+    """A game from a :class:`Game` or a spec like ``"kalah"`` or ``"kalah:pits=4,seeds=3"`` (the
+    command line's form; :func:`make_game` takes the rules as keywords)."""
+    if isinstance(spec, Game):
+        return spec
+    name, params = split_game_spec(str(spec))
+    return make_game(name, **params)
+
+
+def split_game_spec(spec: str) -> tuple[str, dict]:
+    """``"kalah:pits=4,seeds=3"`` -> ``("kalah", {"pits": 4, "seeds": 3})``, without building the game."""
+    name, args, params = parse_spec(spec)
+    if args:
+        raise BadInput(f"game spec {spec!r}: parameters must be name=value, e.g. kalah:pits=4,seeds=3")
+    return name, params
+
+
 __all__ = ["GAME_OVER", "GAMES", "MAX_MOVES", "VARIANTS", "Game", "IllegalMoveError", "Kalah", "Oware", "Param",
-           "Sungka", "TogyzKumalak", "game_class_faults", "make_game", "rules_help"]
+           "Sungka", "TogyzKumalak", "game_class_faults", "make_game", "parse_game", "rules_help",
+           "split_game_spec"]

@@ -48,6 +48,8 @@ The registry (:mod:`mancala_marl.games`) checks that a game class declares all o
 from __future__ import annotations
 
 import inspect
+import re
+import sys
 
 import numpy as np
 
@@ -356,6 +358,16 @@ class Game:
     def scores(self, state: np.ndarray) -> tuple[int, int]:
         """The two stores (player_0's, player_1's)."""
         return int(state[self.pits]), int(state[2 * self.pits + 1])
+
+    def rules_text(self, plain: bool = False) -> str:
+        """The rules of this game: its rules module's docstring, as the docs show it (reStructuredText),
+        or with ``plain`` without the markup, each marked word as the word alone (a terminal, a dialog)."""
+        text = (sys.modules[type(self).__module__].__doc__ or "").strip()
+        if not plain:
+            return text
+        text = re.sub(r":[a-z]+:`~?([^`]*?)`", lambda m: m.group(1).rsplit(".", 1)[-1], text)
+        text = re.sub(r"``(.+?)``", r"\1", text, flags=re.S)
+        return re.sub(r"(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])", r"\1", text)
 
     def seeds_in_play(self, state: np.ndarray) -> int:
         """The seeds still in the pits (the board less the two stores): the stage of a game."""

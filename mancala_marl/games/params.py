@@ -8,6 +8,7 @@ line's help and the docs' tables of parameters.
 
 from __future__ import annotations
 
+import ast
 import os
 from dataclasses import dataclass
 
@@ -137,3 +138,38 @@ def check_values(params: tuple[Param, ...], values: dict, owner: str) -> dict:
         raise BadInput(f"{owner} has no parameter {', '.join(map(repr, unknown))}; "
                          f"its parameters: {', '.join(known)}")
     return {param.name: param.check(values.get(param.name, param.default)) for param in params}
+
+
+def parse_spec(spec: str) -> tuple[str, list, dict]:
+    """Split a command-line spec of a game or a policy into (name, positional args, keyword params).
+
+    ``"alphabeta:depth=4,time_limit=0.5"`` -> ``("alphabeta", [], {"depth": 4, "time_limit": 0.5})``;
+    ``"model:runs/ppo.zip"`` -> ``("model", ["runs/ppo.zip"], {})``. Values are read as Python
+    literals (numbers, True/False/None) where they parse, else kept as strings.
+    """
+    name, _, rest = spec.partition(":")
+    args, params = [], {}
+    for part in (p.strip() for p in rest.split(",")) if rest else []:
+        if not part:  # "depth=4,," read as depth=4 hid a slip (a value left out?)
+            raise BadInput(f"{spec!r} has an empty parameter (a comma too many); write name=value,name=value")
+        key, eq, value = part.partition("=")
+        if eq and key.isidentifier():
+            if key in params:  # the last would win without a word
+                raise BadInput(f"{spec!r} gives {key} twice")
+            params[key] = literal(value)
+        else:
+            args.append(literal(part, words=False))  # "model:none" is a file called none
+    return name.strip(), args, params
+
+
+def literal(text: str, words: bool = True):
+    """A command-line value as Python reads it: numbers, True/False/None (with ``words``, also
+    spelt true, false, none, as shells and YAML write them), lists and dicts; anything else stays
+    a string."""
+    spelt = {"true": True, "false": False, "none": None}
+    if words and text.strip().lower() in spelt:
+        return spelt[text.strip().lower()]
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text

@@ -18,8 +18,8 @@ from mancala_marl.games import make_game
 from mancala_marl.jax import from_state, make
 from mancala_marl.train.alphazero.jax import JaxAlphaZeroConfig, feature_fn, forward, train
 from mancala_marl.train.alphazero.jax.checkpoints import redeal
-from mancala_marl.train.arena import arena
-from mancala_marl.train.cli import main
+from mancala_marl.matches.arena import arena
+from mancala_marl.cli import main
 from tests.helpers import random_positions
 
 RULES = {"pits": 4, "seeds": 3}
@@ -163,7 +163,7 @@ def test_the_command_trains_evaluates_and_refuses_bad_input(tmp_path, capsys):
 
 
 def test_help_imports_no_jax():
-    code = ("import sys, contextlib, io\nfrom mancala_marl.train.cli import main\n"
+    code = ("import sys, contextlib, io\nfrom mancala_marl.cli import main\n"
             "for argv in (['--help'], ['alphazero', '--help']):\n"
             "    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
             "        main(argv)\n"
@@ -213,8 +213,8 @@ def test_every_option_of_the_jax_backend_is_a_setting_of_its_run():
     from dataclasses import fields
 
     from mancala_marl.train.alphazero import command
-    from mancala_marl.train.arguments import COMMON_RENAMED
-    from mancala_marl.train.cli import build_parser
+    from mancala_marl.cli.arguments import COMMON_RENAMED
+    from mancala_marl.cli import build_parser
     from tests.test_arguments import NOT_SETTINGS
 
     subparsers = next(a for a in build_parser()._actions if a.dest == "command")

@@ -42,8 +42,8 @@ def fit(model, optimizer, buffer: ReplayBuffer, game, config: AlphaZeroConfig, r
 
 def evaluate(game, net, config: AlphaZeroConfig, generation: int) -> list[dict]:
     """The network with ``eval_sims`` simulations against each baseline, both seats, from
-    random 4-move openings; one row per (opponent, seat), as :mod:`mancala_marl.train.evaluation` writes them."""
-    from mancala_marl.train.arena import arena
+    random 4-move openings; one row per (opponent, seat), as :mod:`mancala_marl.matches.evaluation` writes them."""
+    from mancala_marl.matches.arena import arena
 
     agent = az_policy.AlphaZeroPolicy(sims=config.eval_sims, net=net)
     rows = []
@@ -77,7 +77,7 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
         TimeElapsedColumn,
     )
 
-    from mancala_marl.train.arena import progress_console
+    from mancala_marl.matches.arena import progress_console
     from mancala_marl.atomic import write_atomically
     from mancala_marl.train.runs import Run, load_checkpoint
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from mancala_marl.errors import BadInput
 from mancala_marl.extras import require
 
-from .arena import check_writable
-from .files import folder_fault
+from mancala_marl.matches.arena import check_writable
+from mancala_marl.train.files import folder_fault
 
 COLUMNS = ("timesteps", "opponent", "seat", "win_rate")  # the ones drawn, of evaluation.CSV_FIELDS
 

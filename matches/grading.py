@@ -1,4 +1,4 @@
-"""Grading policies against perfect play: :func:`grade` (the command is ``grade_command``).
+"""Grading policies against perfect play: :func:`grade` (the command is :mod:`mancala_marl.cli.grade`).
 
 How the positions are drawn (:func:`draw_positions`), all from ``seed``: game ``i`` opens with
 ``opening`` uniformly random moves (from ``numpy.random.default_rng([seed, i])``), then strong
@@ -38,11 +38,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from mancala_marl.errors import BadInput, NotSolved
-from mancala_marl.progress import progress_bar
-from mancala_marl.games import Game
+from mancala_marl.games import Game, parse_game
 from mancala_marl.limits import check_count
+from mancala_marl.progress import progress_bar
 
-from .arena import parse_game, play_opening, wilson
+from .arena import play_opening, wilson
 
 PLAYERS = ("alphabeta:depth=4",)
 BINS = 6

@@ -132,7 +132,7 @@ def add_game_argument(parser) -> None:
 def fold_game_rules(args) -> None:
     """Split GAME into the game's name (``args.game``) and the rules written after its colon
     (``args.rules``, a dict; None where none are written, so that --resume keeps the run's)."""
-    from mancala_marl.train.arena import split_game_spec
+    from mancala_marl.games import split_game_spec
 
     args.game, written = split_game_spec(args.game)
     args.rules = written or None

@@ -1,12 +1,12 @@
 """``mancala-marl grade GAME POLICY [POLICY...]``: each policy's moves graded against perfect play
-(:func:`mancala_marl.train.grading.grade`)."""
+(:func:`mancala_marl.matches.grading.grade`)."""
 
 from __future__ import annotations
 
 import json
 import sys
 
-from mancala_marl.train.arguments import GAME_HELP, POLICY_HELP, add_perfect_arguments, count_argument, seed_argument
+from mancala_marl.cli.arguments import GAME_HELP, POLICY_HELP, add_perfect_arguments, count_argument, seed_argument
 
 
 def add_parser(subparsers) -> None:
@@ -72,7 +72,7 @@ def stage_cell(stage: dict) -> str:
 
 def print_report(result: dict, file=None) -> None:
     """Two rich tables: each policy overall, then by seeds in play."""
-    from mancala_marl.train.arena import console, titled_table
+    from mancala_marl.matches.arena import console, titled_table
 
     shown = console(file)
     table = titled_table(f"{result['game']}: {result['positions']} positions graded against perfect play "
@@ -99,8 +99,8 @@ def print_report(result: dict, file=None) -> None:
 
 
 def run(args) -> int:
-    from mancala_marl.train.arena import parse_game
-    from mancala_marl.train.grading import grade
+    from mancala_marl.games import parse_game
+    from mancala_marl.matches.grading import grade
 
     game = parse_game(args.game)
     result = grade(game, args.policies, positions=args.positions, seed=args.seed, opening=args.opening,

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import sys
 import threading
 import time
 from pathlib import Path
@@ -25,9 +24,9 @@ import numpy as np
 from mancala_marl.errors import BadInput
 from mancala_marl.games import GAMES, MAX_MOVES, make_game
 from mancala_marl.games.params import Param
+from mancala_marl.matches.narration import events, trace_move
 
 from .policies import web_policy
-from .trace import events, trace_move
 
 # What a request may ask of the rules: tighter than the games' own ranges (64 pits, 2**30 seeds),
 # so that no move of a request's board sows for long and no page is wider than a screen.
@@ -252,8 +251,3 @@ def check_pit(game, state, pit, where: str) -> int:
     if not (0 <= pit < game.pits and game.legal_mask_fast(state)[pit]):
         raise BadInput(f"{where}: {game.illegal_reason(state, pit)}")
     return pit
-
-
-def rules_text(game) -> str:
-    """The rules of a game: its rules module's docstring, as the docs' pages show them."""
-    return (sys.modules[type(game).__module__].__doc__ or "").strip()

@@ -1,4 +1,4 @@
-"""Matches between two policies, in both seats: :func:`arena` (the command is ``arena_command``).
+"""Matches between two policies, in both seats: :func:`arena` (the command is :mod:`mancala_marl.cli.arena`).
 
 Convention: ``n`` games **in each seat**, so ``2 n`` games in all; ``seats.first`` are the games
 where A moves first. Game ``i`` of either seat starts from the same opening (``opening`` random
@@ -24,29 +24,11 @@ from pathlib import Path
 import numpy as np
 
 from mancala_marl.errors import BadInput
-from mancala_marl.games import MAX_MOVES, Game, IllegalMoveError, make_game
+from mancala_marl.games import MAX_MOVES, Game, IllegalMoveError, make_game, parse_game
 from mancala_marl.limits import check_count, check_workers
 
 SEATS = ("first", "second")
 RECORD_FIELDS = ("index", "seat", "score_a", "score_b", "length")
-
-
-def parse_game(spec) -> Game:
-    """A game from a :class:`Game` or a spec like ``"kalah"`` or ``"kalah:pits=4,seeds=3"``."""
-    if isinstance(spec, Game):
-        return spec
-    name, params = split_game_spec(str(spec))
-    return make_game(name, **params)
-
-
-def split_game_spec(spec: str) -> tuple[str, dict]:
-    """``"kalah:pits=4,seeds=3"`` -> ``("kalah", {"pits": 4, "seeds": 3})``, without building the game."""
-    from mancala_marl.agents import parse_policy_spec
-
-    name, args, params = parse_policy_spec(spec)
-    if args:
-        raise BadInput(f"game spec {spec!r}: parameters must be name=value, e.g. kalah:pits=4,seeds=3")
-    return name, params
 
 
 def _policy(spec):

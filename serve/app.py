@@ -36,7 +36,7 @@ from mancala_marl.games import GAMES
 from mancala_marl.svg import board_svg
 
 from . import analysis
-from .games import WEB_PITS, WEB_SEEDS, Conflict, Full, Match, NotFound, Table, check_rules, rules_text
+from .games import WEB_PITS, WEB_SEEDS, Conflict, Full, Match, NotFound, Table, check_rules
 from .policies import WEB_POLICIES
 
 MAX_BODY = 64 * 1024  # bytes: a game record of 1000 moves is about 20 KB
@@ -102,7 +102,7 @@ def create_app(table: Table | None = None):
     table = table or Table()
 
     async def list_games(request):
-        games = [{"name": name, "rules_doc": rules_text(cls()),
+        games = [{"name": name, "rules_doc": cls().rules_text(),
                   "parameters": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
                                   "low": p.low, "high": p.high, "choices": list(p.choices)}
                                  for p in cls.parameters],
@@ -135,7 +135,7 @@ def create_app(table: Table | None = None):
         match = table.get(request.path_params["id"])
         state, record = await _locked(match, lambda m: (m.state_json(), m.record()))
         return JSONResponse({"id": request.path_params["id"], "state": state, **record,
-                             "rules_doc": rules_text(match.game)})
+                             "rules_doc": match.game.rules_text()})
 
     async def move(request):
         body = await _body(request, MOVE_FIELDS)
@@ -189,7 +189,7 @@ def create_app(table: Table | None = None):
             return _error(exc.status_code, f"{request.method} {request.url.path}: {exc.detail}")
         return Response(str(exc.detail), status_code=exc.status_code, media_type="text/plain")
 
-    static = resources.files("mancala_marl.train.serve") / "static"
+    static = resources.files("mancala_marl.serve") / "static"
     routes = [
         Route("/", page),
         Route("/api/games", list_games, methods=["GET"]),
@@ -209,7 +209,7 @@ def create_app(table: Table | None = None):
 
 
 def _static(name: str) -> bytes:
-    return (resources.files("mancala_marl.train.serve") / "static" / name).read_bytes()
+    return (resources.files("mancala_marl.serve") / "static" / name).read_bytes()
 
 
 def _query_value(text: str):

@@ -6,7 +6,7 @@ import json
 import time
 
 from mancala_marl.errors import BadInput
-from mancala_marl.train.arguments import GAME_HELP, add_perfect_arguments
+from mancala_marl.cli.arguments import GAME_HELP, add_perfect_arguments
 
 
 def add_parser(subparsers) -> None:
@@ -40,7 +40,7 @@ def parse_moves(text: str) -> list[int]:
 def run(args) -> int:
     from mancala_marl.agents import make_policy
     from mancala_marl.endgame import database
-    from mancala_marl.train.arena import parse_game
+    from mancala_marl.games import parse_game
 
     game = parse_game(args.game)
     state = game.init()

@@ -1,4 +1,4 @@
-"""A person plays against a policy in the terminal (the command ``play`` is ``play_command``).
+"""A person plays against a policy in the terminal (the command is :mod:`mancala_marl.cli.play`).
 
 The board is printed before every move of the person (pits numbered as on the board); the
 person types a pit number, or ``q`` to resign (a deliberate end: status 0). Bad input (not a
@@ -16,14 +16,13 @@ that cannot play the game (a network trained for other rules) is refused before 
 
 from __future__ import annotations
 
-import re
 import sys
 import threading
 
-from mancala_marl.games.base import side_is_empty
+from mancala_marl.games import parse_game
 from mancala_marl.render import ansi
 
-from .arena import parse_game
+from .narration import narrate, trace_move
 
 ABANDONED = 1
 INTERRUPTED = 130  # as the command line answers Ctrl-C in the other commands
@@ -49,60 +48,35 @@ def default_opponent(game, write):
         return make_policy(FALLBACK_OPPONENT)
 
 
-def what_it_did(game, before, after, mover: int, whose: str = "its") -> str:
-    """What a move of ``mover`` did, from the states around it: seeds into its store, the
-    opponent's pits it captured, a tuzduk made, who moves next when it is the mover again (an
-    extra turn, or the other's pass), and the end of the game with its sweep."""
+def what_it_did(game, before, pit: int, whose: str = "its") -> str:
+    """What ``pit`` played on ``before`` did, told from the rules' own replay of it
+    (:mod:`.narration`): seeds into the mover's store, the opponent's pits it captured, a tuzduk
+    made, who moves next when it is the mover again (an extra turn, or the other's pass), and the
+    end of the game with its sweep."""
+    mover = game.to_move(before)
+    after = game.apply(before.copy(), pit)
+    named, captured = narrate(game, before, after, pit, *trace_move(game, before, pit, after))
     said = []
     gained = game.scores(after)[mover] - game.scores(before)[mover]
     made = set(game.marked_pits(after)[0]) - set(game.marked_pits(before)[0])
-    over = game.is_terminal(after)
     if gained:
-        captured = [] if over or game.to_move(after) == mover else captured_pits(game, before, after, mover, gained, made)
         said.append(f"{gained} into {whose} store" + (f", capturing player_{1 - mover}'s "
                                                         f"{game.pit_word[:-1]} {' and '.join(map(str, captured))}"
                                                         if captured else ""))
     said += [f"a tuzduk on hole {hole} of player_{side}" for side, hole in sorted(made)]
-    if over:
+    if "game over" in named:
         said.append("the game ends and the seeds left go to the store of their side")
-    elif game.to_move(after) == mover:
-        passes = side_is_empty(after, game.pits, 1 - mover)
-        said.append(f"player_{1 - mover} has no move and passes" if passes else "an extra turn")
+    elif "pass" in named:
+        said.append(f"player_{1 - mover} has no move and passes")
+    elif "extra turn" in named:
+        said.append("an extra turn")
     return f": {', '.join(said)}" if said else ""
-
-
-def captured_pits(game, before, after, mover: int, gained: int, made) -> list[int]:
-    """The opponent's pits a move captured: those it emptied whose seeds its store could hold.
-    Sowing only adds to the opponent's pits, save where it relays (Sungka picks a house up and
-    sows on), so an emptied pit was captured, or relayed. Where a capture takes the pit opposite
-    the last one sown (``Game.captures_opposite``), that own pit is empty too, and there is one:
-    where relays leave more than one such pit, none is named rather than a wrong one. A pit that
-    was empty before the move and filled by its own lap is not seen as captured: some captures go
-    unnamed (about 6% in Kalah(6, 4)'s random games), none is named that did not happen. A move that
-    ends with an extra turn or ends the game captures nothing we report (the first never
-    captures; the second sweeps every pit)."""
-    first, own_first = (1 - mover) * (game.pits + 1), mover * (game.pits + 1)
-    emptied = [p for p in range(game.pits) if before[first + p] > 0 and after[first + p] == 0
-               and (1 - mover, p) not in made]
-    if game.captures_opposite:
-        emptied = [p for p in emptied if after[own_first + game.pits - 1 - p] == 0]
-        emptied = emptied if len(emptied) == 1 else []
-    return emptied if emptied and sum(int(before[first + p]) for p in emptied) < gained else []
-
-
-def plain_text(rst: str) -> str:
-    """A docstring as a person reads it in a terminal: double backticks, roles and emphasis taken off,
-    so that each marked word shows as the word alone."""
-    text = re.sub(r":[a-z]+:`~?([^`]*?)`", lambda m: m.group(1).rsplit(".", 1)[-1], rst)
-    text = re.sub(r"``(.+?)``", r"\1", text, flags=re.S)
-    return re.sub(r"(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])", r"\1", text)
 
 
 def rules_text(game) -> str:
     """The in-game help: the rules of the game being played (its rules module's docstring, without
     the docs' markup), the rule parameters, and how the pits are numbered for the person."""
-    rules = plain_text(sys.modules[type(game).__module__].__doc__ or "")
-    return (f"\n{game!r}\n\n{rules.strip()}\n\nYour {game.pit_word} are on the bottom row, numbered "
+    return (f"\n{game!r}\n\n{game.rules_text(plain=True)}\n\nYour {game.pit_word} are on the bottom row, numbered "
             f"0..{game.pits - 1} left to right, the direction you sow in; your store is at the end of the row.\n")
 
 
@@ -184,15 +158,12 @@ def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=
                     return 0
                 if move is None:
                     return ABANDONED
-                before = state.copy()
+                write(f"you (player_{human_seat}) sow pit {move}{what_it_did(game, state, move, 'your')}\n")
                 game.apply(state, move)
-                write(f"you (player_{human_seat}) sow pit {move}{what_it_did(game, before, state, human_seat, 'your')}\n")
             else:
                 move = policy.act(game, state.copy())
-                before = state.copy()
+                write(f"{policy.name} (player_{1 - human_seat}) sows pit {move}{what_it_did(game, state, move)}\n")
                 game.apply(state, move)
-                write(f"{policy.name} (player_{1 - human_seat}) sows pit {move}"
-                      f"{what_it_did(game, before, state, 1 - human_seat)}\n")
     except KeyboardInterrupt:
         write("\ninterrupted: game abandoned\n")
         return INTERRUPTED

@@ -1,6 +1,7 @@
 """A move replayed write by write, so that the page can sow it seed by seed and name what it did.
 
-The rules exist once, as compiled kernels (:mod:`mancala_marl.games`). Each kernel keeps its
+Both the web page (:mod:`mancala_marl.serve`) and ``mancala-marl play`` (:mod:`.play`) tell a
+move this way. The rules exist once, as compiled kernels (:mod:`mancala_marl.games`). Each kernel keeps its
 Python source (``py_func``); here it runs as Python on a board that records every write, with the
 kernels it calls swapped for their own Python versions the same way. So the steps shown are the
 rules' own, in their order (a relay's pick-up, a capture, a tuzduk's ball, the final sweep), for
@@ -114,30 +115,42 @@ def events(game, before: np.ndarray, after: np.ndarray, pit: int, steps: list, c
     (Sungka's ``sunog``), ``grand slam``, ``tuzduk``, ``extra turn``, ``pass``, ``sweep``,
     ``game over``. Read from the replay's steps: a pit emptied and sown on from is a relay, a
     store gaining more than one seed at a time is a capture."""
+    return narrate(game, before, after, pit, steps, calls)[0]
+
+
+def narrate(game, before: np.ndarray, after: np.ndarray, pit: int, steps: list,
+            calls: list) -> tuple[list[str], list[int]]:
+    """(:func:`events`, the opponent's pits the move captured, in the order the rules took them):
+    a pit of the opponent's that the rules empty is captured, unless it is picked up to sow on (a
+    relay), becomes a tuzduk, or is swept at the end of the game."""
     mover = game.to_move(before)
     pits = game.pits
     stores = (pits, 2 * pits + 1)
     own_store, origin = stores[mover], mover * (pits + 1) + pit
+    theirs = range((1 - mover) * (pits + 1), (1 - mover) * (pits + 1) + pits)
+    made = {side * (pits + 1) + hole for side, hole in set(game.marked_pits(after)[0]) - set(game.marked_pits(before)[0])}
     swept = sweep_start(game, before, steps, calls)
     end = len(steps) if swept is None else swept
     counts = np.array(before[: game.board_size], dtype=np.int64)
-    named = []
+    named, captured = [], []
     for k, (cell, count) in enumerate(steps[:end]):
         delta, counts[cell] = count - counts[cell], count
         if cell == own_store and delta > 0 and (delta > 1 or _empties_a_pit(steps, k + 1, end, stores)):
             named.append(game.capture_word)
-        elif cell not in stores and cell != origin and count == 0 and delta < 0 and k + 1 < end:
-            following, now = steps[k + 1], counts[steps[k + 1][0]]
-            if following[0] not in stores and following[1] == now + 1:  # sowing goes on from here
-                named.append("relay")
+        elif cell not in stores and cell != origin and count == 0 and delta < 0:
+            following = steps[k + 1] if k + 1 < end else None
+            if following is not None and following[0] not in stores and following[1] == counts[following[0]] + 1:
+                named.append("relay")  # sowing goes on from here
+            elif cell in theirs and cell not in made:
+                captured.append(cell - theirs.start)
     named += ["grand slam" for _, name, result in calls if "grand_slam" in name and result]
-    if set(game.marked_pits(after)[0]) - set(game.marked_pits(before)[0]):
+    if made:
         named.append(game.mark_word)
     if game.is_terminal(after):
         named += ["sweep"] * (swept is not None) + ["game over"]
     elif game.to_move(after) == mover:
         named.append("pass" if side_is_empty(after, pits, 1 - mover) else "extra turn")
-    return list(dict.fromkeys(named))  # each once, in the order first seen
+    return list(dict.fromkeys(named)), list(dict.fromkeys(captured))  # each once, in the order first seen
 
 
 def _empties_a_pit(steps: list, k: int, end: int, stores) -> bool:

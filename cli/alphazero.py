@@ -8,9 +8,9 @@ from pathlib import Path
 from mancala_marl.agents import alphazero as az_policy  # the policy that plays the trained network
 from mancala_marl.errors import BadInput
 from mancala_marl.games import make_game
-from mancala_marl.train.arguments import add_game_argument, command_config, count_argument, layer_sizes, seed_argument
+from mancala_marl.cli.arguments import add_game_argument, command_config, count_argument, layer_sizes, seed_argument
 
-from .config import POLICY_TARGETS, AlphaZeroConfig
+from mancala_marl.train.alphazero.config import POLICY_TARGETS, AlphaZeroConfig
 
 
 # AlphaZeroConfig fields whose option has another name; the others are named as their field
@@ -96,7 +96,7 @@ def run(args) -> int:
     from mancala_marl.extras import require
     from mancala_marl.train.runs import default_run_dir, play_hint
 
-    from .trainer import train
+    from mancala_marl.train.alphazero.trainer import train
 
     only = JAX_ONLY if args.backend == "torch" else TORCH_ONLY
     typed = [name for name in only if getattr(args, name) is not None]
@@ -129,7 +129,7 @@ def run_jax(args) -> int:
     from mancala_marl.train.runs import default_run_dir, play_hint
 
     require("jax", "--backend jax")
-    from .jax import JaxAlphaZeroConfig, train
+    from mancala_marl.train.alphazero.jax import JaxAlphaZeroConfig, train
 
     config, given = command_config(args, JaxAlphaZeroConfig, None, {"hidden": layer_sizes})
     run_dir = args.run_dir or default_run_dir(args.game, config.rule_params, "alphazero-jax")

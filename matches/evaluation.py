@@ -4,7 +4,7 @@
 No SB3 here, so that the JAX AlphaZero runs without the [train] extra.
 
 :func:`play` plays one seat against one opponent with the arena's match loop (the full arena
-with intervals and Elo lives in :mod:`mancala_marl.train.arena`).
+with intervals and Elo lives in :mod:`mancala_marl.matches.arena`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ CSV_FIELDS = ("timesteps", "opponent", "seat", "games", "wins", "draws", "losses
 
 def play(game, policy, opponent, seat: int, games: int, seed: int = 0, opening: int = 0) -> dict:
     """``games`` games of ``policy`` in seat ``seat`` (0 first, 1 second) against ``opponent``,
-    through the arena's match loop (:func:`mancala_marl.train.arena.play_game`), each from
+    through the arena's match loop (:func:`mancala_marl.matches.arena.play_game`), each from
     ``opening`` uniformly random moves (without them, two deterministic policies play one game).
 
     Returns counts and means from ``policy``'s side: wins, draws, losses, win_rate,

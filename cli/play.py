@@ -1,9 +1,9 @@
-"""``mancala-marl play GAME``: a person plays against a policy (:func:`mancala_marl.train.play.play`)."""
+"""``mancala-marl play GAME``: a person plays against a policy (:func:`mancala_marl.matches.play.play`)."""
 
 from __future__ import annotations
 
-from mancala_marl.train.arguments import GAME_HELP, seed_argument
-from mancala_marl.train.play import DEFAULT_OPPONENT, FALLBACK_OPPONENT, play
+from mancala_marl.cli.arguments import GAME_HELP, seed_argument
+from mancala_marl.matches.play import DEFAULT_OPPONENT, FALLBACK_OPPONENT, play
 
 
 def add_parser(subparsers) -> None:

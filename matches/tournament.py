@@ -1,5 +1,5 @@
 """Round robins with Elo-style ratings and the Sungka paper's Table II (the commands
-``tournament`` and ``paper-table`` are ``tournament_command``).
+``tournament`` and ``paper-table`` are :mod:`mancala_marl.cli.tournament`).
 
 Ratings: the Bradley-Terry maximum-likelihood fit on every game (a draw counts half a win each
 way), on the Elo scale (a 400-point gap = 10:1 odds), with one virtual draw per pair so that a
@@ -14,8 +14,9 @@ import numpy as np
 
 from mancala_marl.agents import check_policies
 from mancala_marl.errors import BadInput
+from mancala_marl.games import parse_game
 
-from .arena import arena, console, game_label, opening_label, parse_game, titled_table
+from .arena import arena, console, game_label, opening_label, titled_table
 
 PAPER_OPPONENTS = (("Random", "random"), ("Max", "max"), ("Exact", "exact"))
 

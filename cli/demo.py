@@ -19,7 +19,7 @@ from pathlib import Path
 from mancala_marl import ENV_MODULES
 from mancala_marl.errors import BadInput
 from mancala_marl.extras import require
-from mancala_marl.train.arguments import count_argument, seed_argument
+from mancala_marl.cli.arguments import count_argument, seed_argument
 
 # Written into the run folder before training: a folder holding it is a demo's, which the next
 # demo may replace. Whatever else a demo leaves there is listed in DEMO_FILES.
@@ -56,7 +56,7 @@ def run(args) -> int:
 
     from mancala_marl.agents import make_policy
     from mancala_marl.games import make_game
-    from mancala_marl.train.arena import arena, console, titled_table
+    from mancala_marl.matches.arena import arena, console, titled_table
     from mancala_marl.train.runs import play_hint, program
     from mancala_marl.train.training import ALGO_NAMES, TrainConfig, recipe, train
 

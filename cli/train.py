@@ -5,7 +5,7 @@ from __future__ import annotations
 from mancala_marl import observations
 from mancala_marl.agents.base import split_policy_specs
 from mancala_marl.extras import require
-from mancala_marl.train.arguments import (
+from mancala_marl.cli.arguments import (
     add_game_argument,
     config_and_given,
     count_argument,

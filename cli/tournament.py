@@ -1,5 +1,5 @@
 """``mancala-marl tournament`` (a round robin with ratings) and ``mancala-marl paper-table``
-(:mod:`mancala_marl.train.tournament`)."""
+(:mod:`mancala_marl.matches.tournament`)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import itertools
 import json
 import sys
 
-from mancala_marl.train.arena import check_writable, game_label, note_repeated_games, opening_label, warn_random_games
-from mancala_marl.train.arguments import GAME_HELP, POLICY_HELP, add_match_arguments
-from mancala_marl.train.tournament import (
+from mancala_marl.matches.arena import check_writable, game_label, note_repeated_games, opening_label, warn_random_games
+from mancala_marl.cli.arguments import GAME_HELP, POLICY_HELP, add_match_arguments
+from mancala_marl.matches.tournament import (
     paper_table,
     print_paper_table,
     print_tournament,

@@ -1,4 +1,4 @@
-"""``mancala-marl arena GAME POLICY_A POLICY_B``: a match in both seats (:func:`mancala_marl.train.arena.arena`)."""
+"""``mancala-marl arena GAME POLICY_A POLICY_B``: a match in both seats (:func:`mancala_marl.matches.arena.arena`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 import os
 
 from mancala_marl.progress import progress_bar
-from mancala_marl.train.arena import (
+from mancala_marl.matches.arena import (
     arena,
     check_writable,
     csv_writer,
@@ -14,7 +14,7 @@ from mancala_marl.train.arena import (
     print_summary,
     warn_random_games,
 )
-from mancala_marl.train.arguments import GAME_HELP, POLICY_HELP, add_match_arguments
+from mancala_marl.cli.arguments import GAME_HELP, POLICY_HELP, add_match_arguments
 
 
 def add_parser(subparsers) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mancala_marl import observations
 from mancala_marl.agents.base import split_policy_specs
 from mancala_marl.extras import require
-from mancala_marl.train.arguments import add_game_argument, command_config, count_argument, layer_sizes, seed_argument
+from mancala_marl.cli.arguments import add_game_argument, command_config, count_argument, layer_sizes, seed_argument
 
 # DistillConfig fields whose option has another name; the others are named as their field
 RENAMED = {"states_per_round": "states", "net_arch": "net"}

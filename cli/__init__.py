@@ -1,4 +1,4 @@
-"""The ``mancala-marl`` command line: one subcommand per module listed in ``COMMANDS``.
+"""The ``mancala-marl`` command line: one subcommand per module of this package, listed in ``COMMANDS``.
 
 Each module provides ``add_parser(subparsers)``, which adds its subcommand and sets ``func`` to
 the function that runs it. Heavy imports (torch, SB3) stay inside those functions so that
@@ -17,24 +17,23 @@ from mancala_marl import __version__
 from mancala_marl.errors import BadInput, NotSolved
 from mancala_marl.extras import MissingExtraError
 from mancala_marl.games import GAMES
-from mancala_marl.train import (
-    arena_command,
+from mancala_marl.cli import (
+    alphazero,
+    arena,
     demo,
-    distill_command,
-    grade_command,
-    play_command,
+    distill,
+    grade,
+    play,
     plot,
-    solve_command,
-    tournament_command,
-    train_command,
+    serve,
+    solve,
+    tournament,
+    train,
 )
-from mancala_marl.train.alphazero import command as alphazero_command
-from mancala_marl.train.arguments import BAD_INPUT, INTERRUPTED, Parser, one_line
-from mancala_marl.train.serve import command as serve_command
+from mancala_marl.cli.arguments import BAD_INPUT, INTERRUPTED, Parser, one_line
 
 # in the order `mancala-marl --help` lists them
-COMMANDS = (demo, train_command, distill_command, alphazero_command, plot, arena_command, tournament_command,
-            play_command, serve_command, solve_command, grade_command)
+COMMANDS = (demo, train, distill, alphazero, plot, arena, tournament, play, serve, solve, grade)
 
 
 def build_parser() -> Parser:
@@ -65,6 +64,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{where}: error: {one_line(error)}", file=sys.stderr)
         return BAD_INPUT
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -59,8 +59,8 @@ def run(args) -> int:
 
     import uvicorn
 
-    from .app import create_app, warm_up
-    from .games import Table
+    from mancala_marl.serve.app import create_app, warm_up
+    from mancala_marl.serve.games import Table
 
     if args.networks is not None and not args.networks.is_dir():
         raise BadInput(f"--networks {args.networks}: not a folder")
