@@ -46,7 +46,7 @@ def seed_argument(text: str) -> int:
 
 
 def count_argument(kind: str):
-    """An argparse ``type`` for a count of ``kind`` (a key of :data:`mancala_marl.limits.LIMITS`):
+    """An argparse ``type`` for a count of ``kind`` (a key of ``mancala_marl.limits.LIMITS``):
     the number, or argparse's one-line error with the range (``--workers 0``, ``-n 1e30``)."""
     from mancala_marl.limits import LIMITS, check_count
 

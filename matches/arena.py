@@ -1,4 +1,4 @@
-"""Matches between two policies, in both seats: :func:`arena` (the command is :mod:`mancala_marl.cli.arena`).
+"""Matches between two policies, in both seats: :func:`arena` (the command is ``mancala_marl.cli.arena``).
 
 Convention: ``n`` games **in each seat**, so ``2 n`` games in all; ``seats.first`` are the games
 where A moves first. Game ``i`` of either seat starts from the same opening (``opening`` random

@@ -1,4 +1,4 @@
-"""Grading policies against perfect play: :func:`grade` (the command is :mod:`mancala_marl.cli.grade`).
+"""Grading policies against perfect play: :func:`grade` (the command is ``mancala_marl.cli.grade``).
 
 How the positions are drawn (:func:`draw_positions`), all from ``seed``: game ``i`` opens with
 ``opening`` uniformly random moves (from ``numpy.random.default_rng([seed, i])``), then strong

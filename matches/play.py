@@ -1,4 +1,4 @@
-"""A person plays against a policy in the terminal (the command is :mod:`mancala_marl.cli.play`).
+"""A person plays against a policy in the terminal (the command is ``mancala_marl.cli.play``).
 
 The board is printed before every move of the person (pits numbered as on the board); the
 person types a pit number, or ``q`` to resign (a deliberate end: status 0). Bad input (not a

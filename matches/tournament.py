@@ -1,5 +1,5 @@
 """Round robins with Elo-style ratings and the Sungka paper's Table II (the commands
-``tournament`` and ``paper-table`` are :mod:`mancala_marl.cli.tournament`).
+``tournament`` and ``paper-table`` are ``mancala_marl.cli.tournament``).
 
 Ratings: the Bradley-Terry maximum-likelihood fit on every game (a draw counts half a win each
 way), on the Elo scale (a 400-point gap = 10:1 odds), with one virtual draw per pair so that a

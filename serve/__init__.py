@@ -4,7 +4,7 @@ data: plain HTML, CSS and JavaScript, nothing fetched from elsewhere, nothing to
 
 - ``games``: the live games (no HTTP); ``policies``: what a request may play; ``analysis``: the
   engines' view; ``app``: the Starlette app. A move is replayed and named by
-  :mod:`mancala_marl.matches.narration`; the subcommand is :mod:`mancala_marl.cli.serve`.
+  :mod:`mancala_marl.matches.narration`; the subcommand is ``mancala_marl.cli.serve``.
 
 Needs the ``[serve]`` extra (Starlette, uvicorn); importing this package does not.
 """
