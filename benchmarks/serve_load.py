@@ -167,6 +167,19 @@ class Client(threading.Thread):
         conn.close()
 
 
+def listening(port: int, seconds: float = 30.0) -> None:
+    """Wait until the server takes connections (it prints its address before it listens)."""
+    until = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection((HOST, port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > until:
+                raise
+            time.sleep(0.1)
+
+
 def stop(server: subprocess.Popen) -> None:
     server.terminate()
     try:
@@ -277,6 +290,7 @@ def main() -> None:
         stop(server)
     bare, bare_port = start_server(args.move_time, bare=True)
     try:  # the same clients against the floor, on the same uvicorn: what serve's own work costs
+        listening(bare_port)
         with multiprocessing.Pool(processes) as pool:
             rows.append(phase(pool, processes, bare_port, bare.pid, "bare Starlette endpoint", max(args.few, 2),
                               [None, None], args.seconds))

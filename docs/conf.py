@@ -29,7 +29,7 @@ exclude_patterns = ["_build", "_generated/*.md", "README.md"]
 html_theme = "furo"
 html_title = "mancala-marl"
 html_static_path = ["_static"]
-html_css_files = ["code.css"]  # long lines in code blocks wrap rather than run off the page
+html_css_files = ["code.css"]  # long lines in code blocks scroll within their block, never wrap
 
 autosummary_generate = True
 autodoc_member_order = "bysource"

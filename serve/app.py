@@ -71,11 +71,14 @@ async def _body(request: Request, fields: tuple[str, ...]) -> dict:
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
-    raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
+    if length is not None:  # the server reads no more than the length said: read at once
+        raw = await request.body()
+    else:  # chunked: counted as it comes
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
     try:
         body = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError) as error:
@@ -141,11 +144,11 @@ def create_app(table: Table | None = None):
         body = await _body(request, MOVE_FIELDS)
         if "pit" not in body:
             raise Refused(400, "a move is {\"pit\": k}, the mover's pit 0-based")
-        game_id = request.path_params["id"]
-        if table.get(game_id).people_only:  # no reply to search for: a move of the rules, played here
-            state, played = table.move(game_id, body["pit"])
+        match = table.get(request.path_params["id"])
+        if match.people_only:  # no reply to search for: a move of the rules, played here
+            state, played = table.move(match, body["pit"])
         else:
-            state, played = await run_in_threadpool(table.move, game_id, body["pit"])
+            state, played = await run_in_threadpool(table.move, match, body["pit"])
         return JSONResponse({"state": state, "played": played})
 
     async def step(request):

@@ -32,7 +32,8 @@ from .policies import web_policy
 # so that no move of a request's board sows for long and no page is wider than a screen.
 WEB_PITS = Param("pits", int, 6, "pits a side", low=1, high=16)
 WEB_SEEDS = Param("seeds", int, 4, "seeds in each pit at the start", low=1, high=64)
-MAX_POLICIES = 32  # policies held for reuse: 32 alphabeta tables of 19 MB at most
+MAX_POLICIES = 8  # specs held for reuse, each up to SEARCHERS copies: 32 alphabeta tables of 19 MB at most
+SEARCHERS = 4  # copies of one spec searching at once: more games than that wait for a copy to be free
 NOT_FOUND = "no live game {!r} (unknown, finished long ago, or expired after being idle)"
 
 
@@ -63,15 +64,26 @@ def check_rules(name, rules) -> dict:
 
 
 class Shared:
-    """A policy shared by every game that names the same spec on the same rules, one move at a
-    time: a network or a search table is held once, not once per game (19 MB for alphabeta's)."""
+    """A policy shared by every game that names the same spec on the same rules: a network or a
+    search table is held a few times (19 MB for alphabeta's), not once per game. Each copy plays
+    one move at a time; up to :data:`SEARCHERS` copies are made as games ask for them at once, so
+    that one game's search does not wait for another's to end."""
 
-    def __init__(self, policy):
-        self.policy, self.label, self.lock = policy, policy.label, threading.Lock()
+    def __init__(self, make):
+        self.make, first = make, make()
+        self.label, self.idle, self.lock = first.label, [first], threading.Lock()
+        self.free = threading.BoundedSemaphore(SEARCHERS)
 
     def act(self, game, state) -> int:
-        with self.lock:
-            return self.policy.act(game, state)
+        with self.free:
+            with self.lock:
+                policy = self.idle.pop() if self.idle else None
+            policy = policy or self.make()  # made outside the lock: loading a network takes time
+            try:
+                return policy.act(game, state)
+            finally:
+                with self.lock:
+                    self.idle.append(policy)
 
 
 class Match:
@@ -167,10 +179,14 @@ class Table:
             if shared is not None:
                 self.policies[key] = shared  # the most recently used last
                 return shared
-        policy = web_policy(spec, self.move_time, self.networks)
-        policy.prepare(game)  # a network for other rules is refused now
+        def make():
+            policy = web_policy(spec, self.move_time, self.networks)
+            policy.prepare(game)  # a network for other rules is refused now, with the first copy
+            return policy
+
+        made = Shared(make)
         with self.lock:
-            shared = self.policies.setdefault(key, Shared(policy))
+            shared = self.policies.setdefault(key, made)
             while len(self.policies) > MAX_POLICIES:
                 self.policies.pop(next(iter(self.policies)))
             return shared
@@ -211,9 +227,10 @@ class Table:
             match.touched = time.monotonic()
             return match
 
-    def move(self, game_id, pit) -> tuple[dict, list]:
-        """A person's move and the policies' replies: (the state then, as JSON, the moves played)."""
-        match = self.get(game_id)
+    def move(self, game, pit) -> tuple[dict, list]:
+        """A person's move on ``game`` (a game id, or its :class:`Match`) and the policies' replies:
+        (the state then, as JSON, the moves played)."""
+        match = game if isinstance(game, Match) else self.get(game)
         with match.lock:
             if match.over:
                 raise Conflict("the game is over: no move can be played")

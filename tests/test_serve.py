@@ -468,3 +468,29 @@ def test_one_games_search_holds_up_no_other_game():
     assert searching["reply"].status_code == 200 and searching["seconds"] > 1.5  # it searched the whole time
     assert len(waits) >= 5 and max(waits) < 0.5, waits
     assert answers == [200]
+
+
+def test_two_games_against_one_policy_search_at_once():
+    """The policy of one spec is shared between games, a copy a search: two games' replies, each
+    a search of the whole move time, take that time side by side, not one after the other (one
+    shared copy made each game wait for the other's searches)."""
+    import threading
+
+    table = Table(move_time=1.0)
+    warm, _, _ = table.new("kalah", {}, [None, "alphabeta:depth=2"])
+    table.move(warm, 0)  # the search compiled
+    games = [table.new("kalah", {}, [None, "alphabeta:depth=64"])[0] for _ in range(2)]
+    searches = {}
+
+    def reply(game_id):  # pit 0 ends in pit 4: the policy replies, once or more (extra turns)
+        searches[game_id] = sum(move["by"] != "person" for move in table.move(game_id, 0)[1])
+
+    threads = [threading.Thread(target=reply, args=(game_id,)) for game_id in games]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    seconds = time.monotonic() - started
+    assert seconds < 0.75 * sum(searches.values()), (seconds, searches)  # one after the other: about their sum
+    assert seconds > 0.9 * max(searches.values())
