@@ -283,8 +283,9 @@ def main() -> None:
             if args.searchers:
                 rows.append(phase(pool, processes, port, server.pid, f"hot-seat beside {args.searchers} searches",
                                   max(args.few, 2), [None, None], args.seconds, args.searchers))
-            rows.append(phase(pool, processes, port, server.pid, "against alphazero", args.alphazero,
-                              [None, "alphazero"], args.seconds))
+            if args.alphazero:
+                rows.append(phase(pool, processes, port, server.pid, "against alphazero", args.alphazero,
+                                  [None, "alphazero"], args.seconds))
         after = rss_mb(server.pid)
     finally:
         stop(server)
