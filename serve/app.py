@@ -36,7 +36,7 @@ from mancala_marl.games import GAMES
 from mancala_marl.svg import board_svg
 
 from . import analysis
-from .games import WEB_PITS, WEB_SEEDS, Conflict, Full, Match, NotFound, Table, check_rules
+from .games import WEB_PITS, WEB_SEEDS, Conflict, Full, Match, NotFound, Table, check_rules, search
 from .policies import WEB_POLICIES
 
 MAX_BODY = 64 * 1024  # bytes: a game record of 1000 moves is about 20 KB
@@ -167,7 +167,7 @@ def create_app(table: Table | None = None):
         over, state = await _locked(match, lambda m: (m.over, m.state.copy()))
         if over:
             raise Conflict("the game is over: there is no move to weigh")
-        view = await run_in_threadpool(analysis.analyse, match.game, state, engine, table.move_time)
+        view = await run_in_threadpool(search, analysis.analyse, match.game, state, engine, table.move_time)
         return JSONResponse(view)
 
     async def board(request):

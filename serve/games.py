@@ -14,9 +14,11 @@ loop.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +36,8 @@ WEB_PITS = Param("pits", int, 6, "pits a side", low=1, high=16)
 WEB_SEEDS = Param("seeds", int, 4, "seeds in each pit at the start", low=1, high=64)
 MAX_POLICIES = 8  # specs held for reuse, each up to SEARCHERS copies: 32 alphabeta tables of 19 MB at most
 SEARCHERS = 4  # copies of one spec searching at once: more games than that wait for a copy to be free
+SEARCH_THREADS = 8  # searches of the whole server at once (replies, the engines' view)
+SEARCH_NICE = 10  # a search thread's priority below the answers' (Linux): see search()
 NOT_FOUND = "no live game {!r} (unknown, finished long ago, or expired after being idle)"
 
 
@@ -63,6 +67,25 @@ def check_rules(name, rules) -> dict:
     return rules
 
 
+def _lower_priority() -> None:
+    try:  # Linux gives each thread a priority of its own; elsewhere a search runs as the rest
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SEARCH_NICE)
+    except (AttributeError, OSError):
+        pass
+
+
+_searches = ThreadPoolExecutor(SEARCH_THREADS, thread_name_prefix="search", initializer=_lower_priority)
+
+
+def search(function, *args):
+    """``function(*args)`` in a search thread, waited for: every search of the server (a policy's
+    move, the engines' view) runs there. Its threads run at a lower priority than the event loop
+    and the other answers, so that on a machine whose cores the searches fill, an answer that
+    needs a few milliseconds of CPU gets them when it asks, not after the searches' time slices
+    (the compiled kernels let go of the interpreter lock, so only the cores are shared)."""
+    return _searches.submit(function, *args).result()
+
+
 class Shared:
     """A policy shared by every game that names the same spec on the same rules: a network or a
     search table is held a few times (19 MB for alphabeta's), not once per game. Each copy plays
@@ -80,7 +103,7 @@ class Shared:
                 policy = self.idle.pop() if self.idle else None
             policy = policy or self.make()  # made outside the lock: loading a network takes time
             try:
-                return policy.act(game, state)
+                return search(policy.act, game, state)
             finally:
                 with self.lock:
                     self.idle.append(policy)
