@@ -12,6 +12,8 @@ import numpy as np
 from mancala_marl.agents import make_policy
 from mancala_marl.errors import BadInput, NotSolved
 
+from .games import search_in_background
+
 ENGINES = ("alphabeta", "alphazero")
 _perfect: dict = {}  # (game, rules) -> its perfect policy once its database is ready
 _lock = threading.Lock()
@@ -75,7 +77,7 @@ def perfect(game, state, move_time: float) -> dict | None:
     with _lock:
         if key not in _perfect:
             _perfect[key] = None
-            threading.Thread(target=_prepare, args=(key, game), daemon=True).start()
+            search_in_background(_prepare, key, game)  # at a search's priority, as the searches
         policy = _perfect[key]
     if policy is None:
         return None

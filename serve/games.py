@@ -86,6 +86,11 @@ def search(function, *args):
     return _searches.submit(function, *args).result()
 
 
+def search_in_background(function, *args) -> None:
+    """``function(*args)`` in a search thread, not waited for (a database built on first use)."""
+    _searches.submit(function, *args)
+
+
 class Shared:
     """A policy shared by every game that names the same spec on the same rules: a network or a
     search table is held a few times (19 MB for alphabeta's), not once per game. Each copy plays
