@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import svg
 from .games.base import GAME_OVER, Game
 
 
@@ -79,8 +80,13 @@ _GLYPHS = {
     ")": "010001001001010", "'": "010010000000000", ",": "000000000010100", ".": "000000000000010",
     "-": "000000111000000", ":": "000010000010000",
 }
-_WOOD, _PIT, _STORE, _TEXT = (176, 124, 74), (92, 58, 30), (78, 48, 24), (250, 240, 220)
-_MOVER, _MARKED, _LEGEND = (255, 214, 80), (200, 40, 40), (240, 228, 205)
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))
+
+
+# The picture is the SVG board's (mancala_marl.svg): its colours, and its geometry at 64/84 of its size.
+_WOOD, _PIT, _STORE, _TEXT, _MOVER, _MARKED = map(_rgb, (svg.WOOD, svg.PIT, svg.STORE, svg.TEXT, svg.MOVER, svg.MARK))
+_LEGEND = _rgb("#f0e4cd")
 _CELL, _SCALE = 64, 4
 _LEGEND_HEIGHT = 24  # a strip under the board that says what its marks mean
 
@@ -121,20 +127,19 @@ def rgb_array(game: Game, state: np.ndarray) -> np.ndarray:
     width, height = (pits + 2) * _CELL, 2 * _CELL + _CELL // 2
     img = np.empty((height + _LEGEND_HEIGHT, width, 3), dtype=np.uint8)
     img[:] = _WOOD
-    r = _CELL // 2 - 4
-    for player, cy in ((1, _CELL // 2 + 8), (0, height - _CELL // 2 - 8)):
-        for i in range(pits):
-            column = (pits - i) if player == 1 else (i + 1)
-            cx = column * _CELL + _CELL // 2
-            if player == to_move:
-                _disc(img, cx, cy, r + 3, r + 3, _MOVER)
-            is_marked = (player, i) in marked
-            _disc(img, cx, cy, r, r, _MARKED if is_marked else _PIT)
-            _text(img, cx, cy, "X" if is_marked else str(board[player * (pits + 1) + i]), _TEXT)
-    for player, column in ((1, 0), (0, pits + 1)):
-        cx, cy = column * _CELL + _CELL // 2, height // 2
-        _disc(img, cx, cy, r, height // 2 - 8, _STORE)
-        _text(img, cx, cy, str(board[player * (pits + 1) + pits]), _TEXT)
+    scale = _CELL / svg.CELL
+    for cell, place in svg.layout(pits).items():
+        cx, cy, rx, ry = (round(scale * value) for value in place)
+        player, i = divmod(cell, pits + 1)
+        if i == pits:  # a store
+            _disc(img, cx, cy, rx, ry, _STORE)
+            _text(img, cx, cy, str(board[cell]), _TEXT)
+            continue
+        if player == to_move:
+            _disc(img, cx, cy, rx + 3, ry + 3, _MOVER)
+        is_marked = (player, i) in marked
+        _disc(img, cx, cy, rx, ry, _MARKED if is_marked else _PIT)
+        _text(img, cx, cy, "X" if is_marked else str(board[cell]), _TEXT)
     _legend(img, height + _LEGEND_HEIGHT // 2, to_move != GAME_OVER, legend if marked else "")
     return img
 

@@ -98,18 +98,22 @@ def board_svg(game, state: np.ndarray, title: str | None = None) -> str:
     return "\n".join(out)
 
 
-def batch_svg(game, boards: np.ndarray) -> str:
-    """One SVG of every state of ``boards`` (one flat state, or a batch as rows), one under the other."""
+def batch_svg(game, boards: np.ndarray, across: bool = False, gap: float = 0.0) -> str:
+    """One SVG of every state of ``boards`` (one flat state, or a batch as rows), one under the
+    other, or with ``across`` side by side, ``gap`` pixels apart."""
     if boards.ndim == 1:
         return board_svg(game, boards)
-    parts, y, width = [], 0.0, 0.0
+    parts, x, y, width, height = [], 0.0, 0.0, 0.0, 0.0
     for board in boards.reshape(-1, boards.shape[-1]):
         svg = board_svg(game, board)
         w, h = (float(svg.split(f'{key}="', 1)[1].split('"', 1)[0]) for key in ("width", "height"))
-        parts.append(svg.replace("<svg ", f'<svg x="0" y="{y:g}" ', 1))
-        y, width = y + h, max(width, w)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{y:g}" '
-            f'viewBox="0 0 {width:g} {y:g}">\n' + "\n".join(parts) + "\n</svg>")
+        parts.append(svg.replace("<svg ", f'<svg x="{x:g}" y="{y:g}" ', 1))
+        if across:
+            x, width, height = x + w + gap, x + w, max(height, h)
+        else:
+            y, width, height = y + h + gap, max(width, w), y + h
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
+            f'viewBox="0 0 {width:g} {height:g}">\n' + "\n".join(parts) + "\n</svg>")
 
 
 def save_svg(state, path, game=None) -> None:

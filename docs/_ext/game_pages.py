@@ -2,7 +2,7 @@
 the charts drawn from benchmarks/results; and the tests' marks taken out of the code a reader sees.
 
 Every game in :data:`mancala_marl.games.GAMES` gets ``games/<name>.md``: its rules (the rules
-module's docstring), pictures of the board drawn by :func:`mancala_marl.render.rgb_array` at
+module's docstring), pictures of the board drawn by :mod:`mancala_marl.svg` (as the web page draws it) at
 moments found by playing seeded random games (the start, a capture, an extra turn, a move that
 sows on from a pit it reached, a pit marked by the rules, a pass, the end), a worked move
 sequence with the code that replays it, the rule parameters, the observation and action spaces,
@@ -103,18 +103,12 @@ def find_moments(game, seed: int = 0) -> dict[str, tuple]:
 
 
 def picture(game, states, path: pathlib.Path) -> None:
-    """The boards of ``states`` side by side, as ``render_mode="rgb_array"`` draws each."""
-    import matplotlib.image
+    """The boards of ``states`` side by side, as SVG: the drawing of the web page and of
+    :func:`mancala_marl.svg.save_svg`, which scales without blur."""
+    from mancala_marl.svg import batch_svg
 
-    from mancala_marl.render import rgb_array
-
-    images = [rgb_array(game, s) for s in states]
-    gap = np.full((images[0].shape[0], 24, 3), 255, dtype=np.uint8)
-    row = images[0]
-    for image in images[1:]:
-        row = np.concatenate([row, gap, image], axis=1)
     path.parent.mkdir(parents=True, exist_ok=True)
-    matplotlib.image.imsave(path, row)
+    path.write_text(batch_svg(game, np.stack(states), across=True, gap=24), encoding="utf-8")
 
 
 def parameters_table(cls) -> list[str]:
@@ -204,7 +198,7 @@ def game_page(name: str, cls) -> str:
         "",
         "## Pictures",
         "",
-        "Drawn by the environment itself (`render_mode=\"rgb_array\"`): player_1's row on top, "
+        "Drawn by `mancala_marl.svg` (as the web page and `save_svg` draw it): player_1's row on top, "
         "running right to left, player_0's row below, running left to right, each player's store "
         f"on its right (player_1's on the left of the picture), so sowing goes anticlockwise. The "
         f"{game.pit_word} of the player to move have a yellow ring; a red X marks a {pit} the rules "
@@ -213,14 +207,14 @@ def game_page(name: str, cls) -> str:
         "",
     ]
     IMAGES.mkdir(parents=True, exist_ok=True)
-    picture(game, [game.init()], IMAGES / f"{name}_start.png")
-    out += [f"```{{figure}} img/{name}_start.png", f":alt: {title(cls)} at the start",
+    picture(game, [game.init()], IMAGES / f"{name}_start.svg")
+    out += [f"```{{figure}} img/{name}_start.svg", f":alt: {title(cls)} at the start",
             "", f"The start: {game.seeds} {game.seed_word} in every {pit}, player_0 to move.", "```", ""]
     moments = find_moments(game)
     for kind in [k for k in CAPTIONS if k in moments]:
         before, after, mover, pit_no, said = moments[kind]
-        picture(game, [before, after], IMAGES / f"{name}_{kind}.png")
-        out += [f"```{{figure}} img/{name}_{kind}.png", f":alt: {CAPTIONS[kind]}", "",
+        picture(game, [before, after], IMAGES / f"{name}_{kind}.svg")
+        out += [f"```{{figure}} img/{name}_{kind}.svg", f":alt: {CAPTIONS[kind]}", "",
                 f"{CAPTIONS[kind]}. Before and after player_{mover} sows {pit} {pit_no}: {said}.", "```", ""]
     out += ["## A worked move sequence", "", "A game of random legal moves (seed 1), move by move:", "",
             *worked_sequence(name, game), ""]
