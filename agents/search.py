@@ -39,6 +39,7 @@ from mancala_marl.games.base import MAX_TOTAL_SEEDS, SPEC_PITS
 from mancala_marl.games.base import margin as _margin
 from mancala_marl.games.dispatch import apply_move as _apply
 from mancala_marl.games.dispatch import legal_moves
+from mancala_marl.games.hashing import NONE, fnv1a
 
 from .base import SEED, Policy, check_game_on, register_policy
 
@@ -61,15 +62,12 @@ TT_BITS = Param("tt_bits", int, None, "the table holds 2**tt_bits entries; 0 tur
 
 @kernel
 def position_key(state, pits, store_free, key_cells):
-    """FNV-1a over the state's first ``key_cells`` cells, leaving out the two stores when ``store_free``:
-    the transposition table's key (:mod:`.best_response` keys its table of positions the same way)."""
-    h = np.uint64(14695981039346656037)
-    prime = np.uint64(1099511628211)
-    for i in range(key_cells):
-        if store_free and (i == pits or i == 2 * pits + 1):
-            continue
-        h = (h ^ np.uint64(state[i] + 7)) * prime
-    return h | np.uint64(1)  # 0 marks an empty slot
+    """The position hash (:func:`mancala_marl.games.hashing.fnv1a`) of the state's first
+    ``key_cells`` cells, leaving out the two stores when ``store_free``: the transposition table's
+    key (:mod:`.best_response` keys its table of positions the same way)."""
+    if store_free:
+        return fnv1a(state, key_cells, pits, 2 * pits + 1) | np.uint64(1)  # 0 marks an empty slot
+    return fnv1a(state, key_cells, NONE, NONE) | np.uint64(1)
 
 
 @kernel(inline="always")

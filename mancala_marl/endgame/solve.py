@@ -19,6 +19,7 @@ from mancala_marl.errors import NotSolved
 
 from .._compile import kernel
 from ..games.base import GAME_OVER
+from ..games.hashing import NONE, fnv1a
 from ..games.kalah import apply_move
 from .kalah import canonical, load_state
 from .ranking import index
@@ -33,9 +34,7 @@ NO_MOVE = -1
 
 @kernel(inline="always")
 def board_key(board, cells):
-    h = np.uint64(14695981039346656037)
-    for i in range(cells):
-        h = (h ^ np.uint64(board[i] + 1)) * np.uint64(1099511628211)
+    h = fnv1a(board, cells, NONE, NONE)
     h ^= h >> np.uint64(29)
     return h | np.uint64(1)  # 0 marks an empty slot
 

@@ -45,6 +45,7 @@ from .base import (
     store_of,
     sweep_to_stores,
 )
+from .hashing import NONE, fnv1a
 from .params import Param
 
 GRAND_SLAM_RULES = ("no_capture", "illegal")
@@ -106,9 +107,7 @@ def _is_grand_slam(state, houses, last):
 @kernel(inline="always")
 def _position_hash(state, cells):
     """64-bit hash of the board, the stores and the player to move."""
-    h = np.uint64(14695981039346656037)
-    for i in range(cells + 1):
-        h = (h ^ np.uint64(state[i] + 1)) * np.uint64(1099511628211)
+    h = fnv1a(state, cells + 1, NONE, NONE)
     h ^= h >> np.uint64(33)  # splitmix64's finalizer, so that small changes spread
     h *= np.uint64(0xFF51AFD7ED558CCD)
     h ^= h >> np.uint64(33)
