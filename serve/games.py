@@ -37,7 +37,7 @@ WEB_SEEDS = Param("seeds", int, 4, "seeds in each pit at the start", low=1, high
 MAX_POLICIES = 8  # specs held for reuse, each up to SEARCHERS copies: 32 alphabeta tables of 19 MB at most
 SEARCHERS = 4  # copies of one spec searching at once: more games than that wait for a copy to be free
 SEARCH_THREADS = 8  # searches of the whole server at once (replies, the engines' view)
-SEARCH_NICE = 10  # a search thread's priority below the answers' (Linux): see search()
+SEARCH_NICE = 5  # a search thread's priority below the answers' (Linux): see search()
 NOT_FOUND = "no live game {!r} (unknown, finished long ago, or expired after being idle)"
 
 

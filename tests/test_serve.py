@@ -476,7 +476,7 @@ def test_two_games_against_one_policy_search_at_once():
     shared copy made each game wait for the other's searches)."""
     import threading
 
-    table = Table(move_time=1.0)
+    table = Table(move_time=2.0)
     warm, _, _ = table.new("kalah", {}, [None, "alphabeta:depth=2"])
     table.move(warm, 0)  # the search compiled
     games = [table.new("kalah", {}, [None, "alphabeta:depth=64"])[0] for _ in range(2)]
@@ -492,5 +492,5 @@ def test_two_games_against_one_policy_search_at_once():
     for thread in threads:
         thread.join()
     seconds = time.monotonic() - started
-    assert seconds < 0.75 * sum(searches.values()), (seconds, searches)  # one after the other: about their sum
-    assert seconds > 0.9 * max(searches.values())
+    # one after the other, about the sum of their move times; side by side, the most of one game's
+    assert 2.0 * max(searches.values()) * 0.9 < seconds < 2.0 * sum(searches.values()) * 0.8, (seconds, searches)
