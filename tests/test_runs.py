@@ -170,7 +170,7 @@ def test_default_run_folders_carry_the_rules_and_hints_name_the_program_as_it_wa
     monkeypatch.setattr(runs.shutil, "which", lambda name: None)  # make demo: the virtualenv is not activated
     monkeypatch.setattr(runs.sys, "argv", [".venv/bin/mancala-marl", "demo"])
     assert runs.program() == ".venv/bin/mancala-marl"
-    monkeypatch.setattr(runs.sys, "argv", ["/x/site-packages/mancala_marl/train/cli.py", "demo"])  # python -m
+    monkeypatch.setattr(runs.sys, "argv", ["/x/site-packages/mancala_marl/cli/__main__.py", "demo"])  # python -m
     assert runs.program() == "mancala-marl"
     monkeypatch.setattr(runs.sys, "argv", ["/my envs/bin/mancala-marl", "demo"])
     assert runs.program() == "'/my envs/bin/mancala-marl'"  # quoted, so that it can be pasted

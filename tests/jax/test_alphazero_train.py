@@ -212,7 +212,7 @@ def test_every_option_of_the_jax_backend_is_a_setting_of_its_run():
     # as tests/test_arguments.py checks the torch backend's, which cannot import this config
     from dataclasses import fields
 
-    from mancala_marl.train.alphazero import command
+    from mancala_marl.cli import alphazero as command
     from mancala_marl.cli.arguments import COMMON_RENAMED
     from mancala_marl.cli import build_parser
     from tests.test_arguments import NOT_SETTINGS
@@ -226,7 +226,7 @@ def test_every_option_of_the_jax_backend_is_a_setting_of_its_run():
 
 def test_the_help_names_the_jax_backends_defaults():
     # the command's help cannot import this config without jax, so it keeps its own copy of them
-    from mancala_marl.train.alphazero import command
+    from mancala_marl.cli import alphazero as command
 
     defaults = JaxAlphaZeroConfig()
     assert command.JAX_DEFAULTS == {name: getattr(defaults, name) for name in command.JAX_DEFAULTS}
