@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
@@ -37,6 +38,15 @@ def parse_moves(text: str) -> list[int]:
         raise BadInput(f"--moves must be comma-separated pit numbers, got {text!r}") from None
 
 
+def _searching(what: str):
+    """A spinner with ``what`` and the time spent, on stderr while the search runs: a terminal
+    that shows nothing for minutes looks hung. Nothing where stderr is not a terminal."""
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    return console.status(what) if console.is_terminal else contextlib.nullcontext()
+
+
 def run(args) -> int:
     from mancala_marl.agents import make_policy
     from mancala_marl.endgame import database
@@ -60,7 +70,9 @@ def run(args) -> int:
         database(game, perfect.db_seeds_for(game), rebuild=True, progress=not args.json)
     perfect.prepare(game)
     built = time.perf_counter() - start
-    value, best = perfect.best_moves(game, state)
+    with _searching(f"solving {game.cli_spec()}: a search to the end of the game, minutes on Kalah(6,4) "
+                    f"with a small database"):
+        value, best = perfect.best_moves(game, state)
     seconds = time.perf_counter() - start
     mover = game.to_move(state)
     first = value if mover == 0 else -value

@@ -630,3 +630,12 @@ def test_solve_prints_the_value_and_the_moves(capsys):
     assert status == 0, err
     small = make_game("kalah", pits=3, seeds=2)
     assert json.loads(out)["value"] == make_policy("solver").value(small, small.init())
+
+
+def test_solve_shows_that_it_is_searching_on_a_terminal(capsys, monkeypatch):
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich draws as on a terminal
+    status, out, err = solve(capsys, "kalah:pits=3,seeds=2", "--db-seeds", "4")
+    assert status == 0 and "solving kalah:pits=3,seeds=2" in err and "solving" not in out
+    monkeypatch.delenv("TTY_COMPATIBLE")
+    status, out, err = solve(capsys, "kalah:pits=3,seeds=2", "--db-seeds", "4")
+    assert status == 0 and err == ""  # to a file or a pipe: nothing but the result
