@@ -6,9 +6,10 @@ when the server holds its most live games. The refusals are mapped once, by thei
 (Starlette's ``exception_handlers``); anything else is a bug, answered 500.
 
 No game waits on another's search. Every search (a policy's reply, a new game's opening replies,
-``step``, the engines' view, the perfect-play marks) runs in a worker thread of Starlette's pool,
-and the compiled kernels it spends its time in release the interpreter lock
-(:mod:`mancala_marl._compile`), so the event loop goes on answering while it runs. A game with a
+``step``, the engines' view, the perfect-play database) runs in a search thread of lower priority
+(``search`` of :mod:`mancala_marl.serve.games`), and the compiled kernels it spends its time in
+release the interpreter lock (:mod:`mancala_marl._compile`), so the event loop goes on answering
+while it runs. A game with a
 policy in a seat holds its own lock for the length of the policy's search: every request on such a
 game (undo and reads included) takes that lock in a worker thread, never on the event loop. A game
 that two people play has no search to wait on: its requests run on the event loop (a move is a
