@@ -34,7 +34,7 @@ from .base import SEED, Policy, check_game_on, register_policy
 META_KEY = "mancala_marl"  # attribute of the SB3 model that carries our metadata
 METADATA_KEYS = ("game", "rule_params", "obs_type", "algo")  # what playing a model needs of it
 # Shipped files; without kind=, the first kind shipped for the game (the scratch networks win more
-# against every baseline than the distilled ones: benchmarks/results/scratch_*.md, distill_*_model.md).
+# against every baseline than the distilled ones: benchmarks/results/best_recipe/scratch_*.md, distill_*_model.md).
 PRETRAINED_KINDS = {"scratch": "scratch_{game}.zip", "distilled": "{game}.zip"}
 # Models saved before the package had one installed name pickled classes under the repository's
 # top-level folders; while such a model loads, those names point at the installed modules.

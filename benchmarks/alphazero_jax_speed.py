@@ -28,7 +28,7 @@ features, the network: what the game adds to the search) over the time of a move
 **ceiling**, ``moves/s / (1 - share)``, is the rate if expansions cost nothing: the bound that the
 search's own steps set, which no faster rules or network can pass. Writes
 ``alphazero_jax_speed.json`` and ``.md`` to
-``--results-dir`` (default benchmarks/results; ``--quick`` writes nothing unless one is given).
+``--results-dir`` (default benchmarks/results/alphazero_jax_speed/; ``--quick`` writes nothing unless one is given).
 """
 
 from __future__ import annotations

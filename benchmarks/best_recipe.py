@@ -27,7 +27,7 @@ older than ``benchmarks/ceiling.py``, which proves how many of these openings an
 
 ``--install`` copies the final model to agents/pretrained/ (``scratch_GAME.zip``, or ``GAME.zip``
 for distill). Writes ``{scratch,distill}_GAME.json``, ``.md`` and the learning curves' ``.png`` to
-``--results-dir`` (default ``benchmarks/results``); ``--model FILE`` tests a model file instead and
+``--results-dir`` (default ``benchmarks/results/best_recipe/``); ``--model FILE`` tests a model file instead and
 writes ``{scratch,distill}_GAME_model.*``, named after how the model was trained.
 """
 

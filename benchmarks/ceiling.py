@@ -15,8 +15,8 @@ can be won is then the ceiling of that test: no policy, learned or searched, can
 does not win, finds its first losing move: the first of its moves after which no line wins any
 more. Where those fall (early, late) says what the policy lacks.
 
-Writes ``ceiling.json`` and ``ceiling.md`` (with ``--policy``, ``ceiling_<policy>.json`` and
-``.md``, named after the spec) to ``--results-dir`` (default ``benchmarks/results``): one row per
+Writes ``ceiling.json`` and ``ceiling.md`` (with ``--policy``, ``<policy>.json`` and ``.md``,
+named after the spec) to ``--results-dir`` (default ``benchmarks/results/ceiling/``): one row per
 game, baseline and seat, replaced when run again; each row keeps the command that made it.
 """
 
@@ -141,7 +141,7 @@ def main(argv=None) -> int:
     command = "python benchmarks/ceiling.py " + " ".join(sys.argv[1:] if argv is None else argv)
     if args.policy is not None:
         make_policy(args.policy)  # a bad spec is named before any search
-    name = "ceiling" if args.policy is None else "ceiling_" + re.sub(r"[^A-Za-z0-9=.-]+", "_", args.policy)
+    name = "ceiling" if args.policy is None else re.sub(r"[^A-Za-z0-9=.-]+", "_", args.policy)
     rows = []
     for game in args.games or GAMES:
         for opponent in OPPONENTS:

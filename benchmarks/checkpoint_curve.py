@@ -10,8 +10,9 @@ plays two sets of openings: the test's own (arena seed 10**6, as ``best_recipe.p
 set (seed 2 * 10**6) that no test uses, so that a gain on the test's openings alone shows as
 such when one checkpoint is picked.
 
-Writes ``checkpoint_curve_<run>.json``, ``.md`` and ``.png`` (wins against checkpoint moves, one
-line per opponent, seat and set of openings) to ``--results-dir`` (default ``benchmarks/results``).
+Writes ``<run>.json``, ``.md`` and ``.png`` (wins against checkpoint moves, one line per
+opponent, seat and set of openings) to ``--results-dir`` (default
+``benchmarks/results/checkpoint_curve/``).
 """
 
 from __future__ import annotations
@@ -112,14 +113,14 @@ def main() -> int:
         print(table_row(rows[-1]), flush=True)
     folder = results_dir(args)
     # Built by name, not with_suffix: a dot in the run's name (runs/x-r0.5) would be taken for one.
-    out = {suffix: folder / f"checkpoint_curve_{run}{suffix}" for suffix in (".json", ".md", ".png")}
+    out = {suffix: folder / f"{run}{suffix}" for suffix in (".json", ".md", ".png")}
     out[".json"].write_text(json.dumps(
         {"run": run, "game": game.name, "config": config, "games": args.games, "opening_seeds": OPENING_SETS,
          "rows": rows, "command": "python benchmarks/checkpoint_curve.py " + " ".join(sys.argv[1:]),
          "machine": platform.machine(), "seconds": round(time.time() - start, 1)}, indent=1))
     out[".md"].write_text(markdown(run, args.games, rows))
     plot(run, args.games, rows, out[".png"])
-    print(f"wrote {folder / f'checkpoint_curve_{run}'}.json, .md and .png")
+    print(f"wrote {folder / run}.json, .md and .png")
     return 0
 
 

@@ -14,8 +14,8 @@ and how often the policy finds it there and elsewhere. That is what a win rate o
 ``d`` such decisions a game, a policy that finds the one winning move with probability ``p`` wins
 about ``p ** d`` of the openings.
 
-Writes ``decisions_<policy>.json`` and ``.md`` to ``--results-dir`` (default
-``benchmarks/results``): one row per game, baseline and seat, replaced when run again; each row
+Writes ``<policy>.json`` and ``.md`` to ``--results-dir`` (default
+``benchmarks/results/decisions/``): one row per game, baseline and seat, replaced when run again; each row
 keeps the command that made it.
 """
 
@@ -142,8 +142,7 @@ def main(argv=None) -> int:
     for game in args.games or GAMES:
         for opponent in args.opponent or OPPONENTS:
             rows += run(make_game(game), opponent, args.policy, args.openings, 4, SCRATCH_TEST_SEED, args.budget)
-    save_rows(results_dir(args) / ("decisions_" + re.sub(r"[^A-Za-z0-9=.-]+", "_", args.policy)), rows, command,
-              markdown)
+    save_rows(results_dir(args) / re.sub(r"[^A-Za-z0-9=.-]+", "_", args.policy), rows, command, markdown)
     return 0
 
 

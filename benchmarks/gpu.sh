@@ -11,7 +11,8 @@
 #                                       # process (benchmarks/gpu_train.py: an equal share of what is left each,
 #                                       # about 2.5 minutes; $SIMS, $HIDDEN, $REUSE, $SESSION_GAMES games at once),
 #                                       # all packed into $OUT/gpu-session.tgz (a device brings back few files)
-#   bash benchmarks/gpu.sh collect TGZ  # here: unpack a session into benchmarks/results/gpu/, then each network
+#   bash benchmarks/gpu.sh collect TGZ [NAME]  # here: unpack a session into benchmarks/results/gpu/NAME/
+#                                       # (default session; $DEST: another folder), then each network
 #                                       # alone against alphabeta:depth=6 and with 50 ms of search against the
 #                                       # shipped alphazero, $EVAL_GAMES (200) random 4-move openings a seat
 #   REHEARSE=1 bash benchmarks/gpu.sh session   # here, on the CPU, without .whl/: the same steps, tiny
@@ -134,7 +135,7 @@ session)
     ;;
 collect)
     tgz=${2:?the gpu-session.tgz a session brought back}
-    dest=${DEST:-benchmarks/results/gpu}
+    dest=${DEST:-benchmarks/results/gpu/${3:-session}}  # a folder a session: h200-first-session, h200-loop...
     PY=${PY_COLLECT:-.venv/bin/python}
     mkdir -p "$dest" && tar xzf "$tgz" -C "$dest"
     for game in "${GAME_NAMES[@]}"; do
@@ -146,11 +147,11 @@ collect)
     ;;
 compare)
     game=${2:?which game}
-    network=${3:-benchmarks/results/gpu/runs/$game/network.npz}  # where collect put it
+    network=${3:-benchmarks/results/gpu/session/runs/$game/network.npz}  # where collect put it by default
     search_vs_shipped "$game" "$network" | tee "$(dirname "$network")/search_vs_shipped.txt"
     ;;
 *)
-    sed -n '2,25p' "$0"
+    sed -n '2,27p' "$0"
     exit 2
     ;;
 esac

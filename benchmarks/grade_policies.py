@@ -13,7 +13,7 @@ all the policies. ``solver`` is left out (a search to the end without databases 
 on 48 seeds), ``pretrained`` too when torch is not installed, and any policy that does not fit
 the game's rules (the shipped networks are trained on the default rules).
 Writes grade_<game>.json, .md and .png (share of optimal moves and blunder rate per policy) to
-``--results-dir`` (default benchmarks/results). On Kalah(6,4) the early positions take most of
+``--results-dir`` (default benchmarks/results/grade_policies/). On Kalah(6,4) the early positions take most of
 the time, up to a minute each to solve: 48 positions took about 11 minutes of CPU time.
 On Oware the perfect player knows results (win, draw, loss), not margins, and only of endgames
 (``--max-seeds``, at most its database's 12 seeds); a position its search does not settle within

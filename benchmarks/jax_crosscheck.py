@@ -7,7 +7,7 @@ the differential test in tests/jax/test_crosscheck.py (which plays 20,000 games 
 Compares, after every move, the whole flat state, the player to move, the legal mask, the end,
 the truncation and the rewards (mancala_marl.jax.crosscheck); stops at the first difference,
 with a message naming it. Writes ``jax_crosscheck.json`` and ``jax_crosscheck.md`` to
-``--results-dir`` (default benchmarks/results), one row per game run so far (a run of some games
+``--results-dir`` (default benchmarks/results/jax_crosscheck/), one row per game run so far (a run of some games
 keeps the others' rows).
 """
 

@@ -13,7 +13,7 @@ splitting a key per game; a finished game is replaced by a new one (Pgx's ``auto
 step is a move. The numba figure is ``mancala_marl.batch.random_playouts`` (whole games from the
 start) on one core and on all. It runs on whatever device jax has: the CPU here, a GPU where jax
 has CUDA (pgx and mctx are then installed from wheels). Writes ``jax_speed.json`` and
-``jax_speed.md`` to ``--results-dir`` (default benchmarks/results; ``--quick`` writes nothing
+``jax_speed.md`` to ``--results-dir`` (default benchmarks/results/jax_speed/; ``--quick`` writes nothing
 unless one is given).
 """
 

@@ -14,17 +14,17 @@ would be one game repeated):
   with ten times AlphaZero's time (``alphabeta:depth=64,time_limit=0.5``) and AlphaZero with
   search (``alphabeta:depth=4`` links the two round robins).
 
-Games already in ``results/ladder.json`` from a run with the same ``-n``, ``--strong-n`` and
+Games already in ``results/ladder/ladder.json`` from a run with the same ``-n``, ``--strong-n`` and
 ``--opening`` are kept, so the games can be run one at a time (games run with other settings are
 dropped: try other settings with ``--results-dir``); ``--replay POLICY [POLICY ...]`` keeps a game's
 pairs and timings too, except those of these policies, which are played again (after a network
 changed), and the ratings are fitted again. Ratings: Bradley-Terry on all the
 games of a game's ladder (Elo scale, mean 1500). Then each policy's mean milliseconds per move,
 over ``--timing-games`` games against greedy. A shipped policy with no network for a game is left
-out of that game's ladder. Writes
-``ladder.json`` and ``ladder.md`` to ``--results-dir`` (default ``benchmarks/results``), and prints the AlphaZero targets: points per
-game (win 1, draw 1/2) over both seats against ``alphabeta:depth=6`` and the time-limited
-alpha-beta, and the network alone's rating against ``alphabeta:depth=2``'s.
+out of that game's ladder. Writes ``ladder.json`` and ``ladder.md`` to ``--results-dir`` (default
+``benchmarks/results/ladder/``), and prints the AlphaZero targets: points per game (win 1, draw
+1/2) over both seats against ``alphabeta:depth=6`` and the time-limited alpha-beta, and the
+network alone's rating against ``alphabeta:depth=2``'s.
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ cells plus S history slots (int32), S from 512 (the real size) down to 0. A vari
 nonsense (its writes past the cut state are dropped); only its speed counts: what a state of
 that size allows even if hashing and comparing cost nothing. Each figure is the median of
 ``--reps`` runs, the engines taking turns, beside numba's batch engine on one core between them
-(the same games as ``jax_speed.py``'s numba figure). Writes ``oware_state_size.json`` and ``.md``.
+(the same games as ``jax_speed.py``'s numba figure). Writes ``oware_state_size.json`` and ``.md``
+to ``--results-dir`` (default benchmarks/results/oware_state_size/).
 
 Why it matters: the rules decide repetition over up to 256 positions since the last capture,
 each kept as numba's 64-bit hash (512 int32, 2 KB a game). Any exact history needs about 42

@@ -22,7 +22,7 @@ either player's (a store-margin estimate, not a solved value), saying which seat
 favours, to set beside who won.
 
 Writes ``paired_openings.json`` (one entry per game and pair, replaced when run again) and
-``paired_openings.md`` to ``--results-dir`` (default ``benchmarks/results``).
+``paired_openings.md`` to ``--results-dir`` (default ``benchmarks/results/paired_openings/``).
 """
 
 from __future__ import annotations

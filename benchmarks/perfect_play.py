@@ -10,9 +10,9 @@ standard rules) it builds the 6-pit database up to ``--db-seeds`` seeds in a fre
 core: the build is one thread), reports its positions, seconds, positions per second and the
 process's peak memory, then solves Kalah(6, 1..``--max-seeds``) from the start with the
 ``perfect`` policy: the first player's margin, every optimal first move and the seconds. Writes
-perfect_play.json and .md to ``--results-dir``. ``--stretch N`` then tries Kalah(6, N) for
-``--stretch-seconds`` and reports how far MTD(f) got: the bounds it proved on the first player's
-margin.
+perfect_play.json and .md to ``--results-dir`` (default benchmarks/results/perfect_play/).
+``--stretch N`` then tries Kalah(6, N) for ``--stretch-seconds`` and reports how far MTD(f) got:
+the bounds it proved on the first player's margin.
 """
 
 from __future__ import annotations

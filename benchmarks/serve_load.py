@@ -24,7 +24,7 @@ answer but 200/201, or a failed connection). Three targets are read off one run:
 per hot-seat move request at most twice a bare Starlette endpoint's on the same uvicorn
 (:func:`bare_server`), a p99 of at most 50 ms at a fixed open loop of 1,000 moves/s, and the same
 beside 8 games whose every reply searches for the server's whole move time. Writes
-``serve_load.json`` and ``serve_load.md`` to ``--results-dir`` (default benchmarks/results;
+``serve_load.json`` and ``serve_load.md`` to ``--results-dir`` (default benchmarks/results/serve_load/;
 ``--quick``: nothing unless one is given).
 """
 

@@ -8,7 +8,8 @@ The value is the first player's final margin (store - opponent's store, in seeds
 play by both sides; the perfect first move is the pit nearest the store among the best. Standard
 rules (no capture when the opposite pit is empty, game ends when either side is empty), or with
 ``--empty-capture`` the lone last seed is stored even then.
-Writes solver_kalah[_empty_capture].json and .md to ``--results-dir`` (default benchmarks/results).
+Writes solver_kalah[_empty_capture].json and .md to ``--results-dir`` (default
+benchmarks/results/solve_kalah/).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 
 Needs the ``bench`` extra (open_spiel, shimmy, pygame for PettingZoo's connect_four) and the
 ``train`` extra (sb3-contrib). Prints tables and writes ``speed.json`` and ``speed.md`` to
-``--results-dir`` (default ``benchmarks/results``; ``--quick`` writes nothing unless one is given,
+``--results-dir`` (default ``benchmarks/results/speed/``; ``--quick`` writes nothing unless one is given,
 so a smoke run leaves the shipped figures as they are). Sections: AEC random play; engine moves from Python vs pyspiel; batch engine
 random playouts at several batch sizes on one core and on all; MaskablePPO rollouts with
 DummyVecEnv vs the vectorized env, and a short training run both ways; memory per game; numba

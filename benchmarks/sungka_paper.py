@@ -12,10 +12,10 @@ agent could pick an empty house; it needed test-time epsilon to get unstuck).
     .venv/bin/python benchmarks/sungka_paper.py                 # the paper's Table II agent
     .venv/bin/python benchmarks/sungka_paper.py --seat second   # the paper's Table III agent
 
-(The runs in benchmarks/results took 68 min and 7.5 min on 2 cores shared with other jobs: a
+(The runs in benchmarks/results/sungka_paper/ took 68 min and 7.5 min on 2 cores shared with other jobs: a
 first-seat game lasts longer, and each of its agent moves takes a gradient step.) Writes
-``sungka_paper_<seat>.json``, ``.md``, ``.png`` and the trained agent ``.zip`` to ``--results-dir``
-(default ``benchmarks/results``).
+``<seat>.json``, ``.md``, ``.png`` and the trained agent ``.zip`` (``first`` or ``second``) to
+``--results-dir`` (default ``benchmarks/results/sungka_paper/``).
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def main(argv=None) -> int:
     start = time.time()
     model.learn(10**9, callback=callbacks)
     train_seconds = time.time() - start
-    stem = f"sungka_paper_{args.seat}"
+    stem = args.seat
     folder = results_dir(args)
     save_model(model, folder / f"{stem}.zip", make_metadata(game, "paper", "dqn", recipe="sungka_paper"))
 

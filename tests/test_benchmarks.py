@@ -1,5 +1,5 @@
 """The benchmark scripts run, say what they do, and write where ``--results-dir`` says: a short
-trial run must leave the shipped figures in benchmarks/results alone (a quick look at the ladder
+trial run must leave the shipped figures in benchmarks/results/<script>/ alone (a quick look at the ladder
 once replaced every game's table). The figures themselves are the benchmarks' business, not these
 tests'."""
 
@@ -19,7 +19,7 @@ def run(*args, check=True):
 
 
 def shipped():
-    return {path.name: path.stat().st_mtime_ns for path in (ROOT / "benchmarks" / "results").iterdir()}
+    return {str(path): path.stat().st_mtime_ns for path in (ROOT / "benchmarks" / "results").rglob("*")}
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
@@ -32,7 +32,7 @@ def test_every_script_has_help_naming_where_it_writes(script):
     (["solve_kalah.py", "--max-pits", "2", "--max-seeds", "2"], ["solver_kalah.json", "solver_kalah.md"]),
     (["ceiling.py", "kalah", "-n", "2"], ["ceiling.json", "ceiling.md"]),
     (["decisions.py", "kalah", "--opponent", "max", "-n", "2", "--policy", "greedy"],
-     ["decisions_greedy.json", "decisions_greedy.md"]),
+     ["greedy.json", "greedy.md"]),
     (["paired_openings.py", "kalah", "--a", "greedy", "--b", "random", "-n", "2"],
      ["paired_openings.json", "paired_openings.md"]),
     (["speed.py", "--quick", "--sections", "memory"], ["speed.json"]),
@@ -65,3 +65,14 @@ def test_missing_inputs_are_one_line(tmp_path):
     result = run("benchmarks/checkpoint_curve.py", tmp_path, check=False)
     assert result.returncode == 2 and "is not a run folder of mancala-marl train (no config.json)" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("script", ["speed.py", "ceiling.py", "checkpoint_curve.py"])
+def test_each_script_writes_into_its_own_folder_by_default(script):
+    text = " ".join(run(f"benchmarks/{script}", "--help").stdout.split())
+    assert f"default: benchmarks/results/{script[:-3]}," in text, text
+
+
+def test_every_results_file_lies_in_a_folder_of_its_writer():
+    loose = [path.name for path in (ROOT / "benchmarks" / "results").iterdir() if path.is_file()]
+    assert not loose, f"results files outside a benchmark's folder: {loose}"

@@ -9,7 +9,7 @@ sequence with the code that replays it, the rule parameters, the observation and
 the rewards and the version history. A new variant gets its page from its file alone.
 
 The pages and pictures are build outputs (``docs/games/`` is ignored by git); the ladder chart of
-``agents_arena.md`` is drawn here too, from ``benchmarks/results/ladder.json``.
+``agents_arena.md`` is drawn here too, from ``benchmarks/results/ladder/ladder.json``.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ import numpy as np
 DOCS = pathlib.Path(__file__).resolve().parents[1]
 GAMES_DIR = DOCS / "games"
 IMAGES = GAMES_DIR / "img"
-LADDER_JSON = DOCS.parent / "benchmarks" / "results" / "ladder.json"
+LADDER_JSON = DOCS.parent / "benchmarks" / "results" / "ladder" / "ladder.json"
 LADDER_PNG = DOCS / "_generated" / "ladder.png"
-SPEED_JSON = DOCS.parent / "benchmarks" / "results" / "speed.json"
+SPEED_JSON = DOCS.parent / "benchmarks" / "results" / "speed" / "speed.json"
 SPEED_PNG = DOCS / "_generated" / "speed.png"
 SEARCH_GAMES = 100  # seeded random games searched for each kind of move
 WORKED_MOVES = 8
