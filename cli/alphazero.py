@@ -8,9 +8,16 @@ from pathlib import Path
 from mancala_marl.agents import alphazero as az_policy  # the policy that plays the trained network
 from mancala_marl.errors import BadInput
 from mancala_marl.games import make_game
-from mancala_marl.cli.arguments import add_game_argument, command_config, count_argument, layer_sizes, seed_argument
+from mancala_marl.cli.arguments import (
+    add_game_argument,
+    command_config,
+    count_argument,
+    layer_sizes,
+    param_argument,
+    seed_argument,
+)
 
-from mancala_marl.train.alphazero.config import POLICY_TARGETS, AlphaZeroConfig
+from mancala_marl.train.alphazero.config import POLICY_TARGETS, RANGES, AlphaZeroConfig
 
 
 # AlphaZeroConfig fields whose option has another name; the others are named as their field
@@ -21,6 +28,11 @@ JAX_ONLY = ("moves", "reuse", "minutes", "replay_every")
 # JaxAlphaZeroConfig's defaults where the help names them (importing it needs jax; tests/jax holds them equal)
 JAX_DEFAULTS = {"games": 1024, "sims": 32, "obs_type": "counts", "buffer": 1_000_000, "batch_size": 4096,
                 "moves": 128, "reuse": 4.0, "minutes": 0.0, "replay_every": 5.0}
+
+
+def ranged(name: str):
+    """The argparse ``type`` of a setting with a declared range (:data:`RANGES`), both backends'."""
+    return param_argument(RANGES[name])
 
 
 def add_parser(subparsers) -> None:
@@ -38,24 +50,24 @@ def add_parser(subparsers) -> None:
     p.add_argument("--backend", choices=("torch", "jax"), default="torch",
                    help="torch: PUCT self-play on the CPU (default); jax: Gumbel MuZero self-play of thousands of "
                         "games at once on every local accelerator (mctx, the [jax] extra), the same network file")
-    p.add_argument("--generations", type=count_argument("generations"), help=f"self-play generations in all (default {d.generations}; "
+    p.add_argument("--generations", type=ranged("generations"), help=f"self-play generations in all (default {d.generations}; "
                                                    "with --resume, a new total)")
-    p.add_argument("--games", type=count_argument("envs"),
+    p.add_argument("--games", type=ranged("games"),
                    help=f"self-play games per generation, played at once (default {d.games}; jax: {j['games']})")
-    p.add_argument("--sims", type=count_argument("sims"), help=f"simulations per self-play move (default {d.sims}; jax: {j['sims']})")
+    p.add_argument("--sims", type=ranged("sims"), help=f"simulations per self-play move (default {d.sims}; jax: {j['sims']})")
     p.add_argument("--hidden", help=f"hidden layer sizes (default {','.join(map(str, d.hidden))})")
     p.add_argument("--obs-type", choices=list(az_policy.OBS_TYPES),
                    help=f"the network's input (default {d.obs_type}; jax: {j['obs_type']})")
-    p.add_argument("--margin-weight", type=float,
+    p.add_argument("--margin-weight", type=ranged("margin_weight"),
                    help="value target: the result blended with the final margin in half the seeds, this much "
                         f"of it (default {d.margin_weight}: the result alone)")
-    p.add_argument("--value-q", type=float,
+    p.add_argument("--value-q", type=ranged("value_q"),
                    help="value target: the game's outcome blended with the root search's mean value, this much "
                         f"of it (default {d.value_q}: the outcome alone)")
     p.add_argument("--policy-target", choices=POLICY_TARGETS,
                    help="what the policy head learns: the root's visit shares or the prior improved by its "
                         f"completed Q-values (default {d.policy_target}; with --resume, the run switches to it)")
-    p.add_argument("--moves", type=count_argument("steps"),
+    p.add_argument("--moves", type=ranged("moves"),
                    help=f"jax: self-play moves of every game per generation (default {j['moves']})")
     p.add_argument("--minutes", type=count_argument("minutes"),
                    help=f"jax: stop after this much training, or at --generations if that comes first "
@@ -68,20 +80,20 @@ def add_parser(subparsers) -> None:
                    help=f"jax: minutes between snapshots of the replay buffer, which a run killed outright resumes "
                         f"from (default {j['replay_every']:g}; 0: only at the end and on Ctrl-C, which saves "
                         "everything)")
-    p.add_argument("--buffer", type=count_argument("positions"), help=f"positions kept for training (default {d.buffer}; jax: {j['buffer']})")
-    p.add_argument("--steps", type=count_argument("steps"), help=f"optimiser steps per generation (default {d.steps_per_generation})")
-    p.add_argument("--batch-size", type=count_argument("batch_size"), help=f"default {d.batch_size}; jax: {j['batch_size']}")
-    p.add_argument("--learning-rate", type=float, help=f"default {d.learning_rate}, decayed to a tenth (cosine)")
-    p.add_argument("--temperature-moves", type=count_argument("opening"),
+    p.add_argument("--buffer", type=ranged("buffer"), help=f"positions kept for training (default {d.buffer}; jax: {j['buffer']})")
+    p.add_argument("--steps", type=ranged("steps_per_generation"), help=f"optimiser steps per generation (default {d.steps_per_generation})")
+    p.add_argument("--batch-size", type=ranged("batch_size"), help=f"default {d.batch_size}; jax: {j['batch_size']}")
+    p.add_argument("--learning-rate", type=ranged("learning_rate"), help=f"default {d.learning_rate}, decayed to a tenth (cosine)")
+    p.add_argument("--temperature-moves", type=ranged("temperature_moves"),
                    help=f"moves drawn in proportion to the visits at the start of a game (default {d.temperature_moves})")
-    p.add_argument("--opening", type=count_argument("opening"),
+    p.add_argument("--opening", type=ranged("opening"),
                    metavar="N", help="start each self-play game with 0..N uniformly random moves, drawn per game "
                         f"(default {d.opening}: the standard start; with --resume, the run switches to it)")
-    p.add_argument("--dirichlet", type=float, help=f"root noise's Dirichlet alpha (default {d.dirichlet})")
-    p.add_argument("--c-puct", type=float, help=f"default {d.c_puct}")
-    p.add_argument("--eval-every", type=count_argument("every"), help=f"generations between evaluations (default {d.eval_every}; 0: none)")
-    p.add_argument("--eval-games", type=count_argument("games"), help=f"games per seat per opponent (default {d.eval_games})")
-    p.add_argument("--eval-sims", type=count_argument("sims"), help=f"simulations per move when evaluating (default {d.eval_sims})")
+    p.add_argument("--dirichlet", type=ranged("dirichlet"), help=f"root noise's Dirichlet alpha (default {d.dirichlet})")
+    p.add_argument("--c-puct", type=ranged("c_puct"), help=f"default {d.c_puct}")
+    p.add_argument("--eval-every", type=ranged("eval_every"), help=f"generations between evaluations (default {d.eval_every}; 0: none)")
+    p.add_argument("--eval-games", type=ranged("eval_games"), help=f"games per seat per opponent (default {d.eval_games})")
+    p.add_argument("--eval-sims", type=ranged("eval_sims"), help=f"simulations per move when evaluating (default {d.eval_sims})")
     p.add_argument("--eval-opponents", help=f"default {','.join(d.eval_opponents)}")
     p.add_argument("--seed", type=seed_argument, help=f"default {d.seed}")
     p.add_argument("--run-dir", default=None,

@@ -48,36 +48,50 @@ def seed_argument(text: str) -> int:
 def count_argument(kind: str):
     """An argparse ``type`` for a count of ``kind`` (a key of ``mancala_marl.limits.LIMITS``):
     the number, or argparse's one-line error with the range (``--workers 0``, ``-n 1e30``)."""
-    from mancala_marl.limits import LIMITS, check_count
+    from mancala_marl.limits import LIMITS
 
-    param = LIMITS[kind]
-
-    def count(text: str):
-        try:
-            value = param.type(text)
-        except ValueError:
-            value = None
-        try:
-            return check_count(kind, value)
-        except ValueError:  # not a number, or out of range
-            why = f" ({param.why_high})" if param.why_high and value is not None and value > param.high else ""
-            raise argparse.ArgumentTypeError(f"must be {param.kind} {param.bounds}{why}, got {text!r}") from None
-
-    count.__name__ = kind  # argparse names the type in some messages
-    return count
+    return param_argument(LIMITS[kind])
 
 
 def param_argument(param):
-    """An argparse ``type`` for a value of ``param`` (a declared :class:`Param`, a policy's): the
-    value, or argparse's one-line error with its range (``--db-seeds 200``, ``--time-limit x``)."""
+    """An argparse ``type`` for a value of ``param`` (a declared :class:`Param`: a count of
+    ``mancala_marl.limits``, a run's setting, a policy's parameter): the value, or argparse's
+    one-line error with its range and the reason for the bound passed (``--db-seeds 200``,
+    ``--time-limit x``, ``-n 1e30``)."""
     def read(text: str):
+        value = None
         try:
-            return param.check(param.type(text))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be {param.kind} {param.bounds}, got {text!r}") from None
+            value = param.type(text)
+            return param.check(value)
+        except ValueError:  # not a number, or out of range
+            why = ""
+            if value is not None and param.type in (int, float) and not param.in_range(value):
+                why = param.why_low if value != value or value < param.low else param.why_high
+            why = f" ({why})" if why else ""
+            raise argparse.ArgumentTypeError(f"must be {param.kind} {param.bounds}{why}, got {text!r}") from None
 
-    read.__name__ = param.name
+    read.__name__ = param.name  # argparse names the type in some messages
     return read
+
+
+def add_param_argument(parser, param, *flags, default=None, note: str = "", **kwargs) -> None:
+    """The option of a declared setting (a :class:`Param`: a run's, or a count of
+    ``mancala_marl.limits``): ``--NAME`` (or ``flags``), read and checked by the declaration (its
+    type and range, or its choices), with a help made of its doc, its range, its default
+    (``param.default``) and ``note``. The option's own ``default`` is None unless given, so that
+    --resume can tell the settings typed from those left out."""
+    flags = flags or ("--" + param.name.replace("_", "-"),)
+    if param.type is str and param.choices:
+        kwargs.setdefault("choices", param.choices)
+        words = []
+    else:
+        kwargs.setdefault("type", param_argument(param))
+        words = [param.range_text]
+    if param.default is not None:
+        words.append(f"default {param.default}")
+    words += [note] * bool(note)
+    help_text = f"{param.doc} ({'; '.join(words)})".replace("%", "%%")  # argparse formats help with %
+    parser.add_argument(*flags, default=default, help=help_text, **kwargs)
 
 
 def add_perfect_arguments(parser, time_help: str) -> None:

@@ -5,16 +5,16 @@ from __future__ import annotations
 from mancala_marl import observations
 from mancala_marl.agents.base import split_policy_specs
 from mancala_marl.extras import require
-from mancala_marl.cli.arguments import add_game_argument, command_config, count_argument, layer_sizes, seed_argument
+from mancala_marl.cli.arguments import add_game_argument, add_param_argument, command_config, layer_sizes, seed_argument
 
 # DistillConfig fields whose option has another name; the others are named as their field
 RENAMED = {"states_per_round": "states", "net_arch": "net"}
 
 
 def add_parser(subparsers) -> None:
-    from mancala_marl.train.distill import DistillConfig
+    from mancala_marl.train.distill import SETTINGS, DistillConfig
 
-    d = DistillConfig()
+    d, setting = DistillConfig(), SETTINGS  # a declared setting's option: its type, range, default and help
     # Options default to None, so that --resume can tell a value typed (even the default's) from
     # one left out; each help names the default.
     p = subparsers.add_parser(
@@ -25,24 +25,20 @@ def add_parser(subparsers) -> None:
     add_game_argument(p)
     p.add_argument("--teacher", help=f"policy spec whose moves are imitated (default {d.teacher})")
     p.add_argument("--pool", help=f"opponents, one drawn per game, seats random (default {','.join(d.pool)})")
-    p.add_argument("--rounds", type=count_argument("steps"),
-                   help=f"round 0 follows the teacher, later rounds the student (default {d.rounds})")
-    p.add_argument("--states", type=count_argument("positions"), help=f"labelled positions per round (default {d.states_per_round})")
-    p.add_argument("--explore", type=float,
-                   help=f"share of moves played at random while labelling (default {d.explore})")
+    add_param_argument(p, setting["rounds"])
+    add_param_argument(p, setting["states_per_round"], "--states")
+    add_param_argument(p, setting["explore"])
     p.add_argument("--net", help=f"hidden layer sizes of the student (default {','.join(map(str, d.net_arch))})")
-    p.add_argument("--features", choices=["onehot", "plain"],
-                   help="student input: counts plus a one-hot of each count (default), or raw counts")
-    p.add_argument("--epochs", type=count_argument("steps"), help=f"passes over all the data after each round (default {d.epochs})")
-    p.add_argument("--batch-size", type=count_argument("batch_size"), help=f"default {d.batch_size}")
-    p.add_argument("--learning-rate", type=float, help=f"default {d.learning_rate}")
+    add_param_argument(p, setting["features"])
+    add_param_argument(p, setting["epochs"])
+    add_param_argument(p, setting["batch_size"])
+    add_param_argument(p, setting["learning_rate"])
     p.add_argument("--obs-type", choices=observations.all_obs_types(), help=f"default {d.obs_type}")
-    p.add_argument("--workers", type=count_argument("workers"), help=f"processes playing and labelling games (default {d.workers})")
+    add_param_argument(p, setting["workers"])
     p.add_argument("--seed", type=seed_argument, help=f"default {d.seed}")
-    p.add_argument("--eval-games", type=count_argument("games"), help=f"games per seat per baseline after each round (default {d.eval_games})")
+    add_param_argument(p, setting["eval_games"])
     p.add_argument("--eval-opponents", help=f"default {','.join(d.eval_opponents)}")
-    p.add_argument("--eval-opening", type=count_argument("opening"), metavar="K",
-                   help=f"random opening moves of each evaluation game (default {d.eval_opening})")
+    add_param_argument(p, setting["eval_opening"], metavar="K")
     p.add_argument("--run-dir", default=None)
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir after its last round with "
                                                           "its own settings (--rounds may raise the total; "

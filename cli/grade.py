@@ -6,10 +6,19 @@ from __future__ import annotations
 import json
 import sys
 
-from mancala_marl.cli.arguments import GAME_HELP, POLICY_HELP, add_perfect_arguments, count_argument, seed_argument
+from mancala_marl.cli.arguments import (
+    GAME_HELP,
+    POLICY_HELP,
+    add_param_argument,
+    add_perfect_arguments,
+    count_argument,
+    seed_argument,
+)
 
 
 def add_parser(subparsers) -> None:
+    from mancala_marl.matches.grading import MAX_SEEDS_PARAM, BINS_PARAM
+
     parser = subparsers.add_parser(
         "grade", help="grade policies' moves against perfect play",
         description="Draw positions from games of alphabeta:depth=4 against itself after K random opening moves, "
@@ -27,26 +36,12 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--seed", type=seed_argument, default=0, help="seed of the positions and the policies")
     parser.add_argument("--opening", type=count_argument("opening"), default=4, metavar="K",
                         help="random moves that open each game the positions are drawn from (default 4)")
-    parser.add_argument("--bins", type=int_in(1, 20), default=6, metavar="B",
-                        help="stages, by seeds in play, that share the positions and the report (1..20, default 6)")
-    parser.add_argument("--max-seeds", type=int_in(1, 1000), default=None, metavar="N",
-                        help="only positions with at most N seeds in play (endgames)")
+    add_param_argument(parser, BINS_PARAM, default=BINS_PARAM.default, metavar="B")
+    add_param_argument(parser, MAX_SEEDS_PARAM, metavar="N")
     add_perfect_arguments(parser, "seconds the perfect player may spend on one position; those past it are left "
                                   "out (and counted)")
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout and nothing else")
     parser.set_defaults(func=run)
-
-
-def int_in(low: int, high: int):
-    """An argparse ``type``: an integer from ``low`` to ``high``."""
-    import argparse
-
-    def read(text: str) -> int:
-        if not text.strip().isdigit() or not low <= int(text) <= high:
-            raise argparse.ArgumentTypeError(f"must be an integer >= {low} and <= {high}, got {text!r}")
-        return int(text)
-
-    return read
 
 
 def percent(share, digits: int = 1) -> str:

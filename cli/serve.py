@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
+from mancala_marl.cli.arguments import add_param_argument
 from mancala_marl.errors import BadInput
 from mancala_marl.extras import require
+from mancala_marl.games.params import Param
 
 LOOPBACK = "127.0.0.1"
+# the options that are numbers: their types, ranges, defaults and help
+PORT = Param("port", int, 8000, "port", low=0, high=65535)
+MOVE_TIME = Param("move_time", float, 0.5, "the most seconds a search may take for one move or one view",
+                  low=0.01, high=60)
+MAX_GAMES = Param("max_games", int, 256, "live games held at once", low=1, high=100_000)
+IDLE = Param("idle", float, 1800.0, "seconds after which an untouched game is dropped", low=1, high=7 * 24 * 3600)
 
 
 def add_parser(subparsers) -> None:
@@ -20,35 +27,14 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--host", default=LOOPBACK,
                         help=f"address to listen on (default {LOOPBACK}: this machine only; anything else lets "
                              "other machines play on yours, and says so)")
-    parser.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free one)")
+    add_param_argument(parser, PORT, default=PORT.default, note="0: any free one")
     parser.add_argument("--open", action="store_true", help="open the page in a browser")
-    parser.add_argument("--move-time", type=_seconds, default=0.5,
-                        help="the most seconds a search may take for one move or one view (default 0.5)")
-    parser.add_argument("--max-games", type=_games, default=256, help="live games held at once (default 256)")
-    parser.add_argument("--idle", type=_idle, default=1800.0,
-                        help="seconds after which an untouched game is dropped (default 1800)")
+    for param in (MOVE_TIME, MAX_GAMES, IDLE):
+        add_param_argument(parser, param, default=param.default)
     parser.add_argument("--networks", type=Path, default=None,
                         help="a folder whose network files a request may name (model:NAME, alphazero:path=NAME); "
                              "without it, none. An SB3 .zip is unpickled when loaded: put only files you trust there")
     parser.set_defaults(func=run)
-
-
-def _bounded(kind, low, high, what):
-    def parse(text):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be a number, got {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be in {low}..{high}, got {text}")
-        return value
-    return parse
-
-
-_port = _bounded(int, 0, 65535, "--port")
-_seconds = _bounded(float, 0.01, 60.0, "--move-time")
-_games = _bounded(int, 1, 100_000, "--max-games")
-_idle = _bounded(float, 1.0, 7 * 24 * 3600.0, "--idle")
 
 
 def run(args) -> int:

@@ -7,8 +7,8 @@ from mancala_marl.agents.base import split_policy_specs
 from mancala_marl.extras import require
 from mancala_marl.cli.arguments import (
     add_game_argument,
+    add_param_argument,
     config_and_given,
-    count_argument,
     fold_game_rules,
     key_values,
     seed_argument,
@@ -21,9 +21,9 @@ RENAMED = {"pool_baselines": "pool"}
 
 
 def add_parser(subparsers) -> None:
-    from mancala_marl.train.training import ALGOS, FEATURES, RECIPES, TrainConfig
+    from mancala_marl.train.training import RECIPES, SETTINGS, TrainConfig
 
-    d = TrainConfig()
+    d, setting = TrainConfig(), SETTINGS  # a declared setting's option: its type, range, default and help
     p = subparsers.add_parser("train", help="train MaskablePPO or masked DQN on one seat of a game",
                               description="Train an agent; checkpoints, evaluations, TensorBoard logs and "
                                           "final.zip go to --run-dir (default runs/GAME-ALGO-OPPONENT, or runs/GAME-RECIPE with --recipe; rules other than the defaults join GAME: runs/kalah-pits=4-dqn-max). "
@@ -33,42 +33,33 @@ def add_parser(subparsers) -> None:
     p.add_argument("--recipe", choices=sorted(RECIPES), default=None,
                    help="scratch: reinforcement learning from scratch, no teacher: masked DQN "
                         "(--algo maskable-ppo: the earlier PPO recipe)")
-    p.add_argument("--algo", choices=ALGOS, default=None,
-                   help=f"default {d.algo}, or the recipe's")
+    add_param_argument(p, setting["algo"], note="or the recipe's")
     p.add_argument("--opponent", default=None,
                    help="policy spec (random, max, exact, greedy, alphabeta:depth=2, model:PATH.zip), "
                         "comma-separated specs for a pool (random,alphabeta:depth=2,tt_bits=16: a key=value after a "
                         f"comma belongs to the spec before), or 'selfplay' (default: {d.opponent})")
     p.add_argument("--seat", choices=["first", "second", "random"], default=None, help=f"default {d.seat}")
-    p.add_argument("--timesteps", type=count_argument("timesteps"), default=None,
-                   help=f"learner moves in total (default {d.timesteps}; with --resume, a new total for the run)")
+    add_param_argument(p, setting["timesteps"], note="with --resume, a new total for the run")
     p.add_argument("--run-dir", default=None)
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its last checkpoint")
     p.add_argument("--reward", choices=["result", "score_diff"], default=None, help=f"default {d.reward}")
-    p.add_argument("--reward-scale", type=float, default=None)
+    add_param_argument(p, setting["reward_scale"], note="default: 1/total seeds for score_diff, else 1")
     p.add_argument("--obs-type", default=None, choices=observations.all_obs_types(),
                    help=f"default {d.obs_type}")
-    p.add_argument("--features", choices=FEATURES, default=None,
-                   help=f"onehot: each count also one-hot; afterstate (dqn, --obs-type afterstates): one network "
-                        f"scores the position each move leaves (default {d.features})")
-    p.add_argument("--opening", type=count_argument("opening"), default=None, help="episodes start after 1..K random plies (default 0)")
-    p.add_argument("--opening-prob", type=float, default=None, help="... with this probability (default 1)")
-    p.add_argument("--restart-prob", type=float, default=None,
-                   help="vec fast: chance an episode against max/exact/greedy starts from a position of a game the "
-                        "learner did not win against it (default 0)")
+    add_param_argument(p, setting["features"])
+    add_param_argument(p, setting["opening"], metavar="K")
+    add_param_argument(p, setting["opening_prob"])
+    add_param_argument(p, setting["restart_prob"])
     p.add_argument("--hyper", action="append", metavar="KEY=VALUE", help="algorithm argument, e.g. --hyper learning_rate=1e-4")
-    p.add_argument("--n-envs", type=count_argument("envs"), default=None, help=f"default {d.n_envs}")
-    p.add_argument("--vec", choices=["dummy", "subproc", "fast"], default=None,
-                   help=f"fast: all envs in one compiled call (opponents random/max/exact/greedy only; default {d.vec})")
+    add_param_argument(p, setting["n_envs"])
+    add_param_argument(p, setting["vec"])
     p.add_argument("--seed", type=seed_argument, default=None)
-    p.add_argument("--eval-freq", type=count_argument("every"), default=None, help=f"default {d.eval_freq}")
-    p.add_argument("--eval-games", type=count_argument("games"), default=None, help="games per seat per baseline at each evaluation")
+    add_param_argument(p, setting["eval_freq"])
+    add_param_argument(p, setting["eval_games"])
     p.add_argument("--eval-opponents", default=None, help=f"default {','.join(d.eval_opponents)}")
-    p.add_argument("--eval-opening", type=count_argument("opening"), default=None,
-                   help="random opening moves of each evaluation game (default 4)")
-    p.add_argument("--learning-rate-end", type=float, default=None,
-                   help="decay the learning rate linearly to this over the run (PPO: --hyper learning_rate=... is the start)")
-    p.add_argument("--checkpoint-freq", type=count_argument("every"), default=None)
+    add_param_argument(p, setting["eval_opening"], metavar="K")
+    add_param_argument(p, setting["learning_rate_end"], note="PPO: --hyper learning_rate=... is the start")
+    add_param_argument(p, setting["checkpoint_freq"])
     p.add_argument("--keep-checkpoints", action="store_true", default=None,
                    help="also keep each checkpoint's model as checkpoints/model_STEPS_steps.zip "
                         "(for benchmarks/checkpoint_curve.py)")
@@ -77,9 +68,9 @@ def add_parser(subparsers) -> None:
                         "a later --resume starts with an empty buffer and waits for learning_starts new moves. "
                         "With --resume: from now on (the run keeps it)")
     p.add_argument("--pool", default=None, help=f"self-play baselines in the pool (default {','.join(d.pool_baselines)})")
-    p.add_argument("--snapshot-freq", type=count_argument("every"), default=None)
-    p.add_argument("--snapshot-prob", type=float, default=None, help="chance an episode's opponent is a snapshot")
-    p.add_argument("--max-snapshots", type=count_argument("generations"), default=None, help="newest snapshots kept in the pool")
+    add_param_argument(p, setting["snapshot_freq"])
+    add_param_argument(p, setting["snapshot_prob"])
+    add_param_argument(p, setting["max_snapshots"])
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 

@@ -39,6 +39,7 @@ import numpy as np
 
 from mancala_marl.errors import BadInput, NotSolved
 from mancala_marl.games import Game, parse_game
+from mancala_marl.games.params import Param
 from mancala_marl.limits import check_count
 from mancala_marl.progress import progress_bar
 
@@ -46,6 +47,11 @@ from .arena import play_opening, wilson
 
 PLAYERS = ("alphabeta:depth=4",)
 BINS = 6
+# The settings of a grading that are not counts of mancala_marl.limits: their ranges, defaults and
+# help (``mancala-marl grade --bins --max-seeds``)
+BINS_PARAM = Param("bins", int, BINS, "stages, by seeds in play, that share the positions and the report", low=1, high=20)
+MAX_SEEDS_PARAM = Param("max_seeds", int, None, "only positions with at most N seeds in play (endgames)",
+                        low=1, high=1000, optional=True)
 CACHE_SIZE = 100_000  # solved positions kept between calls, a few hundred bytes each
 
 
@@ -102,6 +108,7 @@ def draw_positions(game, n: int, seed: int = 0, opening: int = 4, players: Seque
     game = parse_game(game)
     n = check_count("graded", n, "positions")
     opening = check_count("opening", opening)
+    bins, max_seeds = BINS_PARAM.check(bins), MAX_SEEDS_PARAM.check(max_seeds)
     edges = seed_bins(game, bins, max_seeds)
     need = _shares(n, len(edges))
     policies = [make_policy(spec) for spec in players]
@@ -214,6 +221,7 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
 
     game = parse_game(game)
     seed = check_seed(seed)
+    bins, max_seeds = BINS_PARAM.check(bins), MAX_SEEDS_PARAM.check(max_seeds)
     if not policy_specs:
         raise BadInput("grade: name at least one policy")
     perfect = perfect_player(db_seeds, time_limit)

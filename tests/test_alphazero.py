@@ -248,7 +248,7 @@ def test_training_without_the_bar_prints_a_line_per_generation(tmp_path, capsys)
 def test_training_refuses_bad_settings(tmp_path):
     with pytest.raises(FileNotFoundError, match="no checkpoint"):
         train(tiny(), tmp_path / "none", resume=True)
-    with pytest.raises(ValueError, match="games must be a positive integer"):
+    with pytest.raises(ValueError, match=r"games must be >= 1, got 0; it takes 1..65536"):
         train(tiny(games=0), tmp_path / "a")
     with pytest.raises(ValueError, match="unknown policy"):
         train(tiny(eval_opponents=["oracle"]), tmp_path / "b")
@@ -421,7 +421,7 @@ def test_a_resumed_run_can_switch_its_policy_target_and_opening(tmp_path):
     assert Network.load(tmp_path / "network.npz").meta["generation"] == 4
     with pytest.raises(ValueError, match="policy_target must be one of"):
         AlphaZeroConfig(policy_target="votes").check()
-    with pytest.raises(ValueError, match="opening must be an integer >= 0"):
+    with pytest.raises(ValueError, match=r"opening must be >= 0, got -1; it takes 0..1000"):
         AlphaZeroConfig(opening=-1).check()
 
 

@@ -1,11 +1,15 @@
 """Counts are bounded where they enter: a slip of the keyboard is one line of error, and a match
 holds only the games in flight, however many it plays."""
 
+import re
 import tracemalloc
 
 import pytest
 
-from mancala_marl.limits import LIMITS, check_count, check_workers
+from mancala_marl.limits import LIMITS, check_count, check_workers, limit
+from mancala_marl.train.alphazero.config import AlphaZeroConfig
+from mancala_marl.train.distill import DistillConfig
+from mancala_marl.train.training import TrainConfig
 from mancala_marl.matches.arena import arena, match_records
 from mancala_marl.cli import main
 
@@ -99,3 +103,94 @@ def test_arena_counts_its_games_on_a_progress_bar(monkeypatch, capsys):
     assert "6/6" in err and "games" in err and "6/6" not in out
     assert main(["arena", "kalah:pits=3,seeds=2", "random", "max", "-n", "3", "--no-progress"]) == 0
     assert "6/6" not in capsys.readouterr().err
+
+
+# A run's settings are declared once (train.training.SETTINGS and the like): the command line's
+# option and the Python API refuse a value out of range alike, in one line naming it and its range.
+@pytest.mark.parametrize("argv, message", [
+    (["train", "kalah", "--eval-freq", "0"], "argument --eval-freq: must be an integer >= 1 and <= 100000000000, "
+                                             "got '0'"),
+    (["train", "kalah", "--snapshot-prob", "1.5"], "argument --snapshot-prob: must be a number >= 0 and <= 1, "
+                                                   "got '1.5'"),
+    (["train", "kalah", "--max-snapshots", "0"], "argument --max-snapshots: must be an integer >= 1 and <= 1000000"),
+    (["train", "kalah", "--restart-prob", "nan"], "argument --restart-prob: must be a number >= 0 and <= 1, got 'nan'"),
+    (["distill", "kalah", "--explore", "2"], "argument --explore: must be a number >= 0 and <= 1, got '2'"),
+    (["distill", "kalah", "--learning-rate", "0"], "argument --learning-rate: must be a number >= 1e-08 and <= 1"),
+    (["alphazero", "kalah", "--sims", "0"], "argument --sims: must be an integer >= 1 and <= 1000000, got '0'"),
+    (["alphazero", "kalah", "--margin-weight", "2"], "argument --margin-weight: must be a number >= 0 and <= 1"),
+    (["grade", "kalah", "greedy", "--bins", "0"], "argument --bins: must be an integer >= 1 and <= 20, got '0'"),
+    (["grade", "kalah", "greedy", "--max-seeds", "x"], "argument --max-seeds: must be an integer >= 1 and <= 1000"),
+    (["serve", "--idle", "0.5"], "argument --idle: must be a number >= 1 and <= 604800, got '0.5'"),
+])
+def test_a_run_setting_out_of_range_is_refused_on_the_command_line(argv, message, capsys):
+    assert message in refused(argv, capsys)  # argparse's error: before any run folder or game
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: TrainConfig(eval_freq=0), "eval_freq must be >= 1, got 0; it takes 1..100000000000"),
+    (lambda: TrainConfig(n_envs=100_000), "n_envs must be <= 65536, got 100000; it takes 1..65536"),
+    (lambda: TrainConfig(opening_prob=2), "opening_prob must be <= 1, got 2; it takes 0..1"),
+    (lambda: TrainConfig(reward_scale=0), "reward_scale must be >= 1e-06, got 0; it takes 1e-06..1000000.0"),
+    (lambda: TrainConfig(max_snapshots=0), "max_snapshots must be >= 1, got 0; it takes 1..1000000"),
+    (lambda: TrainConfig(timesteps=1.5), "timesteps must be an integer, got 1.5"),
+    (lambda: TrainConfig(vec="threads"), "vec must be one of ['dummy', 'subproc', 'fast'], got 'threads'"),
+    (lambda: DistillConfig(explore=1.5), "explore must be <= 1, got 1.5; it takes 0..1"),
+    (lambda: DistillConfig(learning_rate=0), "learning_rate must be >= 1e-08, got 0; it takes 1e-08..1"),
+    (lambda: DistillConfig(workers=0), "workers must be >= 1, got 0; it takes 1..256"),
+    (lambda: AlphaZeroConfig(sims=0), "sims must be >= 1, got 0; it takes 1..1000000"),
+    (lambda: AlphaZeroConfig(value_q=-0.5), "value_q must be >= 0, got -0.5; it takes 0..1"),
+    (lambda: AlphaZeroConfig(eval_every=-1), "eval_every must be >= 0, got -1; it takes 0..100000000000"),
+    # the range the alphazero policy declares for its search, the one its training takes
+    (lambda: AlphaZeroConfig(c_puct=0), "c_puct must be >= 0.001, got 0; it takes 0.001..1000"),
+])
+def test_a_run_setting_out_of_range_is_refused_by_its_config(make, message):
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        make().check()
+
+
+def test_the_library_refuses_a_setting_out_of_range_as_its_config_does():
+    from mancala_marl.matches.grading import draw_positions, grade
+    from mancala_marl.train.selfplay import OpponentPool
+    from mancala_marl.train.training import check_hyperparams
+
+    with pytest.raises(ValueError, match=r"^snapshot_prob must be <= 1, got 1.5; it takes 0..1$"):
+        OpponentPool(snapshot_prob=1.5)
+    with pytest.raises(ValueError, match=r"^bins must be >= 1, got 0; it takes 1..20$"):
+        grade("kalah", ["greedy"], bins=0)
+    with pytest.raises(ValueError, match=r"^max_seeds must be <= 1000, got 5000; it takes 1..1000$"):
+        draw_positions("kalah", 5, max_seeds=5000)
+
+    class Algorithm:  # takes the counts SB3's algorithms take
+        def __init__(self, batch_size=64, gradient_steps=1):
+            pass
+
+    with pytest.raises(ValueError, match=r"^--hyper: gradient_steps must be >= -1, got -2; it takes -1..1000000000$"):
+        check_hyperparams(Algorithm, {"gradient_steps": -2})
+    check_hyperparams(Algorithm, {"gradient_steps": -1, "batch_size": 8})
+
+
+def test_each_option_of_a_declared_setting_is_built_from_its_declaration():
+    from mancala_marl.cli import build_parser
+    from mancala_marl.train import distill, training
+
+    parser = build_parser()
+    commands = next(action for action in parser._actions if action.dest == "command").choices
+    for command, settings, config in (("train", training.SETTINGS, TrainConfig()),
+                                      ("distill", distill.SETTINGS, DistillConfig())):
+        options = {action.dest: action for action in commands[command]._actions}
+        for name, param in settings.items():
+            assert getattr(config, name) == param.default  # the config's default is the declaration's
+            option = options["states" if name == "states_per_round" else name]
+            assert option.default is None  # --resume tells the settings typed from those left out
+            if param.choices:
+                assert tuple(option.choices) == param.choices
+            else:
+                assert option.type.__name__ == name and param.range_text in option.help, (name, option.help)
+
+
+def test_a_setting_takes_its_counts_range_and_no_wider_one():
+    assert limit("envs", "n_envs", default=8).bounds == LIMITS["envs"].bounds
+    assert limit("every", "eval_freq", low=1).range_text == "1..100000000000"
+    with pytest.raises(TypeError, match="eval_games: games takes an integer >= 1 and <= 1000000, not an integer "
+                                        ">= 0 and <= 1000000"):
+        limit("games", "eval_games", low=0)

@@ -34,9 +34,33 @@ import numpy as np
 from mancala_marl import observations
 from mancala_marl.errors import BadInput
 from mancala_marl.games import MAX_MOVES, make_game
+from mancala_marl.games.params import Param, check_fields
+from mancala_marl.limits import limit
 from mancala_marl.matches.arena import process_pool
 
 FEATURES = ("onehot", "plain")
+
+# A run's settings that are choices or numbers, each declared once: DistillConfig's defaults and
+# checks, and the options of ``mancala-marl distill`` with their help, come from here (a count's
+# range from :mod:`mancala_marl.limits`).
+SETTINGS: dict[str, Param] = {param.name: param for param in (
+    limit("steps", "rounds", default=4, doc="round 0 follows the teacher, later rounds the student"),
+    limit("positions", "states_per_round", default=100_000, doc="labelled positions per round"),
+    limit("share", "explore", default=0.1, doc="share of moves played at random while labelling"),
+    Param("features", str, "onehot", "student input: onehot: counts plus a one-hot of each count; plain: raw "
+                                     "counts", choices=FEATURES),
+    limit("steps", "epochs", default=10, doc="passes over all the data after each round"),
+    limit("batch_size", default=512),
+    limit("learning_rate", default=1e-3),
+    limit("workers", default=1, doc="processes playing and labelling games"),
+    limit("games", "eval_games", default=100, doc="games per seat per baseline after each round"),
+    limit("opening", "eval_opening", default=4,  # max and exact play one game otherwise
+          doc="random opening moves of each evaluation game"),
+)}
+
+
+def _default(name: str):
+    return SETTINGS[name].default
 
 
 @dataclass
@@ -45,46 +69,36 @@ class DistillConfig:
     rule_params: dict = field(default_factory=dict)
     teacher: str = "alphabeta:depth=2"
     pool: list = field(default_factory=lambda: ["random", "max", "exact"])  # one opponent drawn per game
-    rounds: int = 4
-    states_per_round: int = 100_000
-    explore: float = 0.1
+    # the settings declared in SETTINGS take their defaults from there
+    rounds: int = _default("rounds")
+    states_per_round: int = _default("states_per_round")
+    explore: float = _default("explore")
     net_arch: list = field(default_factory=lambda: [256, 256])
-    features: str = "onehot"           # "onehot": mancala_marl.agents.features.PitCountsOneHot; "plain": raw counts
-    epochs: int = 10
-    batch_size: int = 512
-    learning_rate: float = 1e-3
+    features: str = _default("features")  # onehot: mancala_marl.agents.features.PitCountsOneHot
+    epochs: int = _default("epochs")
+    batch_size: int = _default("batch_size")
+    learning_rate: float = _default("learning_rate")
     obs_type: str = "counts"
-    workers: int = 1
+    workers: int = _default("workers")
     seed: int = 0
-    eval_games: int = 100
-    eval_opening: int = 4  # random opening moves of each evaluation game: max and exact play one game otherwise
+    eval_games: int = _default("eval_games")
+    eval_opening: int = _default("eval_opening")
     eval_opponents: list = field(default_factory=lambda: ["random", "max", "exact"])
     progress_bar: bool = True
 
     def check(self) -> None:
         from mancala_marl.agents import check_policies, check_seed
         check_seed(self.seed)
-        for name in ("rounds", "states_per_round", "epochs", "batch_size", "workers", "eval_games"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise BadInput(f"{name} must be a positive integer, got {value!r}")
-        if isinstance(self.eval_opening, bool) or not isinstance(self.eval_opening, int) or self.eval_opening < 0:
-            raise BadInput(f"eval_opening must be an integer >= 0, got {self.eval_opening!r}")
+        check_fields(self, SETTINGS.values())  # each in its declared range, or one line naming it
         trained = self.states_per_round - held_out(self.states_per_round)
         if self.batch_size > trained:
             raise BadInput(f"batch_size {self.batch_size} is larger than the {trained} positions the first round "
                              f"trains on ({self.states_per_round} states, 5% held out): lower it or raise the states")
-        if not 0.0 <= self.explore <= 1.0:
-            raise BadInput(f"explore must be in [0, 1], got {self.explore!r}")
-        if self.features not in FEATURES:
-            raise BadInput(f"features must be one of {list(FEATURES)}, got {self.features!r}")
         if self.features == "onehot" and self.obs_type not in observations.COUNTS_FIRST:
             raise BadInput(f"features='onehot' reads seed counts: it needs an obs_type in "
                              f"{list(observations.COUNTS_FIRST)}, not {self.obs_type!r}")
         if not (self.net_arch and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in self.net_arch)):
             raise BadInput(f"net_arch must be a list of positive layer sizes, got {self.net_arch!r}")
-        if not self.learning_rate > 0:
-            raise BadInput(f"learning_rate must be > 0, got {self.learning_rate!r}")
         if not self.pool:
             raise BadInput("pool needs at least one opponent")
         game = make_game(self.game, **self.rule_params)

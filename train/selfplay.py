@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mancala_marl.errors import BadInput
+from mancala_marl.limits import check_count
 from .callbacks import PeriodicCallback
 
 
@@ -30,8 +31,7 @@ class OpponentPool:
                  max_snapshots: int = 10, rescan_every: int = 50):
         from mancala_marl.single_agent import resolve_policy
 
-        if not 0.0 <= snapshot_prob <= 1.0:
-            raise BadInput(f"snapshot_prob must be in [0, 1], got {snapshot_prob!r}")
+        snapshot_prob = check_count("share", snapshot_prob, "snapshot_prob")
         if not baselines and snapshot_dir is None:
             raise BadInput("an opponent pool needs baselines or a snapshot_dir")
         self.baseline_specs = list(baselines)

@@ -22,46 +22,80 @@ from pathlib import Path
 
 from mancala_marl.errors import BadInput
 from mancala_marl.games import make_game
+from mancala_marl.games.params import Param, check_fields
+from mancala_marl.limits import LIMITS, limit
 
 ALGO_NAMES = {"maskable-ppo": "MaskablePPO", "dqn": "masked DQN"}  # for titles and messages
 ALGOS = tuple(ALGO_NAMES)
 VECS = ("dummy", "subproc", "fast")
 FEATURES = ("plain", "onehot", "afterstate")
 
+# A run's settings that are choices or numbers, each declared once, as the rules' parameters are:
+# TrainConfig's defaults and checks, and the options of ``mancala-marl train`` with their help,
+# come from here. A count takes its range from :mod:`mancala_marl.limits`.
+SETTINGS: dict[str, Param] = {param.name: param for param in (
+    Param("algo", str, "maskable-ppo", "the learning algorithm", choices=ALGOS),
+    Param("vec", str, "dummy", "how the envs are stepped: fast: all in one compiled call (opponents "
+                               "random/max/exact/greedy only)", choices=VECS),
+    Param("features", str, "plain", "the network's input: onehot: each count also one-hot; afterstate "
+                                    "(dqn, obs_type afterstates): one network scores the position each move leaves",
+          choices=FEATURES),
+    Param("reward_scale", float, None, "rewards times it", low=1e-6, high=1e6, optional=True),
+    limit("opening", default=0, doc="episodes start after 1..K random plies"),
+    limit("share", "opening_prob", default=1.0, doc="... with this probability"),
+    limit("share", "restart_prob", default=0.0,
+          doc="vec fast: chance an episode against max/exact/greedy starts from a position of a game the "
+              "learner did not win against it"),
+    limit("timesteps", default=100_000, doc="learner moves in total"),
+    Param("learning_rate_end", float, None, "decay the learning rate linearly to this over the run",
+          low=0, high=1, optional=True),
+    limit("envs", "n_envs", default=8, doc="games played at once"),
+    limit("every", "eval_freq", default=20_000, low=1, doc="moves between two evaluations"),
+    limit("games", "eval_games", default=20, doc="games per seat per baseline at each evaluation"),
+    limit("opening", "eval_opening", default=4,  # deterministic players would play one game again and again
+          doc="random opening moves of each evaluation game"),
+    limit("every", "checkpoint_freq", default=20_000, low=1, doc="moves between two checkpoints"),
+    limit("every", "snapshot_freq", default=20_000, low=1, doc="selfplay: moves between two snapshots"),
+    limit("share", "snapshot_prob", default=0.5, doc="selfplay: chance an episode's opponent is a snapshot"),
+    limit("generations", "max_snapshots", default=10, doc="selfplay: newest snapshots kept in the pool"),
+)}
+
+
+def _default(name: str):
+    return SETTINGS[name].default
+
 
 @dataclass
 class TrainConfig:
     game: str = "sungka"
     rule_params: dict = field(default_factory=dict)
-    algo: str = "maskable-ppo"
+    # the settings declared in SETTINGS take their defaults from there
+    algo: str = _default("algo")
     opponent: str = "random"          # a policy spec, "selfplay", or comma-separated specs (a pool)
     seat: str = "random"
     reward: str = "score_diff"
-    reward_scale: float | None = None  # None: 1/total_seeds for score_diff, else 1
+    reward_scale: float | None = _default("reward_scale")  # None: 1/total_seeds for score_diff, else 1
     obs_type: str = "counts"
-    features: str = "plain"            # "onehot": each count also one-hot (agents.features.PitCountsOneHot);
-    #                                    "afterstate": DQN scores each move's position (agents.afterstate)
-    opening: int = 0                   # episodes start after 1..opening random plies ...
-    opening_prob: float = 1.0          # ... with this probability (SingleAgentEnv)
-    restart_prob: float = 0.0          # vec "fast": episodes against max/exact/greedy restart from positions of
-    #                                    games the learner did not win, with this probability (vector_env.RestartPool)
-    timesteps: int = 100_000
-    learning_rate_end: float | None = None  # decay the learning rate linearly to this over the run
-    n_envs: int = 8
-    vec: str = "dummy"                 # "dummy", "subproc", or "fast" (mancala_marl.train.vector_env)
+    features: str = _default("features")  # onehot: agents.features.PitCountsOneHot; afterstate: agents.afterstate
+    opening: int = _default("opening")
+    opening_prob: float = _default("opening_prob")  # (SingleAgentEnv)
+    restart_prob: float = _default("restart_prob")
+    timesteps: int = _default("timesteps")
+    learning_rate_end: float | None = _default("learning_rate_end")
+    n_envs: int = _default("n_envs")
+    vec: str = _default("vec")         # "dummy", "subproc", or "fast" (mancala_marl.train.vector_env)
     seed: int = 0
-    eval_freq: int = 20_000
-    eval_games: int = 20
+    eval_freq: int = _default("eval_freq")
+    eval_games: int = _default("eval_games")
     eval_opponents: list = field(default_factory=lambda: ["random", "max", "exact"])
-    eval_opening: int = 4              # random opening moves of each evaluation game (deterministic
-                                       # players would otherwise play one game again and again)
-    checkpoint_freq: int = 20_000
+    eval_opening: int = _default("eval_opening")
+    checkpoint_freq: int = _default("checkpoint_freq")
     keep_checkpoints: bool = False     # also keep each checkpoint's model (checkpoints/model_STEPS_steps.zip)
     save_replay_buffer: bool = True    # DQN: checkpoints also save the buffer that --resume continues with (GBs)
     pool_baselines: list = field(default_factory=lambda: ["random", "max", "exact", "greedy"])
-    snapshot_freq: int = 20_000
-    snapshot_prob: float = 0.5
-    max_snapshots: int = 10
+    snapshot_freq: int = _default("snapshot_freq")
+    snapshot_prob: float = _default("snapshot_prob")
+    max_snapshots: int = _default("max_snapshots")
     hyperparams: dict = field(default_factory=dict)  # passed to the algorithm's constructor
     target_update_episodes: int | None = None       # DQN: sync the target net every N episodes
     progress_bar: bool = True
@@ -70,12 +104,8 @@ class TrainConfig:
 
     def check(self) -> None:
         from mancala_marl.agents import check_policies, check_seed
-        if self.algo not in ALGOS:
-            raise BadInput(f"algo must be one of {list(ALGOS)}, got {self.algo!r}")
-        if self.vec not in VECS:
-            raise BadInput(f"vec must be one of {list(VECS)}, got {self.vec!r}")
-        if self.features not in FEATURES:
-            raise BadInput(f"features must be one of {list(FEATURES)}, got {self.features!r}")
+        check_fields(self, SETTINGS.values())  # each in its declared range, or one line naming it
+        check_seed(self.seed)
         if self.features == "afterstate" and (self.algo, self.obs_type) != ("dqn", "afterstates"):
             raise BadInput(f"features 'afterstate' needs algo 'dqn' and obs_type 'afterstates' (--algo dqn "
                              f"--obs-type afterstates), got {self.algo!r} and {self.obs_type!r} (with another algo "
@@ -89,17 +119,6 @@ class TrainConfig:
                 raise BadInput(f"vec='fast' plays compiled opponents only ({', '.join(OPPONENTS)}, or a "
                                  f"comma-separated mix), not {self.opponent!r}; use vec='dummy' or 'subproc'")
             check_restarts(self.restart_prob, names)  # before the run's folder is made
-        for name in ("timesteps", "n_envs", "eval_freq", "eval_games", "checkpoint_freq", "snapshot_freq"):
-            if int(getattr(self, name)) < 1:
-                raise BadInput(f"{name} must be a positive integer, got {getattr(self, name)!r}")
-        check_seed(self.seed)
-        for name in ("opening", "eval_opening"):
-            if int(getattr(self, name)) < 0:
-                raise BadInput(f"{name} must be an integer >= 0, got {getattr(self, name)!r}")
-        if self.reward_scale is not None and not self.reward_scale > 0:
-            raise BadInput(f"reward_scale must be > 0 (rewards times it), got {self.reward_scale!r}")
-        if self.learning_rate_end is not None and not self.learning_rate_end >= 0:
-            raise BadInput(f"learning_rate_end must be >= 0, got {self.learning_rate_end!r}")
         opponents = self.pool_baselines if self.opponent == "selfplay" else opponent_specs(self.opponent)
         # before the run's folder is written, and not at the first evaluation hours in
         check_policies(make_game(self.game, **self.rule_params), [*opponents, *self.eval_opponents])
@@ -267,14 +286,24 @@ def check_hyperparams(cls, hyperparams: dict) -> None:
                          f"(it takes {', '.join(sorted(taken))})")
     # counts SB3 takes as they come: batch_size=0 ended in a reshape error inside the first update
     for name, value in hyperparams.items():
-        low = COUNT_HYPERPARAMS.get(name)
-        if low is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
-            raise BadInput(f"--hyper: {name} must be an integer >= {low}, got {value!r}")
+        if name in COUNT_HYPERPARAMS:
+            try:
+                COUNT_HYPERPARAMS[name].check(value)
+            except ValueError as error:
+                raise BadInput(f"--hyper: {error}") from None
 
 
-# Hyperparameters that are counts, and their least values (gradient_steps=-1 means "as many as moves").
-COUNT_HYPERPARAMS = {"batch_size": 1, "n_steps": 1, "n_epochs": 1, "buffer_size": 1, "gradient_steps": -1,
-                     "target_update_interval": 1, "learning_starts": 0}
+# SB3's arguments that are counts, with their ranges (:mod:`mancala_marl.limits`'s where one fits).
+COUNT_HYPERPARAMS: dict[str, Param] = {param.name: param for param in (
+    limit("batch_size", doc="positions per optimiser step"),
+    limit("steps", "n_steps", doc="moves each env plays between two updates (PPO)"),
+    limit("steps", "n_epochs", doc="passes over each rollout (PPO)"),
+    limit("positions", "buffer_size", doc="moves the replay buffer holds (DQN)"),
+    Param("gradient_steps", int, 1, "optimiser steps after each rollout (DQN; -1: as many as it played moves)",
+          low=-1, high=LIMITS["steps"].high),
+    limit("every", "target_update_interval", default=1_000, low=1, doc="moves between two syncs of the target net (DQN)"),
+    limit("every", "learning_starts", default=1_000, doc="moves played before the first update (DQN)"),
+)}
 
 
 def linear_schedule(start: float, end: float):

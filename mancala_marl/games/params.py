@@ -3,7 +3,8 @@
 Each game declares its rule parameters as a tuple of :class:`Param` (``Kalah.parameters``), and
 each policy its own (:mod:`mancala_marl.agents`); from that one declaration come the checks with
 their messages, the constructor's signature, the ``spec`` array the kernels read, the command
-line's help and the docs' tables of parameters.
+line's help and the docs' tables of parameters. A training run's settings are declared alike
+(``mancala_marl.train.training.SETTINGS``): their checks, defaults and command-line options.
 """
 
 from __future__ import annotations
@@ -138,6 +139,13 @@ def check_values(params: tuple[Param, ...], values: dict, owner: str) -> dict:
         raise BadInput(f"{owner} has no parameter {', '.join(map(repr, unknown))}; "
                          f"its parameters: {', '.join(known)}")
     return {param.name: param.check(values.get(param.name, param.default)) for param in params}
+
+
+def check_fields(settings, params) -> None:
+    """Each of ``params`` checked against the attribute of ``settings`` (a run's config) of its
+    name: the first out of range is refused, in one line naming it, its value and its range."""
+    for param in params:
+        param.check(getattr(settings, param.name))
 
 
 def parse_spec(spec: str) -> tuple[str, list, dict]:

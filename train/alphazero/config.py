@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from mancala_marl.agents import alphazero as az_policy  # the policy that plays the trained network
 from mancala_marl.errors import BadInput
 from mancala_marl.games import make_game
+from mancala_marl.games.params import Param, check_fields
+from mancala_marl.limits import limit
 
 
 def cosine_decay(learning_rate: float, done: float) -> float:
@@ -17,6 +19,29 @@ def cosine_decay(learning_rate: float, done: float) -> float:
 
 
 POLICY_TARGETS = ("visits", "completed-q")
+
+# The ranges of a run's counts, shares and rates, both backends' (each config holds its own
+# defaults), from :mod:`mancala_marl.limits`.
+RANGES = {param.name: param for param in (
+    limit("generations", doc="self-play generations in all"),
+    limit("envs", "games", doc="self-play games per generation, played at once"),
+    limit("sims", low=1, doc="simulations per self-play move"),
+    limit("steps", "moves", doc="self-play moves of every game per generation (jax)"),
+    limit("positions", "buffer", doc="positions kept for training"),
+    limit("batch_size"),
+    limit("steps", "steps_per_generation", doc="optimiser steps per generation (torch)"),
+    limit("games", "eval_games", doc="games per seat per opponent at each evaluation"),
+    limit("every", "eval_every", doc="generations between evaluations (0: none)"),
+    limit("sims", "eval_sims", doc="simulations per move when evaluating"),
+    limit("opening", "temperature_moves", doc="moves drawn in proportion to the visits (torch)"),
+    limit("opening", doc="each game starts with 0..opening uniformly random moves"),
+    limit("share", "margin_weight", doc="value target: the share of the final margin in it (torch)"),
+    limit("share", "value_q", doc="value target: the share of the root search's value in it"),
+    limit("learning_rate", doc="the optimiser's step size, decayed to a tenth (cosine)"),
+    # the search's exploration weight, as the alphazero policy that plays the network declares it
+    next(param for param in az_policy.AlphaZeroPolicy.parameters if param.name == "c_puct"),
+    Param("dirichlet", float, 1.0, "Dirichlet alpha of the root noise (torch)", low=0.001, high=1000),
+)}
 
 
 @dataclass
@@ -53,28 +78,18 @@ class AlphaZeroConfig:
 
         check_seed(self.seed)
         check_shared(self, ("generations", "games", "sims", "buffer", "batch_size", "steps_per_generation",
-                            "eval_games"), ("eval_every", "temperature_moves", "eval_sims", "opening"))
+                            "eval_games", "eval_every", "temperature_moves", "eval_sims", "opening",
+                            "margin_weight", "c_puct", "dirichlet"))
         if self.policy_target not in POLICY_TARGETS:
             raise BadInput(f"policy_target must be one of {list(POLICY_TARGETS)}, got {self.policy_target!r}")
-        if not 0.0 <= self.margin_weight <= 1.0:
-            raise BadInput(f"margin_weight must be between 0 and 1, got {self.margin_weight!r}")
-        for name in ("c_puct", "dirichlet", "learning_rate"):
-            if not getattr(self, name) > 0:
-                raise BadInput(f"{name} must be > 0, got {getattr(self, name)!r}")
         check_policies(make_game(self.game, **self.rule_params), self.eval_opponents)  # not at the first evaluation
 
 
-def check_shared(config, positive: tuple, non_negative: tuple) -> None:
-    """The checks of the settings both backends have: whole counts (``positive`` > 0,
-    ``non_negative`` >= 0), the network's input and its layers, the value target's blend."""
-    for low, kind, names in ((1, "a positive integer", positive), (0, "an integer >= 0", non_negative)):
-        for name in names:
-            value = getattr(config, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise BadInput(f"{name} must be {kind}, got {value!r}")
+def check_shared(config, names: tuple) -> None:
+    """The checks of the settings both backends have: those ``names`` (of :data:`RANGES`) in their
+    ranges, the learning rate and the value target's blend too; the network's input and its layers."""
+    check_fields(config, [RANGES[name] for name in (*names, "learning_rate", "value_q")])
     if config.obs_type not in az_policy.OBS_TYPES:
         raise BadInput(f"obs_type must be one of {list(az_policy.OBS_TYPES)}, got {config.obs_type!r}")
     if not (config.hidden and all(isinstance(n, int) and n > 0 for n in config.hidden)):
         raise BadInput(f"hidden must be a list of positive layer sizes, got {config.hidden!r}")
-    if not 0.0 <= config.value_q <= 1.0:
-        raise BadInput(f"value_q must be between 0 and 1, got {config.value_q!r}")

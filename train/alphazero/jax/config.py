@@ -42,15 +42,14 @@ class JaxAlphaZeroConfig:
         from mancala_marl.agents import check_policies, check_seed
 
         check_seed(self.seed)
-        check_shared(self, ("generations", "games", "moves", "sims", "buffer", "batch_size", "eval_games"),
-                     ("eval_every", "eval_sims", "opening"))
+        check_shared(self, ("generations", "games", "moves", "sims", "buffer", "batch_size", "eval_games",
+                            "eval_every", "eval_sims", "opening"))
         for name in ("minutes", "replay_every"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
                 raise BadInput(f"{name} must be a number >= 0, got {value!r}")
-        for name in ("reuse", "learning_rate"):
-            if not getattr(self, name) > 0:
-                raise BadInput(f"{name} must be > 0, got {getattr(self, name)!r}")
+        if not self.reuse > 0:
+            raise BadInput(f"reuse must be > 0, got {self.reuse!r}")
         if self.weight_decay < 0:
             raise BadInput(f"weight_decay must be >= 0, got {self.weight_decay!r}")
         for name in ("games", "batch_size", "buffer"):
