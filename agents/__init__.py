@@ -1,7 +1,7 @@
 """Policies behind one small interface (:class:`Policy`), looked up by name with :func:`make_policy`.
 
 Built in: ``random``, ``max``, ``exact``, ``simple`` (:mod:`mancala_marl.agents.rules`), ``greedy``,
-``alphabeta``, ``solver`` (:mod:`mancala_marl.agents.search`), ``perfect``
+``alphabeta``, ``solver`` (:mod:`mancala_marl.agents.alphabeta`), ``perfect``
 (:mod:`mancala_marl.agents.perfect`), ``alphazero``
 (:mod:`mancala_marl.agents.alphazero`), ``model`` and ``pretrained`` (:mod:`mancala_marl.agents.learned`,
 which imports torch only when a network is loaded). Other modules of this package, and packages
@@ -16,7 +16,7 @@ drop_stale_cache(__name__, depends_on=("mancala_marl", "mancala_marl.games"))  #
 # ruff: noqa: E402
 # Registers the built-in policies. None of these imports torch (learned.py only when a model is
 # loaded), so make_policy("alphazero") need not look through the modules that do.
-from . import alphazero, learned, perfect, rules, search  # noqa: F401
+from . import alphabeta, alphazero, learned, perfect, rules  # noqa: F401
 from .base import (
            POLICIES,
            Policy,
@@ -29,7 +29,7 @@ from .base import (
            split_policy_specs,
 )
 from .rules import ExactPolicy, MaxPolicy, SimplePolicy
-from .search import AlphaBetaPolicy, GreedyPolicy, SolverPolicy
+from .alphabeta import AlphaBetaPolicy, GreedyPolicy, SolverPolicy
 
 __all__ = ["POLICIES", "AlphaBetaPolicy", "ExactPolicy", "GreedyPolicy", "MaxPolicy", "Policy", "RandomPolicy",
            "SimplePolicy", "SolverPolicy", "check_policies", "check_seed", "make_policy", "parse_policy_spec", "register_policy",

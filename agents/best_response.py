@@ -25,11 +25,14 @@ from mancala_marl._compile import kernel
 from mancala_marl.errors import BadInput
 from mancala_marl.games.base import GAME_OVER, MAX_MOVES, SPEC_PITS, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
+from mancala_marl.search_core import COUNTERS, NODES, Table, insert_ordered, new_counters, set_limits, spend
 
+from .alphabeta import position_key
 from .rules import exact_pit, max_pit
-from .search import position_key
 
 WIN, NO_WIN, UNKNOWN = 1, 0, -1
+# counters[], after the search core's: the winning line's length, the table's slots used
+LINE, USED = COUNTERS, COUNTERS + 1
 OPPONENTS = {"max": 0, "exact": 1}
 
 
@@ -59,8 +62,11 @@ def _settled(state, learner, spec, total):
 
 
 @kernel
-def _search(root, learner, spec, opponent, key_cells, total, table, used, budget, stack, children, order, count,
-            next_child, line, counters):
+def _search(root, learner, spec, opponent, key_cells, total, table, used, frames, counters):
+    """WIN, NO_WIN or UNKNOWN from ``root`` (see :meth:`BestResponse.can_win`). ``table``: the
+    search core's keys, used as a set of the positions explored (linear probing), ``used`` the
+    slots written; ``frames``: (states, children, order, count, next child, line) by ply."""
+    stack, children, order, count, next_child, line = frames
     pits = spec[SPEC_PITS]
     depth_limit = stack.shape[0] - 1
     size_mask = np.uint64(table.shape[0] - 1)
@@ -74,7 +80,7 @@ def _search(root, learner, spec, opponent, key_cells, total, table, used, budget
     key = position_key(stack[0], pits, False, key_cells)
     used[0] = key & size_mask  # the slots written, so that the caller can clear just those
     table[used[0]] = key
-    counters[2] = 1
+    counters[USED] = 1
     d = 0
     expand = True
     while d >= 0:
@@ -88,15 +94,7 @@ def _search(root, learner, spec, opponent, key_cells, total, table, used, budget
                     after[:] = stack[d]
                     apply_move(after, p, spec)
                     _answer(after, learner, spec, opponent, scratch, their_mask)
-                    gains[n] = margin(after, pits, learner)
-                    order[d, n] = p
-                    n += 1
-            for a in range(1, n):  # insertion sort, largest gain first
-                b = a
-                while b > 0 and gains[b] > gains[b - 1]:
-                    gains[b], gains[b - 1] = gains[b - 1], gains[b]
-                    order[d, b], order[d, b - 1] = order[d, b - 1], order[d, b]
-                    b -= 1
+                    n = insert_ordered(order, d, gains, n, p, margin(after, pits, learner))
             count[d] = n
             next_child[d] = 0
         if next_child[d] == count[d]:
@@ -109,7 +107,7 @@ def _search(root, learner, spec, opponent, key_cells, total, table, used, budget
         if outcome == WIN:
             for k in range(d + 1):  # the winning line, for the caller to replay
                 line[k] = order[k, next_child[k] - 1]
-            counters[1] = d + 1
+            counters[LINE] = d + 1
             return WIN
         if outcome == NO_WIN:
             continue
@@ -119,12 +117,11 @@ def _search(root, learner, spec, opponent, key_cells, total, table, used, budget
             slot = (slot + np.uint64(1)) & size_mask
         if table[slot] == key:  # explored already, or on the current line (a cycle)
             continue
-        counters[0] += 1
-        if counters[0] > budget or counters[0] * 2 > table.shape[0] or d + 1 == depth_limit:
+        if spend(counters, None) or counters[NODES] * 2 > table.shape[0] or d + 1 == depth_limit:
             return UNKNOWN
         table[slot] = key
-        used[counters[2]] = slot
-        counters[2] += 1
+        used[counters[USED]] = slot
+        counters[USED] += 1
         d += 1
         expand = True
     return NO_WIN
@@ -139,7 +136,7 @@ class BestResponse:
         if not 10 <= table_bits <= 32:
             raise BadInput(f"table_bits must be in 10..32, got {table_bits!r}")
         self.game, self.opponent = game, OPPONENTS[opponent]
-        self.table = np.zeros(1 << table_bits, dtype=np.uint64)
+        self.table = Table(table_bits).keys  # keys only: a set of the positions explored
         self.used = np.zeros((1 << (table_bits - 1)) + 2, dtype=np.int64)
         self.stack = np.zeros((MAX_MOVES + 1, game.state_size), dtype=np.int32)
         self.children = np.zeros((MAX_MOVES + 1, game.pits, game.state_size), dtype=np.int32)
@@ -147,7 +144,8 @@ class BestResponse:
         self.count = np.zeros(MAX_MOVES + 1, dtype=np.int64)
         self.next_child = np.zeros(MAX_MOVES + 1, dtype=np.int64)
         self.line = np.zeros(MAX_MOVES + 1, dtype=np.int64)
-        self.counters = np.zeros(3, dtype=np.int64)  # positions explored, winning line's length, slots used
+        self.frames = (self.stack, self.children, self.order, self.count, self.next_child, self.line)
+        self.counters = new_counters(extra=2)
         self.nodes, self.winning_line = 0, []
 
     def can_win(self, state: np.ndarray, learner: int, budget: int = 5_000_000) -> int:
@@ -160,12 +158,12 @@ class BestResponse:
             raise BadInput(f"learner must be 0 or 1, got {learner!r}")
         if game.is_terminal(state):
             raise BadInput("the game is over: there is nothing to search")
-        self.counters[:] = 0
+        set_limits(self.counters, nodes=budget)
+        self.counters[LINE] = self.counters[USED] = 0
         total = int(state[: game.board_size].sum())
         result = _search(state.astype(np.int32, copy=True), learner, game.spec, self.opponent, game.key_cells, total,
-                         self.table, self.used, budget, self.stack, self.children, self.order, self.count,
-                         self.next_child, self.line, self.counters)
-        self.table[self.used[: self.counters[2]]] = 0  # empty again, without clearing all of it
-        self.nodes = int(self.counters[0])
-        self.winning_line = [int(p) for p in self.line[: self.counters[1]]] if result == WIN else []
+                         self.table, self.used, self.frames, self.counters)
+        self.table[self.used[: self.counters[USED]]] = 0  # empty again, without clearing all of it
+        self.nodes = int(self.counters[NODES])
+        self.winning_line = [int(p) for p in self.line[: self.counters[LINE]]] if result == WIN else []
         return int(result)

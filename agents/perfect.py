@@ -2,9 +2,9 @@
 
 On Kalah (any rules, boards of up to 8 pits a side) every position is solved exactly: MTD(f)
 alpha-beta with a transposition table, the database at the leaves
-(:mod:`mancala_marl.endgame.solve`). On Oware, positions with at most ``db_seeds`` seeds in play
+(:mod:`mancala_marl.endgame.kalah_solver`). On Oware, positions with at most ``db_seeds`` seeds in play
 get their exact result (win, draw or loss), not a margin: a search under our rules with the
-database after each capture (:mod:`mancala_marl.endgame.results`). The database is built into
+database after each capture (:mod:`mancala_marl.endgame.oware_solver`). The database is built into
 the cache the first time it is needed (:func:`mancala_marl.endgame.database`); a position with
 many seeds left can take long, which ``time_limit`` bounds.
 """

@@ -13,9 +13,9 @@ without a cache, so an install anywhere still works (each process compiles what 
 Numba keys a cached function on its own file only: after an edit to a kernel that a function in
 another file calls (a rule in ``games/``, say), the caller's cached machine code would go on
 running the old rule. So each package with compiled code calls :func:`drop_stale_cache` when it
-is imported, naming the packages its kernels call into; when their sources change, its cached
-functions are thrown away. Dependencies point one way: the rules never look at the packages
-built on them.
+is imported, naming the packages and modules its kernels call into; when their sources change,
+its cached functions are thrown away. Dependencies point one way: the rules never look at the
+packages built on them (the search core's hash is the rules' own).
 """
 
 from __future__ import annotations
@@ -52,13 +52,22 @@ def _folder(package: str) -> Path | None:
     return Path(next(iter(locations))) if locations else None
 
 
+def _sources(name: str) -> list[Path]:
+    """A package's own ``.py`` files (not its subpackages'), or a module's one file."""
+    folder = _folder(name)
+    if folder is not None:
+        return list(folder.glob("*.py"))
+    spec = importlib.util.find_spec(name)
+    return [Path(spec.origin)] if spec is not None and spec.origin else []
+
+
 def drop_stale_cache(package: str, depends_on: tuple[str, ...] = ()) -> None:
-    """Clear ``package``'s numba cache when its sources or those of ``depends_on`` changed."""
+    """Clear ``package``'s numba cache when its sources or those of ``depends_on`` (packages or
+    modules) changed."""
     own = _folder(package)
-    folders = [f for f in (own, *map(_folder, depends_on)) if f is not None]
     if own is None:
         return
-    sources = sorted(p for folder in folders for p in folder.glob("*.py"))
+    sources = sorted({p for name in (package, *depends_on) for p in _sources(name)})
     digest = hashlib.sha1(b"".join(p.read_bytes() for p in sources)).hexdigest()
     stamp = own / "__pycache__" / "numba_sources.sha1"
     try:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from mancala_marl.agents import POLICIES, make_policy, parse_policy_spec, split_policy_specs
-from mancala_marl.agents.search import UNBOUNDED
+from mancala_marl.agents.alphabeta import UNBOUNDED
 from mancala_marl.games import make_game
 
 from .helpers import random_game

@@ -8,11 +8,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mancala_marl import batch, observations
-from mancala_marl.agents import make_policy, pcg64, rules, search
+from mancala_marl import batch, observations, search_core
+from mancala_marl.agents import alphabeta, make_policy, pcg64, rules
 from mancala_marl.agents.pcg64 import pcg64_below, pcg64_row
 from mancala_marl.agents.rules import exact_move, max_move, random_pit
-from mancala_marl.agents.search import MAX_PLY, greedy_pit
+from mancala_marl.agents.alphabeta import greedy_pit
+from mancala_marl.search_core import MAX_PLY, new_counters
 from mancala_marl.games import GAME_OVER, GAMES, Kalah
 from mancala_marl.train import vector_env
 
@@ -116,7 +117,7 @@ def test_compiled_policies_play_the_policies_moves(game):
     rng = np.random.default_rng(3)
     live = [s for s in random_states(game, rng, 300) if not game.is_terminal(s)]
     greedy = make_policy("greedy")
-    stack, counters = np.zeros((MAX_PLY, game.pits, game.state_size), dtype=np.int32), np.zeros(5, dtype=np.int64)
+    stack, counters = np.zeros((MAX_PLY, game.pits, game.state_size), dtype=np.int32), new_counters(extra=1)
     for state in live:
         legal = game.legal_mask(state)
         assert max_move(game, state) == reference_max(game, state)
@@ -148,7 +149,7 @@ def test_pcg64_matches_numpy_bit_for_bit():
 
 
 def test_every_kernel_is_compiled_with_the_disk_cache():
-    modules = [batch, observations, rules, pcg64, search, vector_env, *(sys.modules[cls.__module__] for cls in GAMES.values())]
+    modules = [batch, observations, rules, pcg64, alphabeta, search_core, vector_env, *(sys.modules[cls.__module__] for cls in GAMES.values())]
     dispatchers = [f for module in modules for f in vars(module).values()
                    if hasattr(f, "py_func") and f.py_func.__module__ == module.__name__]
     assert len(dispatchers) >= 25

@@ -22,7 +22,7 @@ import pytest
 from mancala_marl.agents import make_policy
 from mancala_marl import atomic
 from mancala_marl.errors import NotSolved
-from mancala_marl.endgame import Database, DatabaseFileError, build, database, file_path, files, kalah
+from mancala_marl.endgame import Database, DatabaseFileError, build, database, file_path, files, kalah_database
 from mancala_marl.endgame.ranking import composition_table, index, layer_sizes, layout, next_side, rank, unrank
 from mancala_marl.games import make_game
 from mancala_marl import cli
@@ -251,7 +251,7 @@ def test_the_database_refuses_what_it_does_not_hold(databases):
 def test_every_value_is_within_its_layer(databases, rules, pits, max_seeds):
     db = databases(pits, max_seeds, **rules)
     assert db.values.dtype == np.int8 and db.values.size == int(layer_sizes(2 * pits, max_seeds).sum())
-    assert not (db.values == kalah.UNKNOWN).any()
+    assert not (db.values == kalah_database.UNKNOWN).any()
     for n in range(max_seeds + 1):
         layer = db.values[db.blocks[n, 0]: db.blocks[n + 1, 0] if n < max_seeds else db.values.size]
         assert layer.size == math.comb(n + 2 * pits - 1, 2 * pits - 1)

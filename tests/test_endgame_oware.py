@@ -12,8 +12,8 @@ import pytest
 
 from mancala_marl.agents import make_policy
 from mancala_marl.endgame import database
-from mancala_marl.endgame.oware import search_bounds
-from mancala_marl.endgame.results import ResultSolver, earlier_sweeps
+from mancala_marl.endgame.oware_database import search_bounds
+from mancala_marl.endgame.oware_solver import ResultSolver, earlier_sweeps
 from mancala_marl.errors import NotSolved
 from mancala_marl.endgame.ranking import state_index
 from mancala_marl.games import make_game
@@ -224,5 +224,5 @@ def test_the_table_size_asked_for_is_the_one_oware_gets(tmp_path):
 
     db = database(make_game("oware", houses=6, seeds=2), 4, folder=tmp_path)
     table = solver(db, tt_bits=12)
-    assert isinstance(table, ResultSolver) and table.keys.size == 1 << 12 and not table.exact_margins
+    assert isinstance(table, ResultSolver) and len(table.table) == 1 << 12 and not table.exact_margins
     assert table.max_seeds == 4

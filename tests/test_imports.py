@@ -24,6 +24,7 @@ LAYERS = (
     ("rules", ("mancala_marl._compile", "mancala_marl.atomic", "mancala_marl.errors", "mancala_marl.progress",
                "mancala_marl.extras", "mancala_marl.games", "mancala_marl.games.*", "mancala_marl.endgame",
                "mancala_marl.endgame.*",
+               "mancala_marl.search_core",  # hash, table, budget and clock of every search (the rules' own hash too)
                "mancala_marl.limits")),  # the ranges of typed counts: it knows the rules' bounds only
     ("environments", ("mancala_marl", "mancala_marl.env", "mancala_marl.observations", "mancala_marl.render",
                       "mancala_marl.svg",

@@ -8,7 +8,7 @@ import warnings
 import pytest
 
 from mancala_marl import make_game
-from mancala_marl.agents import POLICIES, make_policy, search
+from mancala_marl.agents import POLICIES, alphabeta, make_policy
 from mancala_marl.agents.base import _discover
 
 
@@ -49,16 +49,17 @@ def test_a_value_outside_its_range_is_refused_naming_the_parameter_the_value_and
 
 def test_the_range_holds_for_the_classes_themselves_not_only_for_specs():
     with pytest.raises(ValueError, match="depth must be an integer >= 1 and <= 512"):
-        search.AlphaBetaPolicy(depth=10**40)
+        alphabeta.AlphaBetaPolicy(depth=10**40)
     with pytest.raises(ValueError, match=r"max_chain must be an integer >= 0 and <= 2\*\*30"):
-        search.GreedyPolicy(max_chain=2**62)
-    assert search.SolverPolicy().depth == search.UNBOUNDED  # its own unbounded search is no user's value
+        alphabeta.GreedyPolicy(max_chain=2**62)
+    assert alphabeta.SolverPolicy().depth == alphabeta.UNBOUNDED  # its own unbounded search is no user's value
 
 
 def test_a_deep_search_without_time_limit_says_it_will_be_slow(monkeypatch):
-    monkeypatch.setattr(search, "SLOW_MOVE", 0.5)  # so that the test need not wait a minute
+    monkeypatch.setattr(alphabeta, "SLOW_MOVE", 0.5)  # so that the test need not wait a minute
     game = make_game("sungka")
     policy = make_policy("alphabeta:depth=30")
+    make_policy("alphabeta:depth=6,time_limit=0.2").act(game, game.init())  # compiled first: not numba's warnings
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # stops the search at the warning
         with pytest.raises(UserWarning, match=r"^alphabeta:depth=30 without time_limit: depth \d+ took .* s and each "

@@ -25,7 +25,7 @@ uses the env as it is::
 
 Needs ``stable-baselines3`` (the ``train`` extra). An illegal action is a forfeit, as in
 :class:`mancala_marl.single_agent.SingleAgentEnv`. The opponents are the compiled kernels of the
-policies themselves (:mod:`mancala_marl.agents.rules`, :func:`mancala_marl.agents.search.greedy_pit`).
+policies themselves (:mod:`mancala_marl.agents.rules`, :func:`mancala_marl.agents.alphabeta.greedy_pit`).
 """
 
 from __future__ import annotations
@@ -38,14 +38,15 @@ from gymnasium.utils import seeding
 
 from mancala_marl import batch, observations
 from mancala_marl._compile import kernel
+from mancala_marl.agents.alphabeta import greedy_pit
 from mancala_marl.agents.pcg64 import pcg64_row
 from mancala_marl.agents.rules import exact_pit, max_pit, random_pit
-from mancala_marl.agents.search import MAX_PLY, greedy_pit
 from mancala_marl.errors import BadInput
 from mancala_marl.extras import require
 from mancala_marl.games import MAX_MOVES, Game, make_game
 from mancala_marl.games.base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, check_max_moves, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
+from mancala_marl.search_core import MAX_PLY, new_counters
 from mancala_marl.single_agent import check_opening, no_episode, opening_tries, random_opening
 
 try:  # SB3 is all this module needs of the [train] extra
@@ -247,7 +248,7 @@ class MancalaVecEnv(VecEnv):
         self._work = (np.zeros(g.state_size, dtype=np.int32),  # scratch row
                       np.zeros(g.pits, dtype=np.bool_),  # scratch mask
                       np.zeros((MAX_PLY, g.pits, g.state_size), dtype=np.int32),  # greedy's stack
-                      np.zeros(5, dtype=np.int64))  # greedy's counters
+                      new_counters(extra=1))  # greedy's counters
         self._obs_id = observations.obs_id(g, obs_type)
         self.restarts = RestartPool(restart_capacity, g.state_size)
         trail = TRAIL if self.restart_prob > 0 else 0  # Oware's states are long: no trail unless it serves

@@ -21,10 +21,10 @@ from mancala_marl.errors import BadInput
 from mancala_marl.progress import progress_bar
 from .._compile import drop_stale_cache
 
-drop_stale_cache(__name__, ("mancala_marl.games",))
+drop_stale_cache(__name__, ("mancala_marl.games", "mancala_marl.search_core"))
 
 # ruff: noqa: E402
-from . import files, kalah, oware
+from . import files, kalah_database, oware_database
 from .files import DatabaseFileError
 from .ranking import layer_sizes, layout, state_index
 
@@ -48,7 +48,7 @@ class Database:
     ``low[index(board)]`` and ``high[index(board)]`` bound the margin still to come for the player
     to move, the board seen from their side (their pits first); ``table`` and ``blocks`` make the
     index (:mod:`mancala_marl.endgame.ranking`). In Kalah the two are one array, the exact value
-    (``values``); in Oware they are what each side can force (:mod:`mancala_marl.endgame.oware`).
+    (``values``); in Oware they are what each side can force (:mod:`mancala_marl.endgame.oware_database`).
     """
 
     def __init__(self, game, max_seeds: int, values: np.ndarray):
@@ -145,16 +145,16 @@ def database(game, max_seeds: int = 20, folder: Path | str | None = None, progre
     return Database(game, max_seeds, values)
 
 
-BUILDERS = {"kalah": kalah, "oware": oware}
+BUILDERS = {"kalah": kalah_database, "oware": oware_database}
 
 
 def solver_class(game):
     """What answers questions of perfect play on ``game``: exact margins of every Kalah position
-    (:class:`~mancala_marl.endgame.solve.Solver`), exact results of Oware endgames
-    (:class:`~mancala_marl.endgame.results.ResultSolver`). Each declares ``exact_margins`` and
+    (:class:`~mancala_marl.endgame.kalah_solver.Solver`), exact results of Oware endgames
+    (:class:`~mancala_marl.endgame.oware_solver.ResultSolver`). Each declares ``exact_margins`` and
     ``covers_every_position`` (else only those with at most its database's seeds in play)."""
-    from .results import ResultSolver
-    from .solve import Solver
+    from .oware_solver import ResultSolver
+    from .kalah_solver import Solver
 
     classes = {"kalah": Solver, "oware": ResultSolver}
     if game.name not in classes:

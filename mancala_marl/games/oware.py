@@ -45,7 +45,7 @@ from .base import (
     store_of,
     sweep_to_stores,
 )
-from .hashing import NONE, fnv1a
+from ..search_core import NONE, fnv1a
 from .params import Param
 
 GRAND_SLAM_RULES = ("no_capture", "illegal")
@@ -105,7 +105,7 @@ def _is_grand_slam(state, houses, last):
 
 
 @kernel(inline="always")
-def _position_hash(state, cells):
+def position_hash(state, cells):
     """64-bit hash of the board, the stores and the player to move."""
     h = fnv1a(state, cells + 1, NONE, NONE)
     h ^= h >> np.uint64(33)  # splitmix64's finalizer, so that small changes spread
@@ -115,12 +115,14 @@ def _position_hash(state, cells):
 
 
 @kernel(inline="always")
-def _get64(state, i):
+def get64(state, i):
+    """The uint64 kept in the int32 slots ``i`` (low half) and ``i + 1`` (high half)."""
     return (np.uint64(np.uint32(state[i + 1])) << np.uint64(32)) | np.uint64(np.uint32(state[i]))
 
 
 @kernel(inline="always")
-def _set64(state, i, value):
+def set64(state, i, value):
+    """Keep the uint64 ``value`` in the int32 slots ``i`` and ``i + 1`` (see :func:`get64`)."""
     state[i] = np.int32(np.uint32(value & _LOW32))  # the bits as they are: int32 slots
     state[i + 1] = np.int32(np.uint32(value >> np.uint64(32)))
 
@@ -130,15 +132,15 @@ def record_position(state, cells):
     """Add the current position to the history; True if the game ends by repetition: the position
     was there already, or the history is full."""
     base = cells + 1
-    h = _position_hash(state, cells)
+    h = position_hash(state, cells)
     n = state[base + COUNT]
     if n >= HISTORY:  # the longest stretch without capture we allow (module docstring)
         return True
     for k in range(n):
-        if _get64(state, base + HASHES + 2 * k) == h:
+        if get64(state, base + HASHES + 2 * k) == h:
             return True
-    _set64(state, base + HASHES + 2 * n, h)
-    _set64(state, base + DIGEST, _get64(state, base + DIGEST) ^ h)
+    set64(state, base + HASHES + 2 * n, h)
+    set64(state, base + DIGEST, get64(state, base + DIGEST) ^ h)
     state[base + COUNT] = n + 1
     return False
 

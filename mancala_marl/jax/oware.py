@@ -17,13 +17,13 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from mancala_marl.games.hashing import FNV_OFFSET, FNV_PRIME
+from mancala_marl.search_core import FNV_OFFSET, FNV_PRIME
 from mancala_marl.games.oware import COUNT, DIGEST, HASHES, HISTORY
 from mancala_marl.jax.rules import Rules, batch_max
 
 assert (COUNT, DIGEST, HASHES) == (0, 1, 3), "apply writes count, digest and hashes in this order"
 
-# the numba _position_hash's constants
+# the numba position_hash's constants
 _MIX = 0xFF51AFD7ED558CCD
 _LOW16 = 0xFFFF
 CHUNK = 32  # history slots compared at a time; divides HISTORY
@@ -50,7 +50,7 @@ def _mul64(hi, lo, constant: int):
 
 
 def position_hash(cells):
-    """numba's ``_position_hash`` of the int32 values ``cells`` (board and player to move, all
+    """numba's ``position_hash`` of the int32 values ``cells`` (board and player to move, all
     >= 0): its (lo, hi) halves as int32, as the history slots store them."""
     values = (cells + 1).astype(jnp.uint32)
     hi, lo = _u32(FNV_OFFSET >> 32), _u32(FNV_OFFSET)

@@ -1,7 +1,7 @@
 """Exact results (win, draw, loss) of Oware endgames: a search under our rules, the database at
 the positions right after a capture.
 
-The database (:mod:`mancala_marl.endgame.oware`) bounds the margin still to come of a position
+The database (:mod:`mancala_marl.endgame.oware_database`) bounds the margin still to come of a position
 whose history is the position alone, as right after a capture, in the game without the majority
 rule. The result under our rules is the sign of the store margin plus that margin, so the
 database decides it wherever the store margin plus either bound has the same sign. Elsewhere the
@@ -14,34 +14,31 @@ could return to (a repetition ends the game with the seeds swept, as they lay th
 widen the database's bounds. Where the search starts mid-stretch, the rules know the positions
 before it by their hashes alone; they are found again among the boards of the same seeds
 (:func:`earlier_sweeps`). The bounds that hold whatever the history
-(:func:`~mancala_marl.endgame.oware.search_bounds`) narrow every node again.
+(:func:`~mancala_marl.endgame.oware_database.search_bounds`) narrow every node again.
 
 Each pass searches to a horizon, where a node answers with its bounds, so every pass gives a
 range that holds the result; passes go deeper until the range settles the question, and a result
 that short lines settle is found before the long lines are followed. A table keyed on the whole
 position, its history included (the rules' hashes of the positions since the last capture, and
 their count), keeps the ranges: a result depends on nothing else, so the table serves every later
-pass and question of the same game.
+pass and question of the same game. The table, the budget and clock and the ordering are
+:mod:`mancala_marl.search_core`'s.
 """
 
 from __future__ import annotations
 
-import time
-
-import numba
 import numpy as np
 
 from mancala_marl.errors import BadInput, NoExactMargins, NotSolved
 from .._compile import kernel
 from ..games.base import GAME_OVER, SPEC_PITS
-from ..games.oware import COUNT, DIGEST, HASHES, HISTORY, _get64, _position_hash, apply_move, legal_moves
-from .oware import search_bounds
+from ..games.oware import COUNT, DIGEST, HASHES, HISTORY, apply_move, get64, legal_moves, position_hash
+from ..search_core import (BUDGET, BY_TIME, NO_MOVE, NODES, STOPPED, Table, insert_ordered, lookup, new_counters,
+                           set_limits, spend, store)
+from .oware_database import search_bounds
 from .ranking import next_side, state_index
 
 MAX_NODES = 5_000_000  # positions one question may search: a few seconds
-CHECK_EVERY = 4096  # nodes between two looks at the clock
-NODES, BUDGET, STOPPED = range(3)
-BY_NODES, BY_TIME = 1, 2
 # frame[p]: the window (raised by the children), the bounds, the lowest and highest result the
 # children searched so far allow, the children listed and the next one, the signs of the earlier
 # sweeps of the stretch (player_0's, lowest and highest), whether positions before the search's
@@ -69,8 +66,8 @@ def position_key(state, cells):
     """The table key of a position and its history: its own hash, the history's digest and count."""
     base = cells + 1
     n = state[base + COUNT]
-    h = _get64(state, base + HASHES + 2 * (n - 1)) * np.uint64(0x9E3779B97F4A7C15)
-    h ^= _get64(state, base + DIGEST) ^ (np.uint64(n) << np.uint64(55))
+    h = get64(state, base + HASHES + 2 * (n - 1)) * np.uint64(0x9E3779B97F4A7C15)
+    h ^= get64(state, base + DIGEST) ^ (np.uint64(n) << np.uint64(55))
     h ^= h >> np.uint64(31)
     h *= np.uint64(0xBF58476D1CE4E5B9)
     h ^= h >> np.uint64(29)
@@ -87,25 +84,27 @@ def swept(state, pits):
 
 
 @kernel
-def search(alpha, beta, horizon, low_swept, high_swept, unseen, states, frames, order, ply_keys, spec, low, high,
-           safe_low, safe_high, table, blocks, keys, lows, highs, counters, deadline):
+def search(alpha, beta, horizon, sweeps, stack, spec, bounds, tt, counters, deadline):
     """(lowest, highest): the range of the result (-1, 0, +1) for the mover of ``states[0]``, as
     far as a search of ``horizon`` plies settles it; one end past the window ``(alpha, beta)``
     is enough (a cut). Every range it gives, and every one it keeps in the table, holds the
-    result: a position at the horizon answers with its bounds. ``low_swept``/``high_swept``: the
-    lowest and highest sign of player_0's sweep over the earlier positions of the stretch the
-    search can see (``NONE_SWEPT``, ``-NONE_SWEPT`` for none); ``unseen``: whether the stretch
-    began before ``states[0]``.
+    result: a position at the horizon answers with its bounds. ``sweeps`` is (low_swept,
+    high_swept, unseen): the lowest and highest sign of player_0's sweep over the earlier positions
+    of the stretch the search can see (``NONE_SWEPT``, ``-NONE_SWEPT`` for none), and whether the
+    stretch began before the first state.
 
-    An explicit stack: row ``p`` of ``states`` holds the state at ply ``p`` (the rules' own, its
-    history included), ``frames[p]`` its numbers (the ``F_*`` columns), ``order[p]`` its children
-    in the order tried, ``ply_keys[p]`` its table key. ``counters`` (int64[3]): nodes searched,
-    the budget, and why the search stopped short (``BY_NODES``, ``BY_TIME``; 0: it did not).
-    ``deadline``: a ``time.perf_counter()`` past which it stops (``inf`` for none).
+    An explicit stack, ``stack`` = (states, frames, order, ply_keys): row ``p`` of ``states`` holds
+    the state at ply ``p`` (the rules' own, its history included), ``frames[p]`` its numbers (the
+    ``F_*`` columns), ``order[p]`` its children in the order tried, ``ply_keys[p]`` its table key.
+    ``bounds`` is (low, high, safe_low, safe_high, table, blocks) (:meth:`ResultSolver.__init__`);
+    ``tt`` the search core's table entries, ``counters`` and ``deadline`` its budget and clock (a
+    search they stop returns (0, 0) with ``counters[STOPPED]`` set).
     """
+    low_swept, high_swept, unseen = sweeps
+    states, frames, order, ply_keys = stack
+    low, high, safe_low, safe_high, table, blocks = bounds
     pits = spec[SPEC_PITS]
     cells = 2 * pits + 2
-    mask = np.uint64(keys.shape[0] - 1)
     legal = np.empty(pits, dtype=np.bool_)
     gains = np.empty(pits, dtype=np.int64)
     p = 0
@@ -114,16 +113,8 @@ def search(alpha, beta, horizon, low_swept, high_swept, unseen, states, frames, 
     while True:
         # a new node at ply p: answer it from its bounds, or list its children
         state = states[p]
-        counters[NODES] += 1
-        if counters[NODES] % CHECK_EVERY == 0:
-            if counters[NODES] > counters[BUDGET]:
-                counters[STOPPED] = BY_NODES
-                return 0, 0
-            with numba.objmode(now="float64"):
-                now = time.perf_counter()
-            if now > deadline:
-                counters[STOPPED] = BY_TIME
-                return 0, 0
+        if spend(counters, deadline):
+            return 0, 0
         # What each side can force from here (the database), or, where a line comes back to a
         # position of this stretch, that position's sweep: the result lies between; and within
         # the bounds that hold whatever the history.
@@ -142,9 +133,9 @@ def search(alpha, beta, horizon, low_swept, high_swept, unseen, states, frames, 
             lo, hi = min(lo, sign(banked - seeds)), max(hi, sign(banked + seeds))
         lo, hi = max(lo, sign(banked + safe_low[at])), min(hi, sign(banked + safe_high[at]))
         key = position_key(state, cells)
-        slot = key & mask
-        if keys[slot] == key:
-            lo, hi = max(lo, np.int64(lows[slot])), min(hi, np.int64(highs[slot]))
+        found, tt_lo, tt_hi, _, _ = lookup(tt, key)
+        if found:
+            lo, hi = max(lo, tt_lo), min(hi, tt_hi)
         a, b = frames[p, F_A], frames[p, F_B]
         answered = lo == hi or lo >= b or hi <= a or p >= horizon or p >= states.shape[0] - 1
         if not answered:
@@ -164,12 +155,7 @@ def search(alpha, beta, horizon, low_swept, high_swept, unseen, states, frames, 
                 scratch[:used] = state[:used]
                 apply_move(scratch, house, spec)
                 gain = _promise(scratch, mover, stores, pits, cells, low, high, table, blocks)
-                j = n
-                while j > 0 and gains[j - 1] < gain:
-                    order[p, j], gains[j] = order[p, j - 1], gains[j - 1]
-                    j -= 1
-                order[p, j], gains[j] = house, gain
-                n += 1
+                n = insert_ordered(order, p, gains, n, house, gain)
             frames[p, F_N], frames[p, F_K] = n, 0
         while True:  # hand answers down the stack, and find the next child to search
             if answered:
@@ -182,8 +168,7 @@ def search(alpha, beta, horizon, low_swept, high_swept, unseen, states, frames, 
                 lo, hi = max(frames[p, F_LO], frames[p, F_L]), frames[p, F_HI]
                 if k >= frames[p, F_N]:  # every child searched: none does better than its highest
                     hi = min(hi, frames[p, F_H])
-                slot = ply_keys[p] & mask
-                keys[slot], lows[slot], highs[slot] = ply_keys[p], lo, hi
+                store(tt, ply_keys[p], lo, hi, NO_MOVE, 0)
                 answered = True
                 continue
             state = states[p]
@@ -219,7 +204,7 @@ def earlier_sweeps(state, pits):
     n = state[base + COUNT]
     targets = np.empty(n - 1, dtype=np.uint64)
     for k in range(n - 1):
-        targets[k] = _get64(state, base + HASHES + 2 * k)
+        targets[k] = get64(state, base + HASHES + 2 * k)
     targets.sort()
     seen = np.zeros(n - 1, dtype=np.bool_)
     probe = state[:cells + 1].copy()
@@ -235,8 +220,8 @@ def earlier_sweeps(state, pits):
             probe[i], probe[pits + 1 + i] = board[i], board[pits + i]
         for mover in range(2):
             probe[cells] = mover
-            k = np.searchsorted(targets, _position_hash(probe, cells))
-            if k < n - 1 and targets[k] == _position_hash(probe, cells) and not seen[k]:
+            k = np.searchsorted(targets, position_hash(probe, cells))
+            if k < n - 1 and targets[k] == position_hash(probe, cells) and not seen[k]:
                 seen[k] = True
                 s = sign(swept(probe, pits))
                 lowest, highest = min(lowest, s), max(highest, s)
@@ -269,7 +254,7 @@ class ResultSolver:
     """Exact results of one Oware game's positions with at most ``database.max_seeds`` seeds in play.
 
     ``max_nodes``: the positions one question may search before it is refused (NotSolved);
-    ``tt_bits``: the table holds ``2**tt_bits`` entries (ten bytes each), kept between questions.
+    ``tt_bits``: the table holds ``2**tt_bits`` entries (11 bytes each), kept between questions.
     Results only (``exact_margins`` False: :class:`~mancala_marl.errors.NoExactMargins` for margins),
     of positions with at most ``max_seeds`` seeds in play.
     """
@@ -281,18 +266,14 @@ class ResultSolver:
         self.db, self.game = database, database.game
         self.max_nodes = int(max_nodes)
         self.nodes = 0
-        size = 1 << int(tt_bits)
-        self.keys = np.zeros(size, dtype=np.uint64)
-        self.lows = np.zeros(size, dtype=np.int8)
-        self.highs = np.zeros(size, dtype=np.int8)
+        self.table = Table(tt_bits, bounds=np.int8)  # results: -1..1
         # a line without capture holds at most HISTORY positions, and each capture takes 2 seeds or more
         plies = HISTORY * (database.max_seeds // 2 + 1) + 2
         self.states = np.zeros((plies, self.game.state_size), dtype=np.int32)
-        self.frames = np.zeros((plies, 11), dtype=np.int64)
-        self.order = np.zeros((plies, self.game.pits), dtype=np.int64)
-        self.ply_keys = np.zeros(plies, dtype=np.uint64)
-        self.counters = np.zeros(3, dtype=np.int64)
-        self.low, self.high, self.safe_low, self.safe_high = search_bounds(database)
+        self.stack = (self.states, np.zeros((plies, 11), dtype=np.int64),
+                      np.zeros((plies, self.game.pits), dtype=np.int64), np.zeros(plies, dtype=np.uint64))
+        self.counters = new_counters()
+        self.bounds = (*search_bounds(database), database.table, database.blocks)
 
     @property
     def max_seeds(self) -> int:
@@ -308,7 +289,7 @@ class ResultSolver:
     def result(self, state: np.ndarray, deadline: float | None = None) -> int:
         """+1, 0 or -1: the result for the player to move under perfect play by both."""
         self.check_covered(state)
-        self.counters[BUDGET] = self.max_nodes
+        set_limits(self.counters, nodes=self.max_nodes)
         return self._search(state, -1, 1, *self._stretch(state), deadline)
 
     def move_results(self, state: np.ndarray, deadline: float | None = None) -> dict[int, int]:
@@ -318,7 +299,7 @@ class ResultSolver:
         move only has to be tested against it (a zero-width window fails fast), and again
         against a draw where it falls short of a win."""
         self.check_covered(state)
-        self.counters[BUDGET] = self.max_nodes
+        set_limits(self.counters, nodes=self.max_nodes)
         lowest, highest, unseen = self._stretch(state)
         best = self._search(state, -1, 1, lowest, highest, unseen, deadline)
         game, mover = self.game, self.game.to_move(state)
@@ -359,14 +340,13 @@ class ResultSolver:
         """:func:`search` from ``state``, deeper and deeper (the table keeps what each pass settled)
         until the result is known past the window ``(alpha, beta)`` or exactly within it: the result
         if within, else the bound past it. The nodes count against the question's budget (already
-        in ``counters[BUDGET]``); a NotSolved says which limit stopped it."""
+        in ``counters``) and stop at ``deadline``; a NotSolved says which limit stopped it."""
         self.states[0] = state
         for horizon in HORIZONS:
             self.counters[NODES] = 0
-            lo, hi = search(alpha, beta, horizon, low_swept, high_swept, int(unseen), self.states, self.frames,
-                            self.order, self.ply_keys, self.game.spec, self.low, self.high, self.safe_low,
-                            self.safe_high, self.db.table, self.db.blocks, self.keys, self.lows, self.highs,
-                            self.counters, np.inf if deadline is None else deadline)
+            lo, hi = search(alpha, beta, horizon, (low_swept, high_swept, int(unseen)), self.stack, self.game.spec,
+                            self.bounds, self.table.entries, self.counters,
+                            None if deadline is None else float(deadline))
             self.nodes += int(self.counters[NODES])
             self.counters[BUDGET] -= self.counters[NODES]
             if self.counters[STOPPED]:

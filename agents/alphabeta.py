@@ -9,8 +9,8 @@ The search is negamax with alpha-beta pruning, written with numba over the plain
 - **Values are store margins** (mover's store - opponent's store, in seeds). At the horizon that
   is the evaluation; at the end of the game it is the final margin, so a search that reaches the
   end is exact.
-- **Transposition table** of ``2**tt_bits`` entries (always-replace, 64-bit keys) over the
-  state's first ``game.key_cells`` cells (what decides the rest of the game). Where the game
+- **Transposition table** (:class:`mancala_marl.search_core.Table`, ``2**tt_bits`` entries)
+  of bounds, keyed on the state's first ``game.key_cells`` cells (what decides the rest of the game). Where the game
   declares ``store_free`` (Kalah, Sungka: the rest of a game does not depend on the stores) the
   key leaves the stores out and the table holds values *relative* to the current store margin,
   so positions that differ only in their stores share an entry; elsewhere (Togyz Kumalak's and
@@ -20,8 +20,10 @@ The search is negamax with alpha-beta pruning, written with numba over the plain
   the store margin right after the move. At the root the order is fixed (pit nearest the own
   store first) and only a strictly better move replaces the best, so ties go to the pit nearest
   the own store and the choice does not depend on the table's history.
-- **Time limit**: iterative deepening; each iteration gets a node budget from the time left and
-  the measured node rate, and an interrupted iteration is thrown away.
+- **Time limit**: iterative deepening against the search core's clock; an iteration the deadline
+  interrupts is thrown away.
+
+The hash, the table, the budget and clock and the ordering are :mod:`mancala_marl.search_core`'s.
 """
 
 from __future__ import annotations
@@ -39,17 +41,17 @@ from mancala_marl.games.base import MAX_TOTAL_SEEDS, SPEC_PITS
 from mancala_marl.games.base import margin as _margin
 from mancala_marl.games.dispatch import apply_move as _apply
 from mancala_marl.games.dispatch import legal_moves
-from mancala_marl.games.hashing import NONE, fnv1a
+from mancala_marl.search_core import (BOUND, BUDGET, BY_DEPTH, COUNTERS, MAX_PLY, NO_LIMIT, NODES, NONE,
+                                      STOPPED, Table,
+                                      bounds_after, fnv1a, insert_ordered, lookup, new_counters, set_limits, spend,
+                                      store)
 
 from .base import SEED, Policy, check_game_on, register_policy
 
 # (``margin`` is imported as ``_margin``: the search uses the name for a local)
 GREEDY_MAX_CHAIN = 12
-MAX_PLY = 512  # deeper than any line the tests and benchmarks reach; hitting it is reported
 UNBOUNDED = 1 << 30
-EXACT, LOWER, UPPER = 0, 1, 2
-# counters[]: nodes searched, node budget, aborted (budget spent), ply limit hit, best root move
-NODES, BUDGET, ABORTED, PLY_LIMIT, BEST = range(5)
+BEST = COUNTERS  # counters[BEST]: the best root move, after the search core's columns
 # A search without time_limit that looks like taking longer than this a move says so (seconds).
 SLOW_MOVE = 60.0
 
@@ -62,7 +64,7 @@ TT_BITS = Param("tt_bits", int, None, "the table holds 2**tt_bits entries; 0 tur
 
 @kernel
 def position_key(state, pits, store_free, key_cells):
-    """The position hash (:func:`mancala_marl.games.hashing.fnv1a`) of the state's first
+    """The position hash (:func:`mancala_marl.search_core.fnv1a`) of the state's first
     ``key_cells`` cells, leaving out the two stores when ``store_free``: the transposition table's
     key (:mod:`.best_response` keys its table of positions the same way)."""
     if store_free:
@@ -84,20 +86,21 @@ def _combine(p, v, f_best, f_move, f_alpha, f_beta, f_i, f_n, order):
 
 
 @kernel
-def search(root, depth, max_chain, spec, store_free, key_cells, keys, values, depths, flags, moves, stack,
-           counters):
+def search(root, depth, max_chain, spec, keying, table, stack, counters, deadline):
     """Negamax value of the non-terminal ``root`` for its mover, searched ``depth`` turns deep.
 
     An explicit stack instead of recursion, so that numba can cache the compiled code. Past
     ``max_chain`` moves of one turn, a further move of that turn uses depth like a new turn, which
-    bounds Sungka's long turns (a search with unbounded depth is not affected). ``stack`` is
-    (MAX_PLY, pits, state size) scratch for the children; the table arrays may have length 0 (no
-    table); ``counters`` is int64[5]: nodes, node budget, aborted, ply limit hit, best root move.
+    bounds Sungka's long turns (a search with unbounded depth is not affected). ``keying`` is
+    (store_free, key_cells) (:func:`position_key`); ``table`` a :class:`~mancala_marl.search_core.Table`'s
+    entries (with depths, or empty: no table); ``stack`` (MAX_PLY, pits, state size) scratch for the
+    children; ``counters`` the search core's budget, then the best root move (``BEST``);
+    ``deadline`` its clock. A search the budget or the clock stops returns 0, ``counters[STOPPED]`` set.
     """
+    store_free, key_cells = keying
     pits = spec[SPEC_PITS]
     cells = 2 * pits + 2
-    use_tt = keys.shape[0] > 0
-    mask = np.uint64(max(keys.shape[0] - 1, 0))
+    use_tt = table[0].shape[0] > 0
     nodes = np.empty((MAX_PLY, root.shape[0]), dtype=np.int32)
     f_depth = np.empty(MAX_PLY, dtype=np.int64)
     f_chain = np.empty(MAX_PLY, dtype=np.int64)
@@ -122,18 +125,15 @@ def search(root, depth, max_chain, spec, store_free, key_cells, keys, values, de
     ret = 0
     while True:
         if phase == 0:
-            counters[NODES] += 1
-            if counters[NODES] > counters[BUDGET]:
-                counters[ABORTED] = 1
+            if spend(counters, deadline):
                 return 0
             state = nodes[p]
             mover = state[cells]
             margin = _margin(state, pits, mover)
             phase = 1
             if p >= MAX_PLY - 1:
-                counters[PLY_LIMIT] = 1
-                ret, phase = margin, 2
-                continue
+                counters[STOPPED] = BY_DEPTH
+                return 0
             d, c = f_depth[p], f_chain[p]
             # How much search an entry stands for: more turns, then fewer moves made this turn.
             f_effort[p] = d if d >= UNBOUNDED or max_chain >= UNBOUNDED else d * (max_chain + 1) + max_chain - c
@@ -141,21 +141,19 @@ def search(root, depth, max_chain, spec, store_free, key_cells, keys, values, de
             if use_tt:
                 key = position_key(state, pits, store_free, key_cells)
                 f_key[p] = key
-                slot = key & mask
-                if keys[slot] == key:
-                    tt_move = moves[slot]
-                    if p > 0 and depths[slot] >= f_effort[p]:
-                        v = values[slot] + margin
-                        if flags[slot] == EXACT:
-                            ret, phase = v, 2
-                        elif flags[slot] == LOWER and v > f_alpha[p]:
-                            f_alpha[p] = v
-                        elif flags[slot] == UPPER and v < f_beta[p]:
-                            f_beta[p] = v
-                        if f_alpha[p] >= f_beta[p]:
-                            ret, phase = v, 2
-                        if phase == 2:
-                            continue
+                found, low, high, tt_move, effort = lookup(table, key)
+                if found and p > 0 and effort >= f_effort[p]:
+                    # the table holds bounds relative to the store margin (see the module doc)
+                    low = low + margin if low > -BOUND else -UNBOUNDED
+                    high = high + margin if high < BOUND else UNBOUNDED
+                    if low == high or low >= f_beta[p]:
+                        ret, phase = low, 2
+                    elif high <= f_alpha[p]:
+                        ret, phase = high, 2
+                    else:
+                        f_alpha[p], f_beta[p] = max(f_alpha[p], low), min(f_beta[p], high)
+                    if phase == 2:
+                        continue
             n = 0
             legal_moves(state, spec, legal)
             for k in range(pits):
@@ -172,14 +170,7 @@ def search(root, depth, max_chain, spec, store_free, key_cells, keys, values, de
                         s += 1000
                     if pit == tt_move:
                         s += 100000
-                j = n  # stable insertion sort, best score first
-                while j > 0 and score[j - 1] < s:
-                    order[p, j] = order[p, j - 1]
-                    score[j] = score[j - 1]
-                    j -= 1
-                order[p, j] = pit
-                score[j] = s
-                n += 1
+                n = insert_ordered(order, p, score, n, pit, s)
             f_n[p], f_i[p] = n, 0
             f_best[p], f_move[p] = -(1 << 30), order[p, 0]
             f_alpha0[p] = f_alpha[p]
@@ -193,17 +184,9 @@ def search(root, depth, max_chain, spec, store_free, key_cells, keys, values, de
             if f_i[p] >= f_n[p]:  # all children done (or cut off)
                 best = f_best[p]
                 if use_tt:
-                    slot = f_key[p] & mask
-                    keys[slot] = f_key[p]
-                    values[slot] = best - _margin(nodes[p], pits, nodes[p, cells])
-                    depths[slot] = f_effort[p]
-                    moves[slot] = f_move[p]
-                    if best <= f_alpha0[p]:
-                        flags[slot] = UPPER
-                    elif best >= f_beta[p]:
-                        flags[slot] = LOWER
-                    else:
-                        flags[slot] = EXACT
+                    shift = _margin(nodes[p], pits, nodes[p, cells])
+                    low, high = bounds_after(best - shift, f_alpha0[p] - shift, f_beta[p] - shift, -BOUND, BOUND)
+                    store(table, f_key[p], low, high, f_move[p], f_effort[p])
                 if p == 0:
                     counters[BEST] = f_move[0]
                 ret, phase = best, 2
@@ -234,51 +217,46 @@ def search(root, depth, max_chain, spec, store_free, key_cells, keys, values, de
 @kernel
 def greedy_pit(state, spec, stack, counters):
     """``greedy``'s move as one compiled call (what :class:`GreedyPolicy` computes): the search one
-    turn deep, no table. ``stack`` is (MAX_PLY, pits, state size) scratch, ``counters`` int64[5]."""
+    turn deep, no table. ``stack`` is (MAX_PLY, pits, state size) scratch, ``counters`` the search
+    core's (:func:`~mancala_marl.search_core.new_counters` with one column of its own)."""
     counters[:] = 0
-    counters[BUDGET] = 1 << 62
-    search(state.copy(), 1, GREEDY_MAX_CHAIN, spec, False, 0, np.zeros(0, np.uint64), np.zeros(0, np.int32),
-           np.zeros(0, np.int32), np.zeros(0, np.int8), np.zeros(0, np.int8), stack, counters)
-    if counters[PLY_LIMIT]:
+    counters[BUDGET] = NO_LIMIT
+    no_table = (np.zeros(0, np.uint64), np.zeros(0, np.int16), np.zeros(0, np.int16), np.zeros(0, np.int8),
+                np.zeros(0, np.int32))
+    search(state.copy(), 1, GREEDY_MAX_CHAIN, spec, (False, 0), no_table, stack, counters, None)
+    if counters[STOPPED] == BY_DEPTH:
         raise RuntimeError("greedy search went deeper than MAX_PLY plies")
     return counters[BEST]
 
 
 class SearchTable:
-    """The search's working memory: transposition table, child stack and counters for one game."""
+    """The search's working memory for one game: transposition table, child stack and counters."""
 
     def __init__(self, game, tt_bits: int):
-        size = 0 if tt_bits is None or tt_bits <= 0 else 1 << int(tt_bits)
         self.spec = game.spec.copy()
-        self.store_free = bool(game.store_free)
-        self.key_cells = int(game.key_cells)
-        self.keys = np.zeros(size, dtype=np.uint64)
-        self.values = np.zeros(size, dtype=np.int32)
-        self.depths = np.zeros(size, dtype=np.int32)
-        self.flags = np.zeros(size, dtype=np.int8)
-        self.moves = np.zeros(size, dtype=np.int8)
+        self.keying = (bool(game.store_free), int(game.key_cells))
+        self.table = Table(0 if tt_bits is None else tt_bits, depths=True)
         self.stack = np.zeros((MAX_PLY, game.pits, game.state_size), dtype=np.int32)
-        self.counters = np.zeros(5, dtype=np.int64)
+        self.counters = new_counters(extra=1)
 
     def matches(self, game) -> bool:
         return self.spec.shape == game.spec.shape and bool((self.spec == game.spec).all())
 
     def clear(self) -> None:
-        self.keys[:] = 0
+        self.table.clear()
 
     def search(self, state: np.ndarray, depth: int, max_chain: int = UNBOUNDED,
-               budget: int = 1 << 62) -> tuple[int, int, bool]:
-        """(best pit, value for the mover in seeds, completed) of a ``depth``-turn search of ``state``."""
-        self.counters[:] = 0
-        self.counters[BUDGET] = budget
-        value = search(state.astype(np.int32, copy=True), int(depth), int(max_chain), self.spec,
-                       self.store_free, self.key_cells, self.keys, self.values, self.depths, self.flags, self.moves,
-                       self.stack, self.counters)
-        if self.counters[PLY_LIMIT]:
+               deadline: float | None = None) -> tuple[int, int, bool]:
+        """(best pit, value for the mover in seeds, completed) of a ``depth``-turn search of
+        ``state``, stopped short at ``deadline`` (a ``time.perf_counter()``; then not completed)."""
+        set_limits(self.counters)
+        value = search(state.astype(np.int32, copy=True), int(depth), int(max_chain), self.spec, self.keying,
+                       self.table.entries, self.stack, self.counters, deadline)
+        if self.counters[STOPPED] == BY_DEPTH:
             # e.g. the solver on a small Togyz Kumalak board, where balls can circle for ever
             raise BadInput(f"search went deeper than {MAX_PLY} plies (a line of play that may never end); "
                              "no exact value: use alphabeta with a finite depth")
-        return int(self.counters[BEST]), int(value), not self.counters[ABORTED]
+        return int(self.counters[BEST]), int(value), not self.counters[STOPPED]
 
 
 class _SearchPolicy(Policy):
@@ -324,16 +302,11 @@ class _SearchPolicy(Policy):
             return move
         deadline = time.perf_counter() + self.time_limit
         move = None
-        rate = 2e5  # nodes per second, a cautious first guess; measured from then on
         for depth in range(1, self.depth + 1):
-            start = time.perf_counter()
-            left = deadline - start
-            if left <= 0 and move is not None:
+            if time.perf_counter() >= deadline and move is not None:
                 break
-            found, value, done = table.search(state, depth, self.max_chain, budget=max(int(left * rate), 200))
-            spent = max(time.perf_counter() - start, 1e-6)
+            found, value, done = table.search(state, depth, self.max_chain, deadline=deadline)
             self.nodes += int(table.counters[NODES])
-            rate = max(rate, table.counters[NODES] / spent)
             if not done:
                 if move is None:  # not even depth 1 fitted: finish it, a move is needed
                     found, value, _ = table.search(state, 1, self.max_chain)

@@ -183,7 +183,7 @@ def build_all(game, max_seeds: int, table, blocks, advance) -> np.ndarray:
 
 def search_bounds(db) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(``low``, ``high``, ``safe_low``, ``safe_high``) of every board of ``db``, for the search
-    under our rules (:mod:`mancala_marl.endgame.results`).
+    under our rules (:mod:`mancala_marl.endgame.oware_solver`).
 
     ``safe_low``/``safe_high`` bound the margin to come whatever the history: as if the side they
     bound against could end the game at any position the line enters, as a repetition of it would

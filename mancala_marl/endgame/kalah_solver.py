@@ -7,29 +7,26 @@ stores or in who moves share an entry; MTD(f) drives it with zero-width windows,
 only asks "at least this much?", and the table carries what one pass learned to the next.
 Children are tried in this order: the table's best move, then moves that earn an extra turn, then
 by the seeds they bank at once. A board with at most ``max_seeds`` seeds in play is looked up.
+The hash, the table, the budget and clock and the ordering are :mod:`mancala_marl.search_core`'s.
 """
 
 from __future__ import annotations
-
-import time
 
 import numpy as np
 
 from mancala_marl.errors import NotSolved
 
 from .._compile import kernel
-from ..games.base import GAME_OVER
-from ..games.hashing import NONE, fnv1a
+from ..games.base import GAME_OVER, SPEC_PITS
 from ..games.kalah import apply_move
-from .kalah import canonical, load_state
+from ..search_core import (BY_DEPTH, BY_TIME, MAX_PLY, NO_MOVE, NODES, NONE, STOPPED, Table, bounds_after, fnv1a,
+                           insert_ordered, lookup, new_counters, set_limits, spend, store)
+from .kalah_database import canonical, load_state
 from .ranking import index
 
-MAX_PLY = 512
-NODES, BUDGET, ABORTED = range(3)
 # window[p]: seeds in play, the window (narrowed by the table), the window it was searched with,
 # children listed, the next one, the best value and pit so far
 W_SEEDS, W_A, W_B, W_A0, W_B0, W_N, W_K, W_BEST, W_PIT = range(9)
-NO_MOVE = -1
 
 
 @kernel(inline="always")
@@ -50,19 +47,22 @@ def mover_view(state, pits, mover):
 
 
 @kernel
-def negamax(seeds, alpha, beta, boards, scratch, window, ply_keys, pits, spec, values, table, blocks, max_seeds, keys, lows,
-            highs, tt_moves, counters):
-    """The margin to come for the mover of ``boards[0]`` (``seeds`` in play), exact if it lies
+def negamax(seeds, alpha, beta, spec, frames, db, tt, counters, deadline):
+    """The margin to come for the mover of ``frames[0][0]`` (``seeds`` in play), exact if it lies
     strictly inside ``(alpha, beta)``, else a bound on the side it failed.
 
-    An explicit stack rather than recursion (numba pays for every array passed in a call): row
-    ``p`` of ``boards`` (MAX_PLY, 2 * pits + 3) holds the board at ply ``p``, ``scratch``
+    An explicit stack rather than recursion: ``frames`` is (boards, scratch, window, ply_keys),
+    where row ``p`` of ``boards`` (MAX_PLY, 2 * pits + 3) holds the board at ply ``p``, ``scratch``
     (MAX_PLY, 4, pits) its children's gains, next movers, order and scores, ``window``
     (MAX_PLY, 9) int64 its numbers (the ``W_*`` columns), ``ply_keys`` (MAX_PLY) uint64 its table
-    key; ``counters`` is int64[3].
+    key. ``db`` is the database's (values, table, blocks, max_seeds); ``tt`` the search core's table
+    entries; ``counters`` and ``deadline`` its budget and clock (a search they stop returns 0,
+    ``STOPPED`` set).
     """
+    boards, scratch, window, ply_keys = frames
+    values, table, blocks, max_seeds = db
+    pits = np.int64(spec[SPEC_PITS])  # int64 like the rest: the ranking kernels specialise on it
     cells = 2 * pits
-    mask = np.uint64(keys.shape[0] - 1)
     p = 0
     window[0, W_SEEDS], window[0, W_A], window[0, W_B] = seeds, alpha, beta
     enter = True
@@ -76,15 +76,16 @@ def negamax(seeds, alpha, beta, boards, scratch, window, ply_keys, pits, spec, v
                 ret = np.int64(values[index(board, pits, table, blocks)])
             else:
                 ret = np.int64(1 << 40)  # not answered yet
-                counters[NODES] += 1
-                if counters[NODES] > counters[BUDGET] or p >= MAX_PLY - 1:
-                    counters[ABORTED] = 1
+                if spend(counters, deadline):
+                    return np.int64(0)
+                if p >= MAX_PLY - 1:
+                    counters[STOPPED] = BY_DEPTH
                     return np.int64(0)
                 key = board_key(board, cells)
-                slot = key & mask
-                low, high, tt_move = -n_seeds, n_seeds, NO_MOVE
-                if keys[slot] == key:
-                    low, high, tt_move = np.int64(lows[slot]), np.int64(highs[slot]), tt_moves[slot]
+                found, low, high, tt_move, _ = lookup(tt, key)
+                if not found:
+                    low, high = -n_seeds, n_seeds
+                else:
                     if low >= window[p, W_B] or low == high:
                         ret = low
                     elif high <= window[p, W_A]:
@@ -95,7 +96,8 @@ def negamax(seeds, alpha, beta, boards, scratch, window, ply_keys, pits, spec, v
                         ret = a
                 if ret == 1 << 40:
                     window[p, W_A], window[p, W_B], window[p, W_A0], window[p, W_B0] = a, b, a, b
-                    gained, nxt, order, score = scratch[p, 0], scratch[p, 1], scratch[p, 2], scratch[p, 3]
+                    node = scratch[p]  # rows: gains, next movers, order, scores
+                    gained, nxt, score = node[0], node[1], node[3]
                     state = boards[p + 1]  # free until a child is put there
                     n = 0
                     for pit in range(pits - 1, -1, -1):
@@ -106,12 +108,7 @@ def negamax(seeds, alpha, beta, boards, scratch, window, ply_keys, pits, spec, v
                         gained[pit] = state[pits] - state[cells + 1]
                         nxt[pit] = state[cells + 2]
                         s = gained[pit] + (1000 if nxt[pit] == 0 else 0) + (100000 if pit == tt_move else 0)
-                        j = n
-                        while j > 0 and score[j - 1] < s:
-                            order[j], score[j] = order[j - 1], score[j - 1]
-                            j -= 1
-                        order[j], score[j] = pit, s
-                        n += 1
+                        n = insert_ordered(node, 2, score, n, pit, s)
                     window[p, W_N], window[p, W_K] = n, 0
                     window[p, W_BEST], window[p, W_PIT] = -(1 << 30), NO_MOVE
                     ply_keys[p] = key
@@ -130,17 +127,11 @@ def negamax(seeds, alpha, beta, boards, scratch, window, ply_keys, pits, spec, v
                 best = -n_seeds
             else:
                 key = ply_keys[p]
-                slot = key & mask
-                low, high = -n_seeds, n_seeds
-                if keys[slot] == key:
-                    low, high = np.int64(lows[slot]), np.int64(highs[slot])
-                if best <= window[p, W_A0]:
-                    high = min(high, best)
-                elif best >= window[p, W_B0]:
-                    low = max(low, best)
-                else:
-                    low = high = best
-                keys[slot], lows[slot], highs[slot], tt_moves[slot] = key, low, high, window[p, W_PIT]
+                found, low, high, _, _ = lookup(tt, key)  # what an entry learned since, kept
+                if not found:
+                    low, high = -n_seeds, n_seeds
+                low, high = bounds_after(best, window[p, W_A0], window[p, W_B0], low, high)
+                store(tt, key, low, high, window[p, W_PIT], 0)
             if p == 0:
                 return best
             p -= 1
@@ -196,16 +187,11 @@ class Solver:
 
     def __init__(self, database, tt_bits: int = 22):
         self.db, self.game = database, database.game
-        size = 1 << int(tt_bits)
-        self.keys = np.zeros(size, dtype=np.uint64)
-        self.lows = np.zeros(size, dtype=np.int8)
-        self.highs = np.zeros(size, dtype=np.int8)
-        self.tt_moves = np.zeros(size, dtype=np.int8)
+        self.table = Table(tt_bits, bounds=np.int8)
         self.boards = np.zeros((MAX_PLY, 2 * self.game.pits + 3), dtype=np.int32)
-        self.scratch = np.zeros((MAX_PLY, 4, self.game.pits), dtype=np.int64)
-        self.window = np.zeros((MAX_PLY, 9), dtype=np.int64)
-        self.ply_keys = np.zeros(MAX_PLY, dtype=np.uint64)
-        self.counters = np.zeros(3, dtype=np.int64)
+        self.frames = (self.boards, np.zeros((MAX_PLY, 4, self.game.pits), dtype=np.int64),
+                       np.zeros((MAX_PLY, 9), dtype=np.int64), np.zeros(MAX_PLY, dtype=np.uint64))
+        self.counters = new_counters()
         self.nodes = 0
 
     def to_come(self, state: np.ndarray, deadline: float | None = None, guess: int = 0) -> int:
@@ -243,19 +229,15 @@ class Solver:
 
     def _search(self, seeds: int, alpha: int, beta: int, deadline: float | None) -> int:
         db = self.db
-        step = 1 << 62 if deadline is None else 200_000
-        while True:
-            self.counters[:] = 0
-            self.counters[BUDGET] = step
-            value = negamax(seeds, alpha, beta, self.boards, self.scratch, self.window, self.ply_keys, self.game.pits, self.game.spec, db.values, db.table,
-                            db.blocks, db.max_seeds, self.keys, self.lows, self.highs, self.tt_moves,
-                            self.counters)
-            self.nodes += int(self.counters[NODES])
-            if not self.counters[ABORTED]:
-                return int(value)
-            # the budget ran out: the table keeps what was settled, the search starts again
-            if deadline is not None and time.perf_counter() > deadline:
-                raise NotSolved("time")
+        set_limits(self.counters)
+        value = negamax(seeds, alpha, beta, self.game.spec, self.frames, (db.values, db.table, db.blocks, db.max_seeds),
+                        self.table.entries, self.counters, deadline)
+        self.nodes += int(self.counters[NODES])
+        if self.counters[STOPPED] == BY_TIME:
+            raise NotSolved("time")
+        if self.counters[STOPPED] == BY_DEPTH:
+            raise RuntimeError(f"Kalah search went deeper than {MAX_PLY} plies")
+        return int(value)
 
     # -- questions about a state of the game (final margins, for the player to move) ------------
     def value(self, state: np.ndarray, deadline: float | None = None) -> int:
