@@ -244,6 +244,8 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
     with progress_bar(disable=not progress) as bar:
         task = bar.add_task("solving positions", total=len(states))
         for state in states:
+            # one position can take a minute: say which is being solved (the spinner shows it is)
+            bar.update(task, description=f"solving positions (now one of {game.seeds_in_play(state)} seeds in play)")
             try:
                 solved.append(solve_position(game, state, perfect))
             except NotSolved:
@@ -254,6 +256,7 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
         for index, position in enumerate(solved):
             policy_seed = int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
             for k, (policy, out) in enumerate(zip(graded, verdicts)):
+                bar.update(task, description=f"grading moves (now {policy})")
                 policy.reset(policy_seed)
                 asked = time.perf_counter()
                 move = int(policy.act(game, position.state.copy()))

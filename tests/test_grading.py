@@ -203,3 +203,40 @@ def test_bad_input_is_one_line_and_status_2(argv, why, capsys):
         status, (out, err) = exit_.code, capsys.readouterr()
     assert status == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err and why in err, err
+
+
+def test_the_bar_says_which_position_and_policy_it_is_on(monkeypatch):
+    """A position can take a minute to solve: the bar's text names the one being solved, and the
+    policy being asked, before the count moves on."""
+    import mancala_marl.matches.grading as grading
+
+    class Recorder:
+        def __init__(self, disable=False):
+            self.seen = []
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def add_task(self, description, total):
+            self.seen.append(("add", description))
+            return len(self.seen)
+
+        def update(self, task, description):
+            self.seen.append(("now", description))
+
+        def advance(self, task):
+            self.seen.append(("done", None))
+
+    bars = []
+    monkeypatch.setattr(grading, "progress_bar", lambda disable=False: bars.append(Recorder(disable)) or bars[-1])
+    grade(SMALL, ["random", "greedy"], positions=4, seed=5, db_seeds=DB_SEEDS, progress=True)
+    seen = bars[0].seen
+    solving = [text for kind, text in seen if kind == "now" and text.startswith("solving")]
+    asking = [text for kind, text in seen if kind == "now" and text.startswith("grading")]
+    assert len(solving) == 4 and all(text.endswith(" seeds in play)") for text in solving)
+    assert asking == ["grading moves (now random)", "grading moves (now greedy)"] * 4
+    first_done = seen.index(("done", None))
+    assert seen[first_done - 1][0] == "now"  # named before its work, not after
