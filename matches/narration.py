@@ -19,20 +19,22 @@ import numpy as np
 from mancala_marl.games.base import side_is_empty
 
 MAX_STEPS = 5000  # a longer relay chain is shown as its result
+# The kernels whose entry (step index) and result the narration reads, by a part of their name:
+# where the end of the game sweeps, whether a grand slam forfeited a capture. Only these are noted.
+NOTED = ("sweep", "grand_slam")
 
 
 class _Board(np.ndarray):
     """An int array that records ``[cell, new count]`` for every write to a board cell."""
 
     def __setitem__(self, index, value):
-        super().__setitem__(index, value)
+        np.ndarray.__setitem__(self, index, value)
         steps = self.steps
         if len(steps) >= MAX_STEPS:
             return
-        if isinstance(index, (int, np.integer)):
-            cell = int(index)
-            if 0 <= cell < self.board_cells:
-                steps.append([cell, int(np.ndarray.__getitem__(self, cell))])
+        if type(index) is int or isinstance(index, np.integer):
+            if 0 <= index < self.board_cells:
+                steps.append([int(index), self.item(index)])
         else:  # a write to a slice or a mask: the whole board, cell by cell
             plain = np.asarray(self)
             steps += [[i, int(plain[i])] for i in range(self.board_cells)]
@@ -44,8 +46,8 @@ _replays: dict = {}  # a move kernel -> its Python replay, made once and shared 
 
 def _python(function, seen: dict):
     """``function`` (a numba dispatcher) as Python whose calls to other kernels also run as Python,
-    noting on the board this thread replays on where each kernel was entered (step index, name)
-    and what it returned."""
+    noting on the board this thread replays on where each :data:`NOTED` kernel was entered (step
+    index, name) and what it returned."""
     if function in seen:
         return seen[function]
     py = getattr(function, "py_func", None)
@@ -62,11 +64,11 @@ def _python(function, seen: dict):
         call[2] = clone(*args)
         return call[2]
 
-    seen[function] = entered
+    replay = seen[function] = entered if any(part in name for part in NOTED) else clone
     for global_name in py.__code__.co_names:
         if hasattr(namespace.get(global_name), "py_func"):
             namespace[global_name] = _python(namespace[global_name], seen)
-    return entered
+    return replay
 
 
 def _replay(kernel):
@@ -102,7 +104,7 @@ def sweep_start(game, before: np.ndarray, steps: list, calls: list) -> int | Non
     """The step where the end of the game starts sweeping seeds left in pits to the stores, if it
     does (the sweep writes every pit, seeds left or not)."""
     for index, name, _ in calls:
-        if "sweep" in name:
+        if "sweep" in name:  # one of NOTED
             board = np.array(before[: game.board_size], dtype=np.int64)
             for cell, count in steps[:index]:
                 board[cell] = count
