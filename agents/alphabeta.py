@@ -141,8 +141,9 @@ def search(root, depth, max_chain, spec, keying, table, stack, counters, deadlin
             if use_tt:
                 key = position_key(state, pits, store_free, key_cells)
                 f_key[p] = key
-                found, low, high, tt_move, effort = lookup(table, key)
-                if found and p > 0 and effort >= f_effort[p]:
+                # the root only takes the entry's move: its bounds are read where they stand for enough search
+                _, low, high, tt_move = lookup(table, key, f_effort[p] if p > 0 else UNBOUNDED + 1)
+                if low > -BOUND or high < BOUND:
                     # the table holds bounds relative to the store margin (see the module doc)
                     low = low + margin if low > -BOUND else -UNBOUNDED
                     high = high + margin if high < BOUND else UNBOUNDED

@@ -138,14 +138,19 @@ def slot_of(entries, key):
 
 
 @kernel(inline="always")
-def lookup(entries, key):
-    """(found, low, high, move, depth) of ``key``'s entry; (False, -BOUND, BOUND, NO_MOVE, -1) if absent."""
+def lookup(entries, key, effort):
+    """(found, low, high, move) of ``key``'s entry; its bounds only where it stands for at least
+    ``effort`` (a table without depths: always), else (-BOUND, BOUND), which bound nothing. (An
+    entry of a shallower pass still gives its move: only then are its bounds read, each array
+    another cache miss.) (False, -BOUND, BOUND, NO_MOVE) if absent."""
     keys, lows, highs, moves, depths = entries
     slot = slot_of(entries, key)
     if keys[slot] != key:
-        return False, -BOUND, BOUND, NO_MOVE, -1
-    depth = depths[slot] if depths.shape[0] > 0 else 0
-    return True, np.int64(lows[slot]), np.int64(highs[slot]), np.int64(moves[slot]), np.int64(depth)
+        return False, -BOUND, BOUND, NO_MOVE
+    move = np.int64(moves[slot])
+    if depths.shape[0] > 0 and depths[slot] < effort:
+        return True, -BOUND, BOUND, move
+    return True, np.int64(lows[slot]), np.int64(highs[slot]), move
 
 
 @kernel(inline="always")

@@ -43,8 +43,8 @@ def test_skipped_cells_are_left_out_as_if_absent():
 
 
 @numba.njit  # not cached: numba would not see an edit of the core's helpers it inlines
-def _probe(entries, key):
-    return lookup(entries, key)
+def _probe(entries, key, effort=0):
+    return lookup(entries, key, effort)
 
 
 @numba.njit  # not cached: numba would not see an edit of the core's helpers it inlines
@@ -72,14 +72,15 @@ def _ordered(moves, scores_in):
 
 def test_the_table_gives_back_what_was_stored_and_a_later_entry_replaces_an_earlier_one():
     table = Table(4, depths=True)
-    assert len(table) == 16 and _probe(table.entries, np.uint64(35)) == (False, -BOUND, BOUND, NO_MOVE, -1)
+    assert len(table) == 16 and _probe(table.entries, np.uint64(35)) == (False, -BOUND, BOUND, NO_MOVE)
     _put(table.entries, np.uint64(35), -3, 7, 2, 9)
-    assert _probe(table.entries, np.uint64(35)) == (True, -3, 7, 2, 9)
+    assert _probe(table.entries, np.uint64(35), 9) == (True, -3, 7, 2)
+    assert _probe(table.entries, np.uint64(35), 10) == (True, -BOUND, BOUND, 2)  # too shallow: its move only
     _put(table.entries, np.uint64(51), 4, 4, 1, 1)  # 51 & 15 == 35 & 15: the same slot
-    assert _probe(table.entries, np.uint64(35))[0] is False and _probe(table.entries, np.uint64(51)) == (True, 4, 4, 1, 1)
-    without = Table(4)  # no depths kept: they read 0
+    assert _probe(table.entries, np.uint64(35))[0] is False and _probe(table.entries, np.uint64(51)) == (True, 4, 4, 1)
+    without = Table(4)  # no depths kept: its bounds always hold
     _put(without.entries, np.uint64(35), -1, 1, 0, 9)
-    assert _probe(without.entries, np.uint64(35)) == (True, -1, 1, 0, 0) and without.depths.size == 0
+    assert _probe(without.entries, np.uint64(35), 99) == (True, -1, 1, 0) and without.depths.size == 0
     table.clear()
     assert _probe(table.entries, np.uint64(51))[0] is False
     assert len(Table(0)) == 0 and len(Table(None)) == 0

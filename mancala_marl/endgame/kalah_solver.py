@@ -82,7 +82,7 @@ def negamax(seeds, alpha, beta, spec, frames, db, tt, counters, deadline):
                     counters[STOPPED] = BY_DEPTH
                     return np.int64(0)
                 key = board_key(board, cells)
-                found, low, high, tt_move, _ = lookup(tt, key)
+                found, low, high, tt_move = lookup(tt, key, 0)
                 if not found:
                     low, high = -n_seeds, n_seeds
                 else:
@@ -127,7 +127,7 @@ def negamax(seeds, alpha, beta, spec, frames, db, tt, counters, deadline):
                 best = -n_seeds
             else:
                 key = ply_keys[p]
-                found, low, high, _, _ = lookup(tt, key)  # what an entry learned since, kept
+                found, low, high, _ = lookup(tt, key, 0)  # what an entry learned since, kept
                 if not found:
                     low, high = -n_seeds, n_seeds
                 low, high = bounds_after(best, window[p, W_A0], window[p, W_B0], low, high)

@@ -133,7 +133,7 @@ def search(alpha, beta, horizon, sweeps, stack, spec, bounds, tt, counters, dead
             lo, hi = min(lo, sign(banked - seeds)), max(hi, sign(banked + seeds))
         lo, hi = max(lo, sign(banked + safe_low[at])), min(hi, sign(banked + safe_high[at]))
         key = position_key(state, cells)
-        found, tt_lo, tt_hi, _, _ = lookup(tt, key)
+        found, tt_lo, tt_hi, _ = lookup(tt, key, 0)
         if found:
             lo, hi = max(lo, tt_lo), min(hi, tt_hi)
         a, b = frames[p, F_A], frames[p, F_B]
