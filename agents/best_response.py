@@ -25,6 +25,7 @@ from mancala_marl._compile import kernel
 from mancala_marl.errors import BadInput
 from mancala_marl.games.base import GAME_OVER, MAX_MOVES, SPEC_PITS, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
+from mancala_marl.games.params import Param
 from mancala_marl.search_core import COUNTERS, NODES, Table, insert_ordered, new_counters, set_limits, spend
 
 from .alphabeta import position_key
@@ -34,6 +35,8 @@ WIN, NO_WIN, UNKNOWN = 1, 0, -1
 # counters[], after the search core's: the winning line's length, the table's slots used
 LINE, USED = COUNTERS, COUNTERS + 1
 OPPONENTS = {"max": 0, "exact": 1}
+TABLE_BITS = Param("table_bits", int, 24, "the table of the positions explored holds 2**table_bits keys",
+                   low=10, high=32)
 
 
 @kernel
@@ -130,11 +133,10 @@ def _search(root, learner, spec, opponent, key_cells, total, table, used, frames
 class BestResponse:
     """Reusable memory for :meth:`can_win` on one game (each search starts from an empty table)."""
 
-    def __init__(self, game, opponent: str, table_bits: int = 24):
+    def __init__(self, game, opponent: str, table_bits: int = TABLE_BITS.default):
         if opponent not in OPPONENTS:
             raise BadInput(f"opponent must be one of {list(OPPONENTS)} (a deterministic baseline), got {opponent!r}")
-        if not 10 <= table_bits <= 32:
-            raise BadInput(f"table_bits must be in 10..32, got {table_bits!r}")
+        table_bits = TABLE_BITS.check(table_bits)
         self.game, self.opponent = game, OPPONENTS[opponent]
         self.table = Table(table_bits).keys  # keys only: a set of the positions explored
         self.used = np.zeros((1 << (table_bits - 1)) + 2, dtype=np.int64)

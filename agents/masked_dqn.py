@@ -26,7 +26,11 @@ from stable_baselines3.common.buffers import ReplayBuffer
 from torch.nn import functional as F
 
 from mancala_marl.errors import BadInput
+from mancala_marl.limits import limit
 from .afterstate import AfterstatePolicy
+
+# the moves an n-step return adds up (1: plain one-step DQN)
+N_STEPS = limit("steps", "n_steps", doc="moves of each n-step return")
 
 
 class MaskedReplayBufferSamples(NamedTuple):
@@ -57,8 +61,7 @@ class MaskedReplayBuffer(ReplayBuffer):
                  prioritized: float = 0.0):
         if optimize_memory_usage:
             raise BadInput("MaskedReplayBuffer does not support optimize_memory_usage=True")
-        if int(n_steps) < 1:
-            raise BadInput(f"n_steps must be >= 1, got {n_steps}")
+        n_steps = N_STEPS.check(n_steps)
         super().__init__(buffer_size, observation_space, action_space, device, n_envs=n_envs,
                          handle_timeout_termination=handle_timeout_termination)
         self.n_steps, self.gamma = int(n_steps), float(gamma)

@@ -40,7 +40,9 @@ import sys
 import time
 
 from jax_speed import games_parser, label, machine, make_env
+from mancala_marl.cli.arguments import count_argument, param_argument
 from mancala_marl.games import VARIANTS, make_game
+from mancala_marl.limits import limit
 from results_dir import NOTHING_WRITTEN, add_quick_results_dir, quick_results_dir
 
 PGX_PEERS = ("connect_four",)
@@ -208,9 +210,11 @@ def markdown(results: dict) -> str:
 
 def main(argv=None):
     parser = games_parser(__doc__, PGX_PEERS)
-    parser.add_argument("--batch", type=int, default=4096, help="games at once (default 4096)")
-    parser.add_argument("--sims", type=int, default=64, help="simulations per move (default 64)")
-    parser.add_argument("--moves", type=int, default=32, help="moves of every game per timed run (default 32)")
+    parser.add_argument("--batch", type=count_argument("envs"), default=4096, help="games at once (default 4096)")
+    parser.add_argument("--sims", type=param_argument(limit("sims", low=1)), default=64,
+                        help="simulations per move (default 64)")
+    parser.add_argument("--moves", type=count_argument("steps"), default=32,
+                        help="moves of every game per timed run (default 32)")
     parser.add_argument("--hidden", default="256,256", help="hidden layer sizes (default 256,256)")
     parser.add_argument("--obs-type", default="counts", help="our games' network input (default counts, as training)")
     parser.add_argument("--breakdown", action="store_true",
@@ -224,8 +228,6 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.quick:
         args.batch, args.moves, args.sims, args.reps = 64, 8, 8, 1
-    if min(args.batch, args.sims, args.moves, args.reps) < 1:
-        parser.error("--batch, --sims, --moves and --reps must be at least 1")
     hidden = [int(size) for size in args.hidden.split(",")]
     command = "python benchmarks/alphazero_jax_speed.py " + " ".join(argv if argv is not None else sys.argv[1:])
     results = {"command": command.strip(), "machine": machine(), "batch": args.batch, "sims": args.sims,

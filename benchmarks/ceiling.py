@@ -31,6 +31,7 @@ import time
 
 from mancala_marl.agents import make_policy
 from mancala_marl.agents.best_response import NO_WIN, UNKNOWN, WIN, BestResponse
+from mancala_marl.cli.arguments import count_argument
 from mancala_marl.games import GAMES, make_game
 from mancala_marl.matches.arena import SEATS, opening_position
 from results_dir import add_results_dir, results_dir
@@ -125,16 +126,17 @@ def markdown(rows: list[dict], command: str) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", metavar="GAME", help=f"games (default: all of {', '.join(GAMES)})")
-    parser.add_argument("-n", "--openings", type=int, default=200, help="openings per seat (default 200)")
-    parser.add_argument("--opening", type=int, default=4, help="random moves per opening (default 4)")
+    parser.add_argument("-n", "--openings", type=count_argument("games"), default=200,
+                        help="openings per seat (default 200)")
+    parser.add_argument("--opening", type=count_argument("opening"), default=4,
+                        help="random moves per opening (default 4)")
     parser.add_argument("--seed", type=int, default=SCRATCH_TEST_SEED,
                         help=f"openings of the arena's seed SEED (default {SCRATCH_TEST_SEED}: the scratch test's)")
-    parser.add_argument("--budget", type=int, default=5_000_000, help="positions searched per opening at most")
+    parser.add_argument("--budget", type=count_argument("positions"), default=5_000_000,
+                        help="positions searched per opening at most")
     parser.add_argument("--policy", metavar="SPEC", help="also play this policy from the openings that can be won")
     add_results_dir(parser)
     args = parser.parse_args(argv)
-    if args.openings < 1 or args.opening < 0 or args.budget < 1:
-        parser.error("--openings and --budget must be >= 1, --opening >= 0")
     unknown = [g for g in args.games if g not in GAMES]
     if unknown:
         parser.error(f"unknown game {unknown[0]!r}: choose from {', '.join(GAMES)}")

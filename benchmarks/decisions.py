@@ -31,6 +31,7 @@ from results_dir import add_results_dir, results_dir
 
 from mancala_marl.agents import make_policy
 from mancala_marl.agents.best_response import NO_WIN, WIN, BestResponse
+from mancala_marl.cli.arguments import count_argument
 from mancala_marl.games import GAMES, make_game
 from mancala_marl.matches.arena import SEATS, opening_position
 
@@ -127,12 +128,12 @@ def main(argv=None) -> int:
     parser.add_argument("--policy", default="pretrained", help="the policy whose moves are scored (default pretrained)")
     parser.add_argument("--opponent", choices=OPPONENTS, action="append",
                         help="baseline (repeatable; default both)")
-    parser.add_argument("-n", "--openings", type=int, default=200, help="openings per seat (default 200)")
-    parser.add_argument("--budget", type=int, default=5_000_000, help="positions searched per question at most")
+    parser.add_argument("-n", "--openings", type=count_argument("games"), default=200,
+                        help="openings per seat (default 200)")
+    parser.add_argument("--budget", type=count_argument("positions"), default=5_000_000,
+                        help="positions searched per question at most")
     add_results_dir(parser)
     args = parser.parse_args(argv)
-    if args.openings < 1 or args.budget < 1:
-        parser.error("--openings and --budget must be >= 1")
     unknown = [g for g in args.games if g not in GAMES]
     if unknown:
         parser.error(f"unknown game {unknown[0]!r}: choose from {', '.join(GAMES)}")

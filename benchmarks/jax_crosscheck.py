@@ -18,7 +18,9 @@ import json
 import sys
 import time
 
+from mancala_marl.cli.arguments import count_argument, param_argument
 from mancala_marl.games import VARIANTS
+from mancala_marl.limits import limit
 from results_dir import add_results_dir, results_dir
 
 
@@ -26,13 +28,13 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="+", choices=VARIANTS, default=list(VARIANTS),
                         help="default: every game with JAX rules, default rules")
-    parser.add_argument("--count", type=int, default=1_000_000, help="random games per game (default 1,000,000)")
-    parser.add_argument("--chunk", type=int, default=20_000, help="games played at once (default 20,000)")
+    parser.add_argument("--count", type=param_argument(limit("games", "count", why_high="")), default=1_000_000,
+                        help="random games per game (default 1,000,000)")
+    parser.add_argument("--chunk", type=count_argument("envs"), default=20_000,
+                        help="games played at once (default 20,000)")
     parser.add_argument("--seed", type=int, default=0)
     add_results_dir(parser)
     args = parser.parse_args(argv)
-    if args.count < 1 or args.chunk < 1:
-        parser.error("--count and --chunk must be at least 1")
     import jax  # once the arguments are read: --help needs no [jax] extra
 
     from mancala_marl.jax import make

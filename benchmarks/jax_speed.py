@@ -28,6 +28,7 @@ import sys
 import time
 
 from mancala_marl import batch
+from mancala_marl.cli.arguments import count_argument, param_argument
 from mancala_marl.games import VARIANTS, make_game
 from results_dir import NOTHING_WRITTEN, add_quick_results_dir, quick_results_dir
 
@@ -130,7 +131,8 @@ def games_parser(doc: str, peers) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     choices = list(VARIANTS) + list(peers)
     parser.add_argument("--games", nargs="+", choices=choices, default=choices, help="default: all of them")
-    parser.add_argument("--reps", type=int, default=3, help="timed runs per figure; the median is kept (default 3)")
+    parser.add_argument("--reps", type=count_argument("steps"), default=3,
+                        help="timed runs per figure; the median is kept (default 3)")
     return parser
 
 
@@ -138,8 +140,9 @@ def main(argv=None):
     parser = games_parser(__doc__, PGX_PEERS)
     parser.add_argument("--min-log2", type=int, default=10, help="smallest batch size, as a power of 2 (default 10)")
     parser.add_argument("--max-log2", type=int, default=20, help="largest batch size, as a power of 2 (default 20)")
-    parser.add_argument("--moves", type=int, default=128, help="moves per timed run, per game (default 128)")
-    parser.add_argument("--numba-size", type=int, default=65536,
+    parser.add_argument("--moves", type=count_argument("steps"), default=128,
+                        help="moves per timed run, per game (default 128)")
+    parser.add_argument("--numba-size", type=param_argument(batch.ROWS), default=65536,
                         help="games per numba playout run; 0 leaves numba out (default 65536)")
     parser.add_argument("--quick", action="store_true", help="2^10 and 2^12, 32 moves, 2 runs: a smoke run")
     add_quick_results_dir(parser, "jax_speed.json and .md")
@@ -149,8 +152,6 @@ def main(argv=None):
         args.numba_size = min(args.numba_size, 4096)
     if not 0 <= args.min_log2 <= args.max_log2 <= 30:
         parser.error("need 0 <= --min-log2 <= --max-log2 <= 30")
-    if args.moves < 1 or args.reps < 1 or args.numba_size < 0:
-        parser.error("--moves and --reps must be at least 1, --numba-size at least 0")
     sizes = [2 ** k for k in range(args.min_log2, args.max_log2 + 1, 2 if args.quick else 1)]
     command = "python benchmarks/jax_speed.py " + " ".join(argv if argv is not None else sys.argv[1:])
     results = {"command": command.strip(), "machine": machine(), "sizes": sizes, "moves": args.moves,

@@ -22,6 +22,12 @@ from mancala_marl.errors import BadInput
 from ._compile import kernel
 from .games.base import GAME_OVER, SPEC_PITS, Game
 from .games.dispatch import apply_move, legal_moves
+from .games.params import Param
+from .limits import LIMITS
+
+# init_states's n: the range of the positions held at once (mancala_marl.limits), an empty batch too
+ROWS = Param("n", int, 1, "states in the batch", low=0, high=LIMITS["positions"].high,
+             why_high=LIMITS["positions"].why_high)
 
 
 # -- single rows -----------------------------------------------------------------------------
@@ -105,9 +111,7 @@ def _playouts_parallel(states, spec, seed, max_moves, moves):
 
 def init_states(game: Game, n: int) -> np.ndarray:
     """``n`` starting states of ``game``: an ``(n, game.state_size)`` int32 array."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise BadInput(f"n must be a non-negative integer, got {n!r}")
-    return np.tile(game.init(), (int(n), 1))
+    return np.tile(game.init(), (ROWS.check(n), 1))
 
 
 def _check_states(game: Game, states) -> np.ndarray:

@@ -35,6 +35,7 @@ from . import observations, render
 from .agents import make_policy
 from .games import MAX_MOVES, Game, make_game
 from .games.base import check_max_moves
+from .limits import check_count
 
 SEATS = ("first", "second", "random")
 REWARDS = ("result", "score_diff")
@@ -263,7 +264,6 @@ class SingleAgentEnv(gymnasium.Env):
 
 
 def check_opening(opening, opening_prob) -> None:
-    if isinstance(opening, bool) or not isinstance(opening, (int, np.integer)) or opening < 0:
-        raise BadInput(f"opening must be an integer >= 0 (random plies at most), got {opening!r}")
-    if not 0.0 <= opening_prob <= 1.0:
-        raise BadInput(f"opening_prob must be in [0, 1], got {opening_prob!r}")
+    """``opening`` (random plies at most) and ``opening_prob`` in their ranges (:mod:`mancala_marl.limits`)."""
+    check_count("opening", opening)
+    check_count("share", opening_prob, "opening_prob")

@@ -11,10 +11,12 @@ search gets the server's time cap per move (``alphabeta``'s ``time_limit``, ``al
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from mancala_marl.agents import POLICIES, make_policy, parse_policy_spec
 from mancala_marl.errors import BadInput
+from mancala_marl.games.params import Param
 
 # The registry's policies a request may name (those the registry has: `perfect` once installed).
 WEB_POLICIES = ("random", "max", "exact", "simple", "greedy", "alphabeta", "alphazero", "pretrained", "model")
@@ -48,25 +50,34 @@ def web_policy(spec, move_time: float, networks: Path | None = None):
         raise BadInput(f"policy spec {spec!r}: parameters must be name=value")
     if name == "alphabeta":
         params["time_limit"] = min(float(params.get("time_limit") or move_time), move_time)
-        if params.get("tt_bits") is not None and _number(params["tt_bits"]) > MAX_TT_BITS:
-            raise BadInput(f"tt_bits must be <= {MAX_TT_BITS} here (a table of 2**{MAX_TT_BITS} entries), "
-                             f"got {params['tt_bits']!r}")
+        if "tt_bits" in params:
+            why = f"this server's cap: a table of 2**{MAX_TT_BITS} entries, about 19 MB"
+            capped("alphabeta", "tt_bits", MAX_TT_BITS, why).check(params["tt_bits"])
         params.setdefault("tt_bits", WEB_TT_BITS)
     if name == "alphazero":
         if params.get("time") is not None:
             params["time"] = min(_number(params["time"]), move_time)
-        elif _number(params.get("sims", 0)) > MAX_SIMS:
-            raise BadInput(f"sims must be <= {MAX_SIMS} here (or give time=SECONDS, up to {move_time:g}), "
-                             f"got {params['sims']!r}")
-    if name == "greedy" and _number(params.get("max_chain", 0)) > MAX_CHAIN:
-        raise BadInput(f"max_chain must be <= {MAX_CHAIN} here, got {params['max_chain']!r}")
+        elif "sims" in params:
+            why = f"this server's cap, about 0.2 s a move; or give time=SECONDS, up to {move_time:g}"
+            capped("alphazero", "sims", MAX_SIMS, why).check(params["sims"])
+    if name == "greedy" and "max_chain" in params:
+        why = "this server's cap: past it a Sungka turn can run to millions of sequences"
+        capped("greedy", "max_chain", MAX_CHAIN, why).check(params["max_chain"])
     policy = make_policy(name, **params)
     policy.label = spec.strip()
     return policy
 
 
+def capped(policy: str, name: str, high: int, why: str) -> Param:
+    """The parameter ``name`` as ``policy`` declares it, with the server's bound ``high`` (never
+    above the policy's own; ``why``: the reason, for the message): it checks a request's value and
+    refuses it in one line naming the parameter, the value and the range taken here."""
+    declared = next(param for param in POLICIES[policy].parameters if param.name == name)
+    return dataclasses.replace(declared, high=min(high, declared.high), why_high=why)
+
+
 def _number(value) -> float:
-    """A count from a request, for the server's bounds; the policy's own check names bad types."""
+    """A number from a request, for the server's cap on time; the policy's own check names bad types."""
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
 
 

@@ -219,8 +219,8 @@ def test_a_game_that_never_ends_is_stopped_at_max_moves_and_scored_a_draw():
 
 @pytest.mark.parametrize("play", [arena, play_match])
 @pytest.mark.parametrize("option, value, message", [
-    ("workers", "2", "workers (processes) must be an integer, got '2'"),
-    ("workers", 2.5, "workers (processes) must be an integer, got 2.5"),
+    ("workers", "2", "workers (processes) must be an integer >= 1 and <= 256, got '2'"),
+    ("workers", 2.5, "workers (processes) must be an integer >= 1 and <= 256, got 2.5"),
     ("workers", 0, "workers (processes) must be >= 1, got 0; it takes 1..256"),
     ("seed", "x", "seed must be an integer from 0 to 2**32 - 1, got 'x'"),
     ("seed", -1, "seed must be an integer from 0 to 2**32 - 1, got -1"),

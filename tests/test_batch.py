@@ -165,5 +165,6 @@ def test_bad_batches_are_refused_with_a_clear_message():
         batch.legal_masks(game, np.zeros((3, 15), dtype=np.int64))
     with pytest.raises(ValueError, match=r"actions must have shape \(2,\)"):
         batch.apply_moves(game, batch.init_states(game, 2), [0, 1, 2])
-    with pytest.raises(ValueError, match="n must be"):
+    with pytest.raises(ValueError, match=r"^n must be >= 0, got -1; it takes 0..100000000$"):
         batch.init_states(game, -1)
+    assert batch.init_states(game, 0).shape == (0, game.state_size)  # an empty batch is one

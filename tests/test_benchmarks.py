@@ -44,6 +44,23 @@ def test_a_trial_run_writes_to_its_results_dir_only(args, files, tmp_path):
     assert shipped() == before
 
 
+@pytest.mark.parametrize("args, message", [
+    # the counts of mancala_marl.limits, as the commands read them (before any jax import or search)
+    (["ceiling.py", "kalah", "-n", "0"], "argument -n/--openings: must be an integer >= 1 and <= 1000000"),
+    (["ceiling.py", "kalah", "--opening", "-1"], "argument --opening: must be an integer >= 0 and <= 1000"),
+    (["decisions.py", "kalah", "--budget", "0"], "argument --budget: must be an integer >= 1 and <= 100000000"),
+    (["jax_crosscheck.py", "--chunk", "0"], "argument --chunk: must be an integer >= 1 and <= 65536, got '0'"),
+    (["jax_crosscheck.py", "--count", "0"], "argument --count: must be an integer >= 1 and <= 1000000, got '0'"),
+    (["jax_speed.py", "--numba-size", "-1"], "argument --numba-size: must be an integer >= 0 and <= 100000000"),
+    (["jax_speed.py", "--reps", "0"], "argument --reps: must be an integer >= 1 and <= 1000000000, got '0'"),
+    (["alphazero_jax_speed.py", "--sims", "0"], "argument --sims: must be an integer >= 1 and <= 1000000, got '0'"),
+    (["alphazero_jax_speed.py", "--batch", "0"], "argument --batch: must be an integer >= 1 and <= 65536, got '0'"),
+])
+def test_a_count_out_of_range_is_refused_naming_the_option_and_its_range(args, message, tmp_path):
+    result = run(f"benchmarks/{args[0]}", *args[1:], "--results-dir", tmp_path, check=False)
+    assert result.returncode == 2 and message in result.stderr, result.stderr
+
+
 def test_rows_of_a_results_file_keep_the_command_that_made_them(tmp_path):
     run("benchmarks/ceiling.py", "kalah", "-n", "2", "--results-dir", tmp_path)
     run("benchmarks/ceiling.py", "oware", "-n", "3", "--results-dir", tmp_path)

@@ -111,7 +111,7 @@ def test_bad_input_is_named():
     game = make_game("kalah")
     with pytest.raises(ValueError, match="deterministic baseline.*'random'"):
         BestResponse(game, "random")
-    with pytest.raises(ValueError, match="table_bits"):
+    with pytest.raises(ValueError, match=r"^table_bits must be <= 32, got 40; it takes 10..32$"):
         BestResponse(game, "max", table_bits=40)
     solver = BestResponse(game, "max", table_bits=10)
     with pytest.raises(ValueError, match="learner must be 0 or 1"):

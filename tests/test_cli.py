@@ -57,7 +57,7 @@ BAD_INPUTS = [
      "but is used on kalah {'pits': 6, 'seeds': 3,"),
     (["arena", "kalah", "alphazero:path={garbage_network}", "random"], "is not an alphazero network file"),
     (["arena", "kalah:bogus=1", "greedy", "random"], "kalah has no parameter 'bogus'; its parameters: pits"),
-    (["arena", "kalah:pits=abc", "greedy", "random"], "pits must be an integer, got 'abc'"),
+    (["arena", "kalah:pits=abc", "greedy", "random"], "pits must be an integer >= 1 and <= 64, got 'abc'"),
     (["arena", "kalah:empty_capture=maybe", "greedy", "random"], "empty_capture must be True or False"),
     (["arena", "chess", "greedy", "random"], "unknown game 'chess'"),
     (["arena", "kalah", "nope", "random"], "unknown policy 'nope'"),

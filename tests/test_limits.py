@@ -6,6 +6,8 @@ import tracemalloc
 
 import pytest
 
+from mancala_marl.endgame import check_request
+from mancala_marl.games import make_game
 from mancala_marl.limits import LIMITS, check_count, check_workers, limit
 from mancala_marl.train.alphazero.config import AlphaZeroConfig
 from mancala_marl.train.distill import DistillConfig
@@ -32,7 +34,7 @@ def test_a_count_past_its_range_is_one_line_naming_it():
         check_count("games", 99999999999999999999)
     with pytest.raises(ValueError, match=r"^-n must be >= 1, got 0"):
         check_count("games", 0, "-n")
-    with pytest.raises(ValueError, match="minutes must be a number, got 'soon'"):
+    with pytest.raises(ValueError, match="minutes must be a number >= 0.001 and <= 525600, got 'soon'"):
         check_count("minutes", "soon")
     for param in LIMITS.values():  # every range keeps a runaway count out
         assert param.high <= 10**12
@@ -132,7 +134,7 @@ def test_a_run_setting_out_of_range_is_refused_on_the_command_line(argv, message
     (lambda: TrainConfig(opening_prob=2), "opening_prob must be <= 1, got 2; it takes 0..1"),
     (lambda: TrainConfig(reward_scale=0), "reward_scale must be >= 1e-06, got 0; it takes 1e-06..1000000.0"),
     (lambda: TrainConfig(max_snapshots=0), "max_snapshots must be >= 1, got 0; it takes 1..1000000"),
-    (lambda: TrainConfig(timesteps=1.5), "timesteps must be an integer, got 1.5"),
+    (lambda: TrainConfig(timesteps=1.5), "timesteps must be an integer >= 1 and <= 100000000000, got 1.5"),
     (lambda: TrainConfig(vec="threads"), "vec must be one of ['dummy', 'subproc', 'fast'], got 'threads'"),
     (lambda: DistillConfig(explore=1.5), "explore must be <= 1, got 1.5; it takes 0..1"),
     (lambda: DistillConfig(learning_rate=0), "learning_rate must be >= 1e-08, got 0; it takes 1e-08..1"),
@@ -146,6 +148,63 @@ def test_a_run_setting_out_of_range_is_refused_on_the_command_line(argv, message
 def test_a_run_setting_out_of_range_is_refused_by_its_config(make, message):
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         make().check()
+
+
+def vector_env():
+    from mancala_marl.train import vector_env  # needs SB3 (the [train] extra)
+
+    return vector_env
+
+
+def replay_buffer(n_steps):
+    from gymnasium import spaces
+
+    from mancala_marl.agents.masked_dqn import MaskedReplayBuffer
+
+    return MaskedReplayBuffer(10, spaces.Box(0, 1, (3,)), spaces.Discrete(3), n_steps=n_steps)
+
+
+def single_agent_env(**settings):
+    from mancala_marl.single_agent import SingleAgentEnv
+
+    return SingleAgentEnv("kalah", opponent="random", **settings)
+
+
+def batch():
+    from mancala_marl import batch
+
+    return batch
+
+
+def best_response(table_bits):
+    from mancala_marl.agents.best_response import BestResponse
+
+    return BestResponse(make_game("kalah"), "max", table_bits=table_bits)
+
+
+# The library's own counts (an env's games, openings and restarts, a batch's rows, a search's table,
+# a database's size) are checked by declarations too: one line naming the count, the value, the range.
+@pytest.mark.parametrize("make, message", [
+    (lambda: vector_env().MancalaVecEnv(0, "kalah"), "num_envs must be >= 1, got 0; it takes 1..65536"),
+    (lambda: vector_env().MancalaVecEnv(100_000, "kalah"), "num_envs must be <= 65536, got 100000; it takes 1..65536"),
+    (lambda: vector_env().MancalaVecEnv(2.0, "kalah"), "num_envs must be an integer >= 1 and <= 65536, got 2.0"),
+    (lambda: vector_env().MancalaVecEnv(2, "kalah", opponent="max", restart_prob=1.5),
+     "restart_prob must be <= 1, got 1.5; it takes 0..1"),
+    (lambda: vector_env().RestartPool(0, 15), "restart_capacity must be >= 1, got 0; it takes 1..100000000"),
+    (lambda: single_agent_env(opening=-1), "opening must be >= 0, got -1; it takes 0..1000"),
+    (lambda: single_agent_env(opening=5000), "opening must be <= 1000 (no game is longer), got 5000; it takes 0..1000"),
+    (lambda: single_agent_env(opening=2, opening_prob=True), "opening_prob must be a number >= 0 and <= 1, got True"),
+    (lambda: single_agent_env(max_moves=0), "max_moves must be >= 1, got 0; it takes 1..2**31 - 1"),
+    (lambda: batch().init_states(make_game("kalah"), -1), "n must be >= 0, got -1; it takes 0..100000000"),
+    (lambda: best_response(table_bits=40), "table_bits must be <= 32, got 40; it takes 10..32"),
+    (lambda: best_response(table_bits=24.5), "table_bits must be an integer >= 10 and <= 32, got 24.5"),
+    (lambda: replay_buffer(n_steps=0), "n_steps must be >= 1, got 0; it takes 1..1000000000"),
+    (lambda: check_request(make_game("kalah", pits=3, seeds=2), 128),  # database()'s check, before any build
+     "max_seeds must be <= 127 (a value of -n..n fits a signed byte), got 128; it takes 0..127"),
+])
+def test_the_librarys_own_counts_are_refused_by_their_declarations(make, message):
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        make()
 
 
 def test_the_library_refuses_a_setting_out_of_range_as_its_config_does():

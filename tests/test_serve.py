@@ -342,6 +342,22 @@ def test_every_search_gets_the_servers_time_cap():
     assert web_policy("alphazero:time=30", 0.2).time_limit == 0.2
 
 
+def test_the_servers_caps_on_a_policys_parameters_name_the_range_taken_here():
+    # the policy's own declaration, with the server's bound: the message says what is taken here
+    with pytest.raises(ValueError, match=r"^tt_bits must be <= 20 \(this server's cap: .*\), got 30; it takes 0\.\.20$"):
+        web_policy("alphabeta:tt_bits=30", 0.2)
+    with pytest.raises(ValueError, match=r"^tt_bits must be an integer >= 0 and <= 20 or None, got 'x'$"):
+        web_policy("alphabeta:tt_bits=x", 0.2)
+    with pytest.raises(ValueError, match=r"^sims must be <= 5000 \(.*give time=SECONDS, up to 0.2\), got 5001; "
+                                         r"it takes 0\.\.5000$"):
+        web_policy("alphazero:sims=5001", 0.2)
+    with pytest.raises(ValueError, match=r"^max_chain must be <= 12 \(this server's cap: .*\), got 13; it takes 0\.\.12$"):
+        web_policy("greedy:max_chain=13", 0.2)
+    assert web_policy("alphabeta:tt_bits=20", 0.2).label == "alphabeta:tt_bits=20"
+    assert web_policy("greedy:max_chain=12", 0.2).label == "greedy:max_chain=12"
+    assert web_policy("alphazero:sims=1000000,time=1", 0.2).label  # a time caps the search instead
+
+
 def test_networks_are_named_only_inside_the_allowed_folder(tmp_path):
     shutil.copy(shipped_network(make_game("kalah")), tmp_path / "mine.npz")
     client = TestClient(serve_app.create_app(Table(move_time=0.05, networks=tmp_path)))

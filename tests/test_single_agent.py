@@ -230,7 +230,7 @@ def test_random_openings_start_episodes_elsewhere():
     plain = SingleAgentEnv("kalah", opponent="max", seat="first", opening=3, opening_prob=0.0)
     plain.reset(seed=0)
     assert plain.num_moves == 0 and np.array_equal(plain.state(), plain.game.init())
-    with pytest.raises(ValueError, match="opening must be an integer >= 0"):
+    with pytest.raises(ValueError, match=r"^opening must be >= 0, got -1; it takes 0..1000$"):
         SingleAgentEnv("kalah", opening=-1)
-    with pytest.raises(ValueError, match="opening_prob must be in"):
+    with pytest.raises(ValueError, match=r"^opening_prob must be <= 1, got 2; it takes 0..1$"):
         SingleAgentEnv("kalah", opening=2, opening_prob=2)

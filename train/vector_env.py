@@ -30,8 +30,6 @@ policies themselves (:mod:`mancala_marl.agents.rules`, :func:`mancala_marl.agent
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -46,6 +44,7 @@ from mancala_marl.extras import require
 from mancala_marl.games import MAX_MOVES, Game, make_game
 from mancala_marl.games.base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, check_max_moves, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
+from mancala_marl.limits import check_count
 from mancala_marl.search_core import MAX_PLY, new_counters
 from mancala_marl.single_agent import check_opening, no_episode, opening_tries, random_opening
 
@@ -64,8 +63,7 @@ TRAIL = 256  # learner positions recorded per game for the restart pool (the res
 
 def check_restarts(restart_prob, opponents: list[str]) -> None:
     """ValueError unless ``restart_prob`` is a probability that ``opponents`` (known names) can use."""
-    if isinstance(restart_prob, bool) or not isinstance(restart_prob, numbers.Real) or not 0 <= restart_prob <= 1:
-        raise BadInput(f"restart_prob must be a probability in [0, 1], got {restart_prob!r}")
+    restart_prob = check_count("share", restart_prob, "restart_prob")
     if restart_prob > 0 and not DETERMINISTIC & {OPPONENTS[name] for name in opponents}:
         raise BadInput(f"restart_prob restarts games against max, exact or greedy only; the opponents are {opponents}")
 
@@ -75,9 +73,7 @@ class RestartPool:
     from games the learner did not win; the oldest go first, so the pool follows the learner."""
 
     def __init__(self, capacity: int, state_size: int):
-        if isinstance(capacity, bool) or not isinstance(capacity, (int, np.integer)) or capacity < 1:
-            raise BadInput(f"restart_capacity must be a positive integer, got {capacity!r}")
-        self.capacity, self.state_size = int(capacity), state_size
+        self.capacity, self.state_size = check_count("positions", capacity, "restart_capacity"), state_size
         self._rings: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._size: dict[int, int] = {}
         self._head: dict[int, int] = {}
@@ -204,8 +200,7 @@ class MancalaVecEnv(VecEnv):
                  seat: str = "first", reward: str = "result", obs_type: str = "counts",
                  reward_scale: float = 1.0, max_moves: int = MAX_MOVES, opening: int = 0, opening_prob: float = 1.0,
                  restart_prob: float = 0.0, restart_capacity: int = 100_000, **rule_params):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise BadInput(f"num_envs must be a positive integer, got {num_envs!r}")
+        num_envs = check_count("envs", num_envs, "num_envs")
         if rule_params and not isinstance(game, str):
             raise BadInput(f"rule parameters {sorted(rule_params)} given with a Game object; pass them to the game")
         self.game = make_game(game, **rule_params) if isinstance(game, str) else game

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from mancala_marl.errors import BadInput
+from mancala_marl.games.params import Param
 from mancala_marl.progress import progress_bar
 from .._compile import drop_stale_cache
 
@@ -29,6 +30,8 @@ from .files import DatabaseFileError
 from .ranking import layer_sizes, layout, state_index
 
 MAX_SEEDS = 127  # a value of -n..n fits a signed byte
+MAX_SEEDS_PARAM = Param("max_seeds", int, 20, "seeds in play the database covers", low=0, high=MAX_SEEDS,
+                        why_high="a value of -n..n fits a signed byte")
 MAX_ENTRIES = 1 << 33  # 8 GiB of values: past what this library is meant to build on one machine
 
 
@@ -91,8 +94,7 @@ def check_request(game, max_seeds) -> None:
     """Refuse, in one line, a game with no database or a size past what can be built."""
     if game.name not in BUILDERS:
         raise BadInput(f"no endgame database for {game.name}; databases exist for {', '.join(BUILDERS)}")
-    if isinstance(max_seeds, bool) or not isinstance(max_seeds, (int, np.integer)) or not 0 <= max_seeds <= MAX_SEEDS:
-        raise BadInput(f"max_seeds must be an integer from 0 to {MAX_SEEDS}, got {max_seeds!r}")
+    MAX_SEEDS_PARAM.check(max_seeds)
     if game.pits > 8:
         raise BadInput(f"endgame databases take boards of at most 8 pits a side, {game!r} has {game.pits}")
     entries = int(layer_sizes(2 * game.pits, int(max_seeds)).sum())

@@ -94,9 +94,13 @@ def spec_index(parameters: tuple[Param, ...], name: str) -> int:
     return SPEC_PITS + names.index(name)
 
 
+# The environments' ``max_moves``: the moves after which they truncate a game
+MAX_MOVES_PARAM = Param("max_moves", int, MAX_MOVES, "moves after which a game is truncated", low=1,
+                        high=2**31 - 1, why_high="the JAX state counts moves in an int32")
+
+
 def check_max_moves(max_moves) -> None:
-    if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 1:
-        raise BadInput(f"max_moves must be a positive integer, got {max_moves!r}")
+    MAX_MOVES_PARAM.check(max_moves)
 
 
 def board_size(pits: int) -> int:

@@ -92,8 +92,9 @@ class Param:
     def check(self, value):
         """``value`` as the kernels and ``params`` hold it (a Python int, float, bool or str), or a
         ValueError naming the parameter, the value and what it takes."""
-        if not self.type_ok(value):
-            raise BadInput(f"{self.name} must be {self.kind}{' or None' * self.optional}, got {value!r}")
+        if not self.type_ok(value):  # a number's range too: "must be an integer >= 0 and <= 127"
+            takes = " ".join(filter(None, (self.kind, self.bounds))) + " or None" * self.optional
+            raise BadInput(f"{self.name} must be {takes}, got {value!r}")
         if not self.in_range(value):
             below = value != value or value < self.low  # NaN is below (math.isnan refuses a 400-digit int)
             bound = f">= {_number(self.low)}" if below else f"<= {_number(self.high)}"

@@ -19,9 +19,14 @@ import numpy as np
 
 from mancala_marl.errors import BadInput
 from ..games import VARIANTS, Game, make_game
-from ..games.base import MAX_MOVES
+from ..games.base import MAX_MOVES, MAX_MOVES_PARAM
+from ..games.params import Param
 from .env import OBS_TYPES, REWARDS, MancalaEnv, State
 from .rules import Rules
+
+# from_state's num_moves: the moves played already, counted in the state's int32 as max_moves is
+NUM_MOVES = Param("num_moves", int, 0, "moves played already", low=0, high=MAX_MOVES_PARAM.high,
+                  why_high=MAX_MOVES_PARAM.why_high)
 
 JAX_VARIANTS = tuple(name for name in VARIANTS if importlib.util.find_spec(f"{__name__}.{name}") is not None)
 
@@ -55,8 +60,7 @@ def from_state(game_or_env: Game | MancalaEnv, values, num_moves: int = 0) -> St
 
     A state that no play reaches is refused with ``Game.state_from``'s message. A finished game's
     ``current_player`` is 0: the flat state does not say who moved last."""
-    if isinstance(num_moves, bool) or not isinstance(num_moves, (int, np.integer)) or num_moves < 0:
-        raise BadInput(f"num_moves must be a non-negative integer, got {num_moves!r}")
+    num_moves = NUM_MOVES.check(num_moves)
     env = game_or_env if isinstance(game_or_env, MancalaEnv) else \
         _default_env(game_or_env.name, tuple(game_or_env.params.items()))
     rows = np.asarray(values)

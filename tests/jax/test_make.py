@@ -16,10 +16,12 @@ from mancala_marl.jax import JAX_VARIANTS, from_state, make, to_state
     (lambda: make("kalah", pit=3), "kalah has no parameter 'pit'; its parameters: pits, seeds"),
     (lambda: make("kalah", pits=0), "pits must be >= 1, got 0"),
     (lambda: make("kalah", end_rule="never"), "end_rule must be one of"),
-    (lambda: make("sungka", stones=2.5), "stones must be an integer, got 2.5"),
+    (lambda: make("sungka", stones=2.5), r"stones must be an integer >= 1 and <= 2\*\*30 - 1, got 2.5"),
     (lambda: make("kalah", obs_type="tesauro"), "obs_type must be one of .* for the JAX environments"),
     (lambda: make("kalah", reward="win"), "reward must be one of"),
-    (lambda: make("kalah", max_moves=0), "max_moves must be a positive integer"),
+    (lambda: make("kalah", max_moves=0), r"max_moves must be >= 1, got 0; it takes 1..2\*\*31 - 1"),
+    (lambda: from_state(make_game("kalah"), make_game("kalah").init(), num_moves=-1),
+     r"num_moves must be >= 0, got -1; it takes 0..2\*\*31 - 1"),
 ])
 def test_bad_input_is_one_clear_error(call, message):
     with pytest.raises(ValueError, match=message):
