@@ -112,16 +112,16 @@ def spend(counters, deadline):
 class Table:
     """A transposition table of ``2**bits`` entries (none for ``bits`` 0): ``keys`` (uint64), ``lows``
     and ``highs`` (bounds on the value, of the ``bounds`` dtype: int16 holds :data:`BOUND`, int8
-    is enough for an exact search's margins and results), ``moves`` (int8) and, with ``depths``,
-    the effort each entry stands for (int32; an empty array without). ``entries`` is what the
-    kernels take."""
+    is enough for an exact search's margins and results) and, with ``moves``, the best move found
+    (int8) and, with ``depths``, the effort each entry stands for (int32). An array a search does
+    not keep is empty: it costs no memory and no cache miss. ``entries`` is what kernels take."""
 
-    def __init__(self, bits: int, depths: bool = False, bounds=np.int16):
+    def __init__(self, bits: int, depths: bool = False, moves: bool = True, bounds=np.int16):
         size = 0 if bits is None or bits <= 0 else 1 << int(bits)
         self.keys = np.zeros(size, dtype=np.uint64)
         self.lows = np.zeros(size, dtype=bounds)
         self.highs = np.zeros(size, dtype=bounds)
-        self.moves = np.zeros(size, dtype=np.int8)
+        self.moves = np.zeros(size if moves else 0, dtype=np.int8)
         self.depths = np.zeros(size if depths else 0, dtype=np.int32)
         self.entries = (self.keys, self.lows, self.highs, self.moves, self.depths)
 
@@ -147,7 +147,7 @@ def lookup(entries, key, effort):
     slot = slot_of(entries, key)
     if keys[slot] != key:
         return False, -BOUND, BOUND, NO_MOVE
-    move = np.int64(moves[slot])
+    move = np.int64(moves[slot]) if moves.shape[0] > 0 else NO_MOVE
     if depths.shape[0] > 0 and depths[slot] < effort:
         return True, -BOUND, BOUND, move
     return True, np.int64(lows[slot]), np.int64(highs[slot]), move
@@ -155,10 +155,12 @@ def lookup(entries, key, effort):
 
 @kernel(inline="always")
 def store(entries, key, low, high, move, depth):
-    """``key``'s entry, replacing whatever the slot held (``depth`` is dropped by a table without)."""
+    """``key``'s entry, replacing whatever the slot held (a table without moves or depths drops them)."""
     keys, lows, highs, moves, depths = entries
     slot = slot_of(entries, key)
-    keys[slot], lows[slot], highs[slot], moves[slot] = key, low, high, move
+    keys[slot], lows[slot], highs[slot] = key, low, high
+    if moves.shape[0] > 0:
+        moves[slot] = move
     if depths.shape[0] > 0:
         depths[slot] = depth
 

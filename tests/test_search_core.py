@@ -81,6 +81,9 @@ def test_the_table_gives_back_what_was_stored_and_a_later_entry_replaces_an_earl
     without = Table(4)  # no depths kept: its bounds always hold
     _put(without.entries, np.uint64(35), -1, 1, 0, 9)
     assert _probe(without.entries, np.uint64(35), 99) == (True, -1, 1, 0) and without.depths.size == 0
+    bare = Table(4, moves=False)  # no moves kept either: NO_MOVE
+    _put(bare.entries, np.uint64(35), -1, 1, 3, 9)
+    assert _probe(bare.entries, np.uint64(35)) == (True, -1, 1, NO_MOVE) and bare.moves.size == 0
     table.clear()
     assert _probe(table.entries, np.uint64(51))[0] is False
     assert len(Table(0)) == 0 and len(Table(None)) == 0

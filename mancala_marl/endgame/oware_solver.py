@@ -254,7 +254,7 @@ class ResultSolver:
     """Exact results of one Oware game's positions with at most ``database.max_seeds`` seeds in play.
 
     ``max_nodes``: the positions one question may search before it is refused (NotSolved);
-    ``tt_bits``: the table holds ``2**tt_bits`` entries (11 bytes each), kept between questions.
+    ``tt_bits``: the table holds ``2**tt_bits`` entries (ten bytes each), kept between questions.
     Results only (``exact_margins`` False: :class:`~mancala_marl.errors.NoExactMargins` for margins),
     of positions with at most ``max_seeds`` seeds in play.
     """
@@ -266,7 +266,7 @@ class ResultSolver:
         self.db, self.game = database, database.game
         self.max_nodes = int(max_nodes)
         self.nodes = 0
-        self.table = Table(tt_bits, bounds=np.int8)  # results: -1..1
+        self.table = Table(tt_bits, moves=False, bounds=np.int8)  # results: -1..1; no move kept
         # a line without capture holds at most HISTORY positions, and each capture takes 2 seeds or more
         plies = HISTORY * (database.max_seeds // 2 + 1) + 2
         self.states = np.zeros((plies, self.game.state_size), dtype=np.int32)
