@@ -6,6 +6,7 @@ import re
 import warnings
 
 import pytest
+from numba import NumbaWarning
 
 from mancala_marl import make_game
 from mancala_marl.agents import POLICIES, alphabeta, make_policy
@@ -59,9 +60,9 @@ def test_a_deep_search_without_time_limit_says_it_will_be_slow(monkeypatch):
     monkeypatch.setattr(alphabeta, "SLOW_MOVE", 0.5)  # so that the test need not wait a minute
     game = make_game("sungka")
     policy = make_policy("alphabeta:depth=30")
-    make_policy("alphabeta:depth=6,time_limit=0.2").act(game, game.init())  # compiled first: not numba's warnings
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # stops the search at the warning
+        warnings.filterwarnings("ignore", category=NumbaWarning)  # numba's, compiling: not the point here
         with pytest.raises(UserWarning, match=r"^alphabeta:depth=30 without time_limit: depth \d+ took .* s and each "
                                               r"turn deeper about \d+ times as long, so this move may take more than "
                                               r"0\.5 s; give time_limit=SECONDS to bound each move$"):
@@ -69,5 +70,6 @@ def test_a_deep_search_without_time_limit_says_it_will_be_slow(monkeypatch):
     monkeypatch.undo()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", category=NumbaWarning)
         make_policy("alphabeta:depth=4").act(game, game.init())  # quick: nothing to say
         make_policy("alphabeta:depth=30,time_limit=0.2").act(game, game.init())  # bounded: nothing to say
