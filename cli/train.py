@@ -53,6 +53,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--hyper", action="append", metavar="KEY=VALUE", help="algorithm argument, e.g. --hyper learning_rate=1e-4")
     add_param_argument(p, setting["n_envs"])
     add_param_argument(p, setting["vec"])
+    add_param_argument(p, setting["torch_threads"], metavar="N",
+                       note="1 on a CPU other busy processes share: more threads then wait on each other")
     p.add_argument("--seed", type=seed_argument, default=None)
     add_param_argument(p, setting["eval_freq"])
     add_param_argument(p, setting["eval_games"])

@@ -503,3 +503,24 @@ def test_a_seed_numpy_or_sb3_would_refuse_is_named_before_the_run_starts(seed, t
     with pytest.raises(ValueError, match=r"seed must be an integer from 0 to 2\*\*32 - 1"):
         train(tiny_config("dqn", seed=seed), tmp_path / "run")
     assert not (tmp_path / "run").exists()
+
+
+def test_torch_threads_default_to_the_free_cores_with_environments_in_the_process(monkeypatch):
+    """The gradient steps and the environments of one process take turns: the steps get the cores
+    that nothing else is busy on (up to 4); environments in worker processes keep the cores."""
+    from mancala_marl.train import training
+
+    monkeypatch.setattr(training.os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
+    monkeypatch.setattr(training.os, "getloadavg", lambda: (0.3, 0.0, 0.0), raising=False)
+    assert training.auto_torch_threads("fast") == 4 and training.auto_torch_threads("dummy") == 4
+    assert training.auto_torch_threads("subproc") == 1
+    monkeypatch.setattr(training.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert training.auto_torch_threads("fast") == 2
+    monkeypatch.setattr(training.os, "getloadavg", lambda: (1.6, 0.0, 0.0), raising=False)
+    assert training.auto_torch_threads("fast") == 1  # another busy process on each core: one thread
+    parser = argparse.ArgumentParser()
+    train_command.add_parser(parser.add_subparsers(dest="command"))
+    assert train_command.config_from(parser.parse_args(["train", "kalah"])).torch_threads is None
+    assert train_command.config_from(parser.parse_args(["train", "kalah", "--torch-threads", "3"])).torch_threads == 3
+    with pytest.raises(SystemExit):
+        parser.parse_args(["train", "kalah", "--torch-threads", "0"])
