@@ -4,8 +4,8 @@ and the clock, and the move ordering. Each search keeps its own loop, where thei
 - :mod:`mancala_marl.agents.alphabeta`: depth-limited alpha-beta on every game (``alphabeta``,
   ``greedy``, ``solver``);
 - :mod:`mancala_marl.agents.best_response`: can any line of play beat a fixed baseline;
-- :mod:`mancala_marl.endgame.kalah_solver`: Kalah's exact margins, MTD(f) over the database;
-- :mod:`mancala_marl.endgame.oware_solver`: Oware's exact results, with the history its rules keep.
+- ``mancala_marl.endgame.kalah_solver``: Kalah's exact margins, MTD(f) over the database;
+- ``mancala_marl.endgame.oware_solver``: Oware's exact results, with the history its rules keep.
 
 **The hash** is FNV-1a over a state's cells; its users add what their table needs on top (leave
 the stores out, mix the bits further). ``mancala_marl.jax.oware`` computes Oware's hash again in
