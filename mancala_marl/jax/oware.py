@@ -23,7 +23,7 @@ from mancala_marl.jax.rules import Rules, batch_max
 
 assert (COUNT, DIGEST, HASHES) == (0, 1, 3), "apply writes count, digest and hashes in this order"
 
-# the numba position_hash's constants
+# the constants of numba's games.oware.position_hash
 _MIX = 0xFF51AFD7ED558CCD
 _LOW16 = 0xFFFF
 CHUNK = 32  # history slots compared at a time; divides HISTORY
