@@ -9,10 +9,11 @@ The search is negamax with alpha-beta pruning, written with numba over the plain
 - **Values are store margins** (mover's store - opponent's store, in seeds). At the horizon that
   is the evaluation; at the end of the game it is the final margin, so a search that reaches the
   end is exact.
-- **Transposition table** (:class:`mancala_marl.search_core.Table`, ``2**tt_bits`` entries)
-  of bounds, keyed on the state's first ``game.key_cells`` cells (what decides the rest of the game). Where the game
-  declares ``store_free`` (Kalah, Sungka: the rest of a game does not depend on the stores) the
-  key leaves the stores out and the table holds values *relative* to the current store margin,
+- **Transposition table** (:class:`mancala_marl.search_core.Table`, ``2**tt_bits`` entries) of
+  bounds, keyed on the state's first ``game.key_cells`` cells (what decides the rest of the
+  game). Where the game declares ``store_free`` (Kalah, Sungka: the rest of a game does not
+  depend on the stores) the key leaves the stores out and the table holds bounds *relative* to
+  the current store margin,
   so positions that differ only in their stores share an entry; elsewhere (Togyz Kumalak's and
   Oware's majority rules) the key covers the stores too.
 - **Legal moves** come from the game's own legality kernel, as everywhere.
@@ -41,10 +42,9 @@ from mancala_marl.games.base import MAX_TOTAL_SEEDS, SPEC_PITS
 from mancala_marl.games.base import margin as _margin
 from mancala_marl.games.dispatch import apply_move as _apply
 from mancala_marl.games.dispatch import legal_moves
-from mancala_marl.search_core import (BOUND, BUDGET, BY_DEPTH, COUNTERS, MAX_PLY, NO_LIMIT, NODES, NONE,
-                                      STOPPED, Table,
-                                      bounds_after, fnv1a, insert_ordered, lookup, new_counters, set_limits, spend,
-                                      store)
+from mancala_marl.search_core import (BOUND, BUDGET, BY_DEPTH, COUNTERS, MAX_PLY, NO_LIMIT, NODES, NONE, STOPPED,
+                                      Table, bounds_after, fnv1a, insert_ordered, lookup, new_counters, set_limits,
+                                      spend, store)
 
 from .base import SEED, Policy, check_game_on, register_policy
 

@@ -26,7 +26,7 @@ from mancala_marl.errors import BadInput
 from mancala_marl.games.base import GAME_OVER, MAX_MOVES, SPEC_PITS, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
 from mancala_marl.games.params import Param
-from mancala_marl.search_core import COUNTERS, NODES, Table, insert_ordered, new_counters, set_limits, spend
+from mancala_marl.search_core import COUNTERS, NODES, insert_ordered, new_counters, set_limits, spend
 
 from .alphabeta import position_key
 from .rules import exact_pit, max_pit
@@ -66,9 +66,9 @@ def _settled(state, learner, spec, total):
 
 @kernel
 def _search(root, learner, spec, opponent, key_cells, total, table, used, frames, counters):
-    """WIN, NO_WIN or UNKNOWN from ``root`` (see :meth:`BestResponse.can_win`). ``table``: the
-    search core's keys, used as a set of the positions explored (linear probing), ``used`` the
-    slots written; ``frames``: (states, children, order, count, next child, line) by ply."""
+    """WIN, NO_WIN or UNKNOWN from ``root`` (see :meth:`BestResponse.can_win`). ``table``: a set
+    of the positions explored, their keys by linear probing (0: an empty slot, as in the search
+    core's tables, which hold bounds this search has no use for), ``used`` the slots written; ``frames``: (states, children, order, count, next child, line) by ply."""
     stack, children, order, count, next_child, line = frames
     pits = spec[SPEC_PITS]
     depth_limit = stack.shape[0] - 1
@@ -138,7 +138,7 @@ class BestResponse:
             raise BadInput(f"opponent must be one of {list(OPPONENTS)} (a deterministic baseline), got {opponent!r}")
         table_bits = TABLE_BITS.check(table_bits)
         self.game, self.opponent = game, OPPONENTS[opponent]
-        self.table = Table(table_bits).keys  # keys only: a set of the positions explored
+        self.table = np.zeros(1 << table_bits, dtype=np.uint64)  # keys only: a set of the positions explored
         self.used = np.zeros((1 << (table_bits - 1)) + 2, dtype=np.int64)
         self.stack = np.zeros((MAX_MOVES + 1, game.state_size), dtype=np.int32)
         self.children = np.zeros((MAX_MOVES + 1, game.pits, game.state_size), dtype=np.int32)

@@ -29,13 +29,15 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("kalah", "sungka", "togyz_kumalak", "oware")
 
 
-def openings(game, count: int, seed: int):
+def openings(game, count: int, seed: int, moves: tuple[int, int] = (0, 12)):
+    """``count`` positions still in play, each after a random number in ``moves`` (low, high
+    exclusive) of random moves from the start."""
     import numpy as np
     rng = np.random.default_rng(seed)
     states = []
     while len(states) < count:
         state = game.init()
-        for _ in range(int(rng.integers(0, 12))):
+        for _ in range(int(rng.integers(*moves))):
             if game.is_terminal(state):
                 break
             game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
@@ -98,16 +100,7 @@ def measure() -> dict:
 
     # Against the baselines a win is usually found within a few hundred positions, so what a
     # question costs is mostly the call: the figure is ms a question, the learner the one behind.
-    kalah_states = []
-    rng = np.random.default_rng(5)
-    while len(kalah_states) < 200:
-        state = kalah.init()
-        for _ in range(int(rng.integers(4, 30))):
-            if kalah.is_terminal(state):
-                break
-            kalah.apply(state, int(rng.choice(np.flatnonzero(kalah.legal_mask(state)))))
-        if not kalah.is_terminal(state):
-            kalah_states.append(state)
+    kalah_states = openings(kalah, 200, 5, moves=(4, 30))
     spent = 0.0
     for opponent in ("max", "exact"):
         response = BestResponse(kalah, opponent, table_bits=22)

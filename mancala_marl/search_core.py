@@ -27,9 +27,9 @@ interpreter lock for the half microsecond it takes.)
 **The ordering** (:func:`insert_ordered`) keeps a node's moves best first, ties in the order they
 were listed, which each search makes the order it prefers among equals.
 
-These helpers are plain kernels, which LLVM inlines into the searches: numba's own
-``inline="always"`` made alpha-beta 10-15% slower on Kalah where the same code written in the
-loop was not (measured with ``benchmarks/search_speed.py``).
+The small helpers are inlined by numba (``inline="always"``). The ordering helper, a loop, is a
+plain kernel that LLVM inlines itself: numba's inlining of it made alpha-beta 10-15% slower on
+Kalah, where the same code written in the search's loop was not (``benchmarks/search_speed.py``).
 """
 
 from __future__ import annotations

@@ -345,8 +345,7 @@ class ResultSolver:
         for horizon in HORIZONS:
             self.counters[NODES] = 0
             lo, hi = search(alpha, beta, horizon, (low_swept, high_swept, int(unseen)), self.stack, self.game.spec,
-                            self.bounds, self.table.entries, self.counters,
-                            None if deadline is None else float(deadline))
+                            self.bounds, self.table.entries, self.counters, deadline)
             self.nodes += int(self.counters[NODES])
             self.counters[BUDGET] -= self.counters[NODES]
             if self.counters[STOPPED]:
