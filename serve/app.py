@@ -13,7 +13,8 @@ while it runs. A game with a
 policy in a seat holds its own lock for the length of the policy's search: every request on such a
 game (undo and reads included) takes that lock in a worker thread, never on the event loop. A game
 that two people play has no search to wait on: its requests run on the event loop (a move is a
-fraction of a millisecond), which spares them the hand-over to a thread and back.
+fraction of a millisecond), which spares them the hand-over to a thread and back; so does its
+creation, unless it replays imported moves.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse as StarletteJSONResponse
+from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -44,6 +46,16 @@ MAX_BODY = 64 * 1024  # bytes: a game record of 1000 moves is about 20 KB
 DEFAULT_OPPONENT = "alphazero"  # the shipped network, 200 simulations a move
 NEW_GAME_FIELDS = ("game", "rules", "opponent", "seat", "players", "moves")
 MOVE_FIELDS = ("pit",)
+
+
+class JSONResponse(StarletteJSONResponse):
+    """Starlette's JSON answer, byte for byte, from an encoder made once: ``json.dumps`` with its
+    arguments makes a new one for every answer."""
+
+    encoder = json.JSONEncoder(ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
+
+    def render(self, content) -> bytes:
+        return self.encoder.encode(content).encode("utf-8")
 
 
 class Refused(BadInput):
@@ -72,14 +84,18 @@ async def _body(request: Request, fields: tuple[str, ...]) -> dict:
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
-    if length is not None:  # the server reads no more than the length said: read at once
-        raw = await request.body()
-    else:  # chunked: counted as it comes
-        raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_BODY:
-                raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
+    # Read from the ASGI messages themselves, counted as they come (a chunked body has no length to
+    # check first): Starlette's request.body() reaches the same bytes through an async generator,
+    # and a move's body and its JSON then took 4.4 us, not 3.0 (in-process, no HTTP)
+    raw, more = b"", True
+    while more:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnect()  # as request.body() does
+        raw += message.get("body", b"")
+        if len(raw) > MAX_BODY:
+            raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
+        more = message.get("more_body", False)
     try:
         body = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError) as error:
@@ -130,8 +146,11 @@ def create_app(table: Table | None = None):
                 raise Refused(400, f"seat must be 0 or 1, got {json.dumps(seat)[:40]}")
             opponent = body.get("opponent", DEFAULT_OPPONENT)
             players = [None, opponent] if seat == 0 else [opponent, None]
-        game_id, match, played = await run_in_threadpool(
-            table.new, body.get("game", "kalah"), body.get("rules", {}), players, body.get("moves", []))
+        name, rules, moves = body.get("game", "kalah"), body.get("rules", {}), body.get("moves", [])
+        if players == [None, None] and not moves:  # no search and no replay: microseconds, played here
+            game_id, match, played = table.new(name, rules, players, moves)  # (a hop to a thread costs more)
+        else:
+            game_id, match, played = await run_in_threadpool(table.new, name, rules, players, moves)
         state, record = await _locked(match, lambda m: (m.state_json(), m.record()))
         return JSONResponse({"id": game_id, "state": state, "played": played, **record}, status_code=201)
 
@@ -194,12 +213,12 @@ def create_app(table: Table | None = None):
         return Response(str(exc.detail), status_code=exc.status_code, media_type="text/plain")
 
     static = resources.files("mancala_marl.serve") / "static"
-    routes = [
+    routes = [  # the router tries them in order, a regular expression each: a move, the most frequent, first
+        Route("/api/games/{id}/moves", move, methods=["POST"]),
         Route("/", page),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{id}", get_game, methods=["GET"]),
-        Route("/api/games/{id}/moves", move, methods=["POST"]),
         Route("/api/games/{id}/step", step, methods=["POST"]),
         Route("/api/games/{id}/undo", undo, methods=["POST"]),
         Route("/api/games/{id}/analysis", analyse, methods=["GET"]),

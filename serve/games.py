@@ -18,6 +18,7 @@ import os
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -120,6 +121,8 @@ class Match:
 
     def __init__(self, game, players, labels):
         self.game, self.players, self.labels = game, players, labels
+        # Whether people play both seats: then no move of this game waits on a search (asked on every move)
+        self.people_only = all(player is None for player in players)
         self.state = game.init()
         self.history: list[np.ndarray] = []
         self.moves: list[dict] = []
@@ -129,11 +132,6 @@ class Match:
     @property
     def over(self) -> bool:
         return bool(self.game.is_terminal(self.state)) or len(self.moves) >= MAX_MOVES
-
-    @property
-    def people_only(self) -> bool:
-        """Whether people play both seats: then no move of this game waits on a search."""
-        return all(player is None for player in self.players)
 
     def play(self, pit: int, by: str) -> dict:
         game, before = self.game, self.state.copy()
@@ -151,6 +149,8 @@ class Match:
         """The policies' moves until a person is to move or the game ends; none where no person
         plays (two policies are watched move by move: POST .../step)."""
         played = []
+        if self.people_only:
+            return played
         while None in self.players and not self.over and self.players[self.game.to_move(self.state)] is not None:
             seat = self.game.to_move(self.state)
             pit = self.players[seat].act(self.game, self.state.copy())
@@ -169,10 +169,11 @@ class Match:
 
     def state_json(self) -> dict:
         game, state = self.game, self.state
-        done = self.over
+        terminal = bool(game.is_terminal(state))
+        done = terminal or len(self.moves) >= MAX_MOVES  # self.over, the rules asked once
         scores = [int(s) for s in game.scores(state)]
         winner = None
-        if game.is_terminal(state) and scores[0] != scores[1]:
+        if terminal and scores[0] != scores[1]:
             winner = int(scores[1] > scores[0])
         return {"board": state[: game.board_size].tolist(),
                 "to_move": None if done else game.to_move(state),
@@ -194,7 +195,9 @@ class Table:
     def __init__(self, move_time: float = 0.5, max_games: int = 256, idle_s: float = 1800.0,
                  networks: Path | None = None):
         self.move_time, self.max_games, self.idle_s, self.networks = move_time, max_games, idle_s, networks
-        self.matches: dict[str, Match] = {}
+        # in the order of their last use, the idlest first: a new game expires the idle ones from the
+        # front (see _expire), never walks them all (a server of the load benchmark holds 100,000)
+        self.matches: OrderedDict[str, Match] = OrderedDict()
         self.policies: dict[tuple[str, str], Shared] = {}  # (spec, rules) -> the shared policy, oldest first
         self.lock = threading.Lock()
 
@@ -243,6 +246,7 @@ class Table:
                 raise Full(f"{self.max_games} games are live, the most this server holds; try again when one "
                            f"has been idle {self.idle_s:g} s")
             game_id = secrets.token_urlsafe(9)
+            match.touched = time.monotonic()  # its last use: put last, and its replies may have taken seconds
             self.matches[game_id] = match
         return game_id, match, played
 
@@ -253,6 +257,7 @@ class Table:
                 self.matches.pop(game_id, None)
                 raise NotFound(NOT_FOUND.format(str(game_id)[:40]))
             match.touched = time.monotonic()
+            self.matches.move_to_end(game_id)  # the most recently used last
             return match
 
     def move(self, game, pit) -> tuple[dict, list]:
@@ -284,8 +289,12 @@ class Table:
             return match.state_json(), played
 
     def _expire(self) -> None:
+        """Drop the games idle past ``idle_s``: the first ones, as ``matches`` is in the order of use."""
         now = time.monotonic()
-        for game_id in [i for i, m in self.matches.items() if now - m.touched > self.idle_s]:
+        while self.matches:
+            game_id, match = next(iter(self.matches.items()))
+            if now - match.touched <= self.idle_s:
+                break
             del self.matches[game_id]
 
 
