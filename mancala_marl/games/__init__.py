@@ -22,7 +22,9 @@ drop_stale_cache(__name__, ("mancala_marl.search_core",))  # before any compiled
 
 # ruff: noqa: E402
 from .base import GAME_OVER, MAX_MOVES, Game, IllegalMoveError, no_custom_obs, no_features
+from .family import Family
 from .kalah import Kalah
+from .mancalagames import load_mancalagames
 from .oware import Oware
 from .params import Param, parse_spec
 from .sungka import Sungka
@@ -87,7 +89,7 @@ def _register(*classes: type[Game]) -> dict[str, type[Game]]:
 
 
 # The registry: one entry per game, in the order of the games' ids (spec[SPEC_GAME]).
-GAMES: dict[str, type[Game]] = _register(Kalah, Sungka, TogyzKumalak, Oware)
+GAMES: dict[str, type[Game]] = _register(Kalah, Sungka, TogyzKumalak, Oware, Family)
 VARIANTS = tuple(GAMES)
 
 
@@ -130,6 +132,6 @@ def split_game_spec(spec: str) -> tuple[str, dict]:
     return name, params
 
 
-__all__ = ["GAME_OVER", "GAMES", "MAX_MOVES", "VARIANTS", "Game", "IllegalMoveError", "Kalah", "Oware", "Param",
+__all__ = ["GAME_OVER", "GAMES", "MAX_MOVES", "VARIANTS", "Family", "Game", "IllegalMoveError", "Kalah", "Oware", "Param",
            "Sungka", "TogyzKumalak", "game_class_faults", "make_game", "parse_game", "rules_help",
-           "split_game_spec"]
+           "split_game_spec", "load_mancalagames"]

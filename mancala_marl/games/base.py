@@ -229,6 +229,9 @@ class Game:
     # for the moves the web page names.
     capture_word, mark_word = "capture", "mark"
     examples: tuple[dict, ...] = ({},)  # rule parameters the generic tests and benchmarks use
+    # Whether a finished game has every seed in a store: the four games sweep the board at their
+    # end; a family game may end with seeds on the board, or with seeds out of play.
+    sweeps_at_end = True
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -372,6 +375,10 @@ class Game:
         text = re.sub(r":[a-z]+:`~?([^`]*?)`", lambda m: m.group(1).rsplit(".", 1)[-1], text)
         text = re.sub(r"``(.+?)``", r"\1", text, flags=re.S)
         return re.sub(r"(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])", r"\1", text)
+
+    def out_of_play(self, state: np.ndarray) -> int:
+        """Seeds no longer on the board nor in a store (a family game's, see ``sweeps_at_end``)."""
+        return 0
 
     def seeds_in_play(self, state: np.ndarray) -> int:
         """The seeds still in the pits (the board less the two stores): the stage of a game."""

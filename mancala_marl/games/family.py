@@ -1,0 +1,507 @@
+"""The two-row Mancala family: one rules space whose parameters say how a game sows, captures,
+passes and ends, so that Wari, Ayoayo, Bohnenspiel, Dakon and their cousins are points of it.
+
+The board is a ring of two rows of holes with a store at each end, as in every game here:
+player_0's holes ``0 .. H-1`` (left to right as player_0 sees them), player_0's store, then
+player_1's holes, player_1's store. Counter-clockwise sowing runs along that ring by increasing
+index; clockwise the other way. A move is a hole of the mover's, ``0 .. H-1`` in that order.
+
+**Sowing.** The mover lifts the seeds of a hole holding at least ``min_seeds`` (all of them, or
+all but one with ``leave_one``) and drops one in each hole along the ring, in ``direction``:
+
+- The stores are passed over, unless ``sow_store``: the mover's own store is then a hole of the
+  ring, and a last seed there gives the mover another turn.
+- ``skip_origin``: a lap that comes round to the hole it started from passes over it.
+- ``laps="relay"``: when the last seed lands in a hole that held seeds, that hole's seeds are
+  lifted and sown on, and so on (a lap that ends where a capture is due stops there, to capture).
+  ``"next"``: the sowing goes on from the hole after the last one, if it holds seeds. A sowing of
+  more than :data:`MAX_LAPS` laps is endless: the game stops, the seeds in hand leave play and
+  the seeds on the board are shared out by ``endless_leftover``.
+
+**Captures.** Where the last seed falls (never in a store):
+
+- By count: the hole is taken when it then holds ``capture_min .. capture_max`` seeds
+  (``capture_max=0``: no upper bound) of ``capture_parity``, on ``capture_side``; none when
+  ``capture_min=0``. ``captures`` holes may be taken in a row (0: as many as qualify), going
+  ``chain`` (backward along the sowing, or forward) from the last hole while each qualifies.
+- ``cross_capture``: a last seed in an empty hole takes the hole across the board, if that hole
+  qualifies by the counts above (when given) and its side; the chain then takes the holes across
+  from each next empty hole. ``take_own`` also takes the sowing seed, when something was captured
+  (``"on_capture"``) or whenever the last seed made a hole of one on the side it may take from
+  (``"always"``).
+- ``no_single_capture``: a lap of one seed captures nothing.
+- ``grand_slam``: a move that would take every seed of the opponent's row is ``legal``, ``illegal``
+  (unless the opponent's row was empty before it), or sows and takes nothing (``no_capture``).
+- ``capture_extra_turn``: a move that captures gives the mover another turn.
+
+**Turns and the end.** With ``must_share``, a player whose opponent's row is empty must play a
+move that leaves the opponent seeds; if none does, the game ends (or, with ``must_pass``, any move
+is allowed). With ``must_pass`` a player without a legal move passes; without it, the game ends.
+After each move, in this order, the game ends:
+
+1. when at most ``end_seeds_left`` seeds are left on the board (-1: never), or the mover's own
+   (``end_cleared="own"``) or the opponent's (``"opponent"``) row is empty;
+2. at once, with the board as it is, when a store holds more than the winning count: half the
+   seeds (``win_short=0``), or all the seeds less ``win_short`` (a game of rounds, which goes on
+   until the loser can no longer fill its holes);
+3. when no hole holds ``min_seeds`` seeds, when the player to move has no legal move (and, with
+   ``must_pass``, neither has the other), when fewer than ``end_below`` seeds are left on the
+   board (and some are), too few for any capture to change the outcome, or (a bound of ours:
+   MancalaGames has none, and two players can circle for ever) after :data:`MOVE_LIMIT` moves.
+
+At ends 1 and 3 the seeds left on the board go by ``leftover``: to the ``owner`` of each hole's
+row, all to the last ``mover``, ``divided`` evenly (the odd seed to the player with the smaller
+store), or to ``nobody`` (out of play). More seeds in store wins.
+
+The semantics are MancalaGames' (StoneShark's engine of 141 traditional games), which
+``benchmarks/family_crosscheck.py`` plays against move for move; :func:`load_mancalagames` reads
+its game files. A game of several rounds is its first round here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mancala_marl.errors import BadInput
+from .._compile import kernel
+from .base import GAME_OVER, MAX_MOVES, SPEC_PITS, SPEC_SEEDS, Game, pits_param, seeds_param, spec_index
+from .params import Param
+
+MAX_LAPS = 75  # MancalaGames' bound on a relay sowing, after which it calls the sowing endless
+# One bound of ours: MancalaGames has no repetition rule, so two players can circle for ever
+# (a lone seed handed back and forth under must_share). After MOVE_LIMIT moves the game ends as
+# when no move is left. It is the environments' truncation, so that every search, rollout and
+# match over the family ends.
+MOVE_LIMIT = MAX_MOVES
+OUT_OF_PLAY, MOVES_PLAYED = 1, 2  # the slots after TO_MOVE
+DIRECTIONS = ("ccw", "cw")
+LAPS = ("single", "relay", "next")
+PARITIES = ("any", "even", "odd")
+SIDES = ("both", "opponent", "own")
+CHAINS = ("backward", "forward")
+TAKE_OWN = ("leave", "on_capture", "always")
+GRAND_SLAMS = ("legal", "illegal", "no_capture")
+CLEARED = ("no", "own", "opponent")
+LEFTOVERS = ("owner", "mover", "divided", "nobody")
+MAX_COUNT = 1 << 20
+
+PARAMETERS = (
+    pits_param("holes", 6, "holes a side", low=2),
+    seeds_param("seeds", 4, "seeds in each hole at the start"),
+    Param("direction", str, "ccw", "the way seeds are sown round the ring", choices=DIRECTIONS),
+    Param("sow_store", bool, False, "the mover's own store is sown into; a last seed there gives another turn"),
+    Param("laps", str, "single", "one lap, relay laps from the last hole, or laps from the next hole",
+          choices=LAPS),
+    Param("skip_origin", bool, True, "a lap passes over the hole it started from"),
+    Param("leave_one", bool, False, "a move lifts all its hole's seeds but one"),
+    Param("min_seeds", int, 1, "seeds a hole needs to be played", low=1, high=MAX_COUNT),
+    Param("capture_min", int, 2, "fewest seeds a hole holds after the last seed to be taken (0: no capture by "
+                                 "count)", low=0, high=MAX_COUNT),
+    Param("capture_max", int, 3, "most seeds a hole may hold to be taken (0: no bound)", low=0, high=MAX_COUNT),
+    Param("capture_parity", str, "any", "the counts that are taken: any, even or odd", choices=PARITIES),
+    Param("capture_side", str, "opponent", "the row captures are taken from", choices=SIDES),
+    Param("cross_capture", bool, False, "a last seed in an empty hole takes the hole across the board"),
+    Param("take_own", str, "leave", "a cross capture also takes the sowing seed", choices=TAKE_OWN),
+    Param("captures", int, 0, "holes taken in a row at most (0: as many as qualify)", low=0, high=MAX_COUNT),
+    Param("chain", str, "backward", "the way a chain of captures runs from the last hole", choices=CHAINS),
+    Param("no_single_capture", bool, False, "a lap of a single seed captures nothing"),
+    Param("grand_slam", str, "legal", "a move taking every seed of the opponent's row", choices=GRAND_SLAMS),
+    Param("capture_extra_turn", bool, False, "a move that captures gives another turn"),
+    Param("must_share", bool, True, "a move must leave seeds to an opponent who has none"),
+    Param("must_pass", bool, False, "a player without a legal move passes (else the game ends)"),
+    Param("end_seeds_left", int, -1, "the game ends when at most this many seeds are on the board (-1: never)",
+          low=-1, high=MAX_COUNT),
+    Param("end_cleared", str, "no", "the game ends when this row is empty after a move", choices=CLEARED),
+    Param("win_short", int, 0, "a store with more than all the seeds less this wins at once (0: more than "
+                               "half)", low=0, high=MAX_COUNT),
+    Param("end_below", int, 0, "the game ends when fewer seeds than this are on the board (0: never)",
+          low=0, high=MAX_COUNT),
+    Param("leftover", str, "owner", "who gets the seeds left on the board at the end", choices=LEFTOVERS),
+    Param("endless_leftover", str, "divided", "who gets them when a relay sowing is endless",
+          choices=LEFTOVERS),
+)
+(DIRECTION, SOW_STORE, LAPS_, SKIP_ORIGIN, LEAVE_ONE, MIN_SEEDS, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY,
+ CAPTURE_SIDE, CROSS_CAPTURE, TAKE_OWN_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, CAPTURE_EXTRA_TURN,
+ MUST_SHARE, MUST_PASS, END_SEEDS_LEFT, END_CLEARED, WIN_SHORT, END_BELOW, LEFTOVER, ENDLESS_LEFTOVER) = (
+    spec_index(PARAMETERS, param.name) for param in PARAMETERS[2:])
+RELAY, NEXT = LAPS.index("relay"), LAPS.index("next")
+EVEN, ODD = PARITIES.index("even"), PARITIES.index("odd")
+SIDE_OPPONENT, SIDE_OWN = SIDES.index("opponent"), SIDES.index("own")
+FORWARD = CHAINS.index("forward")
+ON_CAPTURE, ALWAYS = TAKE_OWN.index("on_capture"), TAKE_OWN.index("always")
+SLAM_ILLEGAL, SLAM_NO_CAPTURE = GRAND_SLAMS.index("illegal"), GRAND_SLAMS.index("no_capture")
+CLEARED_OWN, CLEARED_OPPONENT = CLEARED.index("own"), CLEARED.index("opponent")
+TO_OWNER, TO_MOVER, DIVIDED, TO_NOBODY = range(4)
+# What a sowing ended in (sow_and_capture's result): bits
+REPEAT, CAPTURED, ENDLESS = 1, 2, 4
+
+
+# -- the ring ---------------------------------------------------------------------------------
+@kernel(inline="always")
+def side_of(cell, holes):
+    """0 or 1 for a hole, -1 for a store."""
+    if cell < holes:
+        return 0
+    if holes < cell <= 2 * holes:
+        return 1
+    return -1
+
+
+@kernel(inline="always")
+def step(cell, holes, backward, own_store):
+    """The cell after ``cell`` along the ring (before it, ``backward``), passing over the stores
+    but ``own_store`` (-1: none)."""
+    cells = 2 * holes + 2
+    while True:
+        cell = cell - 1 if backward else cell + 1
+        if cell == cells:
+            cell = 0
+        elif cell < 0:
+            cell = cells - 1
+        if (cell != holes and cell != cells - 1) or cell == own_store:
+            return cell
+
+
+@kernel(inline="always")
+def row_seeds(state, holes, player):
+    total = 0
+    first = player * (holes + 1)
+    for cell in range(first, first + holes):
+        total += state[cell]
+    return total
+
+
+@kernel(inline="always")
+def count_qualifies(count, spec):
+    """Whether a hole of ``count`` seeds is taken by the capture counts."""
+    low = spec[CAPTURE_MIN]
+    high = spec[CAPTURE_MAX]
+    parity = spec[CAPTURE_PARITY]
+    if count < max(low, 1) or (high > 0 and count > high):
+        return False
+    return not ((parity == EVEN and count % 2 == 1) or (parity == ODD and count % 2 == 0))
+
+
+@kernel(inline="always")
+def side_allowed(cell, holes, mover, side_rule):
+    side = side_of(cell, holes)
+    if side_rule == SIDE_OPPONENT:
+        return side == 1 - mover
+    if side_rule == SIDE_OWN:
+        return side == mover
+    return True
+
+
+@kernel(inline="always")
+def can_take(state, cell, holes, mover, spec, by_count):
+    """Whether the hole ``cell`` may be taken: a hole (not a store) with seeds, on the side
+    captures come from, and, ``by_count``, of a count that is taken."""
+    if side_of(cell, holes) < 0 or state[cell] == 0:
+        return False
+    if not side_allowed(cell, holes, mover, spec[CAPTURE_SIDE]):
+        return False
+    return not by_count or count_qualifies(state[cell], spec)
+
+
+# -- a move -----------------------------------------------------------------------------------
+@kernel
+def sow_and_capture(state, spec, hole):
+    """Sow ``hole`` of the player to move and take what it captures; returns REPEAT | CAPTURED |
+    ENDLESS bits. The turn and the end are left to the caller."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    mover = state[cells]
+    backward = spec[DIRECTION] == 1
+    own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
+    by_count = spec[CAPTURE_MIN] > 0
+    opponent_had_seeds = row_seeds(state, holes, 1 - mover) > 0
+
+    origin = mover * (holes + 1) + hole
+    seeds = state[origin]
+    if spec[LEAVE_ONE]:
+        seeds -= 1
+        state[origin] = 1
+    else:
+        state[origin] = 0
+    last = origin
+    laps = 0
+    while True:
+        lap_seeds = seeds
+        cell = origin
+        while seeds > 0:
+            cell = step(cell, holes, backward, own_store)
+            if cell == origin and spec[SKIP_ORIGIN]:
+                cell = step(cell, holes, backward, own_store)
+            state[cell] += 1
+            seeds -= 1
+        last = cell
+        if last == own_store:
+            return REPEAT
+        go_on = False
+        if spec[LAPS_] == RELAY:
+            go_on = state[last] > 1 and not (by_count and not spec[CROSS_CAPTURE]
+                                             and can_take(state, last, holes, mover, spec, True))
+            origin = last
+        elif spec[LAPS_] == NEXT:
+            after = step(last, holes, backward, own_store)
+            stop_for_cross = spec[CROSS_CAPTURE] and state[last] == 1 and \
+                can_take(state, 2 * holes - last, holes, mover, spec, by_count)
+            stop_for_count = by_count and not spec[CROSS_CAPTURE] and can_take(state, last, holes, mover, spec,
+                                                                               True)
+            go_on = state[after] > 0 and not stop_for_cross and not stop_for_count
+            origin = after
+        if not go_on:
+            break
+        laps += 1
+        if laps >= MAX_LAPS:
+            state[cells + OUT_OF_PLAY] += state[origin]  # the seeds in hand leave play, as MancalaGames drops them
+            state[origin] = 0
+            return ENDLESS
+        seeds = state[origin]
+        state[origin] = 0
+
+    if spec[NO_SINGLE_CAPTURE] and lap_seeds == 1:
+        return 0
+    if not by_count and not spec[CROSS_CAPTURE]:
+        return 0
+    slam_rule = spec[GRAND_SLAM]
+    if slam_rule == SLAM_NO_CAPTURE:
+        saved = state[:cells].copy()
+    store = mover * (holes + 1) + holes
+    limit = spec[CAPTURES]
+    chain_backward = backward if spec[CHAIN] == FORWARD else not backward
+    taken = 0
+    cell = last
+    if spec[CROSS_CAPTURE]:
+        while True:
+            empty_before = state[cell] == 1 if taken == 0 else state[cell] == 0
+            if side_of(cell, holes) < 0 or not empty_before:
+                break
+            across = 2 * holes - cell
+            if not can_take(state, across, holes, mover, spec, by_count):
+                break
+            state[store] += state[across]
+            state[across] = 0
+            taken += 1
+            if taken == 1 and spec[TAKE_OWN_] == ON_CAPTURE:
+                state[store] += state[cell]
+                state[cell] = 0
+            if limit == 1 or taken == limit:
+                break
+            cell = step(cell, holes, chain_backward, own_store)
+        if spec[TAKE_OWN_] == ALWAYS and state[last] == 1 and \
+                side_allowed(2 * holes - last, holes, mover, spec[CAPTURE_SIDE]):
+            state[store] += 1
+            state[last] = 0
+    else:
+        while can_take(state, cell, holes, mover, spec, True):
+            state[store] += state[cell]
+            state[cell] = 0
+            taken += 1
+            if limit == 1 or taken == limit:
+                break
+            cell = step(cell, holes, chain_backward, own_store)
+    if taken == 0:
+        return 0
+    if slam_rule == SLAM_NO_CAPTURE and opponent_had_seeds and row_seeds(state, holes, 1 - mover) == 0:
+        state[:cells] = saved
+        return 0
+    return REPEAT | CAPTURED if spec[CAPTURE_EXTRA_TURN] else CAPTURED
+
+
+@kernel
+def legal_holes(state, spec, out):
+    """The mover's legal holes into ``out``; returns their count. Must-share and an illegal grand
+    slam are decided by playing each move on a copy."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    mover = state[cells]
+    count = 0
+    first = mover * (holes + 1)
+    for h in range(holes):
+        out[h] = mover != GAME_OVER and state[first + h] >= spec[MIN_SEEDS]
+        count += out[h]
+    if count == 0:
+        return 0
+    opponent_seeds = row_seeds(state, holes, 1 - mover)
+    share = spec[MUST_SHARE] and opponent_seeds == 0
+    no_slam = spec[GRAND_SLAM] == SLAM_ILLEGAL and opponent_seeds > 0
+    if not share and not no_slam:
+        return count
+    kept = 0
+    trial = np.empty(state.shape[0], dtype=state.dtype)  # not empty_like: the narration replays on an array subclass
+    for h in range(holes):
+        if out[h]:
+            trial[:] = state
+            sow_and_capture(trial, spec, h)
+            out[h] = row_seeds(trial, holes, 1 - mover) > 0
+            kept += out[h]
+    if kept == 0 and share and spec[MUST_PASS]:  # nothing shares: any move will do
+        for h in range(holes):
+            out[h] = state[first + h] >= spec[MIN_SEEDS]
+        return count
+    return kept
+
+
+@kernel(inline="always")
+def has_move(state, spec, player, scratch):
+    cells = 2 * spec[SPEC_PITS] + 2
+    saved = state[cells]
+    state[cells] = player
+    count = legal_holes(state, spec, scratch)
+    state[cells] = saved
+    return count > 0
+
+
+@kernel
+def claim_leftover(state, holes, mover, rule):
+    """The end: the seeds still on the board go by ``rule`` (LEFTOVERS)."""
+    cells = 2 * holes + 2
+    stores = (holes, 2 * holes + 1)
+    left = 0
+    for player in range(2):
+        first = player * (holes + 1)
+        for cell in range(first, first + holes):
+            if rule == TO_OWNER:
+                state[stores[player]] += state[cell]
+            left += state[cell]
+            state[cell] = 0
+    if rule == TO_MOVER:
+        state[stores[mover]] += left
+    elif rule == DIVIDED:
+        half = left // 2
+        state[stores[0]] += half
+        state[stores[1]] += half
+        if left % 2:
+            state[stores[0] if state[stores[1]] > state[stores[0]] else stores[1]] += 1
+    elif rule == TO_NOBODY:
+        state[cells + OUT_OF_PLAY] += left
+
+
+@kernel
+def apply_move(state, hole, spec):
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    mover = state[cells]
+    state[cells + MOVES_PLAYED] += 1
+    result = sow_and_capture(state, spec, hole)
+    if result & ENDLESS:
+        claim_leftover(state, holes, mover, spec[ENDLESS_LEFTOVER])
+        state[cells] = GAME_OVER
+        return
+    repeat = (result & REPEAT) != 0
+    following = mover if repeat else 1 - mover
+    on_board = 0
+    playable = False
+    for player in range(2):
+        first = player * (holes + 1)
+        for cell in range(first, first + holes):
+            on_board += state[cell]
+            playable = playable or state[cell] >= spec[MIN_SEEDS]
+
+    ended = 0 <= spec[END_SEEDS_LEFT] and on_board <= spec[END_SEEDS_LEFT]
+    cleared = spec[END_CLEARED]
+    if cleared == CLEARED_OWN:
+        ended = ended or row_seeds(state, holes, mover) == 0
+    elif cleared == CLEARED_OPPONENT:
+        ended = ended or row_seeds(state, holes, 1 - mover) == 0
+    if not ended:
+        total = on_board + state[holes] + state[cells - 1] + state[cells + OUT_OF_PLAY]
+        win = total - spec[WIN_SHORT] if spec[WIN_SHORT] else (total + 1) // 2
+        s0, s1 = state[holes], state[cells - 1]
+        if s0 > win or s1 > win or (s0 == win and s1 == win):
+            state[cells] = GAME_OVER  # won outright: the board stays as it is
+            return
+        scratch = np.empty(holes, dtype=np.bool_)
+        if not playable:
+            ended = True
+        elif spec[MUST_PASS]:
+            ended = not has_move(state, spec, mover, scratch) and not has_move(state, spec, 1 - mover, scratch)
+        else:
+            ended = not has_move(state, spec, following, scratch)
+        if not ended and (0 < on_board < spec[END_BELOW] or state[cells + MOVES_PLAYED] >= MOVE_LIMIT):
+            ended = True
+        if not ended:
+            if spec[MUST_PASS] and not has_move(state, spec, following, scratch):
+                following = 1 - following
+            state[cells] = following
+            return
+    claim_leftover(state, holes, mover, spec[LEFTOVER])
+    state[cells] = GAME_OVER
+
+
+class Family(Game):
+    name = "family"
+    parameters = PARAMETERS
+    apply_kernel = staticmethod(apply_move)
+    legal_kernel = staticmethod(legal_holes)
+    extra_slots = 2  # seeds out of play (taken by nobody, or dropped by an endless sowing); moves played
+    captures_opposite = False
+    sweeps_at_end = False
+    # Wari (the defaults); Kalah; Dakon (relay sowing into the store, passes, a game of rounds)
+    examples = ({},
+                {"sow_store": True, "capture_min": 0, "cross_capture": True, "take_own": "on_capture", "captures": 1,
+                 "must_share": False},
+                {"holes": 7, "seeds": 7, "sow_store": True, "laps": "relay", "capture_min": 0, "cross_capture": True,
+                 "take_own": "on_capture", "captures": 1, "must_share": False, "must_pass": True})
+
+    def __init__(self, *args, **values):
+        super().__init__(*args, **values)
+        if self.params["laps"] == "next" and self.params["sow_store"]:
+            # MancalaGames would sow on from the store after a lap ending beside it: a store that
+            # gives seeds back, which no traditional game has (its one file with both is refused)
+            raise BadInput("laps='next' with sow_store=True is not played: a next lap would start from the store")
+        if self.params["min_seeds"] > self.seeds:
+            raise BadInput(f"min_seeds={self.params['min_seeds']} is more than the seeds={self.seeds} a hole starts "
+                           "with: no one could make the first move")
+
+    def out_of_play(self, state):
+        return int(state[self.board_size + OUT_OF_PLAY])
+
+    def state_bounds(self):
+        low, high = super().state_bounds()
+        low[self.board_size + OUT_OF_PLAY:] = 0
+        high[self.board_size + MOVES_PLAYED] = MOVE_LIMIT
+        return low, high
+
+    def state_fault(self, state):
+        # an outright win leaves the board as it is, so a finished game may hold seeds in its holes
+        board = state[: self.board_size]
+        if (board < 0).any() or self.out_of_play(state) < 0:
+            return f"state's board must hold no negative counts, got {board.tolist()}"
+        if not 0 <= state[self.board_size + MOVES_PLAYED] <= MOVE_LIMIT:
+            return f"state[{self.board_size + MOVES_PLAYED}] (moves played) must be in 0..{MOVE_LIMIT}"
+        if board.sum() + self.out_of_play(state) > self.total_seeds:
+            return f"state holds more than the {self.total_seeds} seeds of {self!r}"
+        if self.to_move(state) not in (0, 1, GAME_OVER):
+            return f"state[{self.board_size}] (the player to move) must be 0, 1 or {GAME_OVER}"
+        if self.to_move(state) != GAME_OVER and not self.legal_mask_fast(state).any():
+            return f"player_{self.to_move(state)} is to move in {board.tolist()} but has no legal move"
+        return None
+
+    def illegal_reason(self, state, action):
+        reason = super().illegal_reason(state, action)
+        if not reason.endswith("is not a legal move here"):
+            return reason
+        player = self.to_move(state)
+        seeds = state[player * (self.pits + 1) + action]
+        if seeds < self.params["min_seeds"]:
+            return f"player_{player}'s hole {action} holds {seeds} seeds, fewer than the {self.params['min_seeds']} a move needs"
+        return (f"player_{player}'s hole {action} would leave the opponent's row empty "
+                "(must_share, or an illegal grand slam)")
+
+    @classmethod
+    def param_strategy(cls, st):
+        return st.fixed_dictionaries({
+            "holes": st.integers(2, 8), "seeds": st.integers(1, 5),
+            "direction": st.sampled_from(DIRECTIONS), "sow_store": st.booleans(), "laps": st.sampled_from(LAPS[:2]),
+            "skip_origin": st.booleans(), "leave_one": st.booleans(), "min_seeds": st.just(1),
+            "capture_min": st.integers(0, 4), "capture_max": st.integers(0, 4),
+            "capture_parity": st.sampled_from(PARITIES), "capture_side": st.sampled_from(SIDES),
+            "cross_capture": st.booleans(), "take_own": st.sampled_from(TAKE_OWN), "captures": st.integers(0, 2),
+            "chain": st.sampled_from(CHAINS), "no_single_capture": st.booleans(),
+            "grand_slam": st.sampled_from(GRAND_SLAMS), "capture_extra_turn": st.booleans(),
+            "must_share": st.booleans(), "must_pass": st.booleans(), "end_seeds_left": st.integers(-1, 3),
+            "end_cleared": st.sampled_from(CLEARED), "win_short": st.integers(0, 4),
+            "end_below": st.integers(0, 4), "leftover": st.sampled_from(LEFTOVERS),
+            "endless_leftover": st.sampled_from(LEFTOVERS)})

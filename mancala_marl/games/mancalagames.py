@@ -1,0 +1,197 @@
+"""Read a game file of MancalaGames (StoneShark's catalogue of 141 traditional games) as a point
+of the two-row family (:mod:`mancala_marl.games.family`).
+
+A file is a JSON object (``game_class``, ``game_constants`` with ``holes`` and ``nbr_start``,
+``game_info`` with the rule options that differ from MancalaGames' defaults) followed by text
+sections. Each option is mapped to our parameters; an option, or a value of one, that the family
+does not play is refused in one line naming it. Only the first round of a game of rounds is
+played; the options that shape later rounds (who starts, how the board is refilled, blocked
+holes) are read and left aside.
+
+Nothing of MancalaGames is imported here: its files are data, read by the rules written below.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from mancala_marl.errors import BadInput
+from .family import Family
+
+# MancalaGames' option defaults (a file names only what differs from them)
+DEFAULTS = {
+    "goal": 0, "goal_param": 0, "end_cond": 0, "end_param": 0, "mustpass": False, "rounds": 0,
+    "round_starter": 0, "round_fill": 0, "no_sides": False, "stores": False, "start_pattern": 0,
+    "prescribed": 0, "unclaimed": 0, "quitter": 4, "play_locs": 0, "min_move": 1, "allow_rule": 0,
+    "mustshare": False, "sow_direct": 1, "sow_start": False, "move_one": False, "skip_start": False,
+    "sow_stores": 0, "blocks": False, "mlaps": 0, "mlap_cont": 0, "mlap_param": 0, "child_cvt": 0,
+    "child_type": 0, "child_rule": 0, "child_locs": 0, "presowcapt": 0, "sow_rule": 0, "sow_param": 0,
+    "udir_holes": [], "capt_dir": 0, "capt_side": 0, "moveunlock": False, "evens": False, "capt_min": 0,
+    "capt_max": 0, "nosinglecapt": False, "nocaptmoves": 0, "capt_type": 0, "crosscapt": 0, "xc_sown": False,
+    "xcpickown": 0, "pickextra": 0, "multicapt": 0, "grandslam": 0, "capt_rturn": 0, "capt_on": [],
+}
+TEXT_ONLY = {"name", "about", "help_file"}
+# Options that only shape the rounds after the first
+LATER_ROUNDS = {"round_starter", "round_fill", "blocks"}
+# option -> {value in the file: our value}; a value not listed is refused
+CHOICES = {
+    "sow_direct": ("direction", {1: "ccw", -1: "cw"}),
+    "sow_stores": ("sow_store", {0: False, 1: True}),
+    "mlaps": ("laps", {0: "single", 1: "relay", 2: "next"}),
+    "capt_side": ("capture_side", {0: "both", 1: "opponent", 2: "own"}),
+    "crosscapt": ("cross_capture", {0: False, 1: True}),
+    "xcpickown": ("take_own", {0: "leave", 1: "on_capture", 2: "always"}),
+    "capt_dir": ("chain", {0: "backward", 1: "forward"}),
+    "grandslam": ("grand_slam", {0: "legal", 1: "illegal", 2: "no_capture"}),
+    "capt_rturn": ("capture_extra_turn", {0: False, 1: True}),
+    "end_cond": ("end_cleared", {0: "no", 1: "own", 2: "opponent", 3: "no"}),
+    "unclaimed": ("leftover", {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}),
+}
+LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
+ENUM_NAMES = {  # for the refusals, MancalaGames' own words
+    "goal": "Goal", "sow_direct": "Direct", "sow_stores": "SowStores", "mlaps": "LapSower",
+    "capt_side": "CaptSide", "crosscapt": "XCaptType", "xcpickown": "CrossCaptOwn", "capt_dir": "CaptDir",
+    "grandslam": "GrandSlam", "capt_rturn": "CaptRTurn", "end_cond": "EndGameCond", "unclaimed": "EndGameSeeds",
+    "quitter": "EndGameSeeds", "rounds": "Rounds",
+}
+NOT_PLAYED = {  # options the family does not play yet, at any value but the default
+    "start_pattern": "start patterns other than equal holes", "prescribed": "prescribed openings",
+    "play_locs": "moves from the stores", "allow_rule": "special move restrictions", "no_sides": "boards without sides",
+    "move_one": "moving one seed", "mlap_cont": "lap continuation rules", "child_type": "children (owned holes)",
+    "presowcapt": "captures before sowing", "sow_rule": "special sowing rules", "udir_holes": "a chosen sowing direction",
+    "moveunlock": "locked holes", "nocaptmoves": "opening moves without capture", "capt_type": "capture types",
+    "xc_sown": "cross captures that must visit the opponent", "pickextra": "extra picks on capture",
+}
+ROUNDS = {0: "none", 1: "half seeds", 2: "no moves", 3: "seeds limit", 4: "double seeds limit"}
+
+
+def read_file(path) -> dict:
+    """The JSON object at the head of a MancalaGames game file (its text sections left out)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise BadInput(f"cannot read the MancalaGames file {str(path)!r}: {error.strerror or error}") from None
+    try:
+        data, _ = json.JSONDecoder().raw_decode(text.lstrip())
+    except json.JSONDecodeError as error:
+        raise BadInput(f"{path.name} is not a MancalaGames game file: its head is not JSON ({error.msg}, "
+                       f"line {error.lineno})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("game_info"), dict):
+        raise BadInput(f"{path.name} is not a MancalaGames game file: no game_info object")
+    return data
+
+
+def family_params(data: dict, name: str = "the game") -> dict:
+    """Our :class:`~mancala_marl.games.family.Family` parameters for a MancalaGames game (the
+    object :func:`read_file` returns), or BadInput naming the first option the family cannot play."""
+    game_class = data.get("game_class", "Mancala")
+    if game_class != "Mancala":
+        raise BadInput(f"{name}: game_class {game_class!r} is not played (only the two-row class Mancala)")
+    constants = data.get("game_constants", {})
+    holes, seeds = constants.get("holes", 3), constants.get("nbr_start", 4)
+    given = data["game_info"]
+    unknown = sorted(set(given) - set(DEFAULTS) - TEXT_ONLY)
+    if unknown:
+        raise BadInput(f"{name}: unknown option {unknown[0]!r} (not a MancalaGames option this importer knows)")
+    info = {**DEFAULTS, **{key: value for key, value in given.items() if key not in TEXT_ONLY}}
+
+    def refuse(option, why=""):
+        value = info[option]
+        enum = ENUM_NAMES.get(option)
+        shown = f"{value!r}" + (f" ({enum})" if enum else "")
+        raise BadInput(f"{name}: {option}={shown} is not played" + (f": {why}" if why else ""))
+
+    for option, what in NOT_PLAYED.items():
+        if info[option] != DEFAULTS[option]:
+            refuse(option, what)
+    if info["goal"] != 0:
+        refuse("goal", "only the most seeds wins (MAX_SEEDS)")
+    params = {"holes": holes, "seeds": seeds}
+    for option, (ours, values) in CHOICES.items():
+        value = info[option]
+        if isinstance(value, bool):
+            value = int(value)
+        if value not in values:
+            refuse(option)
+        params[ours] = values[value]
+    if info["capt_dir"] == 1 and not info["multicapt"]:
+        params["chain"] = "backward"  # a single capture has no chain: the direction says nothing
+    params.update(skip_origin=bool(info["skip_start"]), leave_one=bool(info["sow_start"]),
+                  min_seeds=int(info["min_move"]), must_share=bool(info["mustshare"]),
+                  must_pass=bool(info["mustpass"]), no_single_capture=bool(info["nosinglecapt"]))
+    total = 2 * holes * seeds
+    params.update(capture_counts(info, total, refuse))
+    multi = info["multicapt"]
+    params["captures"] = 0 if multi < 0 else max(multi, 1)
+
+    rounds = info["rounds"]
+    if rounds not in ROUNDS:
+        refuse("rounds")
+    params["win_short"] = 0
+    params["end_seeds_left"] = info["end_param"] if info["end_cond"] == 3 else -1
+    if rounds == 2:  # no moves: the round goes on until the loser cannot fill goal_param holes
+        params["win_short"] = seeds * max(info["goal_param"], 1) if info["round_fill"] != 7 else 1
+    elif rounds in (3, 4):  # the round ends when one or two holes' worth of seeds are left
+        params["win_short"] = 1
+        params["end_seeds_left"] = seeds * (rounds - 2)
+    params["end_below"] = no_change_below(info, total)
+    quitter = info["quitter"]
+    if info["mlaps"]:  # the quitter's rule shares out an endless sowing's board
+        if quitter not in LEFTOVER_OF or (quitter == 4 and not info["stores"]):
+            refuse("quitter", "how an endless sowing's board is shared out")
+        params["endless_leftover"] = LEFTOVER_OF[quitter]
+    if info["end_cond"] == 4:
+        refuse("end_cond")
+    if info["round_fill"] == 10:  # LOSER_ONLY
+        refuse("round_fill", "a round that ends counting the seeds left in each row where they lie")
+    return params
+
+
+def capture_counts(info: dict, total: int, refuse) -> dict:
+    """MancalaGames' counts that capture (a list of counts, evens, a least and a most count) as our
+    ``capture_min .. capture_max`` of a parity, found by listing the counts each takes."""
+    capt_on, evens, low, high = info["capt_on"], info["evens"], info["capt_min"], info["capt_max"]
+    if not (capt_on or evens or low or high):
+        return {"capture_min": 0, "capture_max": 0, "capture_parity": "any"}
+    taken = [count for count in range(1, total + 1)
+             if (not capt_on or count in capt_on) and (not evens or count % 2 == 0)
+             and (not low or count >= low) and (not high or count <= high)]
+    if not taken:
+        refuse("capt_on", "no count captures")
+    first, last = taken[0], taken[-1]
+    for parity, step in (("any", 1), ("even", 2), ("odd", 2)):
+        if parity != "any" and first % 2 != (parity == "odd"):
+            continue
+        if taken == list(range(first, last + 1, step)):
+            bounded = last < total  # a count above every seed of the board is no bound
+            return {"capture_min": first, "capture_max": last if bounded else 0, "capture_parity": parity}
+    refuse("capt_on", "the counts that capture are not a range of one parity")
+    raise AssertionError("refuse raises")
+
+
+def no_change_below(info: dict, total: int) -> int:
+    """MancalaGames ends a game when fewer seeds are left than any capture needs (and some are):
+    that least count, or 0 where the game's other rules end it first or no capture is by count."""
+    if (info["sow_stores"] or (info["mustshare"] and not info["mustpass"]) or info["end_cond"]
+            or info["rounds"] in (3, 4)):
+        return 0
+    needed = total
+    if info["evens"] or info["crosscapt"]:
+        needed = min(2, needed)
+    if info["capt_on"]:
+        needed = min(info["capt_on"]) if info["evens"] else min(*info["capt_on"], needed)
+    if info["capt_min"]:
+        needed = info["capt_min"] if needed == total else max(info["capt_min"], needed)
+    return needed if info["min_move"] < needed < total else 0
+
+
+def load_mancalagames(path) -> Family:
+    """The game a MancalaGames game file describes, as a :class:`Family` game (its first round,
+    for a game of rounds). Raises BadInput in one line naming what the family does not play."""
+    data = read_file(path)
+    name = Path(path).name
+    game = Family(**family_params(data, name))
+    game.title = data["game_info"].get("name", Path(path).stem)
+    return game
