@@ -177,7 +177,7 @@ class Match:
             winner = int(scores[1] > scores[0])
         return {"board": state[: game.board_size].tolist(),
                 "to_move": None if done else game.to_move(state),
-                "legal": [] if done else np.flatnonzero(game.legal_mask_fast(state)).tolist(),
+                "legal": [] if done else game.legal_mask_fast(state).nonzero()[0].tolist(),  # flatnonzero: +0.7 us
                 "scores": scores, "done": done, "winner": winner,
                 "marks": [list(mark) for mark in game.marked_pits(state)[0]],
                 "moves": len(self.moves)}
