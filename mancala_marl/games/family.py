@@ -73,7 +73,7 @@ MAX_LAPS = 75  # MancalaGames' bound on a relay sowing, after which it calls the
 # when no move is left. It is the environments' truncation, so that every search, rollout and
 # match over the family ends.
 MOVE_LIMIT = MAX_MOVES
-OUT_OF_PLAY, MOVES_PLAYED = 1, 2  # the slots after TO_MOVE
+OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED = 1, 2, 3  # the slots after TO_MOVE
 DIRECTIONS = ("ccw", "cw")
 LAPS = ("single", "relay", "next")
 PARITIES = ("any", "even", "odd")
@@ -83,6 +83,7 @@ TAKE_OWN = ("leave", "on_capture", "always")
 GRAND_SLAMS = ("legal", "illegal", "no_capture")
 CLEARED = ("no", "own", "opponent")
 LEFTOVERS = ("owner", "mover", "divided", "nobody")
+MOVE_RULES = ("any", "opponent_or_empty", "single_to_empty")
 MAX_COUNT = 1 << 20
 
 PARAMETERS = (
@@ -95,6 +96,7 @@ PARAMETERS = (
     Param("skip_origin", bool, True, "a lap passes over the hole it started from"),
     Param("leave_one", bool, False, "a move lifts all its hole's seeds but one"),
     Param("min_seeds", int, 1, "seeds a hole needs to be played", low=1, high=MAX_COUNT),
+    Param("move_rule", str, "any", "which holes may be played beyond min_seeds", choices=MOVE_RULES),
     Param("capture_min", int, 2, "fewest seeds a hole holds after the last seed to be taken (0: no capture by "
                                  "count)", low=0, high=MAX_COUNT),
     Param("capture_max", int, 3, "most seeds a hole may hold to be taken (0: no bound)", low=0, high=MAX_COUNT),
@@ -102,11 +104,13 @@ PARAMETERS = (
     Param("capture_side", str, "opponent", "the row captures are taken from", choices=SIDES),
     Param("cross_capture", bool, False, "a last seed in an empty hole takes the hole across the board"),
     Param("take_own", str, "leave", "a cross capture also takes the sowing seed", choices=TAKE_OWN),
+    Param("capture_gap", bool, False, "the last hole followed by an empty one takes the hole beyond it"),
     Param("captures", int, 0, "holes taken in a row at most (0: as many as qualify)", low=0, high=MAX_COUNT),
     Param("chain", str, "backward", "the way a chain of captures runs from the last hole", choices=CHAINS),
     Param("no_single_capture", bool, False, "a lap of a single seed captures nothing"),
     Param("grand_slam", str, "legal", "a move taking every seed of the opponent's row", choices=GRAND_SLAMS),
     Param("capture_extra_turn", bool, False, "a move that captures gives another turn"),
+    Param("no_capture_turns", int, 0, "turns at the start in which nothing is captured", low=0, high=MAX_COUNT),
     Param("must_share", bool, True, "a move must leave seeds to an opponent who has none"),
     Param("must_pass", bool, False, "a player without a legal move passes (else the game ends)"),
     Param("end_seeds_left", int, -1, "the game ends when at most this many seeds are on the board (-1: never)",
@@ -117,12 +121,15 @@ PARAMETERS = (
     Param("end_below", int, 0, "the game ends when fewer seeds than this are on the board (0: never)",
           low=0, high=MAX_COUNT),
     Param("leftover", str, "owner", "who gets the seeds left on the board at the end", choices=LEFTOVERS),
+    Param("unfed_takes", bool, False, "with must_share (and not must_pass): when the game ends because a player "
+                                      "cannot feed an opponent without seeds, the unfed player takes the seeds left"),
     Param("endless_leftover", str, "divided", "who gets them when a relay sowing is endless",
           choices=LEFTOVERS),
 )
-(DIRECTION, SOW_STORE, LAPS_, SKIP_ORIGIN, LEAVE_ONE, MIN_SEEDS, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY,
- CAPTURE_SIDE, CROSS_CAPTURE, TAKE_OWN_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, CAPTURE_EXTRA_TURN,
- MUST_SHARE, MUST_PASS, END_SEEDS_LEFT, END_CLEARED, WIN_SHORT, END_BELOW, LEFTOVER, ENDLESS_LEFTOVER) = (
+(DIRECTION, SOW_STORE, LAPS_, SKIP_ORIGIN, LEAVE_ONE, MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX,
+ CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, TAKE_OWN_, CAPTURE_GAP, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM,
+ CAPTURE_EXTRA_TURN, NO_CAPTURE_TURNS, MUST_SHARE, MUST_PASS, END_SEEDS_LEFT, END_CLEARED, WIN_SHORT, END_BELOW,
+ LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER) = (
     spec_index(PARAMETERS, param.name) for param in PARAMETERS[2:])
 RELAY, NEXT = LAPS.index("relay"), LAPS.index("next")
 EVEN, ODD = PARITIES.index("even"), PARITIES.index("odd")
@@ -131,6 +138,7 @@ FORWARD = CHAINS.index("forward")
 ON_CAPTURE, ALWAYS = TAKE_OWN.index("on_capture"), TAKE_OWN.index("always")
 SLAM_ILLEGAL, SLAM_NO_CAPTURE = GRAND_SLAMS.index("illegal"), GRAND_SLAMS.index("no_capture")
 CLEARED_OWN, CLEARED_OPPONENT = CLEARED.index("own"), CLEARED.index("opponent")
+OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY = MOVE_RULES.index("opponent_or_empty"), MOVE_RULES.index("single_to_empty")
 TO_OWNER, TO_MOVER, DIVIDED, TO_NOBODY = range(4)
 # What a sowing ended in (sow_and_capture's result): bits
 REPEAT, CAPTURED, ENDLESS = 1, 2, 4
@@ -214,6 +222,7 @@ def sow_and_capture(state, spec, hole):
     backward = spec[DIRECTION] == 1
     own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
     by_count = spec[CAPTURE_MIN] > 0
+    inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
     opponent_had_seeds = row_seeds(state, holes, 1 - mover) > 0
 
     origin = mover * (holes + 1) + hole
@@ -239,15 +248,15 @@ def sow_and_capture(state, spec, hole):
             return REPEAT
         go_on = False
         if spec[LAPS_] == RELAY:
-            go_on = state[last] > 1 and not (by_count and not spec[CROSS_CAPTURE]
+            go_on = state[last] > 1 and not (by_count and not spec[CROSS_CAPTURE] and not inhibited
                                              and can_take(state, last, holes, mover, spec, True))
             origin = last
         elif spec[LAPS_] == NEXT:
             after = step(last, holes, backward, own_store)
             stop_for_cross = spec[CROSS_CAPTURE] and state[last] == 1 and \
                 can_take(state, 2 * holes - last, holes, mover, spec, by_count)
-            stop_for_count = by_count and not spec[CROSS_CAPTURE] and can_take(state, last, holes, mover, spec,
-                                                                               True)
+            stop_for_count = by_count and not spec[CROSS_CAPTURE] and not inhibited and \
+                can_take(state, last, holes, mover, spec, True)
             go_on = state[after] > 0 and not stop_for_cross and not stop_for_count
             origin = after
         if not go_on:
@@ -260,9 +269,9 @@ def sow_and_capture(state, spec, hole):
         seeds = state[origin]
         state[origin] = 0
 
-    if spec[NO_SINGLE_CAPTURE] and lap_seeds == 1:
+    if spec[NO_SINGLE_CAPTURE] and lap_seeds == 1 or inhibited:
         return 0
-    if not by_count and not spec[CROSS_CAPTURE]:
+    if not by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP]:
         return 0
     slam_rule = spec[GRAND_SLAM]
     if slam_rule == SLAM_NO_CAPTURE:
@@ -272,7 +281,19 @@ def sow_and_capture(state, spec, hole):
     chain_backward = backward if spec[CHAIN] == FORWARD else not backward
     taken = 0
     cell = last
-    if spec[CROSS_CAPTURE]:
+    if spec[CAPTURE_GAP]:  # across an empty hole: from the last hole, then from each hole taken
+        while spec[LAPS_] != 0 or state[cell] > 1:  # without laps, the last seed must have joined others
+            gap = step(cell, holes, chain_backward, own_store)
+            beyond = step(gap, holes, chain_backward, own_store)
+            if state[gap] != 0 or not can_take(state, beyond, holes, mover, spec, False):
+                break
+            state[store] += state[beyond]
+            state[beyond] = 0
+            taken += 1
+            if limit == 1 or taken == limit:
+                break
+            cell = beyond
+    elif spec[CROSS_CAPTURE]:
         while True:
             empty_before = state[cell] == 1 if taken == 0 else state[cell] == 0
             if side_of(cell, holes) < 0 or not empty_before:
@@ -309,6 +330,33 @@ def sow_and_capture(state, spec, hole):
     return REPEAT | CAPTURED if spec[CAPTURE_EXTRA_TURN] else CAPTURED
 
 
+@kernel(inline="always")
+def may_move(state, spec, mover, hole):
+    """Whether ``hole`` holds enough seeds and passes the move rule (not yet must-share or an
+    illegal grand slam)."""
+    holes = spec[SPEC_PITS]
+    origin = mover * (holes + 1) + hole
+    seeds = state[origin]
+    if seeds < spec[MIN_SEEDS]:
+        return False
+    rule = spec[MOVE_RULE]
+    backward = spec[DIRECTION] == 1
+    own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
+    if rule == SINGLE_TO_EMPTY:  # a lone seed moves only into an empty hole (and never into the store)
+        following = step(origin, holes, backward, own_store)
+        return side_of(following, holes) >= 0 and not (seeds == 1 and state[following] > 0)
+    if rule == OPPONENT_OR_EMPTY and seeds <= holes:  # the first lap must end across, or in an empty hole
+        cell = origin
+        left = seeds - 1 if spec[LEAVE_ONE] else seeds
+        while left > 0:
+            cell = step(cell, holes, backward, own_store)
+            if cell == origin and spec[SKIP_ORIGIN]:
+                cell = step(cell, holes, backward, own_store)
+            left -= 1
+        return not (side_of(cell, holes) == mover and state[cell] > 0)
+    return True
+
+
 @kernel
 def legal_holes(state, spec, out):
     """The mover's legal holes into ``out``; returns their count. Must-share and an illegal grand
@@ -316,10 +364,12 @@ def legal_holes(state, spec, out):
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = state[cells]
+    if mover == GAME_OVER:
+        out[:] = False
+        return 0
     count = 0
-    first = mover * (holes + 1)
     for h in range(holes):
-        out[h] = mover != GAME_OVER and state[first + h] >= spec[MIN_SEEDS]
+        out[h] = may_move(state, spec, mover, h)
         count += out[h]
     if count == 0:
         return 0
@@ -338,7 +388,7 @@ def legal_holes(state, spec, out):
             kept += out[h]
     if kept == 0 and share and spec[MUST_PASS]:  # nothing shares: any move will do
         for h in range(holes):
-            out[h] = state[first + h] >= spec[MIN_SEEDS]
+            out[h] = may_move(state, spec, mover, h)
         return count
     return kept
 
@@ -391,6 +441,7 @@ def apply_move(state, hole, spec):
         return
     repeat = (result & REPEAT) != 0
     following = mover if repeat else 1 - mover
+    state[cells + TURNS_PLAYED] += not repeat  # before the end's trial moves: no_capture_turns counts it
     on_board = 0
     playable = False
     for player in range(2):
@@ -413,7 +464,23 @@ def apply_move(state, hole, spec):
             state[cells] = GAME_OVER  # won outright: the board stays as it is
             return
         scratch = np.empty(holes, dtype=np.bool_)
-        if not playable:
+        unfed = -1
+        if spec[UNFED_TAKES] and spec[MUST_SHARE] and not spec[MUST_PASS] and playable:  # MancalaGames' must-share end, before the general one
+            mover_can, other_can = False, False
+            for h in range(holes):
+                mover_can = mover_can or state[mover * (holes + 1) + h] >= spec[MIN_SEEDS]
+                other_can = other_can or state[(1 - mover) * (holes + 1) + h] >= spec[MIN_SEEDS]
+            if repeat and mover_can and not other_can and not has_move(state, spec, mover, scratch):
+                unfed = 1 - mover
+            elif not repeat and not mover_can and other_can and not has_move(state, spec, 1 - mover, scratch):
+                unfed = mover
+        if unfed >= 0:
+            ended = True
+            state[unfed * (holes + 1) + holes] += on_board
+            for player in range(2):
+                for cell in range(player * (holes + 1), player * (holes + 1) + holes):
+                    state[cell] = 0
+        elif not playable:
             ended = True
         elif spec[MUST_PASS]:
             ended = not has_move(state, spec, mover, scratch) and not has_move(state, spec, 1 - mover, scratch)
@@ -424,6 +491,7 @@ def apply_move(state, hole, spec):
         if not ended:
             if spec[MUST_PASS] and not has_move(state, spec, following, scratch):
                 following = 1 - following
+                state[cells + TURNS_PLAYED] += 1  # a pass is a turn
             state[cells] = following
             return
     claim_leftover(state, holes, mover, spec[LEFTOVER])
@@ -435,7 +503,8 @@ class Family(Game):
     parameters = PARAMETERS
     apply_kernel = staticmethod(apply_move)
     legal_kernel = staticmethod(legal_holes)
-    extra_slots = 2  # seeds out of play (taken by nobody, or dropped by an endless sowing); moves played
+    # seeds out of play (taken by nobody, or dropped by an endless sowing), moves played, turns played
+    extra_slots = 3
     captures_opposite = False
     sweeps_at_end = False
     # Wari (the defaults); Kalah; Dakon (relay sowing into the store, passes, a game of rounds)
@@ -461,7 +530,7 @@ class Family(Game):
     def state_bounds(self):
         low, high = super().state_bounds()
         low[self.board_size + OUT_OF_PLAY:] = 0
-        high[self.board_size + MOVES_PLAYED] = MOVE_LIMIT
+        high[self.board_size + MOVES_PLAYED:] = MOVE_LIMIT
         return low, high
 
     def state_fault(self, state):

@@ -46,21 +46,21 @@ CHOICES = {
     "grandslam": ("grand_slam", {0: "legal", 1: "illegal", 2: "no_capture"}),
     "capt_rturn": ("capture_extra_turn", {0: False, 1: True}),
     "end_cond": ("end_cleared", {0: "no", 1: "own", 2: "opponent", 3: "no"}),
-    "unclaimed": ("leftover", {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}),
+    "allow_rule": ("move_rule", {0: "any", 1: "opponent_or_empty", 2: "single_to_empty"}),
 }
 LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
 ENUM_NAMES = {  # for the refusals, MancalaGames' own words
     "goal": "Goal", "sow_direct": "Direct", "sow_stores": "SowStores", "mlaps": "LapSower",
     "capt_side": "CaptSide", "crosscapt": "XCaptType", "xcpickown": "CrossCaptOwn", "capt_dir": "CaptDir",
     "grandslam": "GrandSlam", "capt_rturn": "CaptRTurn", "end_cond": "EndGameCond", "unclaimed": "EndGameSeeds",
-    "quitter": "EndGameSeeds", "rounds": "Rounds",
+    "quitter": "EndGameSeeds", "rounds": "Rounds", "allow_rule": "AllowRule", "capt_type": "CaptType",
 }
 NOT_PLAYED = {  # options the family does not play yet, at any value but the default
     "start_pattern": "start patterns other than equal holes", "prescribed": "prescribed openings",
-    "play_locs": "moves from the stores", "allow_rule": "special move restrictions", "no_sides": "boards without sides",
+    "play_locs": "moves from the stores", "no_sides": "boards without sides",
     "move_one": "moving one seed", "mlap_cont": "lap continuation rules", "child_type": "children (owned holes)",
     "presowcapt": "captures before sowing", "sow_rule": "special sowing rules", "udir_holes": "a chosen sowing direction",
-    "moveunlock": "locked holes", "nocaptmoves": "opening moves without capture", "capt_type": "capture types",
+    "moveunlock": "locked holes",
     "xc_sown": "cross captures that must visit the opponent", "pickextra": "extra picks on capture",
 }
 ROUNDS = {0: "none", 1: "half seeds", 2: "no moves", 3: "seeds limit", 4: "double seeds limit"}
@@ -116,8 +116,11 @@ def family_params(data: dict, name: str = "the game") -> dict:
         if value not in values:
             refuse(option)
         params[ours] = values[value]
-    if info["capt_dir"] == 1 and not info["multicapt"]:
+    if info["capt_dir"] == 1 and not info["multicapt"] and not info["capt_type"]:
         params["chain"] = "backward"  # a single capture has no chain: the direction says nothing
+    params.update(leftover_params(info, refuse))
+    params.update(capture_type_params(info, refuse))
+    params["no_capture_turns"] = int(info["nocaptmoves"])
     params.update(skip_origin=bool(info["skip_start"]), leave_one=bool(info["sow_start"]),
                   min_seeds=int(info["min_move"]), must_share=bool(info["mustshare"]),
                   must_pass=bool(info["mustpass"]), no_single_capture=bool(info["nosinglecapt"]))
@@ -147,6 +150,33 @@ def family_params(data: dict, name: str = "the game") -> dict:
     if info["round_fill"] == 10:  # LOSER_ONLY
         refuse("round_fill", "a round that ends counting the seeds left in each row where they lie")
     return params
+
+
+def leftover_params(info: dict, refuse) -> dict:
+    """Who takes the seeds left at the end: MancalaGames' ``unclaimed``; with UNFED_PLAYER, the
+    unfed player at a must-share end and the ``quitter`` rule at any other end."""
+    unclaimed = info["unclaimed"]
+    if unclaimed != 3:
+        if unclaimed not in LEFTOVER_OF:
+            refuse("unclaimed")
+        return {"leftover": LEFTOVER_OF[unclaimed], "unfed_takes": False}
+    if info["quitter"] not in LEFTOVER_OF:
+        refuse("quitter", "the seeds left at an end other than must-share's")
+    return {"leftover": LEFTOVER_OF[info["quitter"]],
+            "unfed_takes": bool(info["mustshare"] and not info["mustpass"])}
+
+
+def capture_type_params(info: dict, refuse) -> dict:
+    """MancalaGames' ``capt_type``: none, or TWO_OUT (across an empty hole), which runs along the
+    sowing unless a chain of captures turns it back."""
+    if info["capt_type"] == 0:
+        return {"capture_gap": False}
+    if info["capt_type"] != 2:
+        refuse("capt_type", "capture types other than two out")
+    if info["crosscapt"] or info["capt_on"] or info["evens"] or info["capt_min"] or info["capt_max"]:
+        refuse("capt_type", "two-out captures with captures by count or cross captures")
+    backward = info["capt_dir"] == 0 and info["multicapt"]
+    return {"capture_gap": True, "chain": "backward" if backward else "forward"}
 
 
 def capture_counts(info: dict, total: int, refuse) -> dict:
@@ -180,6 +210,8 @@ def no_change_below(info: dict, total: int) -> int:
     needed = total
     if info["evens"] or info["crosscapt"]:
         needed = min(2, needed)
+    if info["capt_type"] == 2:  # two out: the hole beyond the gap, and the last one unless lapping
+        needed = min(2 if info["mlaps"] else 3, needed)
     if info["capt_on"]:
         needed = min(info["capt_on"]) if info["evens"] else min(*info["capt_on"], needed)
     if info["capt_min"]:
