@@ -12,11 +12,12 @@ from dataclasses import fields
 
 from mancala_marl.agents.base import literal, split_policy_specs
 from mancala_marl.errors import BadInput
-from mancala_marl.games import GAMES, rules_help
+from mancala_marl.games import GAMES, NAMED, rules_help
 
 BAD_INPUT, INTERRUPTED = 2, 130  # the shell's status for an interrupt
-GAME_HELP = (f"one of {', '.join(GAMES)}, with rule parameters if wanted: kalah:pits=4,seeds=3. "
-             f"The parameters, with their defaults and ranges: {rules_help()}")
+GAME_HELP = (f"one of {', '.join(GAMES)}, or a traditional game by name ({', '.join(NAMED)}), with rule "
+             f"parameters if wanted: kalah:pits=4,seeds=3, wari:seeds=5. The parameters, with their defaults and "
+             f"ranges: {rules_help()}")
 # Written out rather than read from the registry, which would import every policy for --help
 # (tests/test_cli.py checks that it names each registered one).
 POLICY_HELP = ("a policy: random, max, exact, simple, greedy, alphabeta[:depth=4,time_limit=0.5], solver, perfect, "

@@ -25,6 +25,7 @@ from .base import GAME_OVER, MAX_MOVES, Game, IllegalMoveError, no_custom_obs, n
 from .family import Family
 from .kalah import Kalah
 from .mancalagames import load_mancalagames
+from .named import NAMED, NAMED_GAMES, NamedGame
 from .oware import Oware
 from .params import Param, parse_spec
 from .sungka import Sungka
@@ -101,9 +102,16 @@ def rules_help() -> str:
 
 
 def make_game(name: str, **params) -> Game:
-    """Build a game by registry name (``"kalah"``, ``"sungka"``, ...) with its rule parameters.
+    """Build a game by registry name (``"kalah"``, ``"sungka"``, ...) or by the name of a traditional
+    game (``"wari"``, ``"dakon"``: :data:`NAMED`, the parameters changing its preset) with its rule
+    parameters.
 
     Raises ValueError naming an unknown game or parameter, or a parameter with a bad value."""
+    if isinstance(name, str) and name in NAMED:  # a traditional game: a preset of a registered one
+        preset = NAMED[name]
+        game = GAMES[preset.game](**{**preset.params, **params})
+        game.preset = preset
+        return game
     try:
         cls = GAMES[name]
     except (KeyError, TypeError):
@@ -111,7 +119,8 @@ def make_game(name: str, **params) -> Game:
         if colon and game in GAMES:  # the command line's GAME:rules, which the Python calls take as keywords
             raise BadInput(f"unknown game {name!r}: rules are keywords here, as in make_game({game!r}, "
                              f"{rules.replace(',', ', ')}); parse_game reads the {name!r} form") from None
-        raise BadInput(f"unknown game {name!r}; known games: {', '.join(GAMES)}") from None
+        raise BadInput(f"unknown game {name!r}; known games: {', '.join(GAMES)}; named games: "
+                       f"{', '.join(NAMED)}") from None
     return cls(**params)  # which names an unknown parameter, and the game's own
 
 
@@ -134,4 +143,4 @@ def split_game_spec(spec: str) -> tuple[str, dict]:
 
 __all__ = ["GAME_OVER", "GAMES", "MAX_MOVES", "VARIANTS", "Family", "Game", "IllegalMoveError", "Kalah", "Oware", "Param",
            "Sungka", "TogyzKumalak", "game_class_faults", "make_game", "parse_game", "rules_help",
-           "split_game_spec", "load_mancalagames"]
+           "split_game_spec", "load_mancalagames", "NAMED", "NAMED_GAMES", "NamedGame"]

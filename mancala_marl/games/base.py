@@ -229,6 +229,7 @@ class Game:
     # for the moves the web page names.
     capture_word, mark_word = "capture", "mark"
     examples: tuple[dict, ...] = ({},)  # rule parameters the generic tests and benchmarks use
+    preset = None  # the NamedGame a game was made as, by make_game (mancala_marl.games.named)
     # Whether a finished game has every seed in a store: the four games sweep the board at their
     # end; a family game may end with seeds on the board, or with seeds out of play.
     sweeps_at_end = True
@@ -469,11 +470,15 @@ class Game:
         return [], ""
 
     def cli_spec(self) -> str:
-        """The game as the command line names it: its name and the rule parameters that differ
-        from the defaults, e.g. ``kalah:pits=4,seeds=3``."""
+        """The game as the command line names it: its name (a traditional game's, for one made by
+        that name) and the rule parameters that differ from its defaults, e.g. ``kalah:pits=4,seeds=3``."""
         defaults = {param.name: param.default for param in self.parameters}
+        name = self.name
+        if self.preset is not None:
+            defaults.update(self.preset.params)
+            name = self.preset.name
         changed = [f"{key}={value}" for key, value in self.params.items() if defaults.get(key) != value]
-        return self.name + (":" + ",".join(changed) if changed else "")
+        return name + (":" + ",".join(changed) if changed else "")
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())

@@ -1,0 +1,158 @@
+"""Traditional games by name: each a point of a registered game's rules space, with where it is
+played and a published source for its rules.
+
+Most are points of the two-row family (:mod:`mancala_marl.games.family`), written as its
+parameters; Oware, Togyz Kumalak and Sungka keep their own rules files. The family's presets are the
+readings of MancalaGames' catalogue, played against its engine move for move
+(``benchmarks/family_crosscheck.py``); the source is the one that catalogue cites for the game.
+A game of several rounds is its first round here.
+
+``make_game("wari")`` builds one, ``make_game("wari", seeds=5)`` a variant of it; the command line
+takes ``wari`` or ``wari:seeds=5`` wherever it takes a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+RUSS = "Russ, Laurence. Mancala Games. 1984"
+VALDEZ = "Valdez, Jacob A. 50 Ways to Play Mancala. 2023"
+MOHR = "Mohr, Merilyn Simonds. The New Games Treasury. 1993"
+WIKI = "Mancala World, https://mancala.fandom.com/wiki/"
+
+# The family's parameters that most games here set alike: no store on the sowing path, single
+# captures, no obligation to feed, and a lap that passes its own hole unless a game says not.
+CROSS = {"capture_min": 0, "capture_max": 0, "cross_capture": True, "captures": 1}
+FREE = {"skip_origin": False, "must_share": False}
+
+
+@dataclass(frozen=True)
+class NamedGame:
+    """A traditional game: the registered game (``game``) and the rule parameters (``params``)
+    that make it, its region, a source for its rules and what sets it apart, in a line."""
+
+    name: str
+    title: str
+    region: str
+    source: str
+    about: str
+    params: dict = field(default_factory=dict)
+    game: str = "family"
+
+
+NAMED_GAMES = (
+    NamedGame("adji_kui_i", "Adji Kui I", "Caribbean", f"{VALDEZ}, p51",
+              "Wari's captures of 2 and 3, but a hole needs two seeds to move and a player without one passes.",
+              {**FREE, "min_seeds": 2, "must_pass": True}),
+    NamedGame("al_manqala", "Al-manqala", "Western Asia", f"{WIKI}Al-manqala",
+              "Seven holes of seven; chains of 2s and 4s on either side; an unfed player takes the board.",
+              {"holes": 7, "seeds": 7, "capture_side": "both", "capture_max": 4, "capture_parity": "even",
+               "leftover": "nobody", "unfed_takes": True, "skip_origin": False}),
+    NamedGame("ayoayo", "Ayoayo", "Western Africa", f"{MOHR}, p102",
+              "Relay sowing; a last seed in an empty own hole takes the hole across and itself.",
+              {"laps": "relay", **CROSS, "take_own": "on_capture"}),
+    NamedGame("bakuk", "Bakuk", "Northern Africa", f"{VALDEZ}, p144",
+              "Three holes of six: even counts up to four are taken anywhere; the seeds left leave play.",
+              {"holes": 3, "seeds": 6, **FREE, "capture_side": "both", "capture_max": 4, "capture_parity": "even",
+               "leftover": "nobody", "end_below": 2}),
+    NamedGame("bohnenspiel", "Bohnenspiel", "Europe (Germany)", f"{WIKI}Bohnenspiel",
+              "The German bean game: 2, 4 or 6 taken on either row; the last mover takes the seeds left.",
+              {"seeds": 6, **FREE, "capture_side": "both", "capture_max": 6, "capture_parity": "even",
+               "leftover": "mover", "end_below": 2}),
+    NamedGame("bosh", "Bosh", "Eastern Africa", f"{RUSS}, p45",
+              "Sowing goes on from the next hole while it holds seeds; an empty one ends it and takes the "
+              "hole beyond.",
+              {"holes": 5, **FREE, "laps": "next", "capture_min": 0, "capture_max": 0, "capture_side": "both",
+               "capture_gap": True, "chain": "forward", "captures": 1, "win_short": 4, "end_below": 2}),
+    NamedGame("dabuda", "Dabuda", "Eastern Africa", f"{RUSS}, p32",
+              "Ten holes, relay sowing and cross captures; a first lap must end across or in an empty hole.",
+              {"holes": 10, **FREE, "laps": "relay", **CROSS, "take_own": "on_capture",
+               "move_rule": "opponent_or_empty", "end_below": 2}),
+    NamedGame("dakon", "Dakon", "Southeast Asia", f"{RUSS}, p62",
+              "Seven holes of seven, relay sowing through the own store, cross captures and passes.",
+              {"holes": 7, "seeds": 7, **FREE, "sow_store": True, "laps": "relay", **CROSS, "take_own": "on_capture",
+               "must_pass": True, "win_short": 28}),
+    NamedGame("djenon_abe", "Djenon Abe", "Western Africa", f"{WIKI}Djenon_Abe",
+              "Relay sowing that stops on a capture of 2 or 4, taken from either row in chains.",
+              {"laps": "relay", "skip_origin": False, "capture_side": "both", "capture_max": 4,
+               "capture_parity": "even", "leftover": "divided"}),
+    NamedGame("djenon_aboure", "Djenon Aboure", "Western Africa", f"{WIKI}Djenon_Aboure",
+              "Djenon Abe where a hole needs two seeds to move and no one must feed the other.",
+              {"laps": "relay", **FREE, "capture_side": "both", "capture_max": 4, "capture_parity": "even",
+               "min_seeds": 2}),
+    NamedGame("endodoi", "Endodoi", "Eastern Africa", f"{RUSS}, p28",
+              "Eight holes, relay sowing; a last seed in an empty own hole takes across, and stops there.",
+              {"holes": 8, **FREE, "laps": "relay", **CROSS, "take_own": "on_capture", "end_below": 2}),
+    NamedGame("erherhe", "Erherhe", "Africa", f"{RUSS}, p19",
+              "Wari's sowing and chains, but odd counts are taken.",
+              {"capture_min": 1, "capture_parity": "odd"}),
+    NamedGame("halusa", "Halusa", "Western Asia", f"{VALDEZ}, p353",
+              "Six holes of six; an even count is taken from the mover's own row; the unfed takes the board.",
+              {"seeds": 6, "skip_origin": False, "capture_side": "own", "capture_max": 0, "capture_parity": "even",
+               "captures": 1, "unfed_takes": True}),
+    NamedGame("hufesay", "Hufesay", "Eastern Africa", f"{WIKI}Hufesay",
+              "Relay sowing with cross captures that leave the sowing seed; players pass when stuck.",
+              {"laps": "relay", **FREE, **CROSS, "must_pass": True, "leftover": "nobody", "end_below": 2,
+               "endless_leftover": "nobody"}),
+    NamedGame("longbeu_a_cha", "Longbeu-a-cha", "South Asia", f"{RUSS}, p60",
+              "Bosh's sowing from the next hole, with captures across each gap in a chain.",
+              {"holes": 5, "seeds": 5, **FREE, "laps": "next", "capture_min": 0, "capture_max": 0,
+               "capture_side": "both", "capture_gap": True, "chain": "forward", "end_below": 2}),
+    NamedGame("mandoli", "Mandoli", "Europe", f"{VALDEZ}, p19",
+              "Relay sowing; even counts taken two holes at most, and nothing in the first two turns.",
+              {"seeds": 6, **FREE, "laps": "relay", "capture_side": "both", "capture_max": 0,
+               "capture_parity": "even", "captures": 2, "no_capture_turns": 2, "leftover": "nobody", "end_below": 2,
+               "endless_leftover": "nobody"}),
+    NamedGame("mangala_ii", "Mangala II", "Western Asia, Europe", f"{VALDEZ}, p47",
+              "Six seeds a hole and chains of even counts; a grand slam takes nothing.",
+              {"seeds": 6, "skip_origin": False, "capture_max": 6, "capture_parity": "even",
+               "grand_slam": "no_capture"}),
+    NamedGame("modiar", "Modiar", "Northern Africa", f"{WIKI}Modiar",
+              "Three holes of seven; a move leaves one seed behind; no grand slam, no capture in the first turn.",
+              {"holes": 3, "seeds": 7, "skip_origin": False, "leave_one": True, "min_seeds": 2,
+               "capture_side": "both", "capture_max": 6, "capture_parity": "even", "grand_slam": "illegal",
+               "no_capture_turns": 1}),
+    NamedGame("ndoto", "Ndoto", "Eastern Africa", f"{RUSS}, p30",
+              "Eight holes of two, relay sowing, cross captures; a lone seed moves only into an empty hole.",
+              {"holes": 8, "seeds": 2, **FREE, "laps": "relay", **CROSS, "move_rule": "single_to_empty",
+               "end_below": 2}),
+    NamedGame("ohvalhu", "Ohvalhu", "South Asia (Maldives)", f"{WIKI}Ohvalhu",
+              "Eight holes of eight, relay sowing through the own store, cross captures.",
+              {"holes": 8, "seeds": 8, **FREE, "sow_store": True, "laps": "relay", **CROSS, "take_own": "on_capture",
+               "win_short": 32}),
+    NamedGame("ot_tjin", "Ot-tjin", "Southeast Asia", f"{RUSS}, p64",
+              "Ten holes of three sown clockwise in relays; a hole made three is taken, on either row.",
+              {"holes": 10, "seeds": 3, **FREE, "direction": "cw", "laps": "relay", "capture_side": "both",
+               "capture_min": 3, "capture_max": 3, "captures": 1, "end_below": 3}),
+    NamedGame("sadeqa_iii", "Sadeqa III", "Eastern Africa", f"{WIKI}Sadeqa_III",
+              "Eight holes of six, relay sowing, cross captures that leave the sowing seed.",
+              {"holes": 8, "seeds": 6, **FREE, "laps": "relay", **CROSS, "leftover": "mover", "end_below": 2}),
+    NamedGame("songo", "Songo", "Central Africa", f"{RUSS}, p19",
+              "Seven holes of five sown clockwise; chains of 2s and 4s on the opponent's row.",
+              {"holes": 7, "seeds": 5, "direction": "cw", "capture_max": 4, "capture_parity": "even"}),
+    NamedGame("tihbat", "Tihbat", "Northern Africa", f"{WIKI}Tihbat",
+              "Two holes of seven: an even count up to eight is taken from either row.",
+              {"holes": 2, "seeds": 7, **FREE, "capture_side": "both", "capture_max": 8, "capture_parity": "even",
+               "captures": 1, "end_below": 2}),
+    NamedGame("vai_lun_thlan", "Vai Lun Thlan", "South Asia", f"{MOHR}, p99",
+              "Five seeds a hole sown clockwise; every hole made a single is taken, in chains; passes.",
+              {"seeds": 5, **FREE, "direction": "cw", "capture_side": "both", "capture_min": 1, "capture_max": 1,
+               "must_pass": True}),
+    NamedGame("voleur", "Voleur", "Caribbean", f"{WIKI}Voleur",
+              "Any count made by the last seed is taken, on either row, one hole a move.",
+              {**FREE, "capture_side": "both", "capture_min": 1, "capture_max": 0, "captures": 1}),
+    NamedGame("wari", "Wari", "Western Africa, Caribbean", f"{RUSS}, p14",
+              "The family's defaults: chains of 2s and 3s on the opponent's row, must feed, the origin skipped."),
+    NamedGame("oware", "Oware (Abapa)", "Western Africa, Caribbean", "OpenSpiel's oware, https://github.com/"
+              "google-deepmind/open_spiel (the rules module says where it departs)",
+              "Wari with the grand slam allowed but capturing nothing, and an end on repetition.", game="oware"),
+    NamedGame("togyz_kumalak", "Togyz Kumalak", "Central Asia (Kazakhstan, Kyrgyzstan)",
+              "Wikipedia, https://en.wikipedia.org/wiki/Toguz_korgool (the rules module says which are played)",
+              "Nine holes of nine; an even count on the opponent's row is taken, and one hole may become a tuzduk.",
+              game="togyz_kumalak"),
+    NamedGame("sungka", "Sungka", "Southeast Asia (Philippines)",
+              "Dionido & Bautista, Mastering the Game of Sungka from Random Play (one round, as there)",
+              "Seven holes of seven, relay sowing through the own store, and the sunog capture.",
+              game="sungka"),
+)
+NAMED = {game.name: game for game in NAMED_GAMES}
