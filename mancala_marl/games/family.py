@@ -84,6 +84,8 @@ GRAND_SLAMS = ("legal", "illegal", "no_capture")
 CLEARED = ("no", "own", "opponent")
 LEFTOVERS = ("owner", "mover", "divided", "nobody")
 MOVE_RULES = ("any", "opponent_or_empty", "single_to_empty")
+PASSING = ("none", "owner", "owner_all", "sower", "sower_own", "sower_opponent")
+TAKERS = ("mover", "first")
 MAX_COUNT = 1 << 20
 
 PARAMETERS = (
@@ -105,12 +107,18 @@ PARAMETERS = (
     Param("cross_capture", bool, False, "a last seed in an empty hole takes the hole across the board"),
     Param("take_own", str, "leave", "a cross capture also takes the sowing seed", choices=TAKE_OWN),
     Param("capture_gap", bool, False, "the last hole followed by an empty one takes the hole beyond it"),
+    Param("passing", str, "none", "holes sown on the way that qualify by count are taken: by their owner (the "
+                                  "last one by the mover, or it too: owner_all), or by the mover (from any row, "
+                                  "the own or the opponent's)", choices=PASSING),
     Param("captures", int, 0, "holes taken in a row at most (0: as many as qualify)", low=0, high=MAX_COUNT),
     Param("chain", str, "backward", "the way a chain of captures runs from the last hole", choices=CHAINS),
     Param("no_single_capture", bool, False, "a lap of a single seed captures nothing"),
     Param("grand_slam", str, "legal", "a move taking every seed of the opponent's row", choices=GRAND_SLAMS),
     Param("capture_extra_turn", bool, False, "a move that captures gives another turn"),
     Param("no_capture_turns", int, 0, "turns at the start in which nothing is captured", low=0, high=MAX_COUNT),
+    Param("take_last", int, 0, "after a move, when at most this many seeds are left where captures come from, "
+                               "they are all taken (0: never)", low=0, high=MAX_COUNT),
+    Param("take_last_by", str, "mover", "who takes them: the mover, or the first player", choices=TAKERS),
     Param("must_share", bool, True, "a move must leave seeds to an opponent who has none"),
     Param("must_pass", bool, False, "a player without a legal move passes (else the game ends)"),
     Param("end_seeds_left", int, -1, "the game ends when at most this many seeds are on the board (-1: never)",
@@ -127,8 +135,8 @@ PARAMETERS = (
           choices=LEFTOVERS),
 )
 (DIRECTION, SOW_STORE, LAPS_, SKIP_ORIGIN, LEAVE_ONE, MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX,
- CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, TAKE_OWN_, CAPTURE_GAP, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM,
- CAPTURE_EXTRA_TURN, NO_CAPTURE_TURNS, MUST_SHARE, MUST_PASS, END_SEEDS_LEFT, END_CLEARED, WIN_SHORT, END_BELOW,
+ CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, TAKE_OWN_, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE,
+ GRAND_SLAM, CAPTURE_EXTRA_TURN, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, END_SEEDS_LEFT, END_CLEARED, WIN_SHORT, END_BELOW,
  LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER) = (
     spec_index(PARAMETERS, param.name) for param in PARAMETERS[2:])
 RELAY, NEXT = LAPS.index("relay"), LAPS.index("next")
@@ -138,6 +146,7 @@ FORWARD = CHAINS.index("forward")
 ON_CAPTURE, ALWAYS = TAKE_OWN.index("on_capture"), TAKE_OWN.index("always")
 SLAM_ILLEGAL, SLAM_NO_CAPTURE = GRAND_SLAMS.index("illegal"), GRAND_SLAMS.index("no_capture")
 CLEARED_OWN, CLEARED_OPPONENT = CLEARED.index("own"), CLEARED.index("opponent")
+OWNER_ALL, SOWER_OWN, SOWER_OPPONENT = (PASSING.index(name) for name in ("owner_all", "sower_own", "sower_opponent"))
 OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY = MOVE_RULES.index("opponent_or_empty"), MOVE_RULES.index("single_to_empty")
 TO_OWNER, TO_MOVER, DIVIDED, TO_NOBODY = range(4)
 # What a sowing ended in (sow_and_capture's result): bits
@@ -211,6 +220,24 @@ def can_take(state, cell, holes, mover, spec, by_count):
     return not by_count or count_qualifies(state[cell], spec)
 
 
+@kernel
+def take_last(state, spec, mover):
+    """When a few seeds are left (``take_last`` or fewer, counted where captures come from), a
+    player takes every seed on the board."""
+    holes = spec[SPEC_PITS]
+    left = 0
+    for cell in range(2 * holes + 1):
+        if side_of(cell, holes) >= 0 and (spec[CROSS_CAPTURE] or side_allowed(cell, holes, mover, spec[CAPTURE_SIDE])):
+            left += state[cell]
+    if 0 < left <= spec[TAKE_LAST]:
+        taker = mover if spec[TAKE_LAST_BY] == 0 else 0
+        store = taker * (holes + 1) + holes
+        for cell in range(2 * holes + 1):
+            if side_of(cell, holes) >= 0:
+                state[store] += state[cell]
+                state[cell] = 0
+
+
 # -- a move -----------------------------------------------------------------------------------
 @kernel
 def sow_and_capture(state, spec, hole):
@@ -223,6 +250,9 @@ def sow_and_capture(state, spec, hole):
     own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
     by_count = spec[CAPTURE_MIN] > 0
     inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
+    passing = spec[PASSING_]
+    # a lap stops where a capture by count is due, unless the captures are two out
+    stop_for_count = by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP] and not inhibited
     opponent_had_seeds = row_seeds(state, holes, 1 - mover) > 0
 
     origin = mover * (holes + 1) + hole
@@ -242,22 +272,27 @@ def sow_and_capture(state, spec, hole):
             if cell == origin and spec[SKIP_ORIGIN]:
                 cell = step(cell, holes, backward, own_store)
             state[cell] += 1
+            if passing and not inhibited and (seeds > 1 or passing == OWNER_ALL):
+                side = side_of(cell, holes)
+                if (passing != SOWER_OWN or side == mover) and (passing != SOWER_OPPONENT or side == 1 - mover) \
+                        and can_take(state, cell, holes, mover, spec, by_count):
+                    taker = side if passing <= OWNER_ALL else mover
+                    state[taker * (holes + 1) + holes] += state[cell]
+                    state[cell] = 0
             seeds -= 1
         last = cell
         if last == own_store:
             return REPEAT
         go_on = False
         if spec[LAPS_] == RELAY:
-            go_on = state[last] > 1 and not (by_count and not spec[CROSS_CAPTURE] and not inhibited
-                                             and can_take(state, last, holes, mover, spec, True))
+            go_on = state[last] > 1 and not (stop_for_count and can_take(state, last, holes, mover, spec, True))
             origin = last
         elif spec[LAPS_] == NEXT:
             after = step(last, holes, backward, own_store)
             stop_for_cross = spec[CROSS_CAPTURE] and state[last] == 1 and \
                 can_take(state, 2 * holes - last, holes, mover, spec, by_count)
-            stop_for_count = by_count and not spec[CROSS_CAPTURE] and not inhibited and \
-                can_take(state, last, holes, mover, spec, True)
-            go_on = state[after] > 0 and not stop_for_cross and not stop_for_count
+            go_on = state[after] > 0 and not stop_for_cross and \
+                not (stop_for_count and can_take(state, last, holes, mover, spec, True))
             origin = after
         if not go_on:
             break
@@ -271,8 +306,6 @@ def sow_and_capture(state, spec, hole):
 
     if spec[NO_SINGLE_CAPTURE] and lap_seeds == 1 or inhibited:
         return 0
-    if not by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP]:
-        return 0
     slam_rule = spec[GRAND_SLAM]
     if slam_rule == SLAM_NO_CAPTURE:
         saved = state[:cells].copy()
@@ -281,7 +314,9 @@ def sow_and_capture(state, spec, hole):
     chain_backward = backward if spec[CHAIN] == FORWARD else not backward
     taken = 0
     cell = last
-    if spec[CAPTURE_GAP]:  # across an empty hole: from the last hole, then from each hole taken
+    if not by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP]:
+        pass  # no capture at the last hole
+    elif spec[CAPTURE_GAP]:  # across an empty hole: from the last hole, then from each hole taken
         while spec[LAPS_] != 0 or state[cell] > 1:  # without laps, the last seed must have joined others
             gap = step(cell, holes, chain_backward, own_store)
             beyond = step(gap, holes, chain_backward, own_store)
@@ -322,6 +357,8 @@ def sow_and_capture(state, spec, hole):
             if limit == 1 or taken == limit:
                 break
             cell = step(cell, holes, chain_backward, own_store)
+    if spec[TAKE_LAST]:
+        take_last(state, spec, mover)
     if taken == 0:
         return 0
     if slam_rule == SLAM_NO_CAPTURE and opponent_had_seeds and row_seeds(state, holes, 1 - mover) == 0:
@@ -520,9 +557,11 @@ class Family(Game):
             # MancalaGames would sow on from the store after a lap ending beside it: a store that
             # gives seeds back, which no traditional game has (its one file with both is refused)
             raise BadInput("laps='next' with sow_store=True is not played: a next lap would start from the store")
-        if self.params["min_seeds"] > self.seeds:
-            raise BadInput(f"min_seeds={self.params['min_seeds']} is more than the seeds={self.seeds} a hole starts "
-                           "with: no one could make the first move")
+        if self.params["passing"] != "none" and self.params["sow_store"]:
+            raise BadInput("passing captures with sow_store=True are not played: a store is not a hole to take")
+        if not self.legal_mask_fast(self.init()).any():
+            raise BadInput(f"no first move: with seeds={self.seeds}, min_seeds={self.params['min_seeds']} and "
+                           f"move_rule={self.params['move_rule']!r} no hole may be played at the start")
 
     def out_of_play(self, state):
         return int(state[self.board_size + OUT_OF_PLAY])
@@ -560,17 +599,28 @@ class Family(Game):
                 "(must_share, or an illegal grand slam)")
 
     @classmethod
+    def _takes(cls, params) -> bool:
+        try:
+            cls(**params)
+        except BadInput:  # the pairs refused above, or no first move
+            return False
+        return True
+
+    @classmethod
     def param_strategy(cls, st):
         return st.fixed_dictionaries({
             "holes": st.integers(2, 8), "seeds": st.integers(1, 5),
-            "direction": st.sampled_from(DIRECTIONS), "sow_store": st.booleans(), "laps": st.sampled_from(LAPS[:2]),
+            "direction": st.sampled_from(DIRECTIONS), "sow_store": st.booleans(), "laps": st.sampled_from(LAPS),
             "skip_origin": st.booleans(), "leave_one": st.booleans(), "min_seeds": st.just(1),
             "capture_min": st.integers(0, 4), "capture_max": st.integers(0, 4),
             "capture_parity": st.sampled_from(PARITIES), "capture_side": st.sampled_from(SIDES),
+            "move_rule": st.sampled_from(MOVE_RULES), "capture_gap": st.booleans(), "passing": st.sampled_from(PASSING),
+            "no_capture_turns": st.integers(0, 2), "take_last": st.integers(0, 4),
+            "take_last_by": st.sampled_from(TAKERS), "unfed_takes": st.booleans(),
             "cross_capture": st.booleans(), "take_own": st.sampled_from(TAKE_OWN), "captures": st.integers(0, 2),
             "chain": st.sampled_from(CHAINS), "no_single_capture": st.booleans(),
             "grand_slam": st.sampled_from(GRAND_SLAMS), "capture_extra_turn": st.booleans(),
             "must_share": st.booleans(), "must_pass": st.booleans(), "end_seeds_left": st.integers(-1, 3),
             "end_cleared": st.sampled_from(CLEARED), "win_short": st.integers(0, 4),
             "end_below": st.integers(0, 4), "leftover": st.sampled_from(LEFTOVERS),
-            "endless_leftover": st.sampled_from(LEFTOVERS)})
+            "endless_leftover": st.sampled_from(LEFTOVERS)}).filter(cls._takes)

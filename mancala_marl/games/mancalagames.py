@@ -47,6 +47,8 @@ CHOICES = {
     "capt_rturn": ("capture_extra_turn", {0: False, 1: True}),
     "end_cond": ("end_cleared", {0: "no", 1: "own", 2: "opponent", 3: "no"}),
     "allow_rule": ("move_rule", {0: "any", 1: "opponent_or_empty", 2: "single_to_empty"}),
+    "sow_rule": ("passing", {0: "none", 3: "owner", 4: "owner_all", 14: "sower", 15: "sower_own", 16: "sower_opponent"}),
+    "pickextra": ("take_last_by", {0: "mover", 3: "mover", 4: "first"}),
 }
 LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
 ENUM_NAMES = {  # for the refusals, MancalaGames' own words
@@ -54,14 +56,15 @@ ENUM_NAMES = {  # for the refusals, MancalaGames' own words
     "capt_side": "CaptSide", "crosscapt": "XCaptType", "xcpickown": "CrossCaptOwn", "capt_dir": "CaptDir",
     "grandslam": "GrandSlam", "capt_rturn": "CaptRTurn", "end_cond": "EndGameCond", "unclaimed": "EndGameSeeds",
     "quitter": "EndGameSeeds", "rounds": "Rounds", "allow_rule": "AllowRule", "capt_type": "CaptType",
+    "sow_rule": "SowRule", "pickextra": "CaptExtraPick",
 }
 NOT_PLAYED = {  # options the family does not play yet, at any value but the default
     "start_pattern": "start patterns other than equal holes", "prescribed": "prescribed openings",
     "play_locs": "moves from the stores", "no_sides": "boards without sides",
     "move_one": "moving one seed", "mlap_cont": "lap continuation rules", "child_type": "children (owned holes)",
-    "presowcapt": "captures before sowing", "sow_rule": "special sowing rules", "udir_holes": "a chosen sowing direction",
+    "presowcapt": "captures before sowing", "udir_holes": "a chosen sowing direction",
     "moveunlock": "locked holes",
-    "xc_sown": "cross captures that must visit the opponent", "pickextra": "extra picks on capture",
+    "xc_sown": "cross captures that must visit the opponent",
 }
 ROUNDS = {0: "none", 1: "half seeds", 2: "no moves", 3: "seeds limit", 4: "double seeds limit"}
 
@@ -121,6 +124,10 @@ def family_params(data: dict, name: str = "the game") -> dict:
     params.update(leftover_params(info, refuse))
     params.update(capture_type_params(info, refuse))
     params["no_capture_turns"] = int(info["nocaptmoves"])
+    # the last few seeds: one hole's worth taken by the mover, two holes' by the round's starter
+    params["take_last"] = {3: seeds, 4: 2 * seeds}.get(info["pickextra"], 0)
+    if params["passing"] != "none" and info["sow_stores"]:
+        refuse("sow_rule", "passing captures with sowing into the stores")
     params.update(skip_origin=bool(info["skip_start"]), leave_one=bool(info["sow_start"]),
                   min_seeds=int(info["min_move"]), must_share=bool(info["mustshare"]),
                   must_pass=bool(info["mustpass"]), no_single_capture=bool(info["nosinglecapt"]))
@@ -138,7 +145,8 @@ def family_params(data: dict, name: str = "the game") -> dict:
         params["win_short"] = seeds * max(info["goal_param"], 1) if info["round_fill"] != 7 else 1
     elif rounds in (3, 4):  # the round ends when one or two holes' worth of seeds are left
         params["win_short"] = 1
-        params["end_seeds_left"] = seeds * (rounds - 2)
+        if info["pickextra"] not in (3, 4):  # else the last seeds are picked up instead
+            params["end_seeds_left"] = seeds * (rounds - 2)
     params["end_below"] = no_change_below(info, total)
     quitter = info["quitter"]
     if info["mlaps"]:  # the quitter's rule shares out an endless sowing's board
@@ -173,7 +181,9 @@ def capture_type_params(info: dict, refuse) -> dict:
         return {"capture_gap": False}
     if info["capt_type"] != 2:
         refuse("capt_type", "capture types other than two out")
-    if info["crosscapt"] or info["capt_on"] or info["evens"] or info["capt_min"] or info["capt_max"]:
+    if info["crosscapt"] or ((info["capt_on"] or info["evens"] or info["capt_min"] or info["capt_max"])
+                             and not 3 <= info["sow_rule"] <= 4 and not 14 <= info["sow_rule"] <= 16):
+        # counts with two-out captures are the passing captures' (the last hole's capture is two out)
         refuse("capt_type", "two-out captures with captures by count or cross captures")
     backward = info["capt_dir"] == 0 and info["multicapt"]
     return {"capture_gap": True, "chain": "backward" if backward else "forward"}
@@ -205,7 +215,7 @@ def no_change_below(info: dict, total: int) -> int:
     """MancalaGames ends a game when fewer seeds are left than any capture needs (and some are):
     that least count, or 0 where the game's other rules end it first or no capture is by count."""
     if (info["sow_stores"] or (info["mustshare"] and not info["mustpass"]) or info["end_cond"]
-            or info["rounds"] in (3, 4)):
+            or info["rounds"] in (3, 4) or info["pickextra"] in (3, 4)):
         return 0
     needed = total
     if info["evens"] or info["crosscapt"]:
