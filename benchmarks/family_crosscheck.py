@@ -93,6 +93,7 @@ class Oracle:
         self.gi = gi
         self.game, _player = man_config.make_game(str(path))
         self.holes = self.game.cts.holes
+        self.triples = self.game.info.mlength == 3  # moves are (row, pos, direction): territory games
         self.seconds = 0.0
         self.seen = {"extra_turns": 0, "passes": 0}
 
@@ -132,6 +133,11 @@ class Oracle:
                 pits.append("pass")
             elif isinstance(move, int) and not isinstance(move, bool) and 0 <= move < self.holes:
                 pits.append(move if not self.game.turn else self.holes - 1 - move)
+            elif self.triples and len(move) == 3 and move[2] is None:  # (row, pos, no direction): a hole anywhere
+                loc = self.game.cts.xlate_pos_loc(move[0], move[1])
+                if int(loc >= self.holes) != self.mover:
+                    return [repr(m) for m in raw], f"MancalaGames offers a hole of the other side: {move!r}"
+                pits.append(loc - self.holes * self.mover)
             else:
                 return [repr(m) for m in raw], ("MancalaGames' moves are not positions of a side "
                                                 f"(a choice of direction, a hole anywhere, a store): {raw!r}")
@@ -152,6 +158,10 @@ class Oracle:
         return cond
 
     def play_pit(self, pit: int):
+        if self.triples:  # a territory game names a hole by (row, pos, direction)
+            loc = pit + self.holes * self.mover
+            row = int(loc < self.holes)
+            return self.play(self.gi.MoveTpl(row, self.game.cts.xlate_pos_loc(row, loc), None))
         return self.play(pit if not self.game.turn else self.holes - 1 - pit)
 
     def ended(self, cond) -> bool:

@@ -39,7 +39,8 @@ CHOICES = {
     "sow_direct": ("direction", {1: "ccw", -1: "cw"}),
     "sow_stores": ("sow_store", {0: False, 1: True}),
     "mlaps": ("laps", {0: "single", 1: "relay", 2: "next"}),
-    "capt_side": ("capture_side", {0: "both", 1: "opponent", 2: "own"}),
+    # a territory's holes are its side's in the first round: OPP_TERR, OWN_TERR are the sides
+    "capt_side": ("capture_side", {0: "both", 1: "opponent", 2: "own", 5: "opponent", 6: "own"}),
     "crosscapt": ("cross_capture", {0: False, 1: True}),
     "xcpickown": ("take_own", {0: "leave", 1: "on_capture", 2: "always"}),
     "capt_dir": ("chain", {0: "backward", 1: "forward"}),
@@ -109,8 +110,10 @@ def family_params(data: dict, name: str = "the game") -> dict:
     for option, what in NOT_PLAYED.items():
         if info[option] != DEFAULTS[option]:
             refuse(option, what)
-    if info["goal"] != 0:
-        refuse("goal", "only the most seeds wins (MAX_SEEDS)")
+    if info["goal"] not in (0, 2):
+        refuse("goal", "only the most seeds wins (MAX_SEEDS, or TERRITORY's first round)")
+    if info["goal"] == 2 and info["grandslam"] == 1:
+        refuse("grandslam", "an illegal grand slam in a territory game")
     params = {"holes": holes, "seeds": seeds}
     for option, (ours, values) in CHOICES.items():
         value = info[option]
@@ -142,11 +145,18 @@ def family_params(data: dict, name: str = "the game") -> dict:
     params["win_short"] = 0
     params["end_seeds_left"] = info["end_param"] if info["end_cond"] == 3 else -1
     if rounds == 2:  # no moves: the round goes on until the loser cannot fill goal_param holes
-        params["win_short"] = seeds * max(info["goal_param"], 1) if info["round_fill"] != 7 else 1
+        params["win_short"] = seeds * max(info["goal_param"], 1) if info["goal"] == 0 and info["round_fill"] != 7 \
+            else 1
+    elif info["goal"] == 2:  # territory: a round is won outright by enough seeds to claim goal_param holes
+        needed = info["goal_param"] * seeds if info["round_fill"] in (12, 13) else \
+            (info["goal_param"] - 1) * seeds + seeds // 2 + 1
+        if not 0 < needed < total:
+            refuse("goal_param", "a territory no one or anyone wins at once")
+        params["win_short"] = total - needed
     elif rounds in (3, 4):  # the round ends when one or two holes' worth of seeds are left
         params["win_short"] = 1
-        if info["pickextra"] not in (3, 4):  # else the last seeds are picked up instead
-            params["end_seeds_left"] = seeds * (rounds - 2)
+    if rounds in (3, 4) and info["pickextra"] not in (3, 4):  # else the last seeds are picked up instead
+        params["end_seeds_left"] = seeds * (rounds - 2)
     params["end_below"] = no_change_below(info, total)
     quitter = info["quitter"]
     if info["mlaps"]:  # the quitter's rule shares out an endless sowing's board
