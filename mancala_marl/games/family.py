@@ -95,6 +95,8 @@ PARAMETERS = (
     Param("sow_store", bool, False, "the mover's own store is sown into; a last seed there gives another turn"),
     Param("laps", str, "single", "one lap, relay laps from the last hole, or laps from the next hole",
           choices=LAPS),
+    Param("lap_capture", bool, False, "relay laps capture where each lap ends and sow on: a cross capture with "
+                                      "the lone seed, a capture by count from the next hole"),
     Param("skip_origin", bool, True, "a lap passes over the hole it started from"),
     Param("leave_one", bool, False, "a move lifts all its hole's seeds but one"),
     Param("min_seeds", int, 1, "seeds a hole needs to be played", low=1, high=MAX_COUNT),
@@ -134,7 +136,7 @@ PARAMETERS = (
     Param("endless_leftover", str, "divided", "who gets them when a relay sowing is endless",
           choices=LEFTOVERS),
 )
-(DIRECTION, SOW_STORE, LAPS_, SKIP_ORIGIN, LEAVE_ONE, MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX,
+(DIRECTION, SOW_STORE, LAPS_, LAP_CAPTURE, SKIP_ORIGIN, LEAVE_ONE, MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX,
  CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, TAKE_OWN_, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE,
  GRAND_SLAM, CAPTURE_EXTRA_TURN, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, END_SEEDS_LEFT, END_CLEARED, WIN_SHORT, END_BELOW,
  LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER) = (
@@ -240,9 +242,10 @@ def take_last(state, spec, mover):
 
 # -- a move -----------------------------------------------------------------------------------
 @kernel
-def sow_and_capture(state, spec, hole):
-    """Sow ``hole`` of the player to move and take what it captures; returns REPEAT | CAPTURED |
-    ENDLESS bits. The turn and the end are left to the caller."""
+def capture(state, spec, last, lap_seeds, opponent_had_seeds):
+    """Take what a lap ending in ``last`` (a hole, after a lap of ``lap_seeds``) captures, then the
+    last few seeds (``take_last``); a grand slam that takes nothing is undone. Returns CAPTURED,
+    with REPEAT for ``capture_extra_turn``, or 0."""
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = state[cells]
@@ -250,60 +253,6 @@ def sow_and_capture(state, spec, hole):
     own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
     by_count = spec[CAPTURE_MIN] > 0
     inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
-    passing = spec[PASSING_]
-    # a lap stops where a capture by count is due, unless the captures are two out
-    stop_for_count = by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP] and not inhibited
-    opponent_had_seeds = row_seeds(state, holes, 1 - mover) > 0
-
-    origin = mover * (holes + 1) + hole
-    seeds = state[origin]
-    if spec[LEAVE_ONE]:
-        seeds -= 1
-        state[origin] = 1
-    else:
-        state[origin] = 0
-    last = origin
-    laps = 0
-    while True:
-        lap_seeds = seeds
-        cell = origin
-        while seeds > 0:
-            cell = step(cell, holes, backward, own_store)
-            if cell == origin and spec[SKIP_ORIGIN]:
-                cell = step(cell, holes, backward, own_store)
-            state[cell] += 1
-            if passing and not inhibited and (seeds > 1 or passing == OWNER_ALL):
-                side = side_of(cell, holes)
-                if (passing != SOWER_OWN or side == mover) and (passing != SOWER_OPPONENT or side == 1 - mover) \
-                        and can_take(state, cell, holes, mover, spec, by_count):
-                    taker = side if passing <= OWNER_ALL else mover
-                    state[taker * (holes + 1) + holes] += state[cell]
-                    state[cell] = 0
-            seeds -= 1
-        last = cell
-        if last == own_store:
-            return REPEAT
-        go_on = False
-        if spec[LAPS_] == RELAY:
-            go_on = state[last] > 1 and not (stop_for_count and can_take(state, last, holes, mover, spec, True))
-            origin = last
-        elif spec[LAPS_] == NEXT:
-            after = step(last, holes, backward, own_store)
-            stop_for_cross = spec[CROSS_CAPTURE] and state[last] == 1 and \
-                can_take(state, 2 * holes - last, holes, mover, spec, by_count)
-            go_on = state[after] > 0 and not stop_for_cross and \
-                not (stop_for_count and can_take(state, last, holes, mover, spec, True))
-            origin = after
-        if not go_on:
-            break
-        laps += 1
-        if laps >= MAX_LAPS:
-            state[cells + OUT_OF_PLAY] += state[origin]  # the seeds in hand leave play, as MancalaGames drops them
-            state[origin] = 0
-            return ENDLESS
-        seeds = state[origin]
-        state[origin] = 0
-
     if spec[NO_SINGLE_CAPTURE] and lap_seeds == 1 or inhibited:
         return 0
     slam_rule = spec[GRAND_SLAM]
@@ -365,6 +314,95 @@ def sow_and_capture(state, spec, hole):
         state[:cells] = saved
         return 0
     return REPEAT | CAPTURED if spec[CAPTURE_EXTRA_TURN] else CAPTURED
+
+
+@kernel
+def sow_and_capture(state, spec, hole):
+    """Sow ``hole`` of the player to move and take what it captures; returns REPEAT | CAPTURED |
+    ENDLESS bits. The turn and the end are left to the caller."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    mover = state[cells]
+    backward = spec[DIRECTION] == 1
+    own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
+    by_count = spec[CAPTURE_MIN] > 0
+    inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
+    passing = spec[PASSING_]
+    # a lap stops where a capture by count is due, unless the captures are two out
+    stop_for_count = by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP] and not inhibited
+    opponent_had_seeds = row_seeds(state, holes, 1 - mover) > 0
+
+    origin = mover * (holes + 1) + hole
+    seeds = state[origin]
+    if spec[LEAVE_ONE]:
+        seeds -= 1
+        state[origin] = 1
+    else:
+        state[origin] = 0
+    last = origin
+    laps = 0
+    result = 0
+    while True:
+        lap_seeds = seeds
+        cell = origin
+        while seeds > 0:
+            cell = step(cell, holes, backward, own_store)
+            if cell == origin and spec[SKIP_ORIGIN]:
+                cell = step(cell, holes, backward, own_store)
+            state[cell] += 1
+            if passing and not inhibited and (seeds > 1 or passing == OWNER_ALL):
+                side = side_of(cell, holes)
+                if (passing != SOWER_OWN or side == mover) and (passing != SOWER_OPPONENT or side == 1 - mover) \
+                        and can_take(state, cell, holes, mover, spec, by_count):
+                    taker = side if passing <= OWNER_ALL else mover
+                    state[taker * (holes + 1) + holes] += state[cell]
+                    state[cell] = 0
+            seeds -= 1
+        last = cell
+        if last == own_store:
+            return result | REPEAT
+        go_on = False
+        if own_store >= 0 and result & REPEAT:  # a lap's capture gave another turn: the sowing stops
+            break
+        if spec[LAPS_] == RELAY and spec[LAP_CAPTURE]:  # capture where a lap ends, and sow on
+            origin = last
+            if spec[CROSS_CAPTURE]:  # a lone seed that captured goes on alone; one that did not stops
+                if state[last] == 1:
+                    taken = capture(state, spec, last, lap_seeds, opponent_had_seeds)
+                    result |= taken
+                    go_on = (taken & CAPTURED) != 0
+                else:
+                    go_on = state[last] > 1
+            elif spec[CAPTURE_GAP]:  # capture two out, then sow on from the last hole
+                go_on = state[last] > 1
+                if go_on:
+                    result |= capture(state, spec, last, lap_seeds, opponent_had_seeds)
+            elif can_take(state, last, holes, mover, spec, True):  # capture, then sow on from the next hole
+                result |= capture(state, spec, last, lap_seeds, opponent_had_seeds)
+                origin = step(last, holes, backward, own_store)
+                go_on = True
+            else:
+                go_on = state[last] > 1
+        elif spec[LAPS_] == RELAY:
+            go_on = state[last] > 1 and not (stop_for_count and can_take(state, last, holes, mover, spec, True))
+            origin = last
+        elif spec[LAPS_] == NEXT:
+            after = step(last, holes, backward, own_store)
+            stop_for_cross = spec[CROSS_CAPTURE] and state[last] == 1 and \
+                can_take(state, 2 * holes - last, holes, mover, spec, by_count)
+            go_on = state[after] > 0 and not stop_for_cross and \
+                not (stop_for_count and can_take(state, last, holes, mover, spec, True))
+            origin = after
+        if not go_on:
+            break
+        laps += 1
+        if laps >= MAX_LAPS:
+            state[cells + OUT_OF_PLAY] += state[origin]  # the seeds in hand leave play, as MancalaGames drops them
+            state[origin] = 0
+            return ENDLESS
+        seeds = state[origin]
+        state[origin] = 0
+    return result | capture(state, spec, last, lap_seeds, opponent_had_seeds)
 
 
 @kernel(inline="always")
@@ -610,7 +648,7 @@ class Family(Game):
     def param_strategy(cls, st):
         return st.fixed_dictionaries({
             "holes": st.integers(2, 8), "seeds": st.integers(1, 5),
-            "direction": st.sampled_from(DIRECTIONS), "sow_store": st.booleans(), "laps": st.sampled_from(LAPS),
+            "direction": st.sampled_from(DIRECTIONS), "sow_store": st.booleans(), "laps": st.sampled_from(LAPS), "lap_capture": st.booleans(),
             "skip_origin": st.booleans(), "leave_one": st.booleans(), "min_seeds": st.just(1),
             "capture_min": st.integers(0, 4), "capture_max": st.integers(0, 4),
             "capture_parity": st.sampled_from(PARITIES), "capture_side": st.sampled_from(SIDES),

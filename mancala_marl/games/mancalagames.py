@@ -48,7 +48,8 @@ CHOICES = {
     "capt_rturn": ("capture_extra_turn", {0: False, 1: True}),
     "end_cond": ("end_cleared", {0: "no", 1: "own", 2: "opponent", 3: "no"}),
     "allow_rule": ("move_rule", {0: "any", 1: "opponent_or_empty", 2: "single_to_empty"}),
-    "sow_rule": ("passing", {0: "none", 3: "owner", 4: "owner_all", 14: "sower", 15: "sower_own", 16: "sower_opponent"}),
+    "sow_rule": ("passing", {0: "none", 3: "owner", 4: "owner_all", 14: "sower", 15: "sower_own", 16: "sower_opponent",
+                             8: "none"}),
     "pickextra": ("take_last_by", {0: "mover", 3: "mover", 4: "first"}),
 }
 LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
@@ -127,6 +128,9 @@ def family_params(data: dict, name: str = "the game") -> dict:
     params.update(leftover_params(info, refuse))
     params.update(capture_type_params(info, refuse))
     params["no_capture_turns"] = int(info["nocaptmoves"])
+    params["lap_capture"] = info["sow_rule"] == 8  # LAP_CAPT
+    if params["lap_capture"] and info["mlaps"] != 1:
+        refuse("sow_rule", "lap captures without relay laps")
     # the last few seeds: one hole's worth taken by the mover, two holes' by the round's starter
     params["take_last"] = {3: seeds, 4: 2 * seeds}.get(info["pickextra"], 0)
     if params["passing"] != "none" and info["sow_stores"]:
