@@ -7,7 +7,10 @@ player_1's holes, player_1's store. Counter-clockwise sowing runs along that rin
 index; clockwise the other way. A move is a hole of the mover's, ``0 .. H-1`` in that order.
 
 **Sowing.** The mover lifts the seeds of a hole holding at least ``min_seeds`` (all of them, or
-all but one with ``leave_one``) and drops one in each hole along the ring, in ``direction``:
+all but one with ``leave_one``) and drops one in each hole along the ring, in ``direction``.
+``move_rule="opponent_or_empty"`` allows only a hole of at most H seeds whose first lap ends across
+or in an empty hole (or a fuller one); ``"single_to_empty"`` moves a lone seed only into an empty
+hole.
 
 - The stores are passed over, unless ``sow_store``: the mover's own store is then a hole of the
   ring, and a last seed there gives the mover another turn.
@@ -16,7 +19,9 @@ all but one with ``leave_one``) and drops one in each hole along the ring, in ``
   lifted and sown on, and so on (a lap that ends where a capture is due stops there, to capture).
   ``"next"``: the sowing goes on from the hole after the last one, if it holds seeds. A sowing of
   more than :data:`MAX_LAPS` laps is endless: the game stops, the seeds in hand leave play and
-  the seeds on the board are shared out by ``endless_leftover``.
+  the seeds on the board are shared out by ``endless_leftover``. ``lap_capture``: a relay lap
+  captures where it ends and sows on (a lone seed that cross-captured goes on alone, one that did
+  not stops; after a capture by count the sowing goes on from the next hole).
 
 **Captures.** Where the last seed falls (never in a store):
 
@@ -29,7 +34,15 @@ all but one with ``leave_one``) and drops one in each hole along the ring, in ``
   from each next empty hole. ``take_own`` also takes the sowing seed, when something was captured
   (``"on_capture"``) or whenever the last seed made a hole of one on the side it may take from
   (``"always"``).
-- ``no_single_capture``: a lap of one seed captures nothing.
+- ``capture_gap``: a last hole that held seeds, followed by an empty one, takes the hole beyond
+  the gap (chains go on across the next gap).
+- ``passing``: the holes sown on the way that qualify by count are taken as the seeds pass, by
+  their row's ``owner`` (the last hole by the mover; ``owner_all``: it too), or by the ``sower``
+  (from any row, ``sower_own`` row or ``sower_opponent`` row).
+- ``take_last``: after a move, when at most this many seeds are left where captures come from,
+  every seed on the board goes to ``take_last_by`` (the mover, or the first player).
+- ``no_single_capture``: a lap of one seed captures nothing; ``no_capture_turns``: nothing is
+  captured in the game's first turns.
 - ``grand_slam``: a move that would take every seed of the opponent's row is ``legal``, ``illegal``
   (unless the opponent's row was empty before it), or sows and takes nothing (``no_capture``).
 - ``capture_extra_turn``: a move that captures gives the mover another turn.
@@ -51,7 +64,11 @@ After each move, in this order, the game ends:
 
 At ends 1 and 3 the seeds left on the board go by ``leftover``: to the ``owner`` of each hole's
 row, all to the last ``mover``, ``divided`` evenly (the odd seed to the player with the smaller
-store), or to ``nobody`` (out of play). More seeds in store wins.
+store), or to ``nobody`` (out of play); with ``unfed_takes``, a game that ends because a player
+cannot feed the other gives them to the unfed player. More seeds in store wins.
+
+A rule set in which no hole can be played at the start is refused, as are two pairs MancalaGames
+plays oddly: ``laps="next"`` or ``passing`` with ``sow_store``.
 
 The semantics are MancalaGames' (StoneShark's engine of 141 traditional games), which
 ``benchmarks/family_crosscheck.py`` plays against move for move; :func:`load_mancalagames` reads
