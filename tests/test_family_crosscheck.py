@@ -119,3 +119,20 @@ def test_a_refused_file_says_why_and_still_times_mancalagames(crosscheck, tmp_pa
     row = run(crosscheck, tmp_path, "Wari.txt", games=2)["files"]["Wari.txt"]
     assert row["status"] == "refused" and row["reason"] == "Wari.txt: sow_rule=3 is not played"
     assert row["games"] == 0 and row["oracle_moves"] > 0 and row["oracle_moves_per_s"] > 0
+
+
+def test_every_game_file_agrees_or_is_refused_naming_an_option(crosscheck, tmp_path):
+    """The whole catalogue, three random games a file: no accepted file plays differently from
+    MancalaGames, no file breaks either engine, and a refusal names the option (or the game class)
+    that the family does not play."""
+    results = run(crosscheck, tmp_path)  # no FILE: every game file of the oracle's GameProps/
+    rows = results["files"]
+    assert len(rows) == len(list((ORACLE / "GameProps").glob("*.txt"))) - len(crosscheck.SKIPPED)
+    broken = {name: row["reason"] for name, row in rows.items() if row["status"] in ("mismatch", "error")}
+    assert not broken, broken
+    matched = [name for name, row in rows.items() if row["status"] == "matched"]
+    assert len(matched) >= 35, f"{len(matched)} files matched: {matched}"
+    assert all(rows[name]["games"] == 3 for name in matched)
+    vague = {name: row["reason"] for name, row in rows.items()
+             if row["status"] == "refused" and not ("=" in row["reason"] or "game_class" in row["reason"])}
+    assert not vague, vague
