@@ -45,7 +45,9 @@ hole.
   captured in the game's first turns.
 - ``grand_slam``: a move that would take every seed of the opponent's row is ``legal``, ``illegal``
   (unless the opponent's row was empty before it), or sows and takes nothing (``no_capture``).
-- ``capture_extra_turn``: a move that captures gives the mover another turn.
+- ``take_across``: a capture also takes the hole across from the first hole it took.
+- ``capture_extra_turn``: a move that captures gives the mover another turn (``extra_turn_once``:
+  not one that follows another extra turn).
 
 **Turns and the end.** With ``must_share``, a player whose opponent's row is empty must play a
 move that leaves the opponent seeds; if none does, the game ends (or, with ``must_pass``, any move
@@ -90,7 +92,7 @@ MAX_LAPS = 75  # MancalaGames' bound on a relay sowing, after which it calls the
 # when no move is left. It is the environments' truncation, so that every search, rollout and
 # match over the family ends.
 MOVE_LIMIT = MAX_MOVES
-OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED = 1, 2, 3  # the slots after TO_MOVE
+OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED, EXTRA_TURNS = 1, 2, 3, 4  # the slots after TO_MOVE
 DIRECTIONS = ("ccw", "cw")
 LAPS = ("single", "relay", "next")
 PARITIES = ("any", "even", "odd")
@@ -133,7 +135,9 @@ PARAMETERS = (
     Param("chain", str, "backward", "the way a chain of captures runs from the last hole", choices=CHAINS),
     Param("no_single_capture", bool, False, "a lap of a single seed captures nothing"),
     Param("grand_slam", str, "legal", "a move taking every seed of the opponent's row", choices=GRAND_SLAMS),
+    Param("take_across", bool, False, "a capture also takes the hole across from the first hole taken"),
     Param("capture_extra_turn", bool, False, "a move that captures gives another turn"),
+    Param("extra_turn_once", bool, False, "with capture_extra_turn: not after another extra turn"),
     Param("no_capture_turns", int, 0, "turns at the start in which nothing is captured", low=0, high=MAX_COUNT),
     Param("take_last", int, 0, "after a move, when at most this many seeds are left where captures come from, "
                                "they are all taken (0: never)", low=0, high=MAX_COUNT),
@@ -155,7 +159,7 @@ PARAMETERS = (
 )
 (DIRECTION, SOW_STORE, LAPS_, LAP_CAPTURE, SKIP_ORIGIN, LEAVE_ONE, MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX,
  CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, TAKE_OWN_, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE,
- GRAND_SLAM, CAPTURE_EXTRA_TURN, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, END_SEEDS_LEFT, END_CLEARED, WIN_SHORT, END_BELOW,
+ GRAND_SLAM, TAKE_ACROSS, CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, END_SEEDS_LEFT, END_CLEARED, WIN_SHORT, END_BELOW,
  LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER) = (
     spec_index(PARAMETERS, param.name) for param in PARAMETERS[2:])
 RELAY, NEXT = LAPS.index("relay"), LAPS.index("next")
@@ -279,7 +283,7 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds):
     limit = spec[CAPTURES]
     chain_backward = backward if spec[CHAIN] == FORWARD else not backward
     taken = 0
-    cell = last
+    cell = first = last  # first: the first hole taken (the last one sown, or two out)
     if not by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP]:
         pass  # no capture at the last hole
     elif spec[CAPTURE_GAP]:  # across an empty hole: from the last hole, then from each hole taken
@@ -290,6 +294,8 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds):
                 break
             state[store] += state[beyond]
             state[beyond] = 0
+            if taken == 0:
+                first = beyond
             taken += 1
             if limit == 1 or taken == limit:
                 break
@@ -323,6 +329,9 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds):
             if limit == 1 or taken == limit:
                 break
             cell = step(cell, holes, chain_backward, own_store)
+    if taken and spec[TAKE_ACROSS] and can_take(state, 2 * holes - first, holes, mover, spec, False):
+        state[store] += state[2 * holes - first]
+        state[2 * holes - first] = 0
     if spec[TAKE_LAST]:
         take_last(state, spec, mover)
     if taken == 0:
@@ -330,7 +339,8 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds):
     if slam_rule == SLAM_NO_CAPTURE and opponent_had_seeds and row_seeds(state, holes, 1 - mover) == 0:
         state[:cells] = saved
         return 0
-    return REPEAT | CAPTURED if spec[CAPTURE_EXTRA_TURN] else CAPTURED
+    extra = spec[CAPTURE_EXTRA_TURN] and (not spec[EXTRA_TURN_ONCE] or state[cells + EXTRA_TURNS] == 0)
+    return REPEAT | CAPTURED if extra else CAPTURED
 
 
 @kernel
@@ -534,6 +544,7 @@ def apply_move(state, hole, spec):
     repeat = (result & REPEAT) != 0
     following = mover if repeat else 1 - mover
     state[cells + TURNS_PLAYED] += not repeat  # before the end's trial moves: no_capture_turns counts it
+    state[cells + EXTRA_TURNS] = state[cells + EXTRA_TURNS] + 1 if repeat else 0
     on_board = 0
     playable = False
     for player in range(2):
@@ -595,8 +606,9 @@ class Family(Game):
     parameters = PARAMETERS
     apply_kernel = staticmethod(apply_move)
     legal_kernel = staticmethod(legal_holes)
-    # seeds out of play (taken by nobody, or dropped by an endless sowing), moves played, turns played
-    extra_slots = 3
+    # seeds out of play (taken by nobody, or dropped by an endless sowing), moves played, turns
+    # played, extra turns in a row
+    extra_slots = 4
     captures_opposite = False
     sweeps_at_end = False
     # Wari (the defaults); Kalah; Dakon (relay sowing into the store, passes, a game of rounds)
@@ -675,6 +687,7 @@ class Family(Game):
             "cross_capture": st.booleans(), "take_own": st.sampled_from(TAKE_OWN), "captures": st.integers(0, 2),
             "chain": st.sampled_from(CHAINS), "no_single_capture": st.booleans(),
             "grand_slam": st.sampled_from(GRAND_SLAMS), "capture_extra_turn": st.booleans(),
+            "take_across": st.booleans(), "extra_turn_once": st.booleans(),
             "must_share": st.booleans(), "must_pass": st.booleans(), "end_seeds_left": st.integers(-1, 3),
             "end_cleared": st.sampled_from(CLEARED), "win_short": st.integers(0, 4),
             "end_below": st.integers(0, 4), "leftover": st.sampled_from(LEFTOVERS),

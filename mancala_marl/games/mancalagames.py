@@ -45,12 +45,12 @@ CHOICES = {
     "xcpickown": ("take_own", {0: "leave", 1: "on_capture", 2: "always"}),
     "capt_dir": ("chain", {0: "backward", 1: "forward"}),
     "grandslam": ("grand_slam", {0: "legal", 1: "illegal", 2: "no_capture"}),
-    "capt_rturn": ("capture_extra_turn", {0: False, 1: True}),
+    "capt_rturn": ("capture_extra_turn", {0: False, 1: True, 2: True}),
     "end_cond": ("end_cleared", {0: "no", 1: "own", 2: "opponent", 3: "no"}),
     "allow_rule": ("move_rule", {0: "any", 1: "opponent_or_empty", 2: "single_to_empty"}),
     "sow_rule": ("passing", {0: "none", 3: "owner", 4: "owner_all", 14: "sower", 15: "sower_own", 16: "sower_opponent",
                              8: "none"}),
-    "pickextra": ("take_last_by", {0: "mover", 3: "mover", 4: "first"}),
+    "pickextra": ("take_last_by", {0: "mover", 1: "mover", 3: "mover", 4: "first"}),
 }
 LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
 ENUM_NAMES = {  # for the refusals, MancalaGames' own words
@@ -129,6 +129,8 @@ def family_params(data: dict, name: str = "the game") -> dict:
     params.update(capture_type_params(info, refuse))
     params["no_capture_turns"] = int(info["nocaptmoves"])
     params["lap_capture"] = info["sow_rule"] == 8  # LAP_CAPT
+    params["take_across"] = info["pickextra"] == 1  # PICKCROSS
+    params["extra_turn_once"] = info["capt_rturn"] == 2  # ONCE
     if params["lap_capture"] and info["mlaps"] != 1:
         refuse("sow_rule", "lap captures without relay laps")
     # the last few seeds: one hole's worth taken by the mover, two holes' by the round's starter
