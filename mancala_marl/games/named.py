@@ -19,11 +19,14 @@ RUSS = "Russ, Laurence. Mancala Games. 1984"
 VALDEZ = "Valdez, Jacob A. 50 Ways to Play Mancala. 2023"
 MOHR = "Mohr, Merilyn Simonds. The New Games Treasury. 1993"
 WIKI = "Mancala World, https://mancala.fandom.com/wiki/"
+HANSON = "Hanson, Sue and Jon. All about Mancala: It's History and How to Play. 2003"
 
-# The family's parameters that most games here set alike: no store on the sowing path, single
-# captures, no obligation to feed, and a lap that passes its own hole unless a game says not.
+# The family's parameters that many games here set alike: a single cross capture; no obligation
+# to feed and no skipped origin; a four taken anywhere as the seeds pass (the "puc" of West and
+# East African games), the last hole's by the mover.
 CROSS = {"capture_min": 0, "capture_max": 0, "cross_capture": True, "captures": 1}
 FREE = {"skip_origin": False, "must_share": False}
+FOURS = {"capture_min": 4, "capture_max": 4, "capture_side": "both", "captures": 1, "passing": "owner"}
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,13 @@ NAMED_GAMES = (
               "Seven holes of seven; chains of 2s and 4s on either side; an unfed player takes the board.",
               {"holes": 7, "seeds": 7, "capture_side": "both", "capture_max": 4, "capture_parity": "even",
                "leftover": "nobody", "unfed_takes": True, "skip_origin": False}),
+    NamedGame("adi", "Adi", "Western Africa", f"{RUSS}, p53",
+              "Relay sowing; every hole made four is taken as the seeds pass; the mover takes the last four.",
+              {**FREE, "laps": "relay", **FOURS, "take_last": 4, "must_pass": True, "win_short": 1}),
+    NamedGame("anywoli", "Anywoli", "Eastern Africa", f"{WIKI}Anywoli",
+              "Twelve holes a side, relay sowing, fours taken as they pass; a capture gives another turn.",
+              {"holes": 12, **FREE, "laps": "relay", **FOURS, "capture_extra_turn": True, "take_last": 4,
+               "must_pass": True}),
     NamedGame("ayoayo", "Ayoayo", "Western Africa", f"{MOHR}, p102",
               "Relay sowing; a last seed in an empty own hole takes the hole across and itself.",
               {"laps": "relay", **CROSS, "take_own": "on_capture"}),
@@ -112,6 +122,9 @@ NAMED_GAMES = (
               {"holes": 3, "seeds": 7, "skip_origin": False, "leave_one": True, "min_seeds": 2,
                "capture_side": "both", "capture_max": 6, "capture_parity": "even", "grand_slam": "illegal",
                "no_capture_turns": 1}),
+    NamedGame("nsa_isong", "Nsa Isong", "Western Africa", f"{WIKI}Nsa_Isong",
+              "Adi sown clockwise, a game of rounds won outright by the seeds for all but two holes.",
+              {**FREE, "direction": "cw", "laps": "relay", **FOURS, "take_last": 4, "win_short": 9}),
     NamedGame("ndoto", "Ndoto", "Eastern Africa", f"{RUSS}, p30",
               "Eight holes of two, relay sowing, cross captures; a lone seed moves only into an empty hole.",
               {"holes": 8, "seeds": 2, **FREE, "laps": "relay", **CROSS, "move_rule": "single_to_empty",
@@ -120,16 +133,31 @@ NAMED_GAMES = (
               "Eight holes of eight, relay sowing through the own store, cross captures.",
               {"holes": 8, "seeds": 8, **FREE, "sow_store": True, "laps": "relay", **CROSS, "take_own": "on_capture",
                "win_short": 32}),
+    NamedGame("obridjie", "Obridjie", "Eastern Africa", f"{VALDEZ}, p21",
+              "Relay sowing that stops on a four; fours taken as the seeds pass go to their row's owner.",
+              {**FREE, "laps": "relay", **FOURS, "leftover": "nobody", "end_below": 4, "endless_leftover": "nobody"}),
     NamedGame("ot_tjin", "Ot-tjin", "Southeast Asia", f"{RUSS}, p64",
               "Ten holes of three sown clockwise in relays; a hole made three is taken, on either row.",
               {"holes": 10, "seeds": 3, **FREE, "direction": "cw", "laps": "relay", "capture_side": "both",
                "capture_min": 3, "capture_max": 3, "captures": 1, "end_below": 3}),
+    NamedGame("pallanguli", "Pallanguli (Pallanguzhi)", "South Asia", f"{HANSON}, p85-92",
+              "Seven holes of six; sowing goes on from the next hole; fours as they pass, the hole past a gap.",
+              {"holes": 7, "seeds": 6, "skip_origin": False, "laps": "next", **FOURS, "capture_gap": True,
+               "chain": "forward", "take_last": 6, "must_pass": True, "win_short": 18}),
+    NamedGame("pandi", "Pandi", "South Asia", f"{RUSS}, p60",
+              "Pallanguli's sowing; a capture past a gap also takes the hole across; every four as it passes.",
+              {"holes": 7, "seeds": 5, **FREE, "laps": "next", **FOURS, "passing": "owner_all", "capture_gap": True,
+               "chain": "forward", "take_across": True, "win_short": 5, "end_below": 2}),
     NamedGame("sadeqa_iii", "Sadeqa III", "Eastern Africa", f"{WIKI}Sadeqa_III",
               "Eight holes of six, relay sowing, cross captures that leave the sowing seed.",
               {"holes": 8, "seeds": 6, **FREE, "laps": "relay", **CROSS, "leftover": "mover", "end_below": 2}),
     NamedGame("songo", "Songo", "Central Africa", f"{RUSS}, p19",
               "Seven holes of five sown clockwise; chains of 2s and 4s on the opponent's row.",
               {"holes": 7, "seeds": 5, "direction": "cw", "capture_max": 4, "capture_parity": "even"}),
+    NamedGame("tegre", "Tegre", "Eastern Africa", f"{RUSS}, p30",
+              "Relay sowing in which a lone seed that captures across sows on alone.",
+              {**FREE, "laps": "relay", "lap_capture": True, **CROSS, "leftover": "mover", "win_short": 16,
+               "end_below": 2}),
     NamedGame("tihbat", "Tihbat", "Northern Africa", f"{WIKI}Tihbat",
               "Two holes of seven: an even count up to eight is taken from either row.",
               {"holes": 2, "seeds": 7, **FREE, "capture_side": "both", "capture_max": 8, "capture_parity": "even",
