@@ -36,6 +36,7 @@ def test_every_script_has_help_naming_where_it_writes(script):
     (["paired_openings.py", "kalah", "--a", "greedy", "--b", "random", "-n", "2"],
      ["paired_openings.json", "paired_openings.md"]),
     (["speed.py", "--quick", "--sections", "memory"], ["speed.json"]),
+    (["family_speed.py", "--seconds", "0.01", "--reps", "1"], ["family_speed.json", "family_speed.md"]),
 ])
 def test_a_trial_run_writes_to_its_results_dir_only(args, files, tmp_path):
     before = shipped()
@@ -55,6 +56,7 @@ def test_a_trial_run_writes_to_its_results_dir_only(args, files, tmp_path):
     (["jax_speed.py", "--reps", "0"], "argument --reps: must be an integer >= 1 and <= 1000000000, got '0'"),
     (["alphazero_jax_speed.py", "--sims", "0"], "argument --sims: must be an integer >= 1 and <= 1000000, got '0'"),
     (["alphazero_jax_speed.py", "--batch", "0"], "argument --batch: must be an integer >= 1 and <= 65536, got '0'"),
+    (["family_speed.py", "--reps", "0"], "argument --reps: must be an integer >= 1 and <= 100, got '0'"),
 ])
 def test_a_count_out_of_range_is_refused_naming_the_option_and_its_range(args, message, tmp_path):
     result = run(f"benchmarks/{args[0]}", *args[1:], "--results-dir", tmp_path, check=False)
