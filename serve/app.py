@@ -19,6 +19,7 @@ creation, unless it replays imported moves.
 
 from __future__ import annotations
 
+import functools
 import json
 from importlib import resources
 from pathlib import Path
@@ -35,7 +36,7 @@ from starlette.staticfiles import StaticFiles
 from mancala_marl.agents import POLICIES
 from mancala_marl.errors import BadInput
 from mancala_marl.extras import MissingExtraError
-from mancala_marl.games import GAMES
+from mancala_marl.games import GAMES, NAMED, NAMED_GAMES, make_game
 from mancala_marl.svg import board_svg
 
 from . import analysis
@@ -44,6 +45,7 @@ from .policies import WEB_POLICIES
 
 MAX_BODY = 64 * 1024  # bytes: a game record of 1000 moves is about 20 KB
 DEFAULT_OPPONENT = "alphazero"  # the shipped network, 200 simulations a move
+FALLBACK_OPPONENT = "alphabeta"  # where no network is shipped for a game's rules (the family's games)
 NEW_GAME_FIELDS = ("game", "rules", "opponent", "seat", "players", "moves")
 MOVE_FIELDS = ("pit",)
 
@@ -56,6 +58,50 @@ class JSONResponse(StarletteJSONResponse):
 
     def render(self, content) -> bytes:
         return self.encoder.encode(content).encode("utf-8")
+
+
+def default_opponent(name) -> str:
+    """The opponent a new game of ``name`` gets when the request names none: the shipped AlphaZero
+    network where one was trained for the game's default rules (Kalah, Sungka, Togyz Kumalak,
+    Oware), else alphabeta (the family and its traditional games). An unknown name gets the
+    default, for the game's own refusal to name."""
+    known = isinstance(name, str) and (name in GAMES or name in NAMED)
+    return _default_opponent(name) if known else DEFAULT_OPPONENT
+
+
+@functools.cache  # one answer per known name: a new game's request asks it without a file lookup
+def _default_opponent(name: str) -> str:
+    game = make_game(name)
+    if game.preset is not None and game.preset.params:
+        return FALLBACK_OPPONENT
+    from mancala_marl.agents.alphazero import shipped_network
+
+    try:
+        shipped_network(game)
+    except BadInput:
+        return FALLBACK_OPPONENT
+    return DEFAULT_OPPONENT
+
+
+def preset_rules(game) -> dict:
+    """The rule parameters of a traditional game (``game.preset``) that differ from its registered
+    game's defaults: what makes it that game."""
+    defaults = {param.name: param.default for param in type(game).parameters}
+    return {key: value for key, value in game.params.items() if defaults[key] != value}
+
+
+def rules_doc(game) -> str:
+    """The rules a page shows for ``game``: its rules module's docstring, after a traditional game's
+    own lines (what sets it apart, where it is played, its source, the parameters that make it)."""
+    text, preset = game.rules_text(), game.preset
+    if preset is None:
+        return text
+    head = [f"{preset.title}, {preset.region}. {preset.about}", f"Source: {preset.source}."]
+    changed = preset_rules(game)
+    if preset.game == "family":
+        head.append("A point of the family below: " + (", ".join(f"{k}={v}" for k, v in changed.items())
+                                                       or "its defaults") + ".")
+    return "\n".join(head) + "\n\n" + text
 
 
 class Refused(BadInput):
@@ -120,19 +166,12 @@ async def _locked(match: Match, read):
 def create_app(table: Table | None = None):
     """The Starlette app, serving ``table``'s games (a new :class:`Table` with its defaults if None)."""
     table = table or Table()
+    catalog = {}  # the answer of GET /api/games, made on its first request
 
     async def list_games(request):
-        games = [{"name": name, "rules_doc": cls().rules_text(),
-                  "parameters": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
-                                  "low": p.low, "high": p.high, "choices": list(p.choices)}
-                                 for p in cls.parameters],
-                  "examples": list(cls.examples), "pit_word": cls.pit_word, "seed_word": cls.seed_word}
-                 for name, cls in GAMES.items()]
-        policies = [name for name in WEB_POLICIES if name in POLICIES]
-        limits = {"pits": [WEB_PITS.low, WEB_PITS.high], "seeds": [WEB_SEEDS.low, WEB_SEEDS.high],
-                  "move_time": table.move_time}
-        return JSONResponse({"games": games, "policies": policies, "default_opponent": DEFAULT_OPPONENT,
-                             "move_time": table.move_time, "limits": limits, "engines": list(analysis.ENGINES)})
+        if not catalog:
+            catalog.update(_catalog(table))
+        return JSONResponse(catalog)
 
     async def new_game(request):
         body = await _body(request, NEW_GAME_FIELDS)
@@ -144,7 +183,7 @@ def create_app(table: Table | None = None):
             seat = body.get("seat", 0)
             if seat not in (0, 1) or isinstance(seat, bool):
                 raise Refused(400, f"seat must be 0 or 1, got {json.dumps(seat)[:40]}")
-            opponent = body.get("opponent", DEFAULT_OPPONENT)
+            opponent = body["opponent"] if "opponent" in body else default_opponent(body.get("game", "kalah"))
             players = [None, opponent] if seat == 0 else [opponent, None]
         name, rules, moves = body.get("game", "kalah"), body.get("rules", {}), body.get("moves", [])
         if players == [None, None] and not moves:  # no search and no replay: microseconds, played here
@@ -158,7 +197,7 @@ def create_app(table: Table | None = None):
         match = table.get(request.path_params["id"])
         state, record = await _locked(match, lambda m: (m.state_json(), m.record()))
         return JSONResponse({"id": request.path_params["id"], "state": state, **record,
-                             "rules_doc": match.game.rules_text()})
+                             "rules_doc": rules_doc(match.game)})
 
     async def move(request):
         body = await _body(request, MOVE_FIELDS)
@@ -200,7 +239,6 @@ def create_app(table: Table | None = None):
         """A game's starting board as SVG, for the rules chosen in the query (``?pits=4``)."""
         name = request.path_params["name"]
         rules = {key: _query_value(value) for key, value in request.query_params.items()}
-        from mancala_marl.games import make_game
         game = make_game(name, **check_rules(name, rules))
         return Response(board_svg(game, game.init()), media_type="image/svg+xml")
 
@@ -231,6 +269,30 @@ def create_app(table: Table | None = None):
     return Starlette(routes=routes, exception_handlers=handlers)
 
 
+def _catalog(table: Table) -> dict:
+    """The answer of GET /api/games: the registered games with their parameters; the traditional
+    games by name (``named``: each a registered game and its preset rules); the policies, the
+    server's bounds and engines."""
+    games = [{"name": name, "rules_doc": cls().rules_text(),
+              "parameters": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
+                              "low": p.low, "high": p.high, "choices": list(p.choices)}
+                             for p in cls.parameters],
+              "examples": list(cls.examples), "pit_word": cls.pit_word, "seed_word": cls.seed_word,
+              "opponent": default_opponent(name)}
+             for name, cls in GAMES.items()]
+    named = []
+    for preset in NAMED_GAMES:
+        game = make_game(preset.name)
+        named.append({"name": preset.name, "title": preset.title, "game": preset.game, "region": preset.region,
+                      "source": preset.source, "about": preset.about, "rules": preset_rules(game),
+                      "rules_doc": rules_doc(game), "opponent": default_opponent(preset.name)})
+    policies = [name for name in WEB_POLICIES if name in POLICIES]
+    limits = {"pits": [WEB_PITS.low, WEB_PITS.high], "seeds": [WEB_SEEDS.low, WEB_SEEDS.high],
+              "move_time": table.move_time}
+    return {"games": games, "named": named, "policies": policies, "default_opponent": DEFAULT_OPPONENT,
+            "move_time": table.move_time, "limits": limits, "engines": list(analysis.ENGINES)}
+
+
 def _static(name: str) -> bytes:
     return (resources.files("mancala_marl.serve") / "static" / name).read_bytes()
 
@@ -245,8 +307,6 @@ def _query_value(text: str):
 def warm_up() -> None:
     """Load the compiled kernels a first visitor would otherwise wait for (seconds each): a move
     of every game replayed, a move of the default opponent and of each engine."""
-    from mancala_marl.games import make_game
-
     from .games import Table
 
     table = Table(move_time=0.05)

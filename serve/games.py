@@ -1,5 +1,6 @@
-"""The server's live games: each a game of the registry, its moves, and a policy or a person in
-each seat; bounded in number, in length and in idle time.
+"""The server's live games: each a game of the registry or a traditional game by name (a preset
+of one, :data:`~mancala_marl.games.NAMED`), its moves, and a policy or a person in each seat;
+bounded in number, in length and in idle time.
 
 Nothing here knows of HTTP: :class:`Table` takes plain values (what a request's JSON decoded to)
 and raises :class:`~mancala_marl.errors.BadInput` (or one of the kinds below) with one line for
@@ -25,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from mancala_marl.errors import BadInput
-from mancala_marl.games import GAMES, MAX_MOVES, make_game
+from mancala_marl.games import GAMES, MAX_MOVES, NAMED, make_game
 from mancala_marl.games.params import Param
 from mancala_marl.matches.narration import events, trace_move
 
@@ -54,17 +55,29 @@ class Full(BadInput):
     """No room for another live game: 503."""
 
 
+def game_class(name):
+    """The registered game class a request's game name plays: a registry name (``"kalah"``,
+    ``"family"``) or a traditional game's (``"wari"``, ``"dakon"``: a preset of a registered game)."""
+    if isinstance(name, str) and name in NAMED:
+        return GAMES[NAMED[name].game]
+    if isinstance(name, str) and name in GAMES:
+        return GAMES[name]
+    raise BadInput(f"unknown game {str(name)[:40]!r}; known games: {', '.join(GAMES)}; traditional games: "
+                   f"{', '.join(n for n in NAMED if n not in GAMES)}")
+
+
 def check_rules(name, rules) -> dict:
     """A game name and its rules from a request, checked: the game's own checks (which name
-    the parameter and its range), and the server's tighter bounds on pits and seeds."""
-    if name not in GAMES:
-        raise BadInput(f"unknown game {str(name)[:40]!r}; known games: {', '.join(GAMES)}")
+    the parameter and its range), and the server's tighter bounds on the pits a side and the
+    seeds a pit, whatever the game calls them (Kalah's ``pits``, the family's ``holes``). A
+    traditional game's rules change its preset; the preset's own values are in those bounds."""
+    cls = game_class(name)
     if not isinstance(rules, dict):
         raise BadInput(f"rules must be an object of rule parameters, e.g. {{\"pits\": 4}}, got {rules!r}"[:200])
-    cls = GAMES[name]
     for param, web in zip(cls.parameters[:2], (WEB_PITS, WEB_SEEDS)):
         if param.name in rules and param.type_ok(rules[param.name]) and not web.in_range(rules[param.name]):
-            raise BadInput(f"{param.name} must be in {web.low}..{web.high} here, got {rules[param.name]!r}")
+            low, high = max(web.low, param.low), min(web.high, param.high)
+            raise BadInput(f"{param.name} must be in {low}..{high} here, got {rules[param.name]!r}")
     return rules
 
 
@@ -183,8 +196,10 @@ class Match:
                 "moves": len(self.moves)}
 
     def record(self) -> dict:
-        """The game record: game, rules, players and moves (what POST /api/games takes back)."""
-        return {"game": self.game.name, "rules": self.game.params,
+        """The game record: game (a traditional game's name for one made by it), rules (every
+        parameter), players and moves (what POST /api/games takes back)."""
+        preset = self.game.preset
+        return {"game": self.game.name if preset is None else preset.name, "rules": self.game.params,
                 "players": [None if p is None else self.labels[i] for i, p in enumerate(self.players)],
                 "moves": list(self.moves)}
 

@@ -178,3 +178,32 @@ def test_long_lines_in_code_blocks_keep_their_columns_and_scroll():
     rules = " ".join(sheet.read_text() for sheet in sheets if sheet.exists())
     # wrapped, a long line's rest started again at column 0 and read as a line of its own
     assert "white-space: pre;" in rules and "overflow-x: auto" in rules and "pre-wrap" not in rules
+
+
+def test_the_catalogue_shows_every_traditional_game_with_its_board_and_rules(tmp_path, monkeypatch):
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        import game_pages
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    from mancala_marl.games import NAMED_GAMES, make_game
+
+    monkeypatch.setattr(game_pages, "IMAGES", tmp_path)
+    page = game_pages.catalogue_page()
+    assert "benchmarks/family_crosscheck.py" in page and "first round" in page
+    assert game_pages.CATALOGUE in game_pages.games_index(list(GAMES))  # in the games' toctree
+    sections = page.split("\n(named-")[1:]
+    assert [section.split(")=", 1)[0] for section in sections] == [g.name for g in NAMED_GAMES]
+    for g, section in zip(NAMED_GAMES, sections):
+        game = make_game(g.name)
+        assert f"## {g.title}\n" in section and f"img/named_{g.name}.svg" in section
+        assert f'data-pits="{game.pits}"' in (tmp_path / f"named_{g.name}.svg").read_text()
+        assert g.about in section and f"- Region: {g.region}" in section
+        assert g.source.split(",")[0] in section
+        parameters = next(line for line in section.splitlines() if line.startswith("- Parameters: "))
+        if g.game == "family":
+            changed = game_pages.preset_rules(game)
+            assert all(f"`{key}={value!r}`" in parameters for key, value in changed.items())
+            assert parameters.count("=") == len(changed) or (not changed and "defaults" in parameters)
+        else:
+            assert f"its own rules: {{mod}}`mancala_marl.games.{g.game}`" in parameters

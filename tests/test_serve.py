@@ -22,7 +22,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # Starlet
 from starlette.testclient import TestClient  # noqa: E402
 
 from mancala_marl.agents.alphazero import shipped_network  # noqa: E402
-from mancala_marl.games import GAMES, make_game  # noqa: E402
+from mancala_marl.games import GAMES, NAMED, make_game  # noqa: E402
 from mancala_marl.serve import app as serve_app  # noqa: E402
 from mancala_marl.serve.games import Table  # noqa: E402
 from mancala_marl.serve.policies import web_policy  # noqa: E402
@@ -64,6 +64,74 @@ def test_the_catalog_lists_every_game_with_its_parameters_and_the_policies(clien
     assert {"random", "alphabeta", "alphazero"} <= set(body["policies"]) and "solver" not in body["policies"]
     assert body["default_opponent"] == "alphazero" and body["engines"] == ["alphabeta", "alphazero"]
     assert body["limits"] == {"pits": [1, 16], "seeds": [1, 64], "move_time": 0.05}  # the page's bounds
+
+
+def test_the_catalog_lists_the_family_and_the_traditional_games_by_name(client):
+    body = client.get("/api/games").json()
+    assert "family" in [g["name"] for g in body["games"]]
+    named = {entry["name"]: entry for entry in body["named"]}
+    assert list(named) == list(NAMED) and {"wari", "dakon", "tihbat", "oware"} <= set(named)
+    for name, entry in named.items():
+        preset = NAMED[name]
+        assert (entry["title"], entry["game"], entry["region"], entry["source"], entry["about"]) == (
+            preset.title, preset.game, preset.region, preset.source, preset.about)
+        game = make_game(name)  # the preset rules: what differs from the registered game's defaults
+        assert make_game(entry["game"], **entry["rules"]).params == game.params
+        assert entry["rules_doc"].startswith(preset.title) and entry["rules_doc"].endswith(game.rules_text())
+    assert named["wari"]["rules"] == {} and named["dakon"]["rules"]["holes"] == 7
+    # no network is shipped for the family's rules: its games' opponent is alphabeta
+    assert named["dakon"]["opponent"] == "alphabeta" and named["oware"]["opponent"] == "alphazero"
+    assert {g["name"]: g["opponent"] for g in body["games"]}["family"] == "alphabeta"
+
+
+def test_a_traditional_game_is_played_hot_seat_by_its_name(client):
+    body = new(client, game="dakon", players=[None, None])
+    game = make_game("dakon")
+    state = game.init()
+    assert body["game"] == "dakon" and body["rules"] == game.params
+    assert body["state"]["board"] == state[: game.board_size].tolist() == [7] * 7 + [0] + [7] * 7 + [0]
+    seen = []
+    for pit in (2, 0):  # a relay through the own store (sow_store) and a cross capture; a relay to an extra turn
+        reply = client.post(f"/api/games/{body['id']}/moves", json={"pit": pit}).json()
+        game.apply(state, pit)
+        assert reply["played"][0]["pit"] == pit and reply["state"]["board"] == state[: game.board_size].tolist()
+        check_state(reply["state"], game)
+        seen += reply["played"][0]["events"]
+    assert reply["state"]["to_move"] == game.to_move(state) == 1 and {"relay", "capture", "extra turn"} <= set(seen)
+    record = client.get(f"/api/games/{body['id']}").json()
+    assert record["game"] == "dakon" and record["rules_doc"].startswith("Dakon")
+    copy = new(client, game=record["game"], rules=record["rules"], players=record["players"], moves=record["moves"])
+    assert copy["state"] == record["state"] and copy["game"] == "dakon"
+
+
+def test_a_traditional_game_takes_rules_that_change_its_preset(client):
+    body = new(client, game="wari", rules={"seeds": 5}, players=[None, None])
+    assert body["game"] == "wari" and body["state"]["board"] == [5] * 6 + [0] + [5] * 6 + [0]
+    body = new(client, game="dakon", rules={"holes": 4, "must_pass": False}, players=[None, None])
+    game = make_game("dakon", holes=4, must_pass=False)
+    assert body["rules"] == game.params and body["state"]["board"] == game.init()[: game.board_size].tolist()
+    assert game.params["sow_store"] and game.params["seeds"] == 7  # the rest of the preset stays
+    # the server's bounds on pits and seeds hold under the family's names for them
+    for rules, words in (({"holes": 17}, "holes must be in 2..16 here, got 17"),
+                         ({"seeds": 65}, "seeds must be in 1..64 here, got 65")):
+        response = client.post("/api/games", json={"game": "dakon", "rules": rules})
+        assert response.status_code == 400 and response.json() == {"error": words}
+
+
+def test_a_traditional_games_default_opponent_is_one_that_plays_its_rules(client):
+    body = new(client, game="tihbat")  # no opponent named: the family's games have no network
+    assert body["players"] == [None, "alphabeta"]
+    reply = client.post(f"/api/games/{body['id']}/moves", json={"pit": body["state"]["legal"][0]}).json()
+    assert reply["played"][0]["by"] == "person" and all(p["by"] == "alphabeta" for p in reply["played"][1:])
+
+
+@pytest.mark.parametrize("name,holes", [("tihbat", 2), ("bakuk", 3), ("wari", 6), ("ot_tjin", 10), ("dabuda", 10)])
+def test_every_board_size_is_drawn_with_every_cell(client, name, holes):
+    svg = client.get(f"/api/boards/{name}.svg").text
+    assert f'data-pits="{holes}"' in svg and svg.count('class="cell pit"') == 2 * holes
+    assert all(f'data-cell="{cell}"' in svg for cell in range(2 * holes + 2))
+    svg = client.get("/api/boards/family.svg?holes=16").text  # the server's widest board
+    assert svg.count('class="cell pit"') == 32
 
 
 def test_a_new_game_against_the_default_opponent_starts_with_you_to_move(client):
@@ -237,6 +305,11 @@ def test_the_page_and_its_assets_are_served_from_the_package(client):
 # -- refusals ------------------------------------------------------------------------------
 BAD_NEW_GAMES = [
     ({"game": "chess"}, 400, "unknown game 'chess'"),
+    ({"game": "warri"}, 400, "unknown game 'warri'; known games: kalah, sungka, togyz_kumalak, oware, family; "
+                             "traditional games: "),
+    ({"game": ["wari"]}, 400, "unknown game"),
+    ({"game": "wari", "rules": {"colour": 1}}, 400, "no parameter 'colour'"),
+    ({"game": "adji_kui_i", "rules": {"seeds": 1}}, 400, "min_seeds"),
     ({"game": "kalah", "rules": {"pits": 99}}, 400, "pits must be in 1..16"),
     ({"game": "kalah", "rules": {"pits": "six"}}, 400, "pits must be an integer"),
     ({"game": "kalah", "rules": {"seeds": 10**30}}, 400, "seeds"),

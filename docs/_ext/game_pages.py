@@ -8,6 +8,10 @@ sows on from a pit it reached, a pit marked by the rules, a pass, the end), a wo
 sequence with the code that replays it, the rule parameters, the observation and action spaces,
 the rewards and the version history. A new variant gets its page from its file alone.
 
+The traditional games by name (:data:`mancala_marl.games.NAMED_GAMES`) get one catalogue page,
+``games/traditional.md``: each game's starting board, region, source, line and the parameters that
+make it, with the MancalaGames file it matched in ``benchmarks/results/family_crosscheck/``.
+
 The pages and pictures are build outputs (``docs/games/`` is ignored by git); the ladder chart of
 ``agents_arena.md`` is drawn here too, from ``benchmarks/results/ladder/ladder.json``.
 """
@@ -28,13 +32,16 @@ LADDER_JSON = DOCS.parent / "benchmarks" / "results" / "ladder" / "ladder.json"
 LADDER_PNG = DOCS / "_generated" / "ladder.png"
 SPEED_JSON = DOCS.parent / "benchmarks" / "results" / "speed" / "speed.json"
 SPEED_PNG = DOCS / "_generated" / "speed.png"
+CROSSCHECK_JSON = DOCS.parent / "benchmarks" / "results" / "family_crosscheck" / "family_crosscheck.json"
+CATALOGUE = "traditional"  # games/traditional.md
+TITLES = {"Family": "Two-row family"}  # a class whose name alone says too little
 SEARCH_GAMES = 100  # seeded random games searched for each kind of move
 WORKED_MOVES = 8
 
 
 def title(cls) -> str:
     """``TogyzKumalak`` -> ``Togyz Kumalak``."""
-    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__)
+    return TITLES.get(cls.__name__) or re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__)
 
 
 def moved_on(game, before, after, mover, pit) -> bool:
@@ -234,15 +241,149 @@ def game_page(name: str, cls) -> str:
             "draw and on every other step. `reward=\"score_diff\"`: after each move the mover gets its "
             "store gain minus the opponent's, the opponent the negative. An illegal move through "
             "`env()` loses the game with -1; `raw_env()` raises `IllegalMoveError` naming the rule.", ""]
+    presets = [g for g in named_games() if g.game == name and g.name != name]
+    if presets:
+        out += ["## Traditional games on these rules", "",
+                f"{len(presets)} traditional games are points of these rules, each with its preset parameters "
+                f"(`make_game(\"{presets[0].name}\")`, `{presets[0].name}:seeds=5` on the command line): "
+                + ", ".join(f"{{ref}}`{g.title} <named-{g.name}>`" for g in presets)
+                + f". Their pictures, regions and sources: [](./{CATALOGUE}.md).", ""]
     out += ["## Version history", "", f"- `{env_module}`: the first version. See [](../changelog.md).", ""]
+    return "\n".join(out)
+
+
+def named_games():
+    from mancala_marl.games import NAMED_GAMES
+
+    return NAMED_GAMES
+
+
+def preset_rules(game) -> dict:
+    """The parameters of a traditional game that differ from its registered game's defaults."""
+    defaults = {param.name: param.default for param in type(game).parameters}
+    return {key: value for key, value in game.params.items() if defaults[key] != value}
+
+
+def spec_params(spec: str) -> dict:
+    """``"Family(holes=6, seeds=4, ...)"`` (a game's repr, as the cross-check writes it) -> its
+    parameters; {} for anything else."""
+    import ast
+
+    try:
+        call = ast.parse(spec, mode="eval").body
+        return {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords}
+    except (SyntaxError, ValueError, AttributeError):
+        return {}
+
+
+def crosscheck() -> tuple[dict, list]:
+    """The family cross-check's summary and its matched files, each (file, its entry, the rules it
+    was read as): ``({}, [])`` without the results file."""
+    try:
+        results = json.loads(CROSSCHECK_JSON.read_text())
+    except (OSError, ValueError):
+        return {}, []
+    matched = [(file, entry, spec_params(entry.get("game_spec", "")))
+               for file, entry in results.get("files", {}).items() if entry.get("status") == "matched"]
+    return {**results.get("summary", {}), "per_file": results.get("games")}, matched
+
+
+def matched_files(game, matched) -> list:
+    """The matched files read as ``game``'s rules: each parameter the run wrote as ours (a
+    parameter added since, absent there, at its default)."""
+    defaults = {param.name: param.default for param in type(game).parameters}
+    return [(file, entry) for file, entry, params in matched
+            if params and all(params.get(key, defaults[key]) == value for key, value in game.params.items())]
+
+
+def linked(text: str) -> str:
+    """A source with its address as a link (MyST's ``<https://...>``)."""
+    return re.sub(r"(https?://\S+)", r"<\1>", text)
+
+
+def catalogue_page() -> str:
+    """``games/traditional.md``: every traditional game by name, its starting board, region,
+    source, line and parameters, and the MancalaGames file it was held to."""
+    from mancala_marl.games import GAMES, make_game
+
+    summary, matched = crosscheck()
+    games = named_games()
+    family = [g for g in games if g.game == "family"]
+    out = [
+        "# Traditional games",
+        "",
+        f"{len(games)} traditional games by name. {len(family)} of them are points of the "
+        f"[two-row family](family.md) (`mancala_marl.games.family`), its parameters read from "
+        "MancalaGames' catalogue (StoneShark's engine of 141 traditional games, whose files "
+        "`mancala_marl.games.load_mancalagames` reads), each one held to MancalaGames' engine "
+        "move for move by `benchmarks/family_crosscheck.py`: random games played in lockstep, the "
+        "boards compared after every move.",
+    ]
+    if summary:
+        out[-1] += (" Its last run ([`benchmarks/results/family_crosscheck/family_crosscheck.md`]"
+                    "(path:../../benchmarks/results/family_crosscheck/family_crosscheck.md)): "
+                    f"{summary.get('matched', 0)} of {summary.get('files', 0)} files matched over "
+                    f"{summary.get('per_file')} games each, {summary.get('mismatch', 0)} mismatch, "
+                    f"{summary.get('moves', 0):,} moves compared; the rest are refused in one line naming "
+                    "the rule the family does not play.")
+    out += [
+        "",
+        "A game of several rounds is its first round here. Oware, Togyz Kumalak and Sungka keep rules files "
+        "of their own. Each is made by name, and changed by its parameters:",
+        "",
+        "```python",
+        "from mancala_marl.games import make_game, parse_game",
+        "",
+        "dakon = make_game(\"dakon\")",
+        "variant = make_game(\"wari\", seeds=5)  # parse_game(\"wari:seeds=5\") reads the command line's form",
+        "```",
+        "",
+        "and every command takes the name wherever it takes a game (`mancala-marl play dakon`); "
+        "[the web app](../serve.md) lists them. The pictures are drawn by `mancala_marl.svg`, as on the "
+        "game pages: player_0's row below, sowing anticlockwise unless a game says clockwise. The board "
+        "column is the holes a side × the seeds in each at the start.",
+        "",
+        "| game | region | board | rules |",
+        "|---|---|---|---|",
+    ]
+    for g in games:
+        game = make_game(g.name)
+        rules = f"[{title(GAMES[g.game])}]({g.game}.md)"
+        out.append(f"| {{ref}}`{g.title} <named-{g.name}>` | {g.region} | {game.pits} × {game.seeds} | {rules} |")
+    out.append("")
+    for g in games:
+        game = make_game(g.name)
+        IMAGES.mkdir(parents=True, exist_ok=True)
+        picture(game, [game.init()], IMAGES / f"named_{g.name}.svg")
+        out += [f"(named-{g.name})=", f"## {g.title}", "",
+                f"```{{figure}} img/named_{g.name}.svg", f":alt: {g.title} at the start", "",
+                f"{g.title} at the start: {game.pits} {game.pit_word} a side, {game.seeds} {game.seed_word} in each.", "```",
+                "", g.about, "",
+                f"- Region: {g.region}",
+                f"- Source: {linked(g.source)}"]
+        if g.game == "family":
+            changed = preset_rules(game)
+            params = ", ".join(f"`{k}={v!r}`" for k, v in changed.items()) or "the family's defaults"
+            out.append(f"- Parameters: {params}")
+            files = matched_files(game, matched)
+            if files:
+                out.append("- Held to MancalaGames: " + "; ".join(
+                    f"`{file}`, {entry['games']} games, {entry['moves']:,} moves, no mismatch"
+                    for file, entry in files))
+        else:
+            module = GAMES[g.game].__module__
+            out.append(f"- Parameters: its own rules: {{mod}}`{module}` ([{title(GAMES[g.game])}]({g.game}.md))")
+        out += [f"- By name: `make_game(\"{g.name}\")`, `{g.name}` on the command line", ""]
     return "\n".join(out)
 
 
 def games_index(names) -> str:
     from mancala_marl.games import GAMES
 
-    out = ["# Games", "", "One page per game, written from its rules file when the docs are built.", "",
-           "```{toctree}", ":maxdepth: 1", "", *names, "```", "",
+    out = ["# Games", "", "One page per game, written from its rules file when the docs are built; "
+           f"{len(named_games())} traditional games by name, most of them points of the two-row family, "
+           f"have a catalogue: [](./{CATALOGUE}.md).", "",
+           "```{toctree}", ":maxdepth: 1", "", *names, CATALOGUE, "```", "",
            "| game | summary |", "|---|---|"]
     for name in names:
         summary = inspect.getmodule(GAMES[name]).__doc__.strip().splitlines()[0]
@@ -323,6 +464,8 @@ def write_pages(app=None) -> list[pathlib.Path]:
         path.write_text(game_page(name, cls))
         written.append(path)
     (GAMES_DIR / "index.md").write_text(games_index(list(GAMES)))
+    (GAMES_DIR / f"{CATALOGUE}.md").write_text(catalogue_page())
+    written.append(GAMES_DIR / f"{CATALOGUE}.md")
     ladder_chart(LADDER_PNG)
     speed_chart(SPEED_PNG)
     return written

@@ -20,42 +20,66 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const speed = () => Number($("speed").value);
 function setBusy(busy) { ui.busy = busy; document.body.dataset.busy = busy ? "1" : "0"; decorate(); }
 function showError(message) { $("error").textContent = message || ""; }
-function gameInfo(name) { return ui.catalog.games.find((g) => g.name === name); }
+// A registered game's entry, or a traditional game's (``named``) on its registered game's parameters,
+// with its preset rules (``rules``) as the starting values.
+function gameInfo(name) {
+  const game = ui.catalog.games.find((g) => g.name === name);
+  if (game) return game;
+  const named = ui.catalog.named.find((g) => g.name === name);
+  return named && { ...ui.catalog.games.find((g) => g.name === named.game), ...named };
+}
+// A rule's value when the form does not change it: the preset's, else the game's default.
+function baseValue(info, p) { return info.rules?.[p.name] ?? p.default; }
+// Shown beside the game while a game has at most this many parameters; the rest fold away.
+const INLINE_RULES = 4;
 
 // -- the form ------------------------------------------------------------------------------
 function fillRules(values) {
   const info = gameInfo($("game").value);
-  $("rules").replaceChildren(...info.parameters.map((p) => {
+  const labels = info.parameters.map((p, index) => {
     const label = document.createElement("label");
     label.append(p.name + " ");
+    const value = values?.[p.name] ?? baseValue(info, p);
     let input;
     if (p.choices.length) {
       input = document.createElement("select");
       p.choices.forEach((c) => input.append(new Option(c, c)));
-      input.value = values?.[p.name] ?? p.default;
+      input.value = value;
     } else if (p.type === "bool") {
       input = document.createElement("input");
       input.type = "checkbox";
-      input.checked = values?.[p.name] ?? p.default;
+      input.checked = value;
     } else {
       input = document.createElement("input");
-      // The server's own bounds where it has them (pits and seeds), else the game's.
-      const [low, high] = ui.catalog.limits[p.name] ?? [p.low, p.high];
+      // The server's own bounds on the first two (the pits a side and the seeds a pit, whatever the
+      // game calls them: pits, houses, holes), else the game's.
+      const [low, high] = [ui.catalog.limits.pits, ui.catalog.limits.seeds][index] ?? [p.low, p.high];
       input.type = "number"; input.min = Math.max(p.low, low); input.max = Math.min(p.high, high); input.size = 3;
-      input.value = values?.[p.name] ?? p.default;
+      input.value = value;
     }
     input.dataset.param = p.name; input.dataset.type = p.type; input.title = p.doc;
     label.append(input);
     return label;
-  }));
+  });
+  if (labels.length <= INLINE_RULES) { $("rules").replaceChildren(...labels); return; }
+  // A rules space (the family: dozens of parameters): the pits and seeds beside the game, the rest folded
+  const more = document.createElement("details");
+  more.id = "more-rules";
+  const summary = document.createElement("summary");
+  summary.textContent = `more rules (${labels.length - 2})`;
+  const box = document.createElement("div");
+  box.append(...labels.slice(2));
+  more.append(summary, box);
+  $("rules").replaceChildren(...labels.slice(0, 2), more);
 }
 
 function readRules() {
   const rules = {};
+  const info = gameInfo($("game").value);
   for (const input of $("rules").querySelectorAll("[data-param]")) {
-    const p = gameInfo($("game").value).parameters.find((q) => q.name === input.dataset.param);
+    const p = info.parameters.find((q) => q.name === input.dataset.param);
     const value = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value;
-    if (value !== p.default) rules[p.name] = value;
+    if (value !== baseValue(info, p)) rules[p.name] = value;  // a named game's rules change its preset
   }
   return rules;
 }
@@ -76,6 +100,10 @@ function players() {
 async function loadBoard() {
   const response = await fetch(`/api/games/${ui.id}/board.svg`);
   $("board").innerHTML = await response.text();
+  // Any board size, 1..16 pits a side: the drawing scales to the page's width, but a small board
+  // (Tihbat's two holes) is not blown up past half again its own size.
+  const svg = $("board").querySelector("svg");
+  if (svg) svg.style.maxWidth = `${1.5 * Number(svg.getAttribute("width"))}px`;
   ui.cells = {};
   for (const g of $("board").querySelectorAll("g.cell")) ui.cells[g.dataset.cell] = g;
   if (ui.lastMove !== null) ui.cells[ui.lastMove]?.classList.add("last-move");  // the pit last sown from
@@ -319,23 +347,43 @@ async function replay() {
 }
 
 // -- start ---------------------------------------------------------------------------------
+// The opponent the server would pick for the game (alphazero where a network is shipped for its
+// rules, else alphabeta), put in the opponent fields unless they hold something else someone typed.
+function suggestOpponent() {
+  const suggested = gameInfo($("game").value)?.opponent ?? ui.catalog.default_opponent;
+  const known = new Set([ui.catalog.default_opponent, ...ui.catalog.games.map((g) => g.opponent)]);
+  for (const key of ["opponent", "player1"]) {
+    if (!$(key).value || known.has($(key).value)) $(key).value = suggested;
+  }
+}
+
 function formBody() {
   return { game: $("game").value, rules: readRules(), players: players() };
 }
 
 async function start() {
   ui.catalog = await api("GET", "/api/games");
-  ui.catalog.games.forEach((g) => $("game").append(new Option(g.name, g.name)));
+  // The registered games, then the traditional games by name that are points of them (Oware, Sungka and
+  // Togyz Kumalak are registered games of their own, listed once, in the first group).
+  const group = (label, options) => {
+    const element = document.createElement("optgroup");
+    element.label = label; element.append(...options);
+    return element;
+  };
+  $("game").append(
+    group("Games and rules spaces", ui.catalog.games.map((g) => new Option(g.name, g.name))),
+    group("Traditional games", ui.catalog.named.filter((g) => !ui.catalog.games.some((r) => r.name === g.name))
+      .map((g) => { const o = new Option(g.title, g.name); o.title = `${g.region}. ${g.about}`; return o; })));
   ui.catalog.policies.forEach((p) => $("policies").append(new Option(p)));
-  $("opponent").value = ui.catalog.default_opponent;
-  $("player1").value = ui.catalog.default_opponent;
   const params = new URLSearchParams(location.search);
-  for (const key of ["game", "mode", "speed", "opponent", "seat", "player0", "player1"]) {
+  for (const key of ["game", "mode", "speed", "seat", "player0"]) {
     if (params.has(key)) $(key).value = params.get(key);
   }
+  suggestOpponent();
+  for (const key of ["opponent", "player1"]) if (params.has(key)) $(key).value = params.get(key);
   fillRules();
   showMode();
-  $("game").addEventListener("change", () => fillRules());
+  $("game").addEventListener("change", () => { fillRules(); suggestOpponent(); });
   $("mode").addEventListener("change", showMode);
   $("setup").addEventListener("submit", (event) => { event.preventDefault(); newGame(formBody()); });
   $("board").addEventListener("click", (event) => {
@@ -348,7 +396,7 @@ async function start() {
   });
   $("rules-button").addEventListener("click", () => {
     const info = gameInfo(ui.record?.game || $("game").value);
-    $("rules-title").textContent = info.name;
+    $("rules-title").textContent = info.title || info.name;
     $("rules-text").textContent = info.rules_doc.replace(/``(.+?)``/gs, "$1");  // the docs' code marks
     $("rules-dialog").showModal();
   });
