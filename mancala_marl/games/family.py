@@ -357,7 +357,9 @@ def sow_and_capture(state, spec, hole):
     passing = spec[PASSING_]
     # a lap stops where a capture by count is due, unless the captures are two out
     stop_for_count = by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP] and not inhibited
-    opponent_had_seeds = row_seeds(state, holes, 1 - mover) > 0
+    # only a grand slam that takes nothing asks (a row's sum is a tenth of a move's time)
+    opponent_had_seeds = spec[GRAND_SLAM] == SLAM_NO_CAPTURE and row_seeds(state, holes, 1 - mover) > 0
+    skip_origin = spec[SKIP_ORIGIN]
 
     origin = mover * (holes + 1) + hole
     seeds = state[origin]
@@ -374,7 +376,7 @@ def sow_and_capture(state, spec, hole):
         cell = origin
         while seeds > 0:
             cell = step(cell, holes, backward, own_store)
-            if cell == origin and spec[SKIP_ORIGIN]:
+            if cell == origin and skip_origin:
                 cell = step(cell, holes, backward, own_store)
             state[cell] += 1
             if passing and not inhibited and (seeds > 1 or passing == OWNER_ALL):
@@ -470,9 +472,16 @@ def legal_holes(state, spec, out):
         out[:] = False
         return 0
     count = 0
-    for h in range(holes):
-        out[h] = may_move(state, spec, mover, h)
-        count += out[h]
+    first = mover * (holes + 1)
+    if spec[MOVE_RULE] == 0:  # the common case, without may_move's call per hole (a third of a move's time)
+        least = spec[MIN_SEEDS]
+        for h in range(holes):
+            out[h] = state[first + h] >= least
+            count += out[h]
+    else:
+        for h in range(holes):
+            out[h] = may_move(state, spec, mover, h)
+            count += out[h]
     if count == 0:
         return 0
     opponent_seeds = row_seeds(state, holes, 1 - mover)
@@ -496,8 +505,15 @@ def legal_holes(state, spec, out):
 
 
 @kernel(inline="always")
-def has_move(state, spec, player, scratch):
-    cells = 2 * spec[SPEC_PITS] + 2
+def has_move(state, spec, player):
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    if spec[MOVE_RULE] == 0 and not spec[MUST_SHARE] and spec[GRAND_SLAM] != SLAM_ILLEGAL:
+        for cell in range(player * (holes + 1), player * (holes + 1) + holes):  # no move to try on a copy
+            if state[cell] >= spec[MIN_SEEDS]:
+                return True
+        return False
+    scratch = np.empty(holes, dtype=np.bool_)
     saved = state[cells]
     state[cells] = player
     count = legal_holes(state, spec, scratch)
@@ -560,22 +576,21 @@ def apply_move(state, hole, spec):
     elif cleared == CLEARED_OPPONENT:
         ended = ended or row_seeds(state, holes, 1 - mover) == 0
     if not ended:
-        total = on_board + state[holes] + state[cells - 1] + state[cells + OUT_OF_PLAY]
+        total = 2 * holes * spec[SPEC_SEEDS]  # MancalaGames counts from the rules, not the board
         win = total - spec[WIN_SHORT] if spec[WIN_SHORT] else (total + 1) // 2
         s0, s1 = state[holes], state[cells - 1]
         if s0 > win or s1 > win or (s0 == win and s1 == win):
             state[cells] = GAME_OVER  # won outright: the board stays as it is
             return
-        scratch = np.empty(holes, dtype=np.bool_)
         unfed = -1
         if spec[UNFED_TAKES] and spec[MUST_SHARE] and not spec[MUST_PASS] and playable:  # MancalaGames' must-share end, before the general one
             mover_can, other_can = False, False
             for h in range(holes):
                 mover_can = mover_can or state[mover * (holes + 1) + h] >= spec[MIN_SEEDS]
                 other_can = other_can or state[(1 - mover) * (holes + 1) + h] >= spec[MIN_SEEDS]
-            if repeat and mover_can and not other_can and not has_move(state, spec, mover, scratch):
+            if repeat and mover_can and not other_can and not has_move(state, spec, mover):
                 unfed = 1 - mover
-            elif not repeat and not mover_can and other_can and not has_move(state, spec, 1 - mover, scratch):
+            elif not repeat and not mover_can and other_can and not has_move(state, spec, 1 - mover):
                 unfed = mover
         if unfed >= 0:
             ended = True
@@ -586,13 +601,13 @@ def apply_move(state, hole, spec):
         elif not playable:
             ended = True
         elif spec[MUST_PASS]:
-            ended = not has_move(state, spec, mover, scratch) and not has_move(state, spec, 1 - mover, scratch)
+            ended = not has_move(state, spec, mover) and not has_move(state, spec, 1 - mover)
         else:
-            ended = not has_move(state, spec, following, scratch)
+            ended = not has_move(state, spec, following)
         if not ended and (0 < on_board < spec[END_BELOW] or state[cells + MOVES_PLAYED] >= MOVE_LIMIT):
             ended = True
         if not ended:
-            if spec[MUST_PASS] and not has_move(state, spec, following, scratch):
+            if spec[MUST_PASS] and not has_move(state, spec, following):
                 following = 1 - following
                 state[cells + TURNS_PLAYED] += 1  # a pass is a turn
             state[cells] = following
