@@ -31,7 +31,8 @@ DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
 # What a whole game of each shows at least, whatever the moves (random ones here).
 SEEN_IN_EVERY_GAME = {"kalah": {"game over"}, "sungka": {"relay", "game over"},
-                      "togyz_kumalak": {"capture", "game over"}, "oware": {"capture", "game over"}}
+                      "togyz_kumalak": {"capture", "game over"}, "oware": {"capture", "game over"},
+                      "family": {"game over"}}
 
 
 @pytest.fixture(scope="module")

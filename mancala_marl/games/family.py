@@ -56,9 +56,10 @@ After each move, in this order, the game ends:
 
 1. when at most ``end_seeds_left`` seeds are left on the board (-1: never), or the mover's own
    (``end_cleared="own"``) or the opponent's (``"opponent"``) row is empty;
-2. at once, with the board as it is, when a store holds more than the winning count: half the
-   seeds (``win_short=0``), or all the seeds less ``win_short`` (a game of rounds, which goes on
-   until the loser can no longer fill its holes);
+2. at once, with the board as it is, when a store holds more than the winning count (or both
+   hold exactly half: a draw): half the game's seeds, ``2 * holes * seeds`` (``win_short=0``), or
+   all of them less ``win_short`` (a game of rounds, which goes on until the loser can no longer
+   fill its holes);
 3. when no hole holds ``min_seeds`` seeds, when the player to move has no legal move (and, with
    ``must_pass``, neither has the other), when fewer than ``end_below`` seeds are left on the
    board (and some are), too few for any capture to change the outcome, or (a bound of ours:
@@ -66,7 +67,7 @@ After each move, in this order, the game ends:
 
 At ends 1 and 3 the seeds left on the board go by ``leftover``: to the ``owner`` of each hole's
 row, all to the last ``mover``, ``divided`` evenly (the odd seed to the player with the smaller
-store), or to ``nobody`` (out of play); with ``unfed_takes``, a game that ends because a player
+store, player_1 when they are level), or to ``nobody`` (out of play); with ``unfed_takes``, a game that ends because a player
 cannot feed the other gives them to the unfed player. More seeds in store wins.
 
 A rule set in which no hole can be played at the start is refused, as are two pairs MancalaGames

@@ -207,7 +207,7 @@ def capture_type_params(info: dict, refuse) -> dict:
 
 def capture_counts(info: dict, total: int, refuse) -> dict:
     """MancalaGames' counts that capture (a list of counts, evens, a least and a most count) as our
-    ``capture_min .. capture_max`` of a parity, found by listing the counts each takes."""
+    ``capture_min``, ``capture_max`` and ``capture_parity``, found by listing the counts each takes."""
     capt_on, evens, low, high = info["capt_on"], info["evens"], info["capt_min"], info["capt_max"]
     if not (capt_on or evens or low or high):
         return {"capture_min": 0, "capture_max": 0, "capture_parity": "any"}
