@@ -321,7 +321,7 @@ class Game:
             return f"state's board must hold no negative counts, got {board.tolist()}"
         # Fewer seeds than the game's are allowed (an endgame set up by hand, as from_board makes);
         # more are not: the observation spaces are bounded by the game's seeds.
-        if board.sum() > self.total_seeds:
+        if board.sum() + self.out_of_play(state) > self.total_seeds:
             return f"state's board holds {board.sum()} seeds, more than the {self.total_seeds} of {self!r}: {board.tolist()}"
         if to_move not in (0, 1, GAME_OVER):
             return (f"state[{self.board_size}] (the player to move) must be 0, 1 or {GAME_OVER} (game over), "
@@ -336,7 +336,7 @@ class Game:
         fault = self.slots_fault(state)
         if fault:
             return fault
-        if to_move == GAME_OVER and sum(self.scores(state)) != board.sum():  # every game sweeps the board at its end
+        if self.sweeps_at_end and to_move == GAME_OVER and sum(self.scores(state)) != board.sum():
             return (f"a finished game (state[{self.board_size}] = {GAME_OVER}) must have every seed in a store, "
                     f"got {board.tolist()}")
         if to_move != GAME_OVER and not self.legal_mask_fast(state).any():

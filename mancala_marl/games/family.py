@@ -84,7 +84,8 @@ import numpy as np
 
 from mancala_marl.errors import BadInput
 from .._compile import kernel
-from .base import GAME_OVER, MAX_MOVES, SPEC_PITS, SPEC_SEEDS, Game, pits_param, seeds_param, spec_index
+from .base import (GAME_OVER, MAX_MOVES, SPEC_PITS, SPEC_SEEDS, Game, pits_param, seeds_param, spec_index,
+                   sweep_to_stores)
 from .params import Param
 
 MAX_LAPS = 75  # MancalaGames' bound on a relay sowing, after which it calls the sowing endless
@@ -524,15 +525,16 @@ def has_move(state, spec, player):
 
 @kernel
 def claim_leftover(state, holes, mover, rule):
-    """The end: the seeds still on the board go by ``rule`` (LEFTOVERS)."""
+    """The end: the seeds still on the board go by ``rule`` (LEFTOVERS; TO_MOVER: to ``mover``)."""
+    if rule == TO_OWNER:
+        sweep_to_stores(state, holes)
+        return
     cells = 2 * holes + 2
     stores = (holes, 2 * holes + 1)
     left = 0
     for player in range(2):
         first = player * (holes + 1)
         for cell in range(first, first + holes):
-            if rule == TO_OWNER:
-                state[stores[player]] += state[cell]
             left += state[cell]
             state[cell] = 0
     if rule == TO_MOVER:
@@ -595,10 +597,7 @@ def apply_move(state, hole, spec):
                 unfed = mover
         if unfed >= 0:
             ended = True
-            state[unfed * (holes + 1) + holes] += on_board
-            for player in range(2):
-                for cell in range(player * (holes + 1), player * (holes + 1) + holes):
-                    state[cell] = 0
+            claim_leftover(state, holes, unfed, TO_MOVER)  # all to the unfed player
         elif not playable:
             ended = True
         elif spec[MUST_PASS]:
@@ -654,21 +653,6 @@ class Family(Game):
         low[self.board_size + OUT_OF_PLAY:] = 0
         high[self.board_size + MOVES_PLAYED:] = MOVE_LIMIT
         return low, high
-
-    def state_fault(self, state):
-        # an outright win leaves the board as it is, so a finished game may hold seeds in its holes
-        board = state[: self.board_size]
-        if (board < 0).any() or self.out_of_play(state) < 0:
-            return f"state's board must hold no negative counts, got {board.tolist()}"
-        if not 0 <= state[self.board_size + MOVES_PLAYED] <= MOVE_LIMIT:
-            return f"state[{self.board_size + MOVES_PLAYED}] (moves played) must be in 0..{MOVE_LIMIT}"
-        if board.sum() + self.out_of_play(state) > self.total_seeds:
-            return f"state holds more than the {self.total_seeds} seeds of {self!r}"
-        if self.to_move(state) not in (0, 1, GAME_OVER):
-            return f"state[{self.board_size}] (the player to move) must be 0, 1 or {GAME_OVER}"
-        if self.to_move(state) != GAME_OVER and not self.legal_mask_fast(state).any():
-            return f"player_{self.to_move(state)} is to move in {board.tolist()} but has no legal move"
-        return None
 
     def illegal_reason(self, state, action):
         reason = super().illegal_reason(state, action)
