@@ -652,6 +652,7 @@ class Family(Game):
         low, high = super().state_bounds()
         low[self.board_size + OUT_OF_PLAY:] = 0
         high[self.board_size + MOVES_PLAYED:] = MOVE_LIMIT
+        high[self.board_size + TURNS_PLAYED] = 2 * MOVE_LIMIT  # a move and a pass are two turns
         return low, high
 
     def illegal_reason(self, state, action):
