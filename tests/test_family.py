@@ -521,11 +521,6 @@ def test_min_seeds_above_the_seeds_is_refused():
     assert Family(seeds=4, min_seeds=4).params["min_seeds"] == 4
 
 
-def test_next_laps_with_sow_store_is_refused():
-    with pytest.raises(BadInput, match=re.escape("laps='next' with sow_store=True is not played")):
-        Family(laps="next", sow_store=True)
-
-
 @pytest.mark.parametrize("rules, named", [
     ({"direction": "up"}, "direction"),
     ({"laps": "double"}, "laps"),

@@ -7,7 +7,11 @@ player_1's holes, player_1's store. Counter-clockwise sowing runs along that rin
 index; clockwise the other way. A move is a hole of the mover's, ``0 .. H-1`` in that order.
 
 **Sowing.** The mover lifts the seeds of a hole holding at least ``min_seeds`` (all of them, or
-all but one with ``leave_one``) and drops one in each hole along the ring, in ``direction``.
+all but one with ``leave_one``) and drops one in each hole along the ring, in ``direction``:
+``ccw`` or ``cw`` for every move; ``outward`` (the left half of a row sows clockwise, the right
+half counter-clockwise, away from the middle) or ``inward`` (towards it), on rows of an even
+number of holes; ``by_parity``: an odd count lifted sows counter-clockwise, an even one clockwise.
+Captures read "backward" and "forward" along the move's own direction.
 ``move_rule="opponent_or_empty"`` allows only a hole of at most H seeds whose first lap ends across
 or in an empty hole (or a fuller one); ``"single_to_empty"`` moves a lone seed only into an empty
 hole.
@@ -19,21 +23,27 @@ hole.
   lifted and sown on, and so on (a lap that ends where a capture is due stops there, to capture).
   ``"next"``: the sowing goes on from the hole after the last one, if it holds seeds. A sowing of
   more than :data:`MAX_LAPS` laps is endless: the game stops, the seeds in hand leave play and
-  the seeds on the board are shared out by ``endless_leftover``. ``lap_capture``: a relay lap
+  the seeds on the board are shared out by ``endless_leftover``. A lap that ends in the mover's
+  store ends the sowing (another turn); a ``"next"`` lap ending beside it goes on from the store,
+  sowing its seeds (MancalaGames' rule, kept so as to play its files). ``lap_rule`` adds a condition on the last hole for each
+  further lap (it holds exactly, or at least, ``lap_count`` seeds; it is on the mover's side, or
+  the opponent's), tested before a lap's capture. ``lap_capture``: a relay lap
   captures where it ends and sows on (a lone seed that cross-captured goes on alone, one that did
   not stops; after a capture by count the sowing goes on from the next hole).
 
 **Captures.** Where the last seed falls (never in a store):
 
 - By count: the hole is taken when it then holds ``capture_min .. capture_max`` seeds
-  (``capture_max=0``: no upper bound) of ``capture_parity``, on ``capture_side``; none when
-  ``capture_min=0``. ``captures`` holes may be taken in a row (0: as many as qualify), going
-  ``chain`` (backward along the sowing, or forward) from the last hole while each qualifies.
+  (``capture_max=0``: no upper bound) of ``capture_parity``, on ``capture_side``
+  (``opponent_first`` or ``own_first``: the last hole must be on that side, and the chain may then
+  cross to the other); none when ``capture_min=0``. ``captures`` holes may be taken in a row (0:
+  as many as qualify), going ``chain`` (backward along the sowing, or forward) from the last hole
+  while each qualifies.
 - ``cross_capture``: a last seed in an empty hole takes the hole across the board, if that hole
   qualifies by the counts above (when given) and its side; the chain then takes the holes across
-  from each next empty hole. ``take_own`` also takes the sowing seed, when something was captured
-  (``"on_capture"``) or whenever the last seed made a hole of one on the side it may take from
-  (``"always"``).
+  from each next empty hole (any next hole, with ``cross_chain="any"``). ``take_own`` also takes
+  the sowing seed, when something was captured (``"on_capture"``) or whenever the last seed made
+  a hole of one on the side it may take from (``"always"``).
 - ``capture_gap``: a last hole that held seeds, followed by an empty one, takes the hole beyond
   the gap (chains go on across the next gap).
 - ``passing``: the holes sown on the way that qualify by count are taken as the seeds pass, by
@@ -44,7 +54,10 @@ hole.
 - ``no_single_capture``: a lap of one seed captures nothing; ``no_capture_turns``: nothing is
   captured in the game's first turns.
 - ``grand_slam``: a move that would take every seed of the opponent's row is ``legal``, ``illegal``
-  (unless the opponent's row was empty before it), or sows and takes nothing (``no_capture``).
+  (unless the opponent's row was empty before it), or sows and takes nothing (``no_capture``), or
+  takes every hole of that row but one: the first holding seeds from the mover's left end
+  (``leave_left``) or right end (``leave_right``), as the mover sees the board (a row of one full
+  hole is taken whole).
 - ``take_across``: a capture also takes the hole across from the first hole it took.
 - ``capture_extra_turn``: a move that captures gives the mover another turn (``extra_turn_once``:
   not one that follows another extra turn).
@@ -70,8 +83,9 @@ row, all to the last ``mover``, ``divided`` evenly (the odd seed to the player w
 store, player_1 when they are level), or to ``nobody`` (out of play); with ``unfed_takes``, a game that ends because a player
 cannot feed the other gives them to the unfed player. More seeds in store wins.
 
-A rule set in which no hole can be played at the start is refused, as are two pairs MancalaGames
-plays oddly: ``laps="next"`` or ``passing`` with ``sow_store``.
+A rule set in which no hole can be played at the start is refused, as are ``passing`` with
+``sow_store`` (which MancalaGames plays oddly) and a parameter that would do nothing
+(``lap_rule`` without laps, ``lap_count`` without a count rule).
 
 The semantics are MancalaGames' (StoneShark's engine of 141 traditional games), which
 ``benchmarks/family_crosscheck.py`` plays against move for move; :func:`load_mancalagames` reads
@@ -95,13 +109,14 @@ MAX_LAPS = 75  # MancalaGames' bound on a relay sowing, after which it calls the
 # match over the family ends.
 MOVE_LIMIT = MAX_MOVES
 OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED, EXTRA_TURNS = 1, 2, 3, 4  # the slots after TO_MOVE
-DIRECTIONS = ("ccw", "cw")
+DIRECTIONS = ("ccw", "cw", "outward", "inward", "by_parity")
 LAPS = ("single", "relay", "next")
+LAP_RULES = ("any", "count_is", "count_at_least", "own_side", "opponent_side")
 PARITIES = ("any", "even", "odd")
-SIDES = ("both", "opponent", "own")
+SIDES = ("both", "opponent", "own", "opponent_first", "own_first")
 CHAINS = ("backward", "forward")
 TAKE_OWN = ("leave", "on_capture", "always")
-GRAND_SLAMS = ("legal", "illegal", "no_capture")
+GRAND_SLAMS = ("legal", "illegal", "no_capture", "leave_left", "leave_right")
 CLEARED = ("no", "own", "opponent")
 LEFTOVERS = ("owner", "mover", "divided", "nobody")
 MOVE_RULES = ("any", "opponent_or_empty", "single_to_empty")
@@ -112,10 +127,14 @@ MAX_COUNT = 1 << 20
 PARAMETERS = (
     pits_param("holes", 6, "holes a side", low=2),
     seeds_param("seeds", 4, "seeds in each hole at the start"),
-    Param("direction", str, "ccw", "the way seeds are sown round the ring", choices=DIRECTIONS),
+    Param("direction", str, "ccw", "the way seeds are sown round the ring: one way, outward or inward from the "
+                                   "middle of the row, or by the count lifted (odd: ccw)", choices=DIRECTIONS),
     Param("sow_store", bool, False, "the mover's own store is sown into; a last seed there gives another turn"),
     Param("laps", str, "single", "one lap, relay laps from the last hole, or laps from the next hole",
           choices=LAPS),
+    Param("lap_rule", str, "any", "a further lap is sown only when the last hole holds lap_count seeds (or at "
+                                  "least that), or is on the mover's or the opponent's side", choices=LAP_RULES),
+    Param("lap_count", int, 0, "the count lap_rule asks for", low=0, high=MAX_COUNT),
     Param("lap_capture", bool, False, "relay laps capture where each lap ends and sow on: a cross capture with "
                                       "the lone seed, a capture by count from the next hole"),
     Param("skip_origin", bool, True, "a lap passes over the hole it started from"),
@@ -128,6 +147,8 @@ PARAMETERS = (
     Param("capture_parity", str, "any", "the counts that are taken: any, even or odd", choices=PARITIES),
     Param("capture_side", str, "opponent", "the row captures are taken from", choices=SIDES),
     Param("cross_capture", bool, False, "a last seed in an empty hole takes the hole across the board"),
+    Param("cross_chain", str, "empty", "the holes of a cross capture's chain after the first: empty ones, or any",
+          choices=("empty", "any")),
     Param("take_own", str, "leave", "a cross capture also takes the sowing seed", choices=TAKE_OWN),
     Param("capture_gap", bool, False, "the last hole followed by an empty one takes the hole beyond it"),
     Param("passing", str, "none", "holes sown on the way that qualify by count are taken: by their owner (the "
@@ -159,17 +180,19 @@ PARAMETERS = (
     Param("endless_leftover", str, "divided", "who gets them when a relay sowing is endless",
           choices=LEFTOVERS),
 )
-(DIRECTION, SOW_STORE, LAPS_, LAP_CAPTURE, SKIP_ORIGIN, LEAVE_ONE, MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX,
- CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, TAKE_OWN_, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE,
+(DIRECTION, SOW_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, SKIP_ORIGIN, LEAVE_ONE, MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX,
+ CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN, TAKE_OWN_, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE,
  GRAND_SLAM, TAKE_ACROSS, CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, END_SEEDS_LEFT, END_CLEARED, WIN_SHORT, END_BELOW,
  LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER) = (
     spec_index(PARAMETERS, param.name) for param in PARAMETERS[2:])
 RELAY, NEXT = LAPS.index("relay"), LAPS.index("next")
 EVEN, ODD = PARITIES.index("even"), PARITIES.index("odd")
-SIDE_OPPONENT, SIDE_OWN = SIDES.index("opponent"), SIDES.index("own")
+SIDE_OPPONENT, SIDE_OWN, OPPONENT_FIRST, OWN_FIRST = (SIDES.index(name) for name in SIDES[1:])
+OUTWARD, INWARD, BY_PARITY = (DIRECTIONS.index(name) for name in DIRECTIONS[2:])
+COUNT_IS, COUNT_AT_LEAST, OWN_SIDE, OPPONENT_SIDE = range(1, 5)
 FORWARD = CHAINS.index("forward")
 ON_CAPTURE, ALWAYS = TAKE_OWN.index("on_capture"), TAKE_OWN.index("always")
-SLAM_ILLEGAL, SLAM_NO_CAPTURE = GRAND_SLAMS.index("illegal"), GRAND_SLAMS.index("no_capture")
+SLAM_ILLEGAL, SLAM_NO_CAPTURE, LEAVE_LEFT = (GRAND_SLAMS.index(name) for name in GRAND_SLAMS[1:4])
 CLEARED_OWN, CLEARED_OPPONENT = CLEARED.index("own"), CLEARED.index("opponent")
 OWNER_ALL, SOWER_OWN, SOWER_OPPONENT = (PASSING.index(name) for name in ("owner_all", "sower_own", "sower_opponent"))
 OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY = MOVE_RULES.index("opponent_or_empty"), MOVE_RULES.index("single_to_empty")
@@ -226,21 +249,23 @@ def count_qualifies(count, spec):
 
 @kernel(inline="always")
 def side_allowed(cell, holes, mover, side_rule):
+    """Whether ``cell`` is on a side captures come from (for the ``*_first`` rules: the side the
+    first hole taken must be on)."""
     side = side_of(cell, holes)
-    if side_rule == SIDE_OPPONENT:
+    if side_rule == SIDE_OPPONENT or side_rule == OPPONENT_FIRST:
         return side == 1 - mover
-    if side_rule == SIDE_OWN:
+    if side_rule == SIDE_OWN or side_rule == OWN_FIRST:
         return side == mover
     return True
 
 
 @kernel(inline="always")
-def can_take(state, cell, holes, mover, spec, by_count):
-    """Whether the hole ``cell`` may be taken: a hole (not a store) with seeds, on the side
-    captures come from, and, ``by_count``, of a count that is taken."""
+def can_take(state, cell, holes, mover, spec, by_count, side_rule):
+    """Whether the hole ``cell`` may be taken: a hole (not a store) with seeds, on a side
+    ``side_rule`` allows, and, ``by_count``, of a count that is taken."""
     if side_of(cell, holes) < 0 or state[cell] == 0:
         return False
-    if not side_allowed(cell, holes, mover, spec[CAPTURE_SIDE]):
+    if not side_allowed(cell, holes, mover, side_rule):
         return False
     return not by_count or count_qualifies(state[cell], spec)
 
@@ -263,23 +288,51 @@ def take_last(state, spec, mover):
                 state[cell] = 0
 
 
+@kernel
+def keep_grand_slam_hole(state, before, holes, mover, left):
+    """A capture took every seed of the opponent's row: it is undone, and the opponent's holes
+    are taken but one, the first holding seeds from the mover's ``left`` end or right end (as the
+    mover sees the board). A row of one full hole is taken all the same."""
+    first = (1 - mover) * (holes + 1)
+    full = 0
+    for cell in range(first, first + holes):
+        full += before[cell] > 0
+    if full <= 1:
+        return
+    state[:2 * holes + 2] = before
+    keeper = -1
+    store = mover * (holes + 1) + holes
+    for h in range(holes):
+        cell = first + holes - 1 - h if left else first + h  # the opponent's pit 0 faces the mover's right end
+        if state[cell] > 0:
+            if keeper < 0:
+                keeper = cell
+            else:
+                state[store] += state[cell]
+                state[cell] = 0
+
+
 # -- a move -----------------------------------------------------------------------------------
 @kernel
-def capture(state, spec, last, lap_seeds, opponent_had_seeds):
-    """Take what a lap ending in ``last`` (a hole, after a lap of ``lap_seeds``) captures, then the
-    last few seeds (``take_last``); a grand slam that takes nothing is undone. Returns CAPTURED,
-    with REPEAT for ``capture_extra_turn``, or 0."""
+def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
+    """Take what a lap ending in ``last`` (a hole, after a lap of ``lap_seeds`` sown ``backward``
+    or not) captures, then the last few seeds (``take_last``); a grand slam is undone or cut back
+    by ``grand_slam``. Returns CAPTURED, with REPEAT for ``capture_extra_turn``, or 0."""
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = state[cells]
-    backward = spec[DIRECTION] == 1
     own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
     by_count = spec[CAPTURE_MIN] > 0
     inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
     if spec[NO_SINGLE_CAPTURE] and lap_seeds == 1 or inhibited:
         return 0
+    sides = spec[CAPTURE_SIDE]
+    if sides >= OPPONENT_FIRST:  # the last hole decides for the whole chain, which may cross sides
+        if not side_allowed(last, holes, mover, sides):
+            return 0
+        sides = 0
     slam_rule = spec[GRAND_SLAM]
-    if slam_rule == SLAM_NO_CAPTURE:
+    if slam_rule >= SLAM_NO_CAPTURE:
         saved = state[:cells].copy()
     store = mover * (holes + 1) + holes
     limit = spec[CAPTURES]
@@ -292,7 +345,7 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds):
         while spec[LAPS_] != 0 or state[cell] > 1:  # without laps, the last seed must have joined others
             gap = step(cell, holes, chain_backward, own_store)
             beyond = step(gap, holes, chain_backward, own_store)
-            if state[gap] != 0 or not can_take(state, beyond, holes, mover, spec, False):
+            if state[gap] != 0 or not can_take(state, beyond, holes, mover, spec, False, sides):
                 break
             state[store] += state[beyond]
             state[beyond] = 0
@@ -304,11 +357,11 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds):
             cell = beyond
     elif spec[CROSS_CAPTURE]:
         while True:
-            empty_before = state[cell] == 1 if taken == 0 else state[cell] == 0
+            empty_before = state[cell] == 1 if taken == 0 else (state[cell] == 0 or spec[CROSS_CHAIN] == 1)
             if side_of(cell, holes) < 0 or not empty_before:
                 break
             across = 2 * holes - cell
-            if not can_take(state, across, holes, mover, spec, by_count):
+            if not can_take(state, across, holes, mover, spec, by_count, sides):
                 break
             state[store] += state[across]
             state[across] = 0
@@ -324,23 +377,25 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds):
             state[store] += 1
             state[last] = 0
     else:
-        while can_take(state, cell, holes, mover, spec, True):
+        while can_take(state, cell, holes, mover, spec, True, sides):
             state[store] += state[cell]
             state[cell] = 0
             taken += 1
             if limit == 1 or taken == limit:
                 break
             cell = step(cell, holes, chain_backward, own_store)
-    if taken and spec[TAKE_ACROSS] and can_take(state, 2 * holes - first, holes, mover, spec, False):
+    if taken and spec[TAKE_ACROSS] and can_take(state, 2 * holes - first, holes, mover, spec, False, sides):
         state[store] += state[2 * holes - first]
         state[2 * holes - first] = 0
     if spec[TAKE_LAST]:
         take_last(state, spec, mover)
     if taken == 0:
         return 0
-    if slam_rule == SLAM_NO_CAPTURE and opponent_had_seeds and row_seeds(state, holes, 1 - mover) == 0:
-        state[:cells] = saved
-        return 0
+    if slam_rule >= SLAM_NO_CAPTURE and opponent_had_seeds and row_seeds(state, holes, 1 - mover) == 0:
+        if slam_rule == SLAM_NO_CAPTURE:
+            state[:cells] = saved
+            return 0
+        keep_grand_slam_hole(state, saved, holes, mover, slam_rule == LEAVE_LEFT)
     extra = spec[CAPTURE_EXTRA_TURN] and (not spec[EXTRA_TURN_ONCE] or state[cells + EXTRA_TURNS] == 0)
     return REPEAT | CAPTURED if extra else CAPTURED
 
@@ -352,7 +407,8 @@ def sow_and_capture(state, spec, hole):
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = state[cells]
-    backward = spec[DIRECTION] == 1
+    origin = mover * (holes + 1) + hole
+    backward = sows_backward(spec, hole, state[origin])
     own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
     by_count = spec[CAPTURE_MIN] > 0
     inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
@@ -360,10 +416,10 @@ def sow_and_capture(state, spec, hole):
     # a lap stops where a capture by count is due, unless the captures are two out
     stop_for_count = by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP] and not inhibited
     # only a grand slam that takes nothing asks (a row's sum is a tenth of a move's time)
-    opponent_had_seeds = spec[GRAND_SLAM] == SLAM_NO_CAPTURE and row_seeds(state, holes, 1 - mover) > 0
+    opponent_had_seeds = spec[GRAND_SLAM] >= SLAM_NO_CAPTURE and row_seeds(state, holes, 1 - mover) > 0
     skip_origin = spec[SKIP_ORIGIN]
+    lap_rule = spec[LAP_RULE]
 
-    origin = mover * (holes + 1) + hole
     seeds = state[origin]
     if spec[LEAVE_ONE]:
         seeds -= 1
@@ -384,7 +440,7 @@ def sow_and_capture(state, spec, hole):
             if passing and not inhibited and (seeds > 1 or passing == OWNER_ALL):
                 side = side_of(cell, holes)
                 if (passing != SOWER_OWN or side == mover) and (passing != SOWER_OPPONENT or side == 1 - mover) \
-                        and can_take(state, cell, holes, mover, spec, by_count):
+                        and can_take(state, cell, holes, mover, spec, by_count, spec[CAPTURE_SIDE]):
                     taker = side if passing <= OWNER_ALL else mover
                     state[taker * (holes + 1) + holes] += state[cell]
                     state[cell] = 0
@@ -395,11 +451,13 @@ def sow_and_capture(state, spec, hole):
         go_on = False
         if own_store >= 0 and result & REPEAT:  # a lap's capture gave another turn: the sowing stops
             break
+        if lap_rule and not lap_goes_on(state, spec, last, holes, mover, lap_rule):  # before a lap's capture
+            break
         if spec[LAPS_] == RELAY and spec[LAP_CAPTURE]:  # capture where a lap ends, and sow on
             origin = last
             if spec[CROSS_CAPTURE]:  # a lone seed that captured goes on alone; one that did not stops
                 if state[last] == 1:
-                    taken = capture(state, spec, last, lap_seeds, opponent_had_seeds)
+                    taken = capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
                     result |= taken
                     go_on = (taken & CAPTURED) != 0
                 else:
@@ -407,22 +465,22 @@ def sow_and_capture(state, spec, hole):
             elif spec[CAPTURE_GAP]:  # capture two out, then sow on from the last hole
                 go_on = state[last] > 1
                 if go_on:
-                    result |= capture(state, spec, last, lap_seeds, opponent_had_seeds)
-            elif can_take(state, last, holes, mover, spec, True):  # capture, then sow on from the next hole
-                result |= capture(state, spec, last, lap_seeds, opponent_had_seeds)
+                    result |= capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
+            elif can_take(state, last, holes, mover, spec, True, spec[CAPTURE_SIDE]):  # capture, then sow on from the next hole
+                result |= capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
                 origin = step(last, holes, backward, own_store)
                 go_on = True
             else:
                 go_on = state[last] > 1
         elif spec[LAPS_] == RELAY:
-            go_on = state[last] > 1 and not (stop_for_count and can_take(state, last, holes, mover, spec, True))
+            go_on = state[last] > 1 and not (stop_for_count and can_take(state, last, holes, mover, spec, True, spec[CAPTURE_SIDE]))
             origin = last
         elif spec[LAPS_] == NEXT:
             after = step(last, holes, backward, own_store)
             stop_for_cross = spec[CROSS_CAPTURE] and state[last] == 1 and \
-                can_take(state, 2 * holes - last, holes, mover, spec, by_count)
+                can_take(state, 2 * holes - last, holes, mover, spec, by_count, spec[CAPTURE_SIDE])
             go_on = state[after] > 0 and not stop_for_cross and \
-                not (stop_for_count and can_take(state, last, holes, mover, spec, True))
+                not (stop_for_count and can_take(state, last, holes, mover, spec, True, spec[CAPTURE_SIDE]))
             origin = after
         if not go_on:
             break
@@ -433,7 +491,29 @@ def sow_and_capture(state, spec, hole):
             return ENDLESS
         seeds = state[origin]
         state[origin] = 0
-    return result | capture(state, spec, last, lap_seeds, opponent_had_seeds)
+    return result | capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
+
+
+@kernel(inline="always")
+def sows_backward(spec, hole, seeds):
+    """Whether a move of ``hole`` (lifting ``seeds``) sows clockwise."""
+    rule = spec[DIRECTION]
+    if rule <= 1:
+        return rule == 1
+    if rule == BY_PARITY:
+        return seeds % 2 == 0
+    left_half = hole < spec[SPEC_PITS] // 2  # (an odd row's middle hole is refused for now)
+    return left_half if rule == OUTWARD else not left_half
+
+
+@kernel(inline="always")
+def lap_goes_on(state, spec, last, holes, mover, lap_rule):
+    """Whether ``lap_rule`` lets a further lap start at the last hole sown."""
+    if lap_rule == COUNT_IS:
+        return state[last] == spec[LAP_COUNT]
+    if lap_rule == COUNT_AT_LEAST:
+        return state[last] >= spec[LAP_COUNT]
+    return side_of(last, holes) == (mover if lap_rule == OWN_SIDE else 1 - mover)
 
 
 @kernel(inline="always")
@@ -446,7 +526,7 @@ def may_move(state, spec, mover, hole):
     if seeds < spec[MIN_SEEDS]:
         return False
     rule = spec[MOVE_RULE]
-    backward = spec[DIRECTION] == 1
+    backward = sows_backward(spec, hole, seeds)
     own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
     if rule == SINGLE_TO_EMPTY:  # a lone seed moves only into an empty hole (and never into the store)
         following = step(origin, holes, backward, own_store)
@@ -635,10 +715,14 @@ class Family(Game):
 
     def __init__(self, *args, **values):
         super().__init__(*args, **values)
-        if self.params["laps"] == "next" and self.params["sow_store"]:
-            # MancalaGames would sow on from the store after a lap ending beside it: a store that
-            # gives seeds back, which no traditional game has (its one file with both is refused)
-            raise BadInput("laps='next' with sow_store=True is not played: a next lap would start from the store")
+        params = self.params
+        if params["direction"] in ("outward", "inward") and params["holes"] % 2:
+            raise BadInput(f"direction={params['direction']!r} with an odd number of holes ({params['holes']}) is not "
+                           "played: the middle hole has no way to sow")
+        if params["lap_rule"] != "any" and params["laps"] == "single":
+            raise BadInput(f"lap_rule={params['lap_rule']!r} needs laps: with laps='single' it does nothing")
+        if params["lap_count"] and not params["lap_rule"].startswith("count"):
+            raise BadInput(f"lap_count={params['lap_count']} does nothing with lap_rule={params['lap_rule']!r}")
         if self.params["passing"] != "none" and self.params["sow_store"]:
             raise BadInput("passing captures with sow_store=True are not played: a store is not a hole to take")
         if not self.legal_mask_fast(self.init()).any():
@@ -685,11 +769,21 @@ class Family(Game):
             "move_rule": st.sampled_from(MOVE_RULES), "capture_gap": st.booleans(), "passing": st.sampled_from(PASSING),
             "no_capture_turns": st.integers(0, 2), "take_last": st.integers(0, 4),
             "take_last_by": st.sampled_from(TAKERS), "unfed_takes": st.booleans(),
-            "cross_capture": st.booleans(), "take_own": st.sampled_from(TAKE_OWN), "captures": st.integers(0, 2),
+            "cross_capture": st.booleans(), "cross_chain": st.sampled_from(("empty", "any")), "take_own": st.sampled_from(TAKE_OWN), "captures": st.integers(0, 2),
             "chain": st.sampled_from(CHAINS), "no_single_capture": st.booleans(),
             "grand_slam": st.sampled_from(GRAND_SLAMS), "capture_extra_turn": st.booleans(),
             "take_across": st.booleans(), "extra_turn_once": st.booleans(),
             "must_share": st.booleans(), "must_pass": st.booleans(), "end_seeds_left": st.integers(-1, 3),
             "end_cleared": st.sampled_from(CLEARED), "win_short": st.integers(0, 4),
             "end_below": st.integers(0, 4), "leftover": st.sampled_from(LEFTOVERS),
-            "endless_leftover": st.sampled_from(LEFTOVERS)}).filter(cls._takes)
+            "endless_leftover": st.sampled_from(LEFTOVERS), "lap_rule": st.sampled_from(LAP_RULES),
+            "lap_count": st.integers(0, 4)}).map(cls._lap_rule_used).filter(cls._takes)
+
+    @staticmethod
+    def _lap_rule_used(params):
+        """A drawn lap rule kept only where it does something (else the set would be refused)."""
+        if params["laps"] == "single":
+            params["lap_rule"] = "any"
+        if not params["lap_rule"].startswith("count"):
+            params["lap_count"] = 0
+        return params

@@ -36,17 +36,21 @@ TEXT_ONLY = {"name", "about", "help_file"}
 LATER_ROUNDS = {"round_starter", "round_fill", "blocks"}
 # option -> {value in the file: our value}; a value not listed is refused
 CHOICES = {
-    "sow_direct": ("direction", {1: "ccw", -1: "cw"}),
+    "sow_direct": ("direction", {1: "ccw", -1: "cw", 0: "outward", 4: "inward", 3: "by_parity"}),
     "sow_stores": ("sow_store", {0: False, 1: True}),
     "mlaps": ("laps", {0: "single", 1: "relay", 2: "next"}),
     # a territory's holes are its side's in the first round: OPP_TERR, OWN_TERR are the sides
-    "capt_side": ("capture_side", {0: "both", 1: "opponent", 2: "own", 5: "opponent", 6: "own"}),
-    "crosscapt": ("cross_capture", {0: False, 1: True}),
+    "capt_side": ("capture_side", {0: "both", 1: "opponent", 2: "own", 3: "opponent_first", 4: "own_first",
+                                   5: "opponent", 6: "own"}),
+    "crosscapt": ("cross_capture", {0: False, 1: True, 3: True}),
     "xcpickown": ("take_own", {0: "leave", 1: "on_capture", 2: "always"}),
     "capt_dir": ("chain", {0: "backward", 1: "forward"}),
-    "grandslam": ("grand_slam", {0: "legal", 1: "illegal", 2: "no_capture"}),
+    "grandslam": ("grand_slam", {0: "legal", 1: "illegal", 2: "no_capture", 4: "leave_left", 5: "leave_right"}),
     "capt_rturn": ("capture_extra_turn", {0: False, 1: True, 2: True}),
     "end_cond": ("end_cleared", {0: "no", 1: "own", 2: "opponent", 3: "no"}),
+    # STOP_STORE is ours: a lap ending in the store stops there (another turn)
+    "mlap_cont": ("lap_rule", {0: "any", 1: "count_is", 2: "count_at_least", 3: "own_side", 4: "opponent_side",
+                               6: "any"}),
     "allow_rule": ("move_rule", {0: "any", 1: "opponent_or_empty", 2: "single_to_empty"}),
     "sow_rule": ("passing", {0: "none", 3: "owner", 4: "owner_all", 14: "sower", 15: "sower_own", 16: "sower_opponent",
                              8: "none"}),
@@ -58,12 +62,12 @@ ENUM_NAMES = {  # for the refusals, MancalaGames' own words
     "capt_side": "CaptSide", "crosscapt": "XCaptType", "xcpickown": "CrossCaptOwn", "capt_dir": "CaptDir",
     "grandslam": "GrandSlam", "capt_rturn": "CaptRTurn", "end_cond": "EndGameCond", "unclaimed": "EndGameSeeds",
     "quitter": "EndGameSeeds", "rounds": "Rounds", "allow_rule": "AllowRule", "capt_type": "CaptType",
-    "sow_rule": "SowRule", "pickextra": "CaptExtraPick",
+    "sow_rule": "SowRule", "pickextra": "CaptExtraPick", "mlap_cont": "SowLapCont",
 }
 NOT_PLAYED = {  # options the family does not play yet, at any value but the default
     "start_pattern": "start patterns other than equal holes", "prescribed": "prescribed openings",
     "play_locs": "moves from the stores", "no_sides": "boards without sides",
-    "move_one": "moving one seed", "mlap_cont": "lap continuation rules", "child_type": "children (owned holes)",
+    "move_one": "moving one seed", "child_type": "children (owned holes)",
     "presowcapt": "captures before sowing", "udir_holes": "a chosen sowing direction",
     "moveunlock": "locked holes",
     "xc_sown": "cross captures that must visit the opponent",
@@ -127,6 +131,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
         params["chain"] = "backward"  # a single capture has no chain: the direction says nothing
     params.update(leftover_params(info, refuse))
     params.update(capture_type_params(info, refuse))
+    params["cross_chain"] = "any" if info["crosscapt"] == 3 else "empty"  # ONE_ANY
     params["no_capture_turns"] = int(info["nocaptmoves"])
     params["lap_capture"] = info["sow_rule"] == 8  # LAP_CAPT
     params["take_across"] = info["pickextra"] == 1  # PICKCROSS
@@ -135,6 +140,11 @@ def family_params(data: dict, name: str = "the game") -> dict:
         refuse("sow_rule", "lap captures without relay laps")
     # the last few seeds: one hole's worth taken by the mover, two holes' by the round's starter
     params["take_last"] = {3: seeds, 4: 2 * seeds}.get(info["pickextra"], 0)
+    if info["mlaps"] == 2 and info["sow_stores"] and info["mlap_cont"] != 6:
+        refuse("mlaps", "laps from the next hole that go on from a lap ending in the store (only STOP_STORE)")
+    if info["mlaps"] == 0 and info["mlap_cont"]:
+        params["lap_rule"] = "any"  # no laps: MancalaGames reads no lap rule
+    params["lap_count"] = info["mlap_param"] if params["lap_rule"].startswith("count") else 0
     if params["passing"] != "none" and info["sow_stores"]:
         refuse("sow_rule", "passing captures with sowing into the stores")
     params.update(skip_origin=bool(info["skip_start"]), leave_one=bool(info["sow_start"]),

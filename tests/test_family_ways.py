@@ -1,0 +1,141 @@
+"""The family's rules of which way a move sows and how far its laps and captures go
+(games/family.py): ``direction`` beyond one fixed way, ``lap_rule``, next laps beside the
+store, ``capture_side="opponent_first"``, the grand slams that leave a hole, ``cross_chain``.
+
+Boards are written as in test_family.py: ``p0 [a b c d e f] s0 | p1 [g h i j k l] s1`` with
+player_0's holes at cells 0..H-1, its store at H, player_1's holes at H+1..2H, its store at
+2H+1; counter-clockwise runs by increasing cell. Each test plays one move and checks the whole
+state after it (the helpers count the move and the seeds).
+"""
+
+import re
+
+import pytest
+
+from mancala_marl.errors import BadInput
+from mancala_marl.games.family import Family
+from tests.test_family import SOW_ONLY, After, legal, play, position
+
+
+# -- which way a move sows ----------------------------------------------------------------------
+def test_by_parity_sows_an_even_count_clockwise_and_an_odd_one_counter_clockwise():
+    game = Family(direction="by_parity", **SOW_ONLY)
+    # two seeds (even) from hole 0 go clockwise: past player_1's store into its holes 5 and 4
+    state = position(game, [2, 3, 0, 0, 0, 0], 0, [0, 0, 0, 0, 0, 1], 0)
+    assert play(game, state, 0) == After([0, 3, 0, 0, 0, 0], 0, [0, 0, 0, 0, 1, 2], 0, 1)
+    # three seeds (odd) from hole 1 go counter-clockwise: holes 2, 3, 4
+    state = position(game, [2, 3, 0, 0, 0, 0], 0, [0, 0, 0, 0, 0, 1], 0)
+    assert play(game, state, 1) == After([2, 0, 1, 1, 1, 0], 0, [0, 0, 0, 0, 0, 1], 0, 1)
+
+
+@pytest.mark.parametrize("direction, p0_after, p1_after", [
+    # outward: hole 0 (left half) sows clockwise into player_1's holes 3 and 2; hole 3 (right
+    # half) sows its seed counter-clockwise, past the store, into player_1's hole 0
+    ("outward", [0, 0, 0, 1], [0, 0, 1, 2]),
+    # inward: hole 0 sows counter-clockwise into holes 1 and 2
+    ("inward", [0, 1, 1, 1], [0, 0, 0, 1]),
+])
+def test_outward_and_inward_on_four_holes(direction, p0_after, p1_after):
+    game = Family(holes=4, direction=direction, **SOW_ONLY)
+    state = position(game, [2, 0, 0, 1], 0, [0, 0, 0, 1], 0)
+    assert play(game, state, 0) == After(p0_after, 0, p1_after, 0, 1)
+    if direction == "outward":
+        state = position(game, [2, 0, 0, 1], 0, [0, 0, 0, 1], 0)
+        assert play(game, state, 3) == After([2, 0, 0, 0], 0, [1, 0, 0, 1], 0, 1)
+
+
+def test_outward_on_an_odd_row_is_refused():
+    with pytest.raises(BadInput, match=re.escape("direction='outward' with an odd number of holes (5)")):
+        Family(holes=5, direction="outward")
+
+
+# -- laps -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("rule, count, p0_after", [
+    # hole 0's two seeds end in hole 2, which then holds 3: each rule says whether the lap goes
+    # on from there (its 3 seeds into holes 3, 4, 5, ending in an empty hole) or stops
+    ("any", 0, [0, 1, 0, 1, 1, 1]),
+    ("count_is", 3, [0, 1, 0, 1, 1, 1]),
+    ("count_is", 4, [0, 1, 3, 0, 0, 0]),
+    ("count_at_least", 3, [0, 1, 0, 1, 1, 1]),
+    ("count_at_least", 4, [0, 1, 3, 0, 0, 0]),
+    ("own_side", 0, [0, 1, 0, 1, 1, 1]),
+    ("opponent_side", 0, [0, 1, 3, 0, 0, 0]),
+])
+def test_lap_rule(rule, count, p0_after):
+    game = Family(laps="relay", lap_rule=rule, lap_count=count, **SOW_ONLY)
+    state = position(game, [2, 0, 2, 0, 0, 0], 0, [1] * 6, 0)
+    assert play(game, state, 0) == After(p0_after, 0, [1] * 6, 0, 1)
+
+
+def test_a_lap_rule_that_does_nothing_is_refused():
+    with pytest.raises(BadInput, match=re.escape("lap_rule='count_is' needs laps")):
+        Family(lap_rule="count_is", lap_count=3)
+    with pytest.raises(BadInput, match=re.escape("lap_count=3 does nothing with lap_rule='own_side'")):
+        Family(laps="relay", lap_rule="own_side", lap_count=3)
+
+
+def test_a_next_lap_beside_the_store_goes_on_from_the_store():
+    # MancalaGames' rule: hole 4's seed ends in hole 5, and the next lap starts from the store
+    # after it (3 seeds into player_1's holes 0-2), then from player_1's hole 3 (into 4), then from
+    # its hole 5 (past player_1's store into player_0's hole 0), before an empty hole 1
+    game = Family(laps="next", sow_store=True, **SOW_ONLY)
+    state = position(game, [0, 0, 0, 0, 1, 0], 3, [1] * 6, 0)
+    assert play(game, state, 4) == After([1, 0, 0, 0, 0, 1], 0, [2, 2, 2, 0, 2, 0], 0, 1)
+
+
+# -- captures ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("side, p0_after, s0", [
+    # the last seed makes player_1's hole 0 a 2: taken, then the chain runs back onto the own
+    # row (holes 5 and 4 hold 2) with opponent_first, and stops at the side with "opponent"
+    ("opponent_first", [0, 0, 0, 0, 0, 0], 6),
+    ("opponent", [0, 0, 0, 0, 2, 2], 2),
+])
+def test_opponent_first_lets_the_chain_cross_to_the_own_row(side, p0_after, s0):
+    game = Family(capture_side=side)
+    state = position(game, [0, 0, 0, 3, 1, 1], 0, [1] * 6, 0)
+    assert play(game, state, 3) == After(p0_after, s0, [0, 1, 1, 1, 1, 1], 0, 1)
+
+
+def test_opponent_first_takes_nothing_from_a_last_hole_on_the_own_row():
+    game = Family(capture_side="opponent_first")
+    # the last seed makes the own hole 2 a 2: it is not taken, nor anything behind it
+    state = position(game, [1, 1, 0, 0, 0, 0], 0, [1] * 6, 0)
+    assert play(game, state, 1) == After([1, 0, 1, 0, 0, 0], 0, [1] * 6, 0, 1)
+
+
+@pytest.mark.parametrize("rule, s0, p1_after", [
+    # hole 5's three seeds make player_1's holes 0-2 hold 2, 2, 3: all taken is a grand slam (and
+    # the game's end, player_1 having no move: player_0's last seed goes to its store)
+    ("legal", 8, [0, 0, 0, 0, 0, 0]),
+    # leave_right keeps the first full hole from the mover's right end (player_1's hole 0, which
+    # faces player_0's hole 5); leave_left the first from the left end (player_1's hole 2)
+    ("leave_right", 5, [2, 0, 0, 0, 0, 0]),
+    ("leave_left", 4, [0, 0, 3, 0, 0, 0]),
+])
+def test_grand_slam_that_leaves_a_hole(rule, s0, p1_after):
+    game = Family(grand_slam=rule, must_share=False)
+    state = position(game, [1, 0, 0, 0, 0, 3], 0, [1, 1, 2, 0, 0, 0], 0)
+    over = rule == "legal"
+    assert play(game, state, 5) == After([0 if over else 1, 0, 0, 0, 0, 0], s0, p1_after, 0, -1 if over else 1)
+
+
+def test_a_grand_slam_of_one_full_hole_is_taken_whole():
+    # hole 5's seed makes player_1's only full hole a 3: taken whole, and player_1, left without a
+    # move, ends the game (player_0's last seed to its store)
+    game = Family(grand_slam="leave_right", must_share=False)
+    state = position(game, [1, 0, 0, 0, 0, 1], 0, [2, 0, 0, 0, 0, 0], 0)
+    assert play(game, state, 5) == After([0] * 6, 4, [0] * 6, 0, -1)
+
+
+@pytest.mark.parametrize("chain, s0, p1_after", [
+    # hole 2's seed ends alone in hole 3: player_1's hole 2 across is taken, then the chain runs
+    # back: hole 2 (just emptied) takes hole 3 across; hole 1 holds seeds, which stops an "empty"
+    # chain, while an "any" chain takes across from it and from hole 0 too
+    ("empty", 2, [1, 1, 0, 0, 1, 1]),
+    ("any", 4, [1, 1, 0, 0, 0, 0]),
+])
+def test_cross_chain(chain, s0, p1_after):
+    game = Family(sow_store=True, capture_min=0, cross_capture=True, cross_chain=chain, must_share=False)
+    state = position(game, [2, 3, 1, 0, 0, 0], 0, [1] * 6, 0)
+    # p1 index: hole h of player_1 is across from player_0's hole 5 - h
+    assert play(game, state, 2) == After([2, 3, 0, 1, 0, 0], s0, p1_after, 0, 1)
