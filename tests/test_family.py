@@ -129,6 +129,45 @@ def test_sow_store_for_player_1():
     assert play(game, state, 5) == After([1, 1, 1, 1, 1, 1], 0, [1, 1, 1, 1, 1, 0], 1, 1)
 
 
+# -- which holes may be played ------------------------------------------------------------------
+@pytest.mark.parametrize("to_move", [0, 1])
+def test_move_rule_opponent_or_empty(to_move):
+    # move_rule="opponent_or_empty" (MancalaGames' OPP_OR_EMPTY): a hole of at most 6 seeds (the
+    # holes a side) is played only if its lap ends on the opponent's row or in an empty hole; a
+    # fuller hole is played freely. The mover's row [1 1 1 0 2 7], the other's [1 1 1 1 1 1], for
+    # either player:
+    #   hole 0 -> hole 1, which holds a seed: refused; hole 1 -> hole 2, the same: refused
+    #   hole 2 -> the empty hole 3: legal; hole 3 is empty
+    #   hole 4 -> hole 5 and the opponent's hole 0, on his row: legal
+    #   hole 5 holds 7, more than 6: legal, though its 7th seed comes round to the mover's hole 0
+    game = Family(move_rule="opponent_or_empty", **SOW_ONLY)
+    mover, other = [1, 1, 1, 0, 2, 7], [1, 1, 1, 1, 1, 1]
+    rows = (mover, other) if to_move == 0 else (other, mover)
+    state = position(game, rows[0], 0, rows[1], 0, to_move=to_move)
+    assert legal(game, state) == [2, 4, 5]
+    with pytest.raises(IllegalMoveError):
+        game.apply(state, 0)
+
+
+@pytest.mark.parametrize("sow_store, p0, p1, legal_holes", [
+    # hole 5's lone seed passes over the store into his empty hole 0: legal
+    (False, [1, 1, 0, 1, 3, 1], [0, 1, 1, 1, 1, 1], [1, 4, 5]),
+    # his hole 0 holds a seed: hole 5 is refused
+    (False, [1, 1, 0, 1, 3, 1], [1, 1, 1, 1, 1, 1], [1, 4]),
+    # with sow_store the hole after hole 5 is the store, no hole: hole 5 is never played, even
+    # with 2 seeds (MancalaGames' rule)
+    (True, [1, 1, 0, 1, 3, 2], [0, 1, 1, 1, 1, 1], [1, 4]),
+])
+def test_move_rule_single_to_empty(sow_store, p0, p1, legal_holes):
+    # move_rule="single_to_empty" (MancalaGames' SINGLE_TO_ZERO): a lone seed is played only into
+    # an empty hole; a hole of more seeds is played freely. p0 [1 1 0 1 3 x]: hole 0 -> hole 1
+    # (a seed there): refused; hole 1 -> the empty hole 2: legal; hole 3 -> hole 4 (3 seeds):
+    # refused; hole 4 holds 3: legal.
+    game = Family(move_rule="single_to_empty", sow_store=sow_store, **SOW_ONLY)
+    state = position(game, p0, 0, p1, 0)
+    assert legal(game, state) == legal_holes
+
+
 # -- laps ---------------------------------------------------------------------------------------
 def test_relay_laps():
     # laps="relay", no capture. p0 [2 0 1 0 3 0] 0 | p1 [1 1 1 1 1 1] 0; player_0 plays hole 0:
@@ -299,6 +338,145 @@ def test_cross_capture_by_count(across, s0, p1_after):
     assert play(game, state, 2) == After([0, 0, 0, 1, 3, 3], s0, p1_after, 0, 1)
 
 
+# -- captures two out ---------------------------------------------------------------------------
+# capture_gap as MancalaGames' TWO_OUT plays it: forward along the sowing, from either row.
+GAP = dict(capture_min=0, capture_gap=True, chain="forward", capture_side="both", must_share=False)
+
+
+@pytest.mark.parametrize("rules, p0_before, p1_before, expected", [
+    # hole 4 held a seed, hole 5 after it is empty: his hole 0 beyond the gap (past player_0's
+    # store) is taken
+    ({}, [2, 0, 0, 1, 1, 0], [3, 1, 1, 1, 1, 1], After([2, 0, 0, 0, 2, 0], 3, [0, 1, 1, 1, 1, 1], 0, 1)),
+    # hole 4 was empty: with one lap the last seed must have joined others, nothing is taken
+    ({}, [2, 0, 0, 1, 0, 0], [3, 1, 1, 1, 1, 1], After([2, 0, 0, 0, 1, 0], 0, [3, 1, 1, 1, 1, 1], 0, 1)),
+    # hole 5 holds a seed: no gap, nothing is taken
+    ({}, [2, 0, 0, 1, 1, 1], [3, 1, 1, 1, 1, 1], After([2, 0, 0, 0, 2, 1], 0, [3, 1, 1, 1, 1, 1], 0, 1)),
+    # captures=0, but with one lap the chain cannot go on: it would go on from the hole just
+    # taken, now empty, and with one lap a capture needs a last hole that held seeds. His hole 1
+    # is empty and his hole 2 (5) stays.
+    ({"captures": 0}, [2, 0, 0, 1, 1, 0], [3, 0, 5, 1, 1, 1],
+     After([2, 0, 0, 0, 2, 0], 3, [0, 0, 5, 1, 1, 1], 0, 1)),
+])
+def test_capture_gap(rules, p0_before, p1_before, expected):
+    # capture_gap, one hole at most (captures=1), one lap. player_0 plays hole 3: its one seed
+    # falls in hole 4, the last hole.
+    game = Family(**{**GAP, "captures": 1, **rules})
+    state = position(game, p0_before, 0, p1_before, 0)
+    assert play(game, state, 3) == expected
+
+
+@pytest.mark.parametrize("captures, expected", [
+    (0, After([0, 1, 0, 1, 1, 0], 3 + 4, [0, 0, 0, 1, 1, 1], 0, 1)),
+    (1, After([0, 1, 0, 1, 1, 0], 3, [0, 0, 4, 1, 1, 1], 0, 1)),
+])
+def test_capture_gap_chain_with_relay_laps(captures, expected):
+    # capture_gap with laps="relay". p0 [2 0 1 0 0 0] 0 | p1 [3 0 4 1 1 1] 0; player_0 plays hole 0:
+    #   2 seeds -> holes 1 (1) and 2 (1 -> 2): it held a seed, lift 2 -> holes 3, 4 (1 each):
+    #   hole 4 was empty, the relay stops. With laps a last lone seed captures two out as well:
+    #   hole 5 is empty, his hole 0 (3) beyond it is taken. captures=0: the chain goes on from the
+    #   hole taken across the next gap: his hole 1 is empty, his hole 2 (4) is taken; his hole 3
+    #   holds a seed: the chain ends.
+    game = Family(laps="relay", **{**GAP, "captures": captures})
+    state = position(game, [2, 0, 1, 0, 0, 0], 0, [3, 0, 4, 1, 1, 1], 0)
+    assert play(game, state, 0) == expected
+
+
+# -- passing captures ---------------------------------------------------------------------------
+@pytest.mark.parametrize("mover", [0, 1])
+@pytest.mark.parametrize("passing, own_after, own_store, other_after, other_store", [
+    # only the last hole, by the usual capture
+    ("none", [0, 0, 0, 4, 2, 2], 4, [4, 2, 0, 2, 2, 2], 0),
+    # each row's 4 to its owner as the seeds pass; the last hole's to the mover
+    ("owner", [0, 0, 0, 0, 2, 2], 4 + 4, [0, 2, 0, 2, 2, 2], 4),
+    # the last hole too to its owner (the opponent), as it is sown: nothing left to the capture
+    ("owner_all", [0, 0, 0, 0, 2, 2], 4, [0, 2, 0, 2, 2, 2], 4 + 4),
+    # all three to the mover
+    ("sower", [0, 0, 0, 0, 2, 2], 4 + 4 + 4, [0, 2, 0, 2, 2, 2], 0),
+    # the mover's own hole 3 as the seeds pass, the last hole by the capture; his hole 0 stays
+    ("sower_own", [0, 0, 0, 0, 2, 2], 4 + 4, [4, 2, 0, 2, 2, 2], 0),
+    # the opponent's hole 0 as the seeds pass, and the last hole; the mover's hole 3 stays
+    ("sower_opponent", [0, 0, 0, 4, 2, 2], 4 + 4, [0, 2, 0, 2, 2, 2], 0),
+])
+def test_passing_captures(mover, passing, own_after, own_store, other_after, other_store):
+    # passing (MancalaGames' en passant sowing), captures of exactly 4 from either row. Seen from
+    # the mover, for either player: own row [0 0 6 3 1 1], the other's [3 1 3 2 2 2]; the mover
+    # plays hole 2: 6 seeds -> own holes 3 (3 -> 4), 4 (2), 5 (2), the other's holes 0 (3 -> 4),
+    # 1 (2), 2 (3 -> 4, the last). Holes of 4 passed on the way: the mover's hole 3 and the
+    # other's hole 0; the last hole (the other's 2) is taken by the mover's capture (its chain
+    # backward stops at the other's hole 1, 2 seeds), unless owner_all took it first.
+    game = Family(passing=passing, capture_min=4, capture_max=4, capture_side="both", must_share=False)
+    own, other = [0, 0, 6, 3, 1, 1], [3, 1, 3, 2, 2, 2]
+    if mover == 0:
+        state = position(game, own, 0, other, 0)
+        expected = After(own_after, own_store, other_after, other_store, 1)
+    else:
+        state = position(game, other, 0, own, 0, to_move=1)
+        expected = After(other_after, other_store, own_after, own_store, 0)
+    assert play(game, state, 2) == expected
+
+
+# -- laps that capture --------------------------------------------------------------------------
+@pytest.mark.parametrize("lap_capture, expected", [
+    (True, After([2, 1, 1, 1, 0, 1], 2, [0, 0, 2, 2, 0, 5], 0, 1)),
+    (False, After([1, 0, 0, 0, 0, 1], 2, [0, 3, 1, 1, 4, 4], 0, 1)),
+])
+def test_lap_capture_by_count(lap_capture, expected):
+    # laps="relay", captures of 2..3 on the opponent's row. lap_capture (MancalaGames' LAP_CAPT):
+    # a lap that ends where a capture is due captures there, and the sowing goes on from the next
+    # hole; without it the relay stops there to capture.
+    # p0 [1 0 0 0 2 0] 0 | p1 [1 3 1 1 4 4] 0; player_0 plays hole 4:
+    #   2 seeds -> hole 5, his hole 0 (1 -> 2): taken (2); before it comes player_0's hole 5, on
+    #   his own row: the chain ends. Without lap_capture the move ends here.
+    #   lap_capture: the next hole, his 1, is lifted: 3 seeds -> his holes 2, 3 (2 each) and 4
+    #   (4 -> 5): not taken, and it held seeds: lift the 5
+    #   5 seeds -> his hole 5 (5), player_0's holes 0 (2), 1, 2, 3 (1 each): hole 3 was empty, stop
+    #   (on player_0's own row: nothing taken).
+    game = Family(laps="relay", lap_capture=lap_capture, must_share=False)
+    state = position(game, [1, 0, 0, 0, 2, 0], 0, [1, 3, 1, 1, 4, 4], 0)
+    assert play(game, state, 4) == expected
+
+
+@pytest.mark.parametrize("lap_capture, expected", [
+    (True, After([0, 0, 0, 0, 0, 1], 3 + 2, [0, 0, 0, 1, 1, 1], 0, 1)),
+    (False, After([0, 0, 0, 1, 0, 0], 3, [0, 2, 0, 1, 1, 1], 0, 1)),
+])
+def test_lap_capture_cross(lap_capture, expected):
+    # laps="relay", cross captures of one hole. lap_capture: a lone seed that cross-captured goes
+    # on alone, sown as a lap of one; one that did not stops.
+    # p0 [0 0 1 0 0 0] 0 | p1 [0 2 3 1 1 1] 0; player_0 plays hole 2: 1 seed into the empty hole 3,
+    # across from his hole 2 (3): taken. Without lap_capture the move ends here.
+    # lap_capture: the seed goes on into the empty hole 4, across from his hole 1 (2): taken; on
+    # into the empty hole 5, across from his hole 0, which is empty: nothing taken, stop.
+    game = Family(laps="relay", lap_capture=lap_capture, **CROSS)
+    state = position(game, [0, 0, 1, 0, 0, 0], 0, [0, 2, 3, 1, 1, 1], 0)
+    assert play(game, state, 2) == expected
+
+
+@pytest.mark.parametrize("lap_capture, captures, expected", [
+    (True, 0, After([0, 1, 0, 1, 1, 0], 5 + 3 + 4, [0, 0, 0, 1, 1, 1], 0, 1)),
+    (True, 1, After([0, 1, 0, 1, 1, 0], 5 + 3, [0, 0, 4, 1, 1, 1], 0, 1)),
+    (False, 0, After([1, 1, 0, 1, 0, 1], 0, [4, 1, 5, 2, 0, 2], 0, 1)),
+])
+def test_lap_capture_two_out(lap_capture, captures, expected):
+    # laps="relay", captures two out (GAP, above; MancalaGames' LAP_CAPT with TWO_OUT).
+    # lap_capture: a lap whose last seed joined others captures two out there, then the sowing
+    # goes on from that hole.
+    # p0 [2 0 1 0 5 0] 0 | p1 [3 0 4 1 1 1] 0; player_0 plays hole 0:
+    #   2 seeds -> holes 1 (1) and 2 (1 -> 2): it held a seed, hole 3 after it is empty, hole 4
+    #   beyond (5) is taken. captures=0: the chain goes on across each next gap: hole 5 empty ->
+    #   his hole 0 (3) taken; his hole 1 empty -> his hole 2 (4) taken; his hole 3 holds 1: ends.
+    #   The sowing goes on from hole 2: 2 seeds -> holes 3, 4 (1 each); hole 4 was emptied: stop.
+    #   A last lone seed captures two out too when sowing in laps: hole 5 is empty, but his hole
+    #   0 beyond it is empty by now.
+    # captures=1: lap 1 takes hole 4 alone; at the end, hole 5 empty, his hole 0 (3) is taken.
+    # Without lap_capture, a plain relay: hole 2 (2) -> holes 3, 4 (5 -> 6); lift 6 -> hole 5,
+    # his holes 0..4; his hole 4 (1 -> 2): lift 2 -> his hole 5, player_0's hole 0 (emptied by the
+    # move, now 1): stop. Hole 1 after it holds a seed: no gap, nothing taken.
+    game = Family(laps="relay", lap_capture=lap_capture, **{**GAP, "captures": captures})
+    state = position(game, [2, 0, 1, 0, 5, 0], 0, [3, 0, 4, 1, 1, 1], 0)
+    assert play(game, state, 0) == expected
+
+
 # -- capture modifiers --------------------------------------------------------------------------
 @pytest.mark.parametrize("no_single_capture, expected", [
     (False, After([1, 1, 1, 1, 1, 0], 2, [0, 1, 1, 1, 1, 1], 0, 1)),
@@ -321,6 +499,109 @@ def test_capture_extra_turn(hole, expected):
     # (taken); hole 0 makes player_0's hole 1 a 2 (own row: nothing taken).
     game = Family(capture_extra_turn=True)
     state = position(game, [1, 1, 1, 1, 1, 1], 0, [1, 1, 1, 1, 1, 1], 0)
+    assert play(game, state, hole) == expected
+
+
+@pytest.mark.parametrize("extra_turn_once, second", [
+    (True, After([2, 3, 0, 0, 0, 0], 4, [1, 0, 1, 1, 1, 1], 0, 1)),   # it followed an extra turn
+    (False, After([2, 3, 0, 0, 0, 0], 4, [1, 0, 1, 1, 1, 1], 0, 0)),  # another extra turn
+])
+def test_extra_turn_once(extra_turn_once, second):
+    # capture_extra_turn with extra_turn_once (MancalaGames' capt_rturn ONCE): a capture gives
+    # another turn, but not one that is itself an extra turn. p0 [2 3 0 0 2 1] 0 | p1 [1 1 1 1 1 1] 0:
+    #   player_0's hole 4: 2 seeds -> hole 5, his hole 0 (1 -> 2): taken, another turn
+    #   player_0's hole 5: 2 seeds -> his holes 0 (1), 1 (1 -> 2): taken; his hole 0 (1) ends the
+    #   chain. This extra turn's capture gives none with extra_turn_once.
+    game = Family(capture_extra_turn=True, extra_turn_once=extra_turn_once)
+    state = position(game, [2, 3, 0, 0, 2, 1], 0, [1, 1, 1, 1, 1, 1], 0)
+    assert play(game, state, 4) == After([2, 3, 0, 0, 0, 2], 2, [0, 1, 1, 1, 1, 1], 0, 0)
+    assert play(game, state, 5) == second
+    if extra_turn_once:
+        # The count starts again with player_1's turn: his hole 5 sows past his store into
+        # player_0's hole 0 (2 -> 3): taken, and he has another turn.
+        assert play(game, state, 5) == After([0, 3, 0, 0, 0, 0], 4, [1, 0, 1, 1, 1, 0], 3, 1)
+
+
+@pytest.mark.parametrize("take_across, capture_side, s0, p0_after", [
+    (True, "both", 7 + 4, [4, 4, 4, 0, 4, 0]),    # across from his hole 2: player_0's hole 3 (4)
+    (False, "both", 7, [4, 4, 4, 4, 4, 0]),
+    (True, "opponent", 7, [4, 4, 4, 4, 4, 0]),    # player_0's own row is not taken from
+])
+def test_take_across(take_across, capture_side, s0, p0_after):
+    # take_across (MancalaGames' PICKCROSS): a capture also takes the hole across from the first
+    # hole it took, if captures may come from there. p0 [4 4 4 4 4 3] 0 | p1 [1 2 1 2 4 4] 0;
+    # player_0 plays hole 5: his holes 0, 1, 2 become 2, 3, 2 (the last in his hole 2) and are
+    # taken backward from there (7); then player_0's hole 5, emptied by the move, ends the chain.
+    # The first hole taken is his hole 2 (cell 9), across from player_0's hole 3 (cell 3).
+    game = Family(take_across=take_across, capture_side=capture_side)
+    state = position(game, [4, 4, 4, 4, 4, 3], 0, [1, 2, 1, 2, 4, 4], 0)
+    assert play(game, state, 5) == After(p0_after, s0, [0, 0, 0, 2, 4, 4], 0, 1)
+
+
+@pytest.mark.parametrize("take_across, expected", [
+    (True, After([0, 0, 2, 0, 0, 0], 3 + 5, [1, 0, 1, 1, 1, 1], 0, 1)),
+    (False, After([0, 0, 2, 0, 0, 0], 3, [1, 5, 1, 1, 1, 1], 0, 1)),
+])
+def test_take_across_after_a_capture_two_out(take_across, expected):
+    # As in Pandi: a capture two out takes the hole beyond the gap, and take_across the hole
+    # across from that one (not from the last hole sown). p0 [0 1 1 0 3 0] 0 | p1 [1 5 1 1 1 1] 0;
+    # player_0 plays hole 1 into hole 2 (1 -> 2); hole 3 is empty; hole 4 beyond it (3) is
+    # taken, and across from it his hole 1 (5).
+    game = Family(take_across=take_across, **{**GAP, "captures": 1})
+    state = position(game, [0, 1, 1, 0, 3, 0], 0, [1, 5, 1, 1, 1, 1], 0)
+    assert play(game, state, 1) == expected
+
+
+@pytest.mark.parametrize("no_capture_turns, first, second", [
+    (0, After([1, 1, 1, 1, 1, 0], 2, [0, 1, 1, 1, 1, 1], 0, 1), After([0, 1, 1, 1, 1, 0], 2, [0, 1, 1, 1, 1, 0], 2, 0)),
+    (1, After([1, 1, 1, 1, 1, 0], 0, [2, 1, 1, 1, 1, 1], 0, 1), After([0, 1, 1, 1, 1, 0], 0, [2, 1, 1, 1, 1, 0], 2, 0)),
+    (2, After([1, 1, 1, 1, 1, 0], 0, [2, 1, 1, 1, 1, 1], 0, 1), After([2, 1, 1, 1, 1, 0], 0, [2, 1, 1, 1, 1, 0], 0, 0)),
+])
+def test_no_capture_turns(no_capture_turns, first, second):
+    # no_capture_turns (MancalaGames' nocaptmoves): nothing is captured in the game's first turns.
+    # p0 [1 1 1 1 1 1] 0 | p1 [1 1 1 1 1 1] 0 at the start of the game (no turn played yet):
+    #   turn 1, player_0's hole 5: his hole 0 becomes 2, taken unless no_capture_turns >= 1
+    #   turn 2, player_1's hole 5: past his store into player_0's hole 0 (1 -> 2), taken unless
+    #   no_capture_turns >= 2
+    game = Family(no_capture_turns=no_capture_turns)
+    state = position(game, [1, 1, 1, 1, 1, 1], 0, [1, 1, 1, 1, 1, 1], 0)
+    assert play(game, state, 5) == first
+    assert play(game, state, 5) == second
+
+
+def test_no_capture_turns_counts_turns_not_moves():
+    # An extra turn is part of the same turn: with sow_store and no_capture_turns=1, both moves of
+    # player_0's first turn capture nothing. (MancalaGames refuses this pair of rules; its turn
+    # count, which an extra turn does not advance, is the one kept here.)
+    # p0 [1 1 1 1 3 1] 0 | p1 [1 1 1 1 1 1] 0:
+    #   hole 5: its seed into the store, another turn
+    #   hole 4: 3 seeds -> hole 5, the store, his hole 0 (1 -> 2): not taken, still the first turn
+    game = Family(sow_store=True, no_capture_turns=1, must_share=False)
+    state = position(game, [1, 1, 1, 1, 3, 1], 0, [1, 1, 1, 1, 1, 1], 0)
+    assert play(game, state, 5) == After([1, 1, 1, 1, 3, 0], 1, [1, 1, 1, 1, 1, 1], 0, 0)
+    assert play(game, state, 4) == After([1, 1, 1, 1, 0, 1], 2, [2, 1, 1, 1, 1, 1], 0, 1)
+
+
+@pytest.mark.parametrize("take_last, take_last_by, p0, p1, to_move, hole, expected", [
+    # his holes 0, 1 become 2, 2: taken (4); 2 seeds are left on his row, where captures come
+    # from: at most 2, so every seed on the board (those 2 and player_0's 3) goes to player_0
+    (2, "mover", [3, 0, 0, 0, 0, 2], [1, 1, 0, 0, 0, 2], 0, 5, After([0] * 6, 4 + 2 + 3, [0] * 6, 0, OVER)),
+    # 2 left is more than 1: the game goes on
+    (1, "mover", [3, 0, 0, 0, 0, 2], [1, 1, 0, 0, 0, 2], 0, 5,
+     After([3, 0, 0, 0, 0, 0], 4, [0, 0, 0, 0, 0, 2], 0, 1)),
+    # no capture is needed: hole 4 sows into hole 5 and his row holds 2
+    (2, "mover", [3, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 2], 0, 4, After([0] * 6, 2 + 3 + 1, [0] * 6, 0, OVER)),
+    # player_1 moves: his hole 5 takes player_0's holes 0, 1 (2 each); 2 left on player_0's row;
+    # the 5 on the board go to player_1, the mover, or to player_0, the first player
+    (2, "mover", [1, 1, 0, 0, 0, 2], [3, 0, 0, 0, 0, 2], 1, 5, After([0] * 6, 0, [0] * 6, 4 + 2 + 3, OVER)),
+    (2, "first", [1, 1, 0, 0, 0, 2], [3, 0, 0, 0, 0, 2], 1, 5, After([0] * 6, 2 + 3, [0] * 6, 4, OVER)),
+])
+def test_take_last(take_last, take_last_by, p0, p1, to_move, hole, expected):
+    # take_last (MancalaGames' PICKLASTSEEDS, PICK2XLASTSEEDS): after a move, when at most
+    # take_last seeds are left on the row captures come from (Wari's: the opponent's), every seed
+    # on the board goes to take_last_by; the board is then empty and the game over.
+    game = Family(take_last=take_last, take_last_by=take_last_by)
+    state = position(game, p0, 0, p1, 0, to_move=to_move)
     assert play(game, state, hole) == expected
 
 
@@ -404,6 +685,36 @@ def test_must_pass(must_pass, expected):
     game = Family(capture_min=0, must_share=False, must_pass=must_pass)
     state = position(game, [0, 0, 0, 0, 1, 2], 5, [0, 0, 0, 0, 0, 0], 5)
     assert play(game, state, 4) == expected
+
+
+@pytest.mark.parametrize("unfed_takes, expected", [
+    (True, After([0, 0, 0, 0, 0, 0], 5, [0, 0, 0, 0, 0, 0], 5 + 3, OVER)),   # to player_1, unfed
+    (False, After([0, 0, 0, 0, 0, 0], 5 + 3, [0, 0, 0, 0, 0, 0], 5, OVER)),  # each row to its owner
+])
+def test_unfed_takes(unfed_takes, expected):
+    # unfed_takes (MancalaGames' UNFED_PLAYER): when the game ends because a player cannot feed an
+    # opponent who has no seeds, the unfed player takes the seeds left. As in
+    # test_must_share_with_no_move_that_feeds: p0 [1 1 0 0 0 0] 5 | p1 [0 0 0 0 0 1] 5, player_1
+    # sows his last seed into player_0's hole 0; neither of player_0's holes reaches player_1's
+    # row: the game ends with 3 seeds on player_0's row.
+    game = Family(capture_min=0, must_share=True, unfed_takes=unfed_takes)
+    state = position(game, [1, 1, 0, 0, 0, 0], 5, [0, 0, 0, 0, 0, 1], 5, to_move=1)
+    assert play(game, state, 5) == expected
+
+
+@pytest.mark.parametrize("unfed_takes, expected", [
+    (True, After([0, 0, 0, 0, 0, 0], 2, [0, 0, 0, 0, 0, 0], 1, OVER)),
+    (False, After([0, 0, 0, 0, 0, 0], 2 + 1, [0, 0, 0, 0, 0, 0], 0, OVER)),
+])
+def test_unfed_takes_after_an_extra_turn(unfed_takes, expected):
+    # The same end in the mover's extra turn. capture_extra_turn, must_share.
+    # p0 [1 0 0 0 0 1] 0 | p1 [1 0 0 0 0 0] 0; player_0's hole 5 makes his hole 0 a 2: taken, and
+    # player_0 moves again, now bound to feed player_1, whose row is empty; his only hole with
+    # seeds, hole 0, sows into hole 1, which does not feed player_1: the game ends. The seed left
+    # goes to player_1, the unfed player, with unfed_takes.
+    game = Family(capture_extra_turn=True, must_share=True, unfed_takes=unfed_takes)
+    state = position(game, [1, 0, 0, 0, 0, 1], 0, [1, 0, 0, 0, 0, 0], 0)
+    assert play(game, state, 5) == expected
 
 
 # -- the end ------------------------------------------------------------------------------------
@@ -640,7 +951,7 @@ def test_load_mancalagames_maps_the_options(tmp_path):
     ({"game_info": {**HEAD["game_info"], "sow_rule": 1}}, "sow_rule=1 (SowRule) is not played"),
     ({"game_info": {**HEAD["game_info"], "goal": 1}}, "goal=1 (Goal) is not played"),
     ({"game_info": {**HEAD["game_info"], "presowcapt": 3}}, "presowcapt=3 is not played"),
-    ({"game_info": {**HEAD["game_info"], "sow_direct": 0}}, "sow_direct=0 (Direct) is not played"),
+    ({"game_info": {**HEAD["game_info"], "udir_holes": [1]}}, "udir_holes=[1] is not played"),
 ])
 def test_load_mancalagames_refuses_naming_the_option(tmp_path, change, message):
     with pytest.raises(BadInput, match=re.escape(message)):
