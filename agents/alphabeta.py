@@ -38,7 +38,7 @@ import numpy as np
 from mancala_marl._compile import kernel
 from mancala_marl.errors import BadInput
 from mancala_marl.games import Param
-from mancala_marl.games.base import MAX_TOTAL_SEEDS, SPEC_PITS
+from mancala_marl.games.base import MAX_TOTAL_SEEDS, SPEC_PITS, action_count
 from mancala_marl.games.base import margin as _margin
 from mancala_marl.games.dispatch import apply_move as _apply
 from mancala_marl.games.dispatch import legal_moves
@@ -93,12 +93,13 @@ def search(root, depth, max_chain, spec, keying, table, stack, counters, deadlin
     ``max_chain`` moves of one turn, a further move of that turn uses depth like a new turn, which
     bounds Sungka's long turns (a search with unbounded depth is not affected). ``keying`` is
     (store_free, key_cells) (:func:`position_key`); ``table`` a :class:`~mancala_marl.search_core.Table`'s
-    entries (with depths, or empty: no table); ``stack`` (MAX_PLY, pits, state size) scratch for the
+    entries (with depths, or empty: no table); ``stack`` (MAX_PLY, actions, state size) scratch for the
     children; ``counters`` the search core's budget, then the best root move (``BEST``);
     ``deadline`` its clock. A search the budget or the clock stops returns 0, ``counters[STOPPED]`` set.
     """
     store_free, key_cells = keying
     pits = spec[SPEC_PITS]
+    actions = action_count(spec)
     cells = 2 * pits + 2
     use_tt = table[0].shape[0] > 0
     nodes = np.empty((MAX_PLY, root.shape[0]), dtype=np.int32)
@@ -114,9 +115,9 @@ def search(root, depth, max_chain, spec, keying, table, stack, counters, deadlin
     f_i = np.empty(MAX_PLY, dtype=np.int64)
     f_neg = np.empty(MAX_PLY, dtype=np.bool_)
     f_key = np.empty(MAX_PLY, dtype=np.uint64)
-    order = np.empty((MAX_PLY, pits), dtype=np.int64)
-    score = np.empty(pits, dtype=np.int64)
-    legal = np.empty(pits, dtype=np.bool_)
+    order = np.empty((MAX_PLY, actions), dtype=np.int64)
+    score = np.empty(actions, dtype=np.int64)
+    legal = np.empty(actions, dtype=np.bool_)
 
     nodes[0, :] = root
     f_depth[0], f_chain[0], f_alpha[0], f_beta[0] = depth, 0, -(1 << 29), 1 << 29
@@ -157,8 +158,8 @@ def search(root, depth, max_chain, spec, keying, table, stack, counters, deadlin
                         continue
             n = 0
             legal_moves(state, spec, legal)
-            for k in range(pits):
-                pit = pits - 1 - k  # nearest the own store first
+            for k in range(actions):
+                pit = actions - 1 - k  # nearest the own store first
                 if not legal[pit]:
                     continue
                 child = stack[p, pit]
@@ -218,7 +219,7 @@ def search(root, depth, max_chain, spec, keying, table, stack, counters, deadlin
 @kernel
 def greedy_pit(state, spec, stack, counters):
     """``greedy``'s move as one compiled call (what :class:`GreedyPolicy` computes): the search one
-    turn deep, no table. ``stack`` is (MAX_PLY, pits, state size) scratch, ``counters`` the search
+    turn deep, no table. ``stack`` is (MAX_PLY, actions, state size) scratch, ``counters`` the search
     core's (:func:`~mancala_marl.search_core.new_counters` with one column of its own)."""
     counters[:] = 0
     counters[BUDGET] = NO_LIMIT
@@ -237,7 +238,7 @@ class SearchTable:
         self.spec = game.spec.copy()
         self.keying = (bool(game.store_free), int(game.key_cells))
         self.table = Table(0 if tt_bits is None else tt_bits, depths=True)
-        self.stack = np.zeros((MAX_PLY, game.pits, game.state_size), dtype=np.int32)
+        self.stack = np.zeros((MAX_PLY, game.actions, game.state_size), dtype=np.int32)
         self.counters = new_counters(extra=1)
 
     def matches(self, game) -> bool:

@@ -235,7 +235,7 @@ def search(game: Game, net, forest: mcts.Forest, sims: int, c_puct: float = 1.5,
     arrays = forest.arrays()
     scale, size = feature_layout(game, obs_type)
     batch = np.empty((len(forest.roots), size), dtype=np.float32)
-    logits = np.zeros((len(forest.roots), game.pits), dtype=np.float32)
+    logits = np.zeros((len(forest.roots), game.actions), dtype=np.float32)
     values = np.zeros(len(forest.roots), dtype=np.float32)
     done = 0
     while done < sims and (deadline is None or done == 0 or time.perf_counter() < deadline):
@@ -324,7 +324,7 @@ class AlphaZeroPolicy(Policy):
         self.network(game)
 
     def root_statistics(self) -> dict[str, np.ndarray] | None:
-        """The root of the last move's search, per pit (arrays of ``game.pits``): ``visits``,
+        """The root of the last move's search, per action (arrays of ``game.actions``): ``visits``,
         ``value_sum`` (the mover's values, -1..1 a visit, summed) and the network's ``prior``;
         None where that move was not searched (a forced move, or the network alone)."""
         return self._root

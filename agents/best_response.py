@@ -23,7 +23,7 @@ import numpy as np
 
 from mancala_marl._compile import kernel
 from mancala_marl.errors import BadInput
-from mancala_marl.games.base import GAME_OVER, MAX_MOVES, SPEC_PITS, margin
+from mancala_marl.games.base import GAME_OVER, MAX_MOVES, SPEC_PITS, action_count, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
 from mancala_marl.games.params import Param
 from mancala_marl.search_core import COUNTERS, NODES, insert_ordered, new_counters, set_limits, spend
@@ -73,8 +73,9 @@ def _search(root, learner, spec, opponent, key_cells, total, table, used, frames
     pits = spec[SPEC_PITS]
     depth_limit = stack.shape[0] - 1
     size_mask = np.uint64(table.shape[0] - 1)
-    scratch, their_mask = np.empty_like(root), np.empty(pits, np.bool_)
-    mask, gains = np.empty(pits, np.bool_), np.empty(pits, np.int64)
+    actions = action_count(spec)
+    scratch, their_mask = np.empty_like(root), np.empty(actions, np.bool_)
+    mask, gains = np.empty(actions, np.bool_), np.empty(actions, np.int64)
     stack[0, :] = root
     _answer(stack[0], learner, spec, opponent, scratch, their_mask)
     outcome = _settled(stack[0], learner, spec, total)
@@ -91,7 +92,7 @@ def _search(root, learner, spec, opponent, key_cells, total, table, used, frames
             expand = False
             legal_moves(stack[d], spec, mask)
             n = 0
-            for p in range(pits):
+            for p in range(actions):
                 if mask[p]:
                     after = children[d, p]  # kept, so that playing the move later is a copy
                     after[:] = stack[d]
@@ -141,8 +142,8 @@ class BestResponse:
         self.table = np.zeros(1 << table_bits, dtype=np.uint64)  # keys only: a set of the positions explored
         self.used = np.zeros((1 << (table_bits - 1)) + 2, dtype=np.int64)
         self.stack = np.zeros((MAX_MOVES + 1, game.state_size), dtype=np.int32)
-        self.children = np.zeros((MAX_MOVES + 1, game.pits, game.state_size), dtype=np.int32)
-        self.order = np.zeros((MAX_MOVES + 1, game.pits), dtype=np.int64)
+        self.children = np.zeros((MAX_MOVES + 1, game.actions, game.state_size), dtype=np.int32)
+        self.order = np.zeros((MAX_MOVES + 1, game.actions), dtype=np.int64)
         self.count = np.zeros(MAX_MOVES + 1, dtype=np.int64)
         self.next_child = np.zeros(MAX_MOVES + 1, dtype=np.int64)
         self.line = np.zeros(MAX_MOVES + 1, dtype=np.int64)

@@ -120,10 +120,10 @@ def check_model_fits(model, metadata: dict, where: str) -> None:
     game = make_game(metadata["game"], **metadata["rule_params"])
     expected = observations.observation_space(game, metadata["obs_type"]).shape
     reads, moves = model.observation_space.shape, getattr(model.action_space, "n", None)
-    if reads != expected or moves != game.pits:
+    if reads != expected or moves != game.actions:
         raise BadInput(f"{where}: the network reads observations of shape {reads} and chooses among {moves} "
                          f"moves, but its metadata names obs_type {metadata['obs_type']!r} of {game!r}: shape "
-                         f"{expected}, {game.pits} moves")
+                         f"{expected}, {game.actions} moves")
 
 
 def save_for_shipping(source, target) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from mancala_marl._compile import kernel
-from mancala_marl.games.base import GAME_OVER, SPEC_PITS
+from mancala_marl.games.base import GAME_OVER, SPEC_PITS, action_count
 from mancala_marl.games.base import margin as _margin  # ``margin`` is utility()'s argument
 from mancala_marl.games.dispatch import apply_move, legal_moves
 
@@ -37,7 +37,7 @@ class Forest:
     simulation, plus the root). Shapes: G trees, C nodes, P pits, S state cells."""
 
     def __init__(self, game, n_trees: int, capacity: int):
-        g, c, p, s = int(n_trees), int(capacity), game.pits, game.state_size
+        g, c, p, s = int(n_trees), int(capacity), game.actions, game.state_size
         self.game, self.capacity = game, c
         self.roots = np.zeros((g, s), dtype=np.int32)
         self.n_nodes = np.zeros(g, dtype=np.int64)
@@ -130,6 +130,7 @@ def select(roots, active, spec, c_puct, margin_weight, margin_unit, n_nodes, to_
     """One simulation's descent in every active tree (see the module docstring); a finished game's
     value is its :func:`utility`. Returns the number of leaves left for the network."""
     pits = spec[SPEC_PITS]
+    actions = action_count(spec)
     cells = 2 * pits + 2
     waiting = 0
     for g in range(roots.shape[0]):
@@ -141,7 +142,7 @@ def select(roots, active, spec, c_puct, margin_weight, margin_unit, n_nodes, to_
         node, depth = 0, 0
         while expanded[g, node]:
             n_total, w_total = 0, 0.0
-            for a in range(pits):
+            for a in range(actions):
                 n_total += visits[g, node, a]
                 w_total += value_sum[g, node, a]
             fpu = w_total / n_total if n_total > 0 else 0.0
@@ -149,7 +150,7 @@ def select(roots, active, spec, c_puct, margin_weight, margin_unit, n_nodes, to_
             legal = scratch[g]
             legal_moves(state, spec, legal)
             best, best_score = -1, -np.inf
-            for a in range(pits):
+            for a in range(actions):
                 if not legal[a]:
                     continue
                 n = visits[g, node, a]
@@ -186,7 +187,7 @@ def expand_and_backup(spec, logits, values, n_nodes, to_move, expanded, prior, c
                       path_nodes, path_moves, path_len, pending, leaf_states, scratch):
     """The pending leaves get the network's answer: ``logits`` (G, P) become priors by a softmax
     over the legal moves, ``values`` (G,) (from the leaf's player to move) go up the paths."""
-    pits = spec[SPEC_PITS]
+    actions = action_count(spec)
     for g in range(pending.shape[0]):
         if not pending[g]:
             continue
@@ -194,15 +195,15 @@ def expand_and_backup(spec, logits, values, n_nodes, to_move, expanded, prior, c
         legal = scratch[g]
         legal_moves(leaf_states[g], spec, legal)
         top = -np.inf
-        for a in range(pits):
+        for a in range(actions):
             if legal[a] and logits[g, a] > top:
                 top = logits[g, a]
         total = 0.0
-        for a in range(pits):
+        for a in range(actions):
             p = np.exp(logits[g, a] - top) if legal[a] else 0.0
             prior[g, node, a] = p
             total += p
-        for a in range(pits):
+        for a in range(actions):
             prior[g, node, a] /= total
         expanded[g, node] = True
         _backup(g, values[g], to_move[g, node], to_move, visits, value_sum, path_nodes, path_moves, path_len)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from mancala_marl._compile import kernel
-from mancala_marl.games.base import SPEC_PITS
+from mancala_marl.games.base import SPEC_PITS, action_count
 from mancala_marl.games.dispatch import exact_move as _exact_move
 from mancala_marl.games.dispatch import legal_moves
 
@@ -27,14 +27,15 @@ from .pcg64 import pcg64_below
 @kernel
 def max_pit(state, spec, mask):
     """The legal pit with the most seeds; ties go to the pit nearest the own store (highest
-    index); -1 when there is no legal move. ``mask`` is (P,) bool scratch."""
+    index); -1 when there is no legal move. ``mask`` is (actions,) bool scratch. (Where an action
+    also names a direction, action ``a`` plays pit ``a % P``.)"""
     pits = spec[SPEC_PITS]
     first = state[2 * pits + 2] * (pits + 1)
     legal_moves(state, spec, mask)
     best, best_count = -1, -1
-    for p in range(pits):
-        if mask[p] and state[first + p] >= best_count:
-            best, best_count = p, state[first + p]
+    for p in range(action_count(spec)):
+        if mask[p] and state[first + p % pits] >= best_count:
+            best, best_count = p, state[first + p % pits]
     return best
 
 
@@ -54,9 +55,8 @@ def exact_pit(state, spec, scratch, mask):
 def random_pit(state, spec, rng, mask):
     """A uniform legal pit drawn like ``rng.choice(np.flatnonzero(legal_mask))`` from the PCG64
     row ``rng`` (see :mod:`mancala_marl.agents.pcg64`)."""
-    pits = spec[SPEC_PITS]
     k = pcg64_below(rng, legal_moves(state, spec, mask))
-    for p in range(pits):
+    for p in range(action_count(spec)):
         if mask[p]:
             if k == 0:
                 return p
@@ -67,7 +67,7 @@ def random_pit(state, spec, rng, mask):
 def max_move(game, state) -> int:
     """The legal pit with the most seeds; ties go to the pit nearest the own store."""
     check_game_on(game, state)
-    return int(max_pit(state, game.spec, np.empty(game.pits, dtype=np.bool_)))
+    return int(max_pit(state, game.spec, np.empty(game.actions, dtype=np.bool_)))
 
 
 def exact_move(game, state) -> int | None:
@@ -98,7 +98,7 @@ class ExactPolicy(Policy):
 
     def act(self, game, state):
         check_game_on(game, state)
-        return int(exact_pit(state, game.spec, state.copy(), np.empty(game.pits, dtype=np.bool_)))
+        return int(exact_pit(state, game.spec, state.copy(), np.empty(game.actions, dtype=np.bool_)))
 
 
 @register_policy("simple")

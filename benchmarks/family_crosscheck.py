@@ -123,16 +123,29 @@ class Oracle:
         self.seconds += time.perf_counter() - start
         return moves
 
-    def moves(self) -> tuple[list, str | None]:
-        """The mover's legal moves as our pits, sorted ("pass" for MancalaGames' pass token), and
-        None; or the moves as MancalaGames gives them and why they have no pit of ours."""
+    def pit(self, pos: int) -> int:
+        """Our pit for the mover's position ``pos``."""
+        return pos if not self.game.turn else self.holes - 1 - pos
+
+    def moves(self, ours: list[int]) -> tuple[list, str | None]:
+        """The mover's legal moves as our actions, sorted ("pass" for MancalaGames' pass token), and
+        None; or the moves as MancalaGames gives them and why they have no action of ours. A move
+        that names its way (pos, CCW or CW) is our action ``pit`` or ``pit + H``; one of a hole
+        whose way is fixed (pos, None) is whichever of the two ``ours`` (our legal actions) holds:
+        the boards after it tell whether the way was the same."""
         raw = self.raw_moves()
         pits = []
         for move in raw:
             if isinstance(move, int) and move == self.gi.PASS_TOKEN:
                 pits.append("pass")
             elif isinstance(move, int) and not isinstance(move, bool) and 0 <= move < self.holes:
-                pits.append(move if not self.game.turn else self.holes - 1 - move)
+                pits.append(self.pit(move))
+            elif not self.triples and isinstance(move, tuple) and len(move) == 2:  # (pos, direction)
+                pit, way = self.pit(move[0]), move[1]
+                if way is None:
+                    pits.append(pit + self.holes if pit not in ours and pit + self.holes in ours else pit)
+                else:
+                    pits.append(pit + self.holes * (way == self.gi.Direct.CW))
             elif self.triples and len(move) == 3 and move[2] is None:  # (row, pos, no direction): a hole anywhere
                 loc = self.game.cts.xlate_pos_loc(move[0], move[1])
                 if int(loc >= self.holes) != self.mover:
@@ -158,6 +171,12 @@ class Oracle:
         return cond
 
     def play_pit(self, pit: int):
+        if self.game.info.mlength == 2:  # moves name their way: our action pit + H is the hole sown clockwise
+            hole, way = pit % self.holes, self.gi.Direct.CW if pit >= self.holes else self.gi.Direct.CCW
+            pos = hole if not self.game.turn else self.holes - 1 - hole
+            raw = self.raw_moves()
+            move = self.gi.MoveTpl(pos, way) if self.gi.MoveTpl(pos, way) in raw else self.gi.MoveTpl(pos, None)
+            return self.play(move)
         if self.triples:  # a territory game names a hole by (row, pos, direction)
             loc = pit + self.holes * self.mover
             row = int(loc < self.holes)
@@ -261,7 +280,7 @@ def differences(ours: Player, state, legal: list[int], oracle: Oracle, cond) -> 
         if int(state[ours.cells]) != oracle.mover:
             found.append(f"mover: ours player_{int(state[ours.cells])}, MancalaGames player_{oracle.mover}")
         else:
-            their_moves, why = oracle.moves()
+            their_moves, why = oracle.moves(legal)
             if why:
                 found.append(f"legal moves: {why}")
             elif legal != their_moves:

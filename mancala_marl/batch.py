@@ -20,7 +20,7 @@ from numba import prange
 
 from mancala_marl.errors import BadInput
 from ._compile import kernel
-from .games.base import GAME_OVER, SPEC_PITS, Game
+from .games.base import GAME_OVER, SPEC_PITS, Game, action_count
 from .games.dispatch import apply_move, legal_moves
 from .games.params import Param
 from .limits import LIMITS
@@ -33,10 +33,9 @@ ROWS = Param("n", int, 1, "states in the batch", low=0, high=LIMITS["positions"]
 # -- single rows -----------------------------------------------------------------------------
 @kernel
 def _step_row(states, i, actions, spec, status, mask):
-    pits = spec[SPEC_PITS]
-    if states[i, 2 * pits + 2] == GAME_OVER:
+    if states[i, 2 * spec[SPEC_PITS] + 2] == GAME_OVER:
         status[i] = 2
-    elif not 0 <= actions[i] < pits or legal_moves(states[i], spec, mask) == 0 or not mask[actions[i]]:
+    elif not 0 <= actions[i] < action_count(spec) or legal_moves(states[i], spec, mask) == 0 or not mask[actions[i]]:
         status[i] = 1
     else:
         apply_move(states[i], actions[i], spec)
@@ -56,9 +55,9 @@ def _splitmix(seed):
 @kernel
 def _playout_row(state, spec, seed, max_moves):
     """Uniformly random legal moves until the game ends; returns the number of moves."""
-    pits = spec[SPEC_PITS]
-    to_move = 2 * pits + 2
-    mask = np.empty(pits, dtype=np.bool_)
+    to_move = 2 * spec[SPEC_PITS] + 2
+    actions = action_count(spec)
+    mask = np.empty(actions, dtype=np.bool_)
     rng = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(1)
     moves = 0
     while state[to_move] != GAME_OVER and moves < max_moves:
@@ -66,7 +65,7 @@ def _playout_row(state, spec, seed, max_moves):
         rng, bits = _splitmix(rng)
         # Lemire's multiply-shift: bias below legal / 2**32, irrelevant for playouts
         k = ((bits >> np.uint64(32)) * np.uint64(legal)) >> np.uint64(32)
-        for p in range(pits):
+        for p in range(actions):
             if mask[p]:
                 if k == 0:
                     apply_move(state, p, spec)
@@ -79,7 +78,7 @@ def _playout_row(state, spec, seed, max_moves):
 # -- batches ---------------------------------------------------------------------------------
 @kernel
 def _step_serial(states, actions, spec, status):
-    mask = np.empty(spec[SPEC_PITS], dtype=np.bool_)
+    mask = np.empty(action_count(spec), dtype=np.bool_)
     for i in range(states.shape[0]):
         _step_row(states, i, actions, spec, status, mask)
 
@@ -87,12 +86,12 @@ def _step_serial(states, actions, spec, status):
 @kernel(parallel=True)
 def _step_parallel(states, actions, spec, status):
     for i in prange(states.shape[0]):
-        _step_row(states, i, actions, spec, status, np.empty(spec[SPEC_PITS], dtype=np.bool_))
+        _step_row(states, i, actions, spec, status, np.empty(action_count(spec), dtype=np.bool_))
 
 
 @kernel
 def masks_of(states, spec, out):
-    """The legal moves of every row into ``out`` (n, pits); the vectorized env calls this too."""
+    """The legal moves of every row into ``out`` (n, actions); the vectorized env calls this too."""
     for i in range(states.shape[0]):
         legal_moves(states[i], spec, out[i])
 
@@ -139,10 +138,10 @@ def apply_moves(game: Game, states: np.ndarray, actions, parallel: bool = False)
 
 
 def legal_masks(game: Game, states: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """``(n, pits)`` bool: the legal moves of the player to move in each row (all False when over)."""
+    """``(n, actions)`` bool: the legal moves of the player to move in each row (all False when over)."""
     _check_states(game, states)
     if out is None:
-        out = np.empty((states.shape[0], game.pits), dtype=np.bool_)
+        out = np.empty((states.shape[0], game.actions), dtype=np.bool_)
     masks_of(states, game.spec, out)
     return out
 

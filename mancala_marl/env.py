@@ -74,11 +74,11 @@ class MancalaEnv(AECEnv):
         self.observation_spaces = {
             agent: spaces.Dict({
                 "observation": observations.observation_space(game, obs_type),
-                "action_mask": spaces.Box(0, 1, shape=(game.pits,), dtype=np.int8),
+                "action_mask": spaces.Box(0, 1, shape=(game.actions,), dtype=np.int8),
             })
             for agent in AGENTS
         }
-        self.action_spaces = {agent: spaces.Discrete(game.pits) for agent in AGENTS}
+        self.action_spaces = {agent: spaces.Discrete(game.actions) for agent in AGENTS}
         self.state_space = spaces.Box(*game.state_bounds(), dtype=np.int32)
         self._obs_id = observations.obs_id(game, obs_type)
         self._obs_size = self.observation_spaces[AGENTS[0]]["observation"].shape[0]
@@ -140,7 +140,7 @@ class MancalaEnv(AECEnv):
         if state[self._to_move_index] == player:
             mask = self.game.legal_mask_fast(state).view(np.int8)  # a fresh array: safe to view
         else:
-            mask = np.zeros(self.game.pits, dtype=np.int8)
+            mask = np.zeros(self.game.actions, dtype=np.int8)
         obs = np.empty(self._obs_size, dtype=np.float32)
         observations.encode_row(state, player, self.game.spec, self._obs_id, obs)
         return {"observation": obs, "action_mask": mask}
@@ -262,14 +262,14 @@ class _AssertOutOfBounds(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper):
         if isinstance(action, (bool, np.bool_)):  # an int to Python, but no pit
             ok = False
         elif isinstance(action, (int, np.integer)):
-            ok = 0 <= action < raw.game.pits
+            ok = 0 <= action < raw.game.actions
         elif action is None:
             ok = raw.terminations[agent] or raw.truncations[agent]
         else:
             ok = raw.action_space(agent).contains(action)
         if not ok:  # raised, not asserted: python -O skipped the check and failed in numpy
-            raise AssertionError(f"action {action!r} is not in action space: {raw.game.name}'s pits are "
-                                 f"0..{raw.game.pits - 1}" + ("; None is for an agent whose game has ended"
+            raise AssertionError(f"action {action!r} is not in action space: {raw.game.name}'s "
+                                 f"{raw.game.action_words} are 0..{raw.game.actions - 1}" + ("; None is for an agent whose game has ended"
                                                              if action is None else ""))
         self.env.step(action)
 

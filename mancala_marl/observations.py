@@ -53,8 +53,10 @@ MOVE_SCALE = 10.0  # seeds per unit in the move features
 
 
 def obs_types(game: Game) -> tuple[str, ...]:
-    """The encodings ``game`` offers: the generic ones (``GENERIC``) and the game's own."""
-    return GENERIC + tuple(game.custom_obs)
+    """The encodings ``game`` offers: the generic ones (``GENERIC``; not those of each pit's move
+    where a move also names its way) and the game's own."""
+    per_pit = game.actions == game.pits
+    return tuple(t for t in GENERIC if per_pit or t not in PER_PIT) + tuple(game.custom_obs)
 
 
 def all_obs_types() -> list[str]:
@@ -66,13 +68,16 @@ def all_obs_types() -> list[str]:
 
 
 def check_obs_type(game: Game, obs_type: str) -> None:
+    if obs_type in PER_PIT and game.actions != game.pits:
+        raise BadInput(f"obs_type {obs_type!r} describes each pit's move, and a move of {game!r} also names its "
+                       "way: use one of " + ", ".join(map(repr, obs_types(game))))
     if obs_type not in obs_types(game):
         raise BadInput(f"obs_type must be one of {list(obs_types(game))} for {game.name}, got {obs_type!r}")
 
 
 def obs_id(game: Game, obs_type: str) -> int:
     check_obs_type(game, obs_type)
-    return obs_types(game).index(obs_type)
+    return (GENERIC + tuple(game.custom_obs)).index(obs_type)  # the kernels' ids, whatever the game offers
 
 
 @functools.lru_cache(maxsize=256)

@@ -145,7 +145,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.seat_mode, self.reward_type, self.obs_type = seat, reward, obs_type
         self.reward_scale, self.max_moves, self.render_mode = float(reward_scale), int(max_moves), render_mode
         self.observation_space = observations.observation_space(self.game, obs_type)
-        self.action_space = spaces.Discrete(self.game.pits)
+        self.action_space = spaces.Discrete(self.game.actions)
         self._state = self.game.init()
         self.player = 0
         self.opponent = None
@@ -186,7 +186,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self._forfeit or self.game.to_move(self._state) != self.player:
             raise RuntimeError("step() called after the episode ended; call reset()")
         if not self.action_space.contains(action):
-            raise BadInput(f"action must be a pit index 0..{self.game.pits - 1}, got {action!r}")
+            raise BadInput(f"action must be an index of the {self.game.action_words} 0..{self.game.actions - 1}, got {action!r}")
         if not self.game.legal_mask_fast(self._state)[int(action)]:
             forfeit = -1.0 if self.reward_type == "result" else -float(self.game.total_seeds)
             self._forfeit = True
@@ -210,7 +210,7 @@ class SingleAgentEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """Boolean mask (P,) of the learner's legal pits; all False once the game is over."""
         if self._forfeit or self.game.to_move(self._state) != self.player:
-            return np.zeros(self.game.pits, dtype=bool)
+            return np.zeros(self.game.actions, dtype=bool)
         return self.game.legal_mask_fast(self._state)
 
     def render(self):

@@ -386,8 +386,10 @@ def best_turn_margin(game, state, mover, chain):
     return max(values)
 
 
-@pytest.mark.parametrize("name, params", GAMES)
+@pytest.mark.parametrize("name, params", [(name, params) for name, params in GAMES
+                                          if make_game(name, **params).actions == make_game(name, **params).pits])
 def test_turn_feature_is_the_best_margin_over_the_whole_turn(name, params):
+    # (a game whose moves name their way has no per-pit encodings: test_properties checks the refusal)
     from mancala_marl import observations
 
     game = make_game(name, **params)

@@ -43,7 +43,7 @@ def test_batch_steps_agree_with_the_engine_move_for_move(game, rows, seed):
     singles = [game.init() for _ in range(rows)]
     for _ in range(300):
         # mostly legal moves, sometimes an illegal or out-of-range one
-        actions = rng.integers(-1, game.pits + 1, size=rows)
+        actions = rng.integers(-1, game.actions + 1, size=rows)
         for i, state in enumerate(singles):
             if not game.is_terminal(state) and rng.random() < 0.8:
                 actions[i] = rng.choice(np.flatnonzero(game.legal_mask(state)))
@@ -52,7 +52,7 @@ def test_batch_steps_agree_with_the_engine_move_for_move(game, rows, seed):
             if game.is_terminal(state):
                 assert status[i] == 2
                 continue
-            legal = 0 <= actions[i] < game.pits and game.legal_mask(state)[actions[i]]
+            legal = 0 <= actions[i] < game.actions and game.legal_mask(state)[actions[i]]
             assert status[i] == (0 if legal else 1)
             if legal:
                 game.apply(state, int(actions[i]))
@@ -104,10 +104,12 @@ def test_random_playouts_finish_valid_games_reproducibly(game):
 
 
 def reference_max(game, state):
-    """The fullest legal pit, ties to the pit nearest the store, in plain numpy."""
+    """The fullest legal pit, ties to the pit nearest the store (the clockwise action, where a move
+    names its way), in plain numpy."""
     first = game.to_move(state) * (game.pits + 1)
-    counts = np.where(game.legal_mask(state), state[first:first + game.pits], -1)
-    return int(game.pits - 1 - np.argmax(counts[::-1]))
+    holes = np.arange(game.actions) % game.pits
+    counts = np.where(game.legal_mask(state), state[first + holes], -1)
+    return int(game.actions - 1 - np.argmax(counts[::-1]))
 
 
 @pytest.mark.parametrize("game", EXAMPLES, ids=repr)
@@ -117,7 +119,7 @@ def test_compiled_policies_play_the_policies_moves(game):
     rng = np.random.default_rng(3)
     live = [s for s in random_states(game, rng, 300) if not game.is_terminal(s)]
     greedy = make_policy("greedy")
-    stack, counters = np.zeros((MAX_PLY, game.pits, game.state_size), dtype=np.int32), new_counters(extra=1)
+    stack, counters = np.zeros((MAX_PLY, game.actions, game.state_size), dtype=np.int32), new_counters(extra=1)
     for state in live:
         legal = game.legal_mask(state)
         assert max_move(game, state) == reference_max(game, state)
@@ -130,7 +132,7 @@ def test_compiled_policies_play_the_policies_moves(game):
 @pytest.mark.parametrize("game", DEFAULTS, ids=repr)
 def test_compiled_random_policy_draws_what_random_policy_draws(game):
     rng = np.random.default_rng(5)
-    mask = np.zeros(game.pits, dtype=np.bool_)
+    mask = np.zeros(game.actions, dtype=np.bool_)
     for seed in range(5):
         policy = make_policy("random")
         policy.reset(seed=seed)

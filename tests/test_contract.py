@@ -30,11 +30,12 @@ def test_each_parameter_is_declared_once_with_a_doc_and_its_values(cls):
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=list(GAMES))
-def test_the_spec_holds_the_id_then_each_parameter_where_spec_index_says(cls):
+def test_the_spec_holds_the_id_then_each_parameter_where_spec_index_says_then_the_actions(cls):
     for example in cls.examples:
         game = cls(**example)
         assert game.spec[SPEC_GAME] == cls.game_id
-        assert len(game.spec) == 1 + len(cls.parameters)
+        assert len(game.spec) == 1 + len(cls.parameters) + 1
+        assert game.spec[-1] == game.actions  # the last entry: the size of the action space
         for param in cls.parameters:
             value = game.params[param.name]
             code = param.choices.index(value) if param.choices else int(value)
@@ -97,7 +98,7 @@ def test_a_variant_may_declare_any_number_of_rule_parameters():
         apply_kernel = staticmethod(kalah_apply)
 
     game = Wide(rule_2=True)
-    assert list(game.spec[1:]) == [3, 2, 0, 0, 1, 1]
+    assert list(game.spec[1:]) == [3, 2, 0, 0, 1, 1, 3]  # ... and the actions: the 3 pits
     assert spec_index(Wide.parameters, "variant") == 6
     with pytest.raises(ValueError, match="no parameter 'rule_9' is declared"):
         spec_index(Wide.parameters, "rule_9")

@@ -1,6 +1,8 @@
 """The family's rules of which way a move sows and how far its laps and captures go
-(games/family.py): ``direction`` beyond one fixed way, ``lap_rule``, next laps beside the
-store, ``capture_side="opponent_first"``, the grand slams that leave a hole, ``cross_chain``.
+(games/family.py): ``direction`` beyond one fixed way, moves that name their way
+(``choose_direction``, ``opposed``: 2H actions), ``lap_rule``, next laps beside the store,
+``capture_side="opponent_first"``, the grand slams that leave a hole, ``cross_chain``, chains that
+run one way round the ring.
 
 Boards are written as in test_family.py: ``p0 [a b c d e f] s0 | p1 [g h i j k l] s1`` with
 player_0's holes at cells 0..H-1, its store at H, player_1's holes at H+1..2H, its store at
@@ -45,7 +47,8 @@ def test_outward_and_inward_on_four_holes(direction, p0_after, p1_after):
 
 
 def test_outward_on_an_odd_row_is_refused():
-    with pytest.raises(BadInput, match=re.escape("direction='outward' with an odd number of holes (5)")):
+    with pytest.raises(BadInput, match=re.escape("direction='outward' with an odd number of holes (5) needs "
+                                                 "choose_direction='middle' or 'all'")):
         Family(holes=5, direction="outward")
 
 
@@ -139,3 +142,60 @@ def test_cross_chain(chain, s0, p1_after):
     state = position(game, [2, 3, 1, 0, 0, 0], 0, [1] * 6, 0)
     # p1 index: hole h of player_1 is across from player_0's hole 5 - h
     assert play(game, state, 2) == After([2, 3, 0, 1, 0, 0], s0, p1_after, 0, 1)
+
+
+# -- moves that name their way ----------------------------------------------------------------
+def test_outward_with_a_chosen_middle_hole_has_ten_actions():
+    # hole h counter-clockwise is action h, clockwise h + 5: the left holes sow clockwise only, the
+    # right ones counter-clockwise only, the middle one both ways
+    game = Family(holes=5, direction="outward", choose_direction="middle", **SOW_ONLY)
+    assert game.actions == 10
+    assert legal(game, game.init()) == [2, 3, 4, 5, 6, 7]
+    state = position(game, [0, 0, 2, 0, 0], 0, [1] * 5, 0)
+    assert play(game, state, 2) == After([0, 0, 0, 1, 1], 0, [1] * 5, 0, 1)
+    state = position(game, [0, 0, 2, 0, 0], 0, [1] * 5, 0)
+    assert play(game, state, 7) == After([1, 1, 0, 0, 0], 0, [1] * 5, 0, 1)
+
+
+def test_opposed_the_first_move_chooses_each_players_way():
+    game = Family(direction="opposed", **SOW_ONLY)
+    state = game.init()
+    assert legal(game, state) == list(range(12))
+    game.apply(state, 7)  # player_0 sows hole 1 clockwise: player_0 sows clockwise for the game
+    assert legal(game, state) == [0, 1, 2, 3, 4, 5]  # player_1 counter-clockwise
+    game.apply(state, 0)
+    assert legal(game, state) == [6, 8, 9, 10, 11]  # player_0 clockwise (its hole 1 is empty)
+    assert "the rules sow it the other way here" in game.illegal_reason(state, 0)
+
+
+def test_a_lone_seed_sown_outward_across_the_end_may_not_go_straight_back():
+    # player_0's lone seed in hole 0 goes clockwise into player_1's hole 3: player_1 may not play it
+    # straight back; then player_1's lone seed crosses the other end, into player_0's hole 3, which
+    # player_0 may not play at once either; a move between frees it
+    game = Family(holes=4, direction="outward", **SOW_ONLY)
+    state = position(game, [1, 1, 0, 0], 0, [1, 0, 0, 0], 0)
+    assert play(game, state, 0) == After([0, 1, 0, 0], 0, [1, 0, 0, 1], 0, 1)
+    assert legal(game, state) == [0]
+    assert play(game, state, 0) == After([0, 1, 0, 1], 0, [0, 0, 0, 1], 0, 0)
+    assert legal(game, state) == [1]
+    assert play(game, state, 1) == After([1, 0, 0, 1], 0, [0, 0, 0, 1], 0, 1)
+    assert legal(game, state) == [3]
+
+
+@pytest.mark.parametrize("chain, s0, p1_after", [
+    # hole 0's two seeds sown clockwise end in player_1's hole 4, a 2: taken; the chain "backward"
+    # runs back along this move (to hole 5, a 2: taken too), "cw" runs clockwise (to hole 3: empty)
+    ("backward", 4, [1, 1, 1, 0, 0, 0]),
+    ("cw", 2, [1, 1, 1, 0, 0, 2]),
+])
+def test_a_chain_may_run_one_way_round_the_ring(chain, s0, p1_after):
+    game = Family(choose_direction="all", chain=chain, must_share=False)
+    state = position(game, [2, 0, 0, 0, 0, 1], 0, [1, 1, 1, 0, 1, 1], 0)
+    assert play(game, state, 6) == After([0, 0, 0, 0, 0, 1], s0, p1_after, 0, 1)
+
+
+def test_choose_direction_refusals():
+    with pytest.raises(BadInput, match=re.escape("choose_direction='middle' needs an odd number of holes, got 6")):
+        Family(choose_direction="middle")
+    with pytest.raises(BadInput, match=re.escape("with direction='opposed': the first move already chooses")):
+        Family(direction="opposed", choose_direction="all")

@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mancala_marl import observations
+from mancala_marl.errors import BadInput
 from mancala_marl.games import GAME_OVER, Sungka
 
 from .helpers import random_game
@@ -93,6 +94,10 @@ def test_the_afterstates_observation_holds_the_engines_own_afterstate_of_every_p
     if game.is_terminal(state):
         return
     player, size = game.to_move(state), observations.observation_space(game, "counts").shape[0]
+    if game.actions != game.pits:  # a move also names its way (the family): no encoding per pit's move
+        with pytest.raises(BadInput, match="also names its way"):
+            observations.encode(game, state, player, "afterstates")
+        return
     blocks = observations.encode(game, state, player, "afterstates")[-game.pits * size:].reshape(game.pits, size)
     legal = game.legal_mask(state)
     for pit in range(game.pits):

@@ -42,7 +42,7 @@ from mancala_marl.agents.rules import exact_pit, max_pit, random_pit
 from mancala_marl.errors import BadInput
 from mancala_marl.extras import require
 from mancala_marl.games import MAX_MOVES, Game, make_game
-from mancala_marl.games.base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, check_max_moves, margin
+from mancala_marl.games.base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, action_count, check_max_moves, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
 from mancala_marl.limits import check_count
 from mancala_marl.search_core import MAX_PLY, new_counters
@@ -135,7 +135,7 @@ def _step(states, actions, players, num_moves, pending, max_moves, opponents, sc
     total = 2 * pits * spec[SPEC_SEEDS]
     for i in range(states.shape[0]):
         state, me, pit = states[i], players[i], actions[i]
-        illegal[i] = not (0 <= pit < pits and state[cells] == me and legal_moves(state, spec, mask) > 0
+        illegal[i] = not (0 <= pit < action_count(spec) and state[cells] == me and legal_moves(state, spec, mask) > 0
                           and mask[pit])
         if illegal[i]:  # forfeit, as in SingleAgentEnv
             rewards[i] = -1.0 if not score_diff else -float(total)
@@ -221,7 +221,7 @@ class MancalaVecEnv(VecEnv):
         self.restart_prob = float(restart_prob)
         n, g = int(num_envs), self.game
         self.render_mode = None  # read by VecEnv.__init__; this env does not render
-        super().__init__(n, observations.observation_space(g, obs_type), spaces.Discrete(g.pits))
+        super().__init__(n, observations.observation_space(g, obs_type), spaces.Discrete(g.actions))
         self.opponent, self.seat_mode, self.reward_type, self.obs_type = opponent, seat, reward, obs_type
         self.reward_scale, self.max_moves = float(reward_scale), int(max_moves)
         self._opponent_names = [names[i % len(names)] for i in range(n)]
@@ -241,8 +241,8 @@ class MancalaVecEnv(VecEnv):
         self._illegal = np.zeros(n, dtype=np.bool_)
         self._forfeited = np.zeros(n, dtype=np.bool_)
         self._work = (np.zeros(g.state_size, dtype=np.int32),  # scratch row
-                      np.zeros(g.pits, dtype=np.bool_),  # scratch mask
-                      np.zeros((MAX_PLY, g.pits, g.state_size), dtype=np.int32),  # greedy's stack
+                      np.zeros(g.actions, dtype=np.bool_),  # scratch mask
+                      np.zeros((MAX_PLY, g.actions, g.state_size), dtype=np.int32),  # greedy's stack
                       new_counters(extra=1))  # greedy's counters
         self._obs_id = observations.obs_id(g, obs_type)
         self.restarts = RestartPool(restart_capacity, g.state_size)
@@ -264,8 +264,9 @@ class MancalaVecEnv(VecEnv):
 
     def step_async(self, actions: np.ndarray) -> None:
         actions = np.asarray(actions).reshape(self.num_envs)
-        if actions.dtype.kind not in "iu" or ((actions < 0) | (actions >= self.game.pits)).any():
-            raise BadInput(f"actions must be pit indices 0..{self.game.pits - 1}, got {actions!r}")
+        if actions.dtype.kind not in "iu" or ((actions < 0) | (actions >= self.game.actions)).any():
+            word = "pit" if self.game.actions == self.game.pits else "action"
+            raise BadInput(f"actions must be {word} indices 0..{self.game.actions - 1}, got {actions!r}")
         self._actions[:] = actions
 
     def step_wait(self):

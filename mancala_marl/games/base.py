@@ -58,7 +58,8 @@ from .._compile import kernel
 from .params import Param, check_values
 
 # The first entries of a game's ``spec`` (an int64 array handed to every kernel): the game's id,
-# then its parameters in the order of their declaration, the pits and the seeds first.
+# then its parameters in the order of their declaration, the pits and the seeds first. Its last
+# entry is the size of the action space (``action_count``).
 SPEC_GAME, SPEC_PITS, SPEC_SEEDS = range(3)
 
 GAME_OVER = -1
@@ -84,6 +85,12 @@ def seeds_param(name: str, default: int, doc: str) -> Param:
     int32 cell; the game checks the board's total (:func:`check_rules`)."""
     return Param(name, int, default, doc, low=1, high=MAX_TOTAL_SEEDS // 2,
                  why_high="the board's total must fit an int32 cell")
+
+
+@kernel(inline="always")
+def action_count(spec):
+    """The number of actions of the game ``spec`` describes (:attr:`Game.actions`)."""
+    return spec[spec.shape[0] - 1]
 
 
 def spec_index(parameters: tuple[Param, ...], name: str) -> int:
@@ -254,15 +261,21 @@ class Game:
         self.params = check_rules(self, values)
         self.pits = self.params[self.pit_word]
         self.seeds = self.params[self.seed_word]
-        self.spec = np.array([self.game_id, *(param.code(self.params[param.name]) for param in self.parameters)],
-                             dtype=np.int64)
+        self.actions = self.count_actions()
+        self.spec = np.array([self.game_id, *(param.code(self.params[param.name]) for param in self.parameters),
+                              self.actions], dtype=np.int64)
         self.board_size = board_size(self.pits)
         self.to_move_index = self.board_size
         self.state_size = self.board_size + 1 + self.extra_slots
         self.key_cells = self.state_size
         self._state_shape = (self.state_size,)
         self.total_seeds = 2 * self.pits * self.seeds
-        self._mask = np.empty(self.pits, dtype=np.bool_)  # scratch for apply's legality check
+        self._mask = np.empty(self.actions, dtype=np.bool_)  # scratch for apply's legality check
+
+    def count_actions(self) -> int:
+        """The size of the action space: a pit of the mover's row (``pits``), unless a game's moves
+        say more (the family's choice of direction)."""
+        return self.pits
 
     @classmethod
     def param_strategy(cls, st):
@@ -405,14 +418,14 @@ class Game:
                              f"{self!r} (as init() returns), got {got}")
 
     def legal_mask(self, state: np.ndarray) -> np.ndarray:
-        """Boolean mask over the mover's pits; all False once the game is over."""
+        """Boolean mask over the actions (the mover's pits); all False once the game is over."""
         self.check_state(state)
         return self.legal_mask_fast(state)
 
     def legal_mask_fast(self, state: np.ndarray) -> np.ndarray:
         """:meth:`legal_mask` without :meth:`check_state`, for states the library made itself (the
         environments', the arena's): the check costs an environment step about 5%."""
-        out = np.empty(self.pits, dtype=np.bool_)
+        out = np.empty(self.actions, dtype=np.bool_)
         type(self).legal_kernel(state, self.spec, out)
         return out
 
@@ -429,7 +442,7 @@ class Game:
         is still checked (IllegalMoveError)."""
         cls = type(self)
         if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)) \
-                and 0 <= action < self.pits and cls.legal_kernel(state, self.spec, self._mask) \
+                and 0 <= action < self.actions and cls.legal_kernel(state, self.spec, self._mask) \
                 and self._mask[action]:
             cls.apply_kernel(state, int(action), self.spec)
             return state
@@ -446,11 +459,16 @@ class Game:
             return "the game is over, no move can be played"
         if not isinstance(action, (int, np.integer)) or isinstance(action, (bool, np.bool_)):
             return f"action must be an integer pit index, got {action!r}"
-        if not 0 <= action < self.pits:
-            return f"action {action!r} is out of range, pits are 0..{self.pits - 1}"
-        if state[player * (self.pits + 1) + action] == 0:
+        if not 0 <= action < self.actions:
+            return f"action {action!r} is out of range, {self.action_words} are 0..{self.actions - 1}"
+        if action < self.pits and state[player * (self.pits + 1) + action] == 0:
             return f"player_{player}'s pit {action} is empty, it cannot be played"
         return f"player_{player}'s pit {action} is not a legal move here"
+
+    @property
+    def action_words(self) -> str:
+        """What the actions are, for messages: "pits", or "actions" where they are more."""
+        return "pits" if self.actions == self.pits else "actions"
 
     def state_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """(low, high) of every state cell, for the environments' ``state_space``."""

@@ -4,17 +4,21 @@ passes and ends, so that Wari, Ayoayo, Bohnenspiel, Dakon and their cousins are 
 The board is a ring of two rows of holes with a store at each end, as in every game here:
 player_0's holes ``0 .. H-1`` (left to right as player_0 sees them), player_0's store, then
 player_1's holes, player_1's store. Counter-clockwise sowing runs along that ring by increasing
-index; clockwise the other way. A move is a hole of the mover's, ``0 .. H-1`` in that order.
+index; clockwise the other way. A move is a hole of the mover's, ``0 .. H-1`` in that order (and
+its way, where the mover chooses it: see Actions).
 
 **Sowing.** The mover lifts the seeds of a hole holding at least ``min_seeds`` (all of them, or
 all but one with ``leave_one``) and drops one in each hole along the ring, in ``direction``:
 ``ccw`` or ``cw`` for every move; ``outward`` (the left half of a row sows clockwise, the right
-half counter-clockwise, away from the middle) or ``inward`` (towards it), on rows of an even
-number of holes; ``by_parity``: an odd count lifted sows counter-clockwise, an even one clockwise.
-Captures read "backward" and "forward" along the move's own direction.
-``move_rule="opponent_or_empty"`` allows only a hole of at most H seeds whose first lap ends across
-or in an empty hole (or a fuller one); ``"single_to_empty"`` moves a lone seed only into an empty
-hole.
+half counter-clockwise, away from the middle; with ``min_seeds=1`` a lone seed sown across the end
+of the rows may not be played straight back) or ``inward`` (towards the middle); ``by_parity``: an
+odd count lifted sows counter-clockwise, an even one clockwise; ``opposed``: the first move of the
+game chooses its way, which is the first mover's for the game, and the other player sows the
+other way. ``choose_direction`` lets the mover choose the way of the ``middle`` hole of an odd row
+(which ``outward`` and ``inward`` need there) or of ``all`` holes. Captures read "backward" and
+"forward" along the move's own way. ``move_rule="opponent_or_empty"`` allows only a hole of at
+most H seeds whose first lap ends across or in an empty hole (or a fuller one);
+``"single_to_empty"`` moves a lone seed only into an empty hole.
 
 - The stores are passed over, unless ``sow_store``: the mover's own store is then a hole of the
   ring, and a last seed there gives the mover another turn.
@@ -25,11 +29,18 @@ hole.
   more than :data:`MAX_LAPS` laps is endless: the game stops, the seeds in hand leave play and
   the seeds on the board are shared out by ``endless_leftover``. A lap that ends in the mover's
   store ends the sowing (another turn); a ``"next"`` lap ending beside it goes on from the store,
-  sowing its seeds (MancalaGames' rule, kept so as to play its files). ``lap_rule`` adds a condition on the last hole for each
-  further lap (it holds exactly, or at least, ``lap_count`` seeds; it is on the mover's side, or
-  the opponent's), tested before a lap's capture. ``lap_capture``: a relay lap
-  captures where it ends and sows on (a lone seed that cross-captured goes on alone, one that did
-  not stops; after a capture by count the sowing goes on from the next hole).
+  sowing its seeds (MancalaGames' rule, kept so as to play its files). ``lap_rule`` adds a
+  condition on the last hole for each further lap (it holds exactly, or at least, ``lap_count``
+  seeds; it is on the mover's side, or the opponent's), tested before a lap's capture.
+  ``lap_capture``: a relay lap captures where it ends and sows on (a lone seed that cross-captured
+  goes on alone, one that did not stops; after a capture by count the sowing goes on from the next
+  hole).
+
+**Actions.** Where no move chooses its way, an action is a hole of the mover's, ``0 .. H-1``.
+Where some do (``choose_direction``, ``opposed``), there are ``2H`` actions: ``h`` sows hole ``h``
+counter-clockwise and ``H + h`` sows it clockwise; the mask allows the ways the rules allow (a
+hole whose way is fixed has one legal action of the two). The per-pit observations (``moves``,
+``turns``, ``afterstates``) are refused for these games.
 
 **Captures.** Where the last seed falls (never in a store):
 
@@ -37,8 +48,8 @@ hole.
   (``capture_max=0``: no upper bound) of ``capture_parity``, on ``capture_side``
   (``opponent_first`` or ``own_first``: the last hole must be on that side, and the chain may then
   cross to the other); none when ``capture_min=0``. ``captures`` holes may be taken in a row (0:
-  as many as qualify), going ``chain`` (backward along the sowing, or forward) from the last hole
-  while each qualifies.
+  as many as qualify), going ``chain`` (backward along the sowing, or forward, or one way round the
+  ring, ``cw`` or ``ccw``, whichever way the move sowed) from the last hole while each qualifies.
 - ``cross_capture``: a last seed in an empty hole takes the hole across the board, if that hole
   qualifies by the counts above (when given) and its side; the chain then takes the holes across
   from each next empty hole (any next hole, with ``cross_chain="any"``). ``take_own`` also takes
@@ -98,8 +109,8 @@ import numpy as np
 
 from mancala_marl.errors import BadInput
 from .._compile import kernel
-from .base import (GAME_OVER, MAX_MOVES, SPEC_PITS, SPEC_SEEDS, Game, pits_param, seeds_param, spec_index,
-                   sweep_to_stores)
+from .base import (GAME_OVER, MAX_MOVES, SPEC_PITS, SPEC_SEEDS, Game, action_count, pits_param, seeds_param,
+                   spec_index, sweep_to_stores)
 from .params import Param
 
 MAX_LAPS = 75  # MancalaGames' bound on a relay sowing, after which it calls the sowing endless
@@ -108,13 +119,17 @@ MAX_LAPS = 75  # MancalaGames' bound on a relay sowing, after which it calls the
 # when no move is left. It is the environments' truncation, so that every search, rollout and
 # match over the family ends.
 MOVE_LIMIT = MAX_MOVES
-OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED, EXTRA_TURNS = 1, 2, 3, 4  # the slots after TO_MOVE
-DIRECTIONS = ("ccw", "cw", "outward", "inward", "by_parity")
+# the slots after TO_MOVE; FIRST_WAY: 0 before the first move of an "opposed" game, then 1 + the
+# way player_0 sows (0: ccw, 1: cw); NO_RETURN: 1 + the cell a lone seed just crossed into at the
+# end of the rows ("outward"), which may not be played straight back (0: none)
+OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED, EXTRA_TURNS, FIRST_WAY, NO_RETURN = 1, 2, 3, 4, 5, 6
+DIRECTIONS = ("ccw", "cw", "outward", "inward", "by_parity", "opposed")
+CHOICES = ("none", "middle", "all")
 LAPS = ("single", "relay", "next")
 LAP_RULES = ("any", "count_is", "count_at_least", "own_side", "opponent_side")
 PARITIES = ("any", "even", "odd")
 SIDES = ("both", "opponent", "own", "opponent_first", "own_first")
-CHAINS = ("backward", "forward")
+CHAINS = ("backward", "forward", "cw", "ccw")
 TAKE_OWN = ("leave", "on_capture", "always")
 GRAND_SLAMS = ("legal", "illegal", "no_capture", "leave_left", "leave_right")
 CLEARED = ("no", "own", "opponent")
@@ -128,7 +143,11 @@ PARAMETERS = (
     pits_param("holes", 6, "holes a side", low=2),
     seeds_param("seeds", 4, "seeds in each hole at the start"),
     Param("direction", str, "ccw", "the way seeds are sown round the ring: one way, outward or inward from the "
-                                   "middle of the row, or by the count lifted (odd: ccw)", choices=DIRECTIONS),
+                                   "middle of the row, by the count lifted (odd: ccw), or opposed (the first "
+                                   "mover chooses a way for the game, the other player sows the other)",
+          choices=DIRECTIONS),
+    Param("choose_direction", str, "none", "the holes whose mover chooses the way to sow: none, the middle one of "
+                                           "an odd row, or all", choices=CHOICES),
     Param("sow_store", bool, False, "the mover's own store is sown into; a last seed there gives another turn"),
     Param("laps", str, "single", "one lap, relay laps from the last hole, or laps from the next hole",
           choices=LAPS),
@@ -155,7 +174,9 @@ PARAMETERS = (
                                   "last one by the mover, or it too: owner_all), or by the mover (from any row, "
                                   "the own or the opponent's)", choices=PASSING),
     Param("captures", int, 0, "holes taken in a row at most (0: as many as qualify)", low=0, high=MAX_COUNT),
-    Param("chain", str, "backward", "the way a chain of captures runs from the last hole", choices=CHAINS),
+    Param("chain", str, "backward", "the way a chain of captures runs from the last hole: back along the "
+                                    "sowing, forward, or one way round the ring whatever way the move sowed",
+          choices=CHAINS),
     Param("no_single_capture", bool, False, "a lap of a single seed captures nothing"),
     Param("grand_slam", str, "legal", "a move taking every seed of the opponent's row", choices=GRAND_SLAMS),
     Param("take_across", bool, False, "a capture also takes the hole across from the first hole taken"),
@@ -180,7 +201,7 @@ PARAMETERS = (
     Param("endless_leftover", str, "divided", "who gets them when a relay sowing is endless",
           choices=LEFTOVERS),
 )
-(DIRECTION, SOW_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, SKIP_ORIGIN, LEAVE_ONE, MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX,
+(DIRECTION, CHOOSE_DIRECTION, SOW_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, SKIP_ORIGIN, LEAVE_ONE, MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX,
  CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN, TAKE_OWN_, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE,
  GRAND_SLAM, TAKE_ACROSS, CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, END_SEEDS_LEFT, END_CLEARED, WIN_SHORT, END_BELOW,
  LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER) = (
@@ -188,9 +209,10 @@ PARAMETERS = (
 RELAY, NEXT = LAPS.index("relay"), LAPS.index("next")
 EVEN, ODD = PARITIES.index("even"), PARITIES.index("odd")
 SIDE_OPPONENT, SIDE_OWN, OPPONENT_FIRST, OWN_FIRST = (SIDES.index(name) for name in SIDES[1:])
-OUTWARD, INWARD, BY_PARITY = (DIRECTIONS.index(name) for name in DIRECTIONS[2:])
+OUTWARD, INWARD, BY_PARITY, OPPOSED = (DIRECTIONS.index(name) for name in DIRECTIONS[2:])
+CHOOSE_MIDDLE, CHOOSE_ALL = 1, 2
 COUNT_IS, COUNT_AT_LEAST, OWN_SIDE, OPPONENT_SIDE = range(1, 5)
-FORWARD = CHAINS.index("forward")
+FORWARD, CHAIN_CW, CHAIN_CCW = 1, 2, 3
 ON_CAPTURE, ALWAYS = TAKE_OWN.index("on_capture"), TAKE_OWN.index("always")
 SLAM_ILLEGAL, SLAM_NO_CAPTURE, LEAVE_LEFT = (GRAND_SLAMS.index(name) for name in GRAND_SLAMS[1:4])
 CLEARED_OWN, CLEARED_OPPONENT = CLEARED.index("own"), CLEARED.index("opponent")
@@ -336,7 +358,8 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
         saved = state[:cells].copy()
     store = mover * (holes + 1) + holes
     limit = spec[CAPTURES]
-    chain_backward = backward if spec[CHAIN] == FORWARD else not backward
+    chain_rule = spec[CHAIN]
+    chain_backward = chain_rule == CHAIN_CW if chain_rule >= CHAIN_CW else backward == (chain_rule == FORWARD)
     taken = 0
     cell = first = last  # first: the first hole taken (the last one sown, or two out)
     if not by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP]:
@@ -401,14 +424,16 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
 
 
 @kernel
-def sow_and_capture(state, spec, hole):
-    """Sow ``hole`` of the player to move and take what it captures; returns REPEAT | CAPTURED |
-    ENDLESS bits. The turn and the end are left to the caller."""
+def sow_and_capture(state, spec, action):
+    """Play ``action`` (a hole of the player to move; where the way is chosen, ``hole + holes``
+    sows it clockwise) and take what it captures; returns REPEAT | CAPTURED | ENDLESS bits. The
+    turn and the end are left to the caller."""
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = state[cells]
+    hole = action % holes
     origin = mover * (holes + 1) + hole
-    backward = sows_backward(spec, hole, state[origin])
+    backward = action >= holes if action_count(spec) > holes else sows_backward(spec, hole, state[origin])
     own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
     by_count = spec[CAPTURE_MIN] > 0
     inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
@@ -502,8 +527,22 @@ def sows_backward(spec, hole, seeds):
         return rule == 1
     if rule == BY_PARITY:
         return seeds % 2 == 0
-    left_half = hole < spec[SPEC_PITS] // 2  # (an odd row's middle hole is refused for now)
+    left_half = hole < spec[SPEC_PITS] // 2  # (an odd row's middle hole is always chosen)
     return left_half if rule == OUTWARD else not left_half
+
+
+@kernel(inline="always")
+def way_allowed(state, spec, mover, hole, backward):
+    """Whether ``hole`` may be sown that way (clockwise: ``backward``), in a game where a move names
+    its way."""
+    holes = spec[SPEC_PITS]
+    if spec[DIRECTION] == OPPOSED:
+        first = state[2 * holes + 2 + FIRST_WAY]
+        return first == 0 or backward == ((first == 2) == (mover == 0))
+    choose = spec[CHOOSE_DIRECTION]
+    if choose == CHOOSE_ALL or (choose == CHOOSE_MIDDLE and hole == holes // 2):
+        return True
+    return backward == sows_backward(spec, hole, state[mover * (holes + 1) + hole])
 
 
 @kernel(inline="always")
@@ -517,16 +556,15 @@ def lap_goes_on(state, spec, last, holes, mover, lap_rule):
 
 
 @kernel(inline="always")
-def may_move(state, spec, mover, hole):
-    """Whether ``hole`` holds enough seeds and passes the move rule (not yet must-share or an
-    illegal grand slam)."""
+def may_move(state, spec, mover, hole, backward):
+    """Whether ``hole`` holds enough seeds and passes the move rule, sown clockwise (``backward``)
+    or not (not yet must-share or an illegal grand slam)."""
     holes = spec[SPEC_PITS]
     origin = mover * (holes + 1) + hole
     seeds = state[origin]
     if seeds < spec[MIN_SEEDS]:
         return False
     rule = spec[MOVE_RULE]
-    backward = sows_backward(spec, hole, seeds)
     own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
     if rule == SINGLE_TO_EMPTY:  # a lone seed moves only into an empty hole (and never into the store)
         following = step(origin, holes, backward, own_store)
@@ -544,8 +582,55 @@ def may_move(state, spec, mover, hole):
 
 
 @kernel
+def movable(state, spec, mover, out):
+    """The actions whose hole holds enough seeds, that pass the move rule and, where a move names
+    its way, may go that way, into ``out``; returns their count."""
+    holes = spec[SPEC_PITS]
+    first = mover * (holes + 1)
+    count = 0
+    if action_count(spec) > holes:  # hole h counter-clockwise, then h + holes clockwise
+        for way in range(2):
+            for h in range(holes):
+                ok = way_allowed(state, spec, mover, h, way == 1) and may_move(state, spec, mover, h, way == 1)
+                out[way * holes + h] = ok
+                count += ok
+    elif spec[MOVE_RULE] == 0:  # the common case, without may_move's call per hole (a third of a move's time)
+        least = spec[MIN_SEEDS]
+        for h in range(holes):
+            out[h] = state[first + h] >= least
+            count += out[h]
+    else:
+        for h in range(holes):
+            out[h] = may_move(state, spec, mover, h, sows_backward(spec, h, state[first + h]))
+            count += out[h]
+    blocked = state[2 * holes + 2 + NO_RETURN] - 1
+    if blocked >= 0 and side_of(blocked, holes) == mover:  # the lone seed may not go straight back
+        for action in range(blocked - first, action_count(spec), holes):
+            count -= out[action]
+            out[action] = False
+    return count
+
+
+@kernel(inline="always")
+def crossing_cell(state, spec, action):
+    """Where a lone seed sown outward from an end hole crosses into the other row (its owner
+    may not play it straight back: MancalaGames' rule for outward sowing), or -1."""
+    holes = spec[SPEC_PITS]
+    if spec[DIRECTION] != OUTWARD or spec[MIN_SEEDS] != 1 or spec[LEAVE_ONE] or spec[CHOOSE_DIRECTION] == CHOOSE_ALL:
+        return -1
+    mover = state[2 * holes + 2]
+    hole = action % holes
+    origin = mover * (holes + 1) + hole
+    clockwise = action >= holes if action_count(spec) > holes else sows_backward(spec, hole, 1)
+    if state[origin] != 1 or not ((hole == 0 and clockwise) or (hole == holes - 1 and not clockwise)):
+        return -1
+    target = step(origin, holes, clockwise, mover * (holes + 1) + holes if spec[SOW_STORE] else -1)
+    return target if side_of(target, holes) == 1 - mover else -1
+
+
+@kernel
 def legal_holes(state, spec, out):
-    """The mover's legal holes into ``out``; returns their count. Must-share and an illegal grand
+    """The mover's legal actions into ``out``; returns their count. Must-share and an illegal grand
     slam are decided by playing each move on a copy."""
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
@@ -553,17 +638,7 @@ def legal_holes(state, spec, out):
     if mover == GAME_OVER:
         out[:] = False
         return 0
-    count = 0
-    first = mover * (holes + 1)
-    if spec[MOVE_RULE] == 0:  # the common case, without may_move's call per hole (a third of a move's time)
-        least = spec[MIN_SEEDS]
-        for h in range(holes):
-            out[h] = state[first + h] >= least
-            count += out[h]
-    else:
-        for h in range(holes):
-            out[h] = may_move(state, spec, mover, h)
-            count += out[h]
+    count = movable(state, spec, mover, out)
     if count == 0:
         return 0
     opponent_seeds = row_seeds(state, holes, 1 - mover)
@@ -573,16 +648,14 @@ def legal_holes(state, spec, out):
         return count
     kept = 0
     trial = np.empty(state.shape[0], dtype=state.dtype)  # not empty_like: the narration replays on an array subclass
-    for h in range(holes):
-        if out[h]:
+    for action in range(action_count(spec)):
+        if out[action]:
             trial[:] = state
-            sow_and_capture(trial, spec, h)
-            out[h] = row_seeds(trial, holes, 1 - mover) > 0
-            kept += out[h]
+            sow_and_capture(trial, spec, action)
+            out[action] = row_seeds(trial, holes, 1 - mover) > 0
+            kept += out[action]
     if kept == 0 and share and spec[MUST_PASS]:  # nothing shares: any move will do
-        for h in range(holes):
-            out[h] = may_move(state, spec, mover, h)
-        return count
+        return movable(state, spec, mover, out)
     return kept
 
 
@@ -590,12 +663,13 @@ def legal_holes(state, spec, out):
 def has_move(state, spec, player):
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
-    if spec[MOVE_RULE] == 0 and not spec[MUST_SHARE] and spec[GRAND_SLAM] != SLAM_ILLEGAL:
+    if spec[MOVE_RULE] == 0 and not spec[MUST_SHARE] and spec[GRAND_SLAM] != SLAM_ILLEGAL and \
+            state[cells + NO_RETURN] == 0:
         for cell in range(player * (holes + 1), player * (holes + 1) + holes):  # no move to try on a copy
             if state[cell] >= spec[MIN_SEEDS]:
                 return True
         return False
-    scratch = np.empty(holes, dtype=np.bool_)
+    scratch = np.empty(action_count(spec), dtype=np.bool_)
     saved = state[cells]
     state[cells] = player
     count = legal_holes(state, spec, scratch)
@@ -630,12 +704,17 @@ def claim_leftover(state, holes, mover, rule):
 
 
 @kernel
-def apply_move(state, hole, spec):
+def apply_move(state, action, spec):
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = state[cells]
     state[cells + MOVES_PLAYED] += 1
-    result = sow_and_capture(state, spec, hole)
+    if spec[DIRECTION] == OPPOSED and state[cells + FIRST_WAY] == 0:  # the way chosen is the mover's for the game
+        clockwise = action >= holes
+        state[cells + FIRST_WAY] = 1 + (clockwise if mover == 0 else not clockwise)
+    crossed = crossing_cell(state, spec, action)
+    result = sow_and_capture(state, spec, action)
+    state[cells + NO_RETURN] = crossed + 1 if crossed >= 0 and state[crossed] == 1 else 0
     if result & ENDLESS:
         claim_leftover(state, holes, mover, spec[ENDLESS_LEFTOVER])
         state[cells] = GAME_OVER
@@ -702,23 +781,32 @@ class Family(Game):
     apply_kernel = staticmethod(apply_move)
     legal_kernel = staticmethod(legal_holes)
     # seeds out of play (taken by nobody, or dropped by an endless sowing), moves played, turns
-    # played, extra turns in a row
-    extra_slots = 4
+    # played, extra turns in a row, the way player_0 sows in an "opposed" game, the hole a lone seed
+    # may not be played back from
+    extra_slots = 6
     captures_opposite = False
     sweeps_at_end = False
-    # Wari (the defaults); Kalah; Dakon (relay sowing into the store, passes, a game of rounds)
+    # Wari (the defaults); Kalah; Dakon (relay sowing into the store, passes, a game of rounds);
+    # Alemungula (outward sowing, the middle hole's way chosen: ten actions)
     examples = ({},
                 {"sow_store": True, "capture_min": 0, "cross_capture": True, "take_own": "on_capture", "captures": 1,
                  "must_share": False},
                 {"holes": 7, "seeds": 7, "sow_store": True, "laps": "relay", "capture_min": 0, "cross_capture": True,
-                 "take_own": "on_capture", "captures": 1, "must_share": False, "must_pass": True})
+                 "take_own": "on_capture", "captures": 1, "must_share": False, "must_pass": True},
+                {"holes": 5, "seeds": 5, "direction": "outward", "choose_direction": "middle", "skip_origin": False,
+                 "capture_max": 4, "capture_parity": "even", "must_share": False})
 
     def __init__(self, *args, **values):
         super().__init__(*args, **values)
         params = self.params
-        if params["direction"] in ("outward", "inward") and params["holes"] % 2:
-            raise BadInput(f"direction={params['direction']!r} with an odd number of holes ({params['holes']}) is not "
-                           "played: the middle hole has no way to sow")
+        choose = params["choose_direction"]
+        if params["direction"] in ("outward", "inward") and params["holes"] % 2 and choose == "none":
+            raise BadInput(f"direction={params['direction']!r} with an odd number of holes ({params['holes']}) needs "
+                           "choose_direction='middle' or 'all': the middle hole has no way of its own")
+        if choose == "middle" and not params["holes"] % 2:
+            raise BadInput(f"choose_direction='middle' needs an odd number of holes, got {params['holes']}")
+        if params["direction"] == "opposed" and choose != "none":
+            raise BadInput(f"choose_direction={choose!r} with direction='opposed': the first move already chooses")
         if params["lap_rule"] != "any" and params["laps"] == "single":
             raise BadInput(f"lap_rule={params['lap_rule']!r} needs laps: with laps='single' it does nothing")
         if params["lap_count"] and not params["lap_rule"].startswith("count"):
@@ -729,6 +817,12 @@ class Family(Game):
             raise BadInput(f"no first move: with seeds={self.seeds}, min_seeds={self.params['min_seeds']} and "
                            f"move_rule={self.params['move_rule']!r} no hole may be played at the start")
 
+    def count_actions(self):
+        """Twice the holes where a move names its way (hole h counter-clockwise, h + holes
+        clockwise), else the holes."""
+        chosen = self.params["choose_direction"] != "none" or self.params["direction"] == "opposed"
+        return 2 * self.pits if chosen else self.pits
+
     def out_of_play(self, state):
         return int(state[self.board_size + OUT_OF_PLAY])
 
@@ -737,6 +831,8 @@ class Family(Game):
         low[self.board_size + OUT_OF_PLAY:] = 0
         high[self.board_size + MOVES_PLAYED:] = MOVE_LIMIT
         high[self.board_size + TURNS_PLAYED] = 2 * MOVE_LIMIT  # a move and a pass are two turns
+        high[self.board_size + FIRST_WAY] = 2 if self.params["direction"] == "opposed" else 0
+        high[self.board_size + NO_RETURN] = self.board_size
         return low, high
 
     def illegal_reason(self, state, action):
@@ -744,11 +840,17 @@ class Family(Game):
         if not reason.endswith("is not a legal move here"):
             return reason
         player = self.to_move(state)
-        seeds = state[player * (self.pits + 1) + action]
+        hole, clockwise = action % self.pits, action >= self.pits
+        seeds = state[player * (self.pits + 1) + hole]
+        named = f"hole {hole}" if self.actions == self.pits else \
+            f"hole {hole} sown {'clockwise' if clockwise else 'counter-clockwise'} (action {action})"
         if seeds < self.params["min_seeds"]:
-            return f"player_{player}'s hole {action} holds {seeds} seeds, fewer than the {self.params['min_seeds']} a move needs"
-        return (f"player_{player}'s hole {action} would leave the opponent's row empty "
-                "(must_share, or an illegal grand slam)")
+            return f"player_{player}'s {named} holds {seeds} seeds, fewer than the {self.params['min_seeds']} a move needs"
+        if self.actions > self.pits and not way_allowed(state, self.spec, player, hole, clockwise):
+            return f"player_{player}'s {named}: the rules sow it the other way here"
+        if self.params["move_rule"] != "any":
+            return f"player_{player}'s {named} is not allowed by move_rule={self.params['move_rule']!r}"
+        return f"player_{player}'s {named} would leave the opponent's row empty (must_share, or an illegal grand slam)"
 
     @classmethod
     def _takes(cls, params) -> bool:
@@ -762,7 +864,7 @@ class Family(Game):
     def param_strategy(cls, st):
         return st.fixed_dictionaries({
             "holes": st.integers(2, 8), "seeds": st.integers(1, 5),
-            "direction": st.sampled_from(DIRECTIONS), "sow_store": st.booleans(), "laps": st.sampled_from(LAPS), "lap_capture": st.booleans(),
+            "direction": st.sampled_from(DIRECTIONS), "choose_direction": st.sampled_from(CHOICES), "sow_store": st.booleans(), "laps": st.sampled_from(LAPS), "lap_capture": st.booleans(),
             "skip_origin": st.booleans(), "leave_one": st.booleans(), "min_seeds": st.just(1),
             "capture_min": st.integers(0, 4), "capture_max": st.integers(0, 4),
             "capture_parity": st.sampled_from(PARITIES), "capture_side": st.sampled_from(SIDES),
@@ -781,7 +883,13 @@ class Family(Game):
 
     @staticmethod
     def _lap_rule_used(params):
-        """A drawn lap rule kept only where it does something (else the set would be refused)."""
+        """A drawn set made one the rules take: a lap rule kept only where it does something, the
+        choice of direction where the row and the direction allow it."""
+        odd = params["holes"] % 2 == 1
+        if params["direction"] == "opposed" or (params["choose_direction"] == "middle" and not odd):
+            params["choose_direction"] = "none"
+        if params["direction"] in ("outward", "inward") and odd and params["choose_direction"] == "none":
+            params["choose_direction"] = "middle"
         if params["laps"] == "single":
             params["lap_rule"] = "any"
         if not params["lap_rule"].startswith("count"):

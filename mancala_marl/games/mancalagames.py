@@ -8,6 +8,19 @@ does not play is refused in one line naming it. Only the first round of a game o
 played; the options that shape later rounds (who starts, how the board is refilled, blocked
 holes) are read and left aside.
 
+Where MancalaGames plays a rule otherwise than the sources its files cite, the importer follows
+MancalaGames (the named games, :mod:`mancala_marl.games.named`, follow the sources):
+
+- In a game whose mover chooses the way to sow (``udir_holes``) over a fixed way (CW or CCW), a
+  chain of captures runs against the game's way, whatever way the move went (``chain="cw"`` or
+  ``"ccw"`` here), where the sources run it back along the move's own sowing.
+- With laps from the next hole and sowing into the store (STOP_STORE), a lap ending beside the
+  mover's store goes on from the store, sowing the seeds it held.
+- Outward (SPLIT) sowing forbids moving a lone seed straight back across the end of the rows, a
+  rule of MancalaGames' own.
+- ``Kalah.txt`` wins outright at more than half the seeds and ends only when the mover cannot
+  move (our ``kalah`` sweeps the board when either side is empty).
+
 Nothing of MancalaGames is imported here: its files are data, read by the rules written below.
 """
 
@@ -36,7 +49,7 @@ TEXT_ONLY = {"name", "about", "help_file"}
 LATER_ROUNDS = {"round_starter", "round_fill", "blocks"}
 # option -> {value in the file: our value}; a value not listed is refused
 CHOICES = {
-    "sow_direct": ("direction", {1: "ccw", -1: "cw", 0: "outward", 4: "inward", 3: "by_parity"}),
+    "sow_direct": ("direction", {1: "ccw", -1: "cw", 0: "outward", 4: "inward", 3: "by_parity", 2: "opposed"}),
     "sow_stores": ("sow_store", {0: False, 1: True}),
     "mlaps": ("laps", {0: "single", 1: "relay", 2: "next"}),
     # a territory's holes are its side's in the first round: OPP_TERR, OWN_TERR are the sides
@@ -68,7 +81,7 @@ NOT_PLAYED = {  # options the family does not play yet, at any value but the def
     "start_pattern": "start patterns other than equal holes", "prescribed": "prescribed openings",
     "play_locs": "moves from the stores", "no_sides": "boards without sides",
     "move_one": "moving one seed", "child_type": "children (owned holes)",
-    "presowcapt": "captures before sowing", "udir_holes": "a chosen sowing direction",
+    "presowcapt": "captures before sowing",
     "moveunlock": "locked holes",
     "xc_sown": "cross captures that must visit the opponent",
 }
@@ -120,6 +133,15 @@ def family_params(data: dict, name: str = "the game") -> dict:
     if info["goal"] == 2 and info["grandslam"] == 1:
         refuse("grandslam", "an illegal grand slam in a territory game")
     params = {"holes": holes, "seeds": seeds}
+    chosen = sorted(info["udir_holes"])  # holes counted from the mover's left, whose way the mover chooses
+    if chosen and info["sow_direct"] == 2:
+        refuse("udir_holes", "chosen holes beside PLAYALTDIR")
+    if chosen == list(range(holes)):
+        params["choose_direction"] = "all"
+    elif chosen == [holes // 2] and holes % 2:
+        params["choose_direction"] = "middle"
+    elif chosen:
+        refuse("udir_holes", "a chosen way for holes other than all or the middle one")
     for option, (ours, values) in CHOICES.items():
         value = info[option]
         if isinstance(value, bool):
@@ -127,6 +149,9 @@ def family_params(data: dict, name: str = "the game") -> dict:
         if value not in values:
             refuse(option)
         params[ours] = values[value]
+    if chosen and info["sow_direct"] in (1, -1) and info["capt_dir"] == 0 and (info["multicapt"] or info["capt_type"] == 1):
+        # MancalaGames runs these chains against the game's own way, not the way the move chose
+        params["chain"] = "cw" if info["sow_direct"] == 1 else "ccw"
     if info["capt_dir"] == 1 and not info["multicapt"] and not info["capt_type"]:
         params["chain"] = "backward"  # a single capture has no chain: the direction says nothing
     params.update(leftover_params(info, refuse))

@@ -29,7 +29,7 @@ def torch_network(config: AlphaZeroConfig, game):
                 x = torch.relu(getattr(self, f"hidden_{k}")(x))
             return self.policy(x), torch.tanh(self.value(x)).squeeze(-1)
 
-    return PolicyValueNet(az_policy.feature_layout(game, config.obs_type)[1], config.hidden, game.pits)
+    return PolicyValueNet(az_policy.feature_layout(game, config.obs_type)[1], config.hidden, game.actions)
 
 
 def torch_evaluator(model):

@@ -77,7 +77,7 @@ def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, prog
 
     def noise(rows):
         masks = np.array([game.legal_mask(forest.roots[g]) for g in rows])
-        draws = rng.dirichlet([config.dirichlet] * game.pits, size=len(rows)) * masks
+        draws = rng.dirichlet([config.dirichlet] * game.actions, size=len(rows)) * masks
         return (draws / draws.sum(axis=1, keepdims=True)).astype(np.float32)
 
     while live.any():
@@ -99,7 +99,7 @@ def self_play(game, net, config: AlphaZeroConfig, rng, forest: mcts.Forest, prog
                 root_logits[k].astype(np.float64), float(root_values[k]), visits[k], value_sums[k], mask)
             records[g].append((obs[k], mask, target.astype(np.float32), game.to_move(states[g]), root_q[k]))
             if plies[g] < config.temperature_moves:
-                move = int(rng.choice(game.pits, p=policy))
+                move = int(rng.choice(game.actions, p=policy))
             else:
                 move = int(np.argmax(np.where(mask, visits[k], -1)))
             game.apply(states[g], move)

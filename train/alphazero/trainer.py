@@ -101,7 +101,7 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
     buffer_path.parent.mkdir(exist_ok=True)
     model = torch_network(config, game)
     optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay)
-    buffer = ReplayBuffer(config.buffer, az_policy.feature_layout(game, config.obs_type)[0].size, game.pits)
+    buffer = ReplayBuffer(config.buffer, az_policy.feature_layout(game, config.obs_type)[0].size, game.actions)
     rng = np.random.default_rng(config.seed)
     generation, seconds = 0, 0.0
     if resume:
