@@ -129,7 +129,7 @@ def narrate(game, before: np.ndarray, after: np.ndarray, pit: int, steps: list,
     mover = game.to_move(before)
     pits = game.pits
     stores = (pits, 2 * pits + 1)
-    own_store, origin = stores[mover], mover * (pits + 1) + pit
+    own_store, origin = stores[mover], mover * (pits + 1) + pit % pits  # (pit + pits: the pit sown clockwise)
     theirs = range((1 - mover) * (pits + 1), (1 - mover) * (pits + 1) + pits)
     made = {side * (pits + 1) + hole for side, hole in set(game.marked_pits(after)[0]) - set(game.marked_pits(before)[0])}
     swept = sweep_start(game, before, steps, calls)

@@ -77,7 +77,9 @@ def rules_text(game) -> str:
     """The in-game help: the rules of the game being played (its rules module's docstring, without
     the docs' markup), the rule parameters, and how the pits are numbered for the person."""
     return (f"\n{game!r}\n\n{game.rules_text(plain=True)}\n\nYour {game.pit_word} are on the bottom row, numbered "
-            f"0..{game.pits - 1} left to right, the direction you sow in; your store is at the end of the row.\n")
+            f"0..{game.pits - 1} left to right, the direction you sow in; your store is at the end of the row."
+            + (f" A move also names its way: k sows pit k counter-clockwise (left to right along your row), "
+               f"{game.pits} + k sows it clockwise." if game.actions > game.pits else "") + "\n")
 
 
 def warm_up(policy, game, write) -> None:
@@ -121,8 +123,8 @@ def ask_move(game, state, read, write) -> int | str | None:
         except ValueError:
             write(f"{text!r} is not a pit number; type one of {legal}\n")
             continue
-        if not 0 <= pit < game.pits:
-            write(f"pit {pit} is out of range: pits are 0..{game.pits - 1}\n")
+        if not 0 <= pit < game.actions:
+            write(f"pit {pit} is out of range: {game.action_words} are 0..{game.actions - 1}\n")
         elif pit not in legal:  # the game's own reason: an empty pit, a tuzduk, Oware's must-feed rule
             write(f"{game.illegal_reason(state, pit)}; legal pits are {legal}\n")
         else:

@@ -104,6 +104,21 @@ def test_a_traditional_game_is_played_hot_seat_by_its_name(client):
     assert copy["state"] == record["state"] and copy["game"] == "dakon"
 
 
+def test_a_game_whose_moves_name_their_way_is_played_by_action(client):
+    # Alemungula's rules: outward sowing, the middle hole's way chosen; action k + 5 sows pit k clockwise
+    rules = {"holes": 5, "seeds": 5, "direction": "outward", "choose_direction": "middle"}
+    body = new(client, game="family", rules=rules, players=[None, None])
+    game = make_game("family", **rules)
+    assert body["state"]["legal"] == [2, 3, 4, 5, 6, 7]
+    refused = client.post(f"/api/games/{body['id']}/moves", json={"pit": 0})
+    assert refused.status_code == 400 and "the rules sow it the other way here" in refused.json()["error"]
+    reply = client.post(f"/api/games/{body['id']}/moves", json={"pit": 7}).json()  # pit 2 clockwise
+    state = game.apply(game.init(), 7)
+    assert reply["played"][0]["pit"] == 7 and reply["state"]["board"] == state[: game.board_size].tolist()
+    assert reply["played"][0]["steps"][0] == [2, 0]  # the sowing starts by lifting pit 2
+    check_state(reply["state"], game)
+
+
 def test_a_traditional_game_takes_rules_that_change_its_preset(client):
     body = new(client, game="wari", rules={"seeds": 5}, players=[None, None])
     assert body["game"] == "wari" and body["state"]["board"] == [5] * 6 + [0] + [5] * 6 + [0]

@@ -161,3 +161,30 @@ def test_two_policies_are_watched_to_the_end(server, browser):
     record = api_state(server, browser)
     assert record["players"] == ["max", "alphabeta:depth=2"] and record["state"]["done"]
     assert len(browser.find_elements("css selector", "#moves li")) == len(record["moves"])
+
+
+def test_a_pit_whose_way_is_chosen_is_sown_clockwise_on_a_shift_click(server, browser):
+    # Alemungula's rules: the left pits sow clockwise only (a click plays pit k's action k + 5), the
+    # middle pit either way (a click counter-clockwise, a shift-click clockwise)
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get(f"{server}/?game=family&mode=people&speed=0")
+    settle(browser)
+    browser.execute_script("""
+        const set = (name, value) => { document.querySelector(`[data-param="${name}"]`).value = value; };
+        set("holes", 5); set("seeds", 5); set("direction", "outward"); set("choose_direction", "middle");
+        document.getElementById("setup").requestSubmit();""")
+    settle(browser)
+    assert api_state(server, browser)["state"]["legal"] == [2, 3, 4, 5, 6, 7]
+    clickable = browser.find_elements("css selector", "g.cell.clickable[data-pit]")
+    assert sorted(int(g.get_attribute("data-pit")) for g in clickable) == [0, 1, 2, 3, 4]
+    browser.find_element("css selector", 'g.cell.clickable[data-pit="0"]').click()
+    settle(browser)
+    assert api_state(server, browser)["moves"][-1] == {"player": 0, "pit": 5}
+    assert "shift-click" in browser.find_element("id", "status").text
+    middle = browser.find_element("css selector", 'g.cell.clickable[data-pit="2"]')
+    ActionChains(browser).key_down(Keys.SHIFT).click(middle).key_up(Keys.SHIFT).perform()
+    settle(browser)
+    assert api_state(server, browser)["moves"][-1] == {"player": 1, "pit": 7}
+    assert browser.find_elements("css selector", "#moves li")[-1].text.endswith("pit 2 clockwise")

@@ -124,7 +124,27 @@ function personToMove() {
 }
 
 // The mover's pits carry data-pit="k" (k: the pit as the API and the environments number it);
-// only the legal ones of a person, while nothing is being sown, can be clicked.
+// only the legal ones of a person, while nothing is being sown, can be clicked. Where a move also
+// names its way (the family's chosen directions), action k sows pit k counter-clockwise and
+// k + pits clockwise: a pit is legal if either is.
+function waysOf(k) {
+  const s = ui.state, pits = (s.board.length - 2) / 2;
+  return [s.legal.includes(k), s.legal.includes(k + pits)];
+}
+
+// The action a click on pit k plays: the one legal way, or, where both are, clockwise on a
+// shift-click.
+function actionFor(k, clockwise) {
+  const [ccw, cw] = waysOf(k), pits = (ui.state.board.length - 2) / 2;
+  return cw && (clockwise || !ccw) ? k + pits : k;
+}
+
+// A pit of the move list and the status line: "pit 3", "pit 3 clockwise" (an action past the pits).
+function pitName(action) {
+  const pits = (ui.state.board.length - 2) / 2;
+  return action < pits ? `pit ${action}` : `pit ${action - pits} clockwise`;
+}
+
 function decorate() {
   const s = ui.state;
   if (!s) return;
@@ -133,7 +153,7 @@ function decorate() {
     const side = Number(g.dataset.side), k = Number(g.dataset.index);
     const pit = g.classList.contains("pit") && side === s.to_move && !s.done;
     if (pit) g.dataset.pit = k; else delete g.dataset.pit;
-    const legal = pit && s.legal.includes(k);
+    const legal = pit && waysOf(k).some(Boolean);
     g.classList.toggle("legal", legal);
     g.classList.toggle("clickable", legal && personToMove() && !ui.busy);
     g.classList.toggle("illegal", pit && !legal);
@@ -157,7 +177,9 @@ function statusText(s) {
     return `Game over, ${score}: ${end}.`;
   }
   if (ui.busy) return `${who(s.to_move)} to move… (${score})`;
-  return personToMove() ? `${who(s.to_move)} to move: click a pit (${score})` : `${who(s.to_move)} to move (${score})`;
+  const pits = (s.board.length - 2) / 2, choose = s.legal.some((a) => a < pits && s.legal.includes(a + pits));
+  const how = choose ? "click a pit (shift-click: sow it clockwise)" : "click a pit";
+  return personToMove() ? `${who(s.to_move)} to move: ${how} (${score})` : `${who(s.to_move)} to move (${score})`;
 }
 
 // -- moves ---------------------------------------------------------------------------------
@@ -167,11 +189,11 @@ const MOVE_STEPS = 12;
 
 async function sow(entry) {
   const delay = Math.min(speed(), speed() * MOVE_STEPS / Math.max(entry.steps.length, 1));
-  const origin = entry.player * ((ui.state.board.length - 2) / 2 + 1) + entry.pit;
+  const pits = (ui.state.board.length - 2) / 2, origin = entry.player * (pits + 1) + entry.pit % pits;
   Object.values(ui.cells).forEach((g) => { delete g.dataset.best; g.classList.remove("last-move"); });
   ui.cells[origin]?.classList.add("sowing");
   ui.lastMove = origin;
-  $("status").textContent = `${who(entry.player)} sows pit ${entry.pit}…`;
+  $("status").textContent = `${who(entry.player)} sows ${pitName(entry.pit)}…`;
   for (const [cell, seeds] of entry.steps) {
     setCell(cell, seeds);
     ui.cells[cell]?.classList.add("touched");
@@ -195,7 +217,7 @@ function addMove(entry) {
   ui.moveNo += 1;
   const li = document.createElement("li");
   li.dataset.player = entry.player; li.dataset.pit = entry.pit; li.dataset.events = (entry.events || []).join(",");
-  li.textContent = `player_${entry.player}${entry.by && entry.by !== "person" ? " (" + entry.by + ")" : ""}: pit ${entry.pit}` +
+  li.textContent = `player_${entry.player}${entry.by && entry.by !== "person" ? " (" + entry.by + ")" : ""}: ${pitName(entry.pit)}` +
     (entry.events?.length ? ` (${entry.events.join(", ")})` : "");
   $("moves").append(li);
   li.scrollIntoView({ block: "nearest" });
@@ -300,7 +322,7 @@ async function analyse() {
       : `value ${view.value ?? "–"} for player_${ui.state.to_move} (${view.sims ?? 0} simulations)`;
     box.innerHTML = `<p><b>${engine}</b>: ${head}, best pit ${view.best}${view.perfect ? " · perfect play: best margin " + view.perfect.best : ""}</p>` +
       `<table>${rows.join("")}</table>`;
-    const bestCell = ui.state.to_move * ((ui.state.board.length - 2) / 2 + 1) + view.best;
+    const pits = (ui.state.board.length - 2) / 2, bestCell = ui.state.to_move * (pits + 1) + view.best % pits;
     if (ui.cells[bestCell]) ui.cells[bestCell].dataset.best = "1";
   } catch (error) {
     box.textContent = error.message;
@@ -388,7 +410,7 @@ async function start() {
   $("setup").addEventListener("submit", (event) => { event.preventDefault(); newGame(formBody()); });
   $("board").addEventListener("click", (event) => {
     const g = event.target.closest("g.cell.clickable");
-    if (g && !ui.busy && personToMove()) play(Number(g.dataset.pit));
+    if (g && !ui.busy && personToMove()) play(actionFor(Number(g.dataset.pit), event.shiftKey));
   });
   $("undo").addEventListener("click", undo);
   $("pause").addEventListener("click", () => {
