@@ -587,27 +587,25 @@ def movable(state, spec, mover, out):
     its way, may go that way, into ``out``; returns their count."""
     holes = spec[SPEC_PITS]
     first = mover * (holes + 1)
+    # the hole a lone seed just crossed into may not be played back (no hole: out of 0..holes-1)
+    blocked = state[2 * holes + 2 + NO_RETURN] - 1 - first
     count = 0
     if action_count(spec) > holes:  # hole h counter-clockwise, then h + holes clockwise
         for way in range(2):
             for h in range(holes):
-                ok = way_allowed(state, spec, mover, h, way == 1) and may_move(state, spec, mover, h, way == 1)
+                ok = h != blocked and way_allowed(state, spec, mover, h, way == 1) and \
+                    may_move(state, spec, mover, h, way == 1)
                 out[way * holes + h] = ok
                 count += ok
     elif spec[MOVE_RULE] == 0:  # the common case, without may_move's call per hole (a third of a move's time)
         least = spec[MIN_SEEDS]
         for h in range(holes):
-            out[h] = state[first + h] >= least
+            out[h] = state[first + h] >= least and h != blocked
             count += out[h]
     else:
         for h in range(holes):
-            out[h] = may_move(state, spec, mover, h, sows_backward(spec, h, state[first + h]))
+            out[h] = h != blocked and may_move(state, spec, mover, h, sows_backward(spec, h, state[first + h]))
             count += out[h]
-    blocked = state[2 * holes + 2 + NO_RETURN] - 1
-    if blocked >= 0 and side_of(blocked, holes) == mover:  # the lone seed may not go straight back
-        for action in range(blocked - first, action_count(spec), holes):
-            count -= out[action]
-            out[action] = False
     return count
 
 
@@ -639,8 +637,8 @@ def legal_holes(state, spec, out):
         out[:] = False
         return 0
     count = movable(state, spec, mover, out)
-    if count == 0:
-        return 0
+    if count == 0 or not (spec[MUST_SHARE] or spec[GRAND_SLAM] == SLAM_ILLEGAL):
+        return count
     opponent_seeds = row_seeds(state, holes, 1 - mover)
     share = spec[MUST_SHARE] and opponent_seeds == 0
     no_slam = spec[GRAND_SLAM] == SLAM_ILLEGAL and opponent_seeds > 0
@@ -724,12 +722,16 @@ def apply_move(state, action, spec):
     state[cells + TURNS_PLAYED] += not repeat  # before the end's trial moves: no_capture_turns counts it
     state[cells + EXTRA_TURNS] = state[cells + EXTRA_TURNS] + 1 if repeat else 0
     on_board = 0
-    playable = False
-    for player in range(2):
-        first = player * (holes + 1)
-        for cell in range(first, first + holes):
-            on_board += state[cell]
-            playable = playable or state[cell] >= spec[MIN_SEEDS]
+    playable = True
+    # The board's count, where a rule asks for it (else an empty board is found by has_move below:
+    # the per-move loop was a tenth of a move's time)
+    if spec[END_SEEDS_LEFT] >= 0 or spec[END_BELOW] > 0 or spec[MIN_SEEDS] > 1 or spec[UNFED_TAKES]:
+        playable = False
+        for player in range(2):
+            first = player * (holes + 1)
+            for cell in range(first, first + holes):
+                on_board += state[cell]
+                playable = playable or state[cell] >= spec[MIN_SEEDS]
 
     ended = 0 <= spec[END_SEEDS_LEFT] and on_board <= spec[END_SEEDS_LEFT]
     cleared = spec[END_CLEARED]
