@@ -21,7 +21,9 @@ FILES = {"adi": "Adi", "anywoli": "Anywoli", "nsa_isong": "Nsa_Isong", "obridjie
          "halusa": "Halusa", "hufesay": "Hufesay", "longbeu_a_cha": "Longbeu-a-cha", "mandoli": "Mandoli",
          "mangala_ii": "Mangala_II", "modiar": "Modiar", "ndoto": "Ndoto", "ohvalhu": "Ohvulhu",
          "ot_tjin": "Ot-tjin", "sadeqa_iii": "Sadeqa_III", "songo": "Songo", "tihbat": "Tihbat",
-         "vai_lun_thlan": "Vai_Lun_Thlan", "voleur": "Voleur", "wari": "Wari"}
+         "vai_lun_thlan": "Vai_Lun_Thlan", "voleur": "Voleur", "wari": "Wari", "alemungula": "Alemungula",
+         "cow": "Cow", "goat": "Goat", "olinda": "Olinda", "kale": "Kale", "olowuka": "Olowuka",
+         "mangala_iii": "Mangala_III", "leb_bbut_ahbochen": "Leb_Bbut_Ahbochen"}
 FAMILY = [game.name for game in NAMED_GAMES if game.game == "family"]
 
 
