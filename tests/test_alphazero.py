@@ -16,6 +16,7 @@ from mancala_marl.agents.alphazero import (
     features,
     search,
 )
+from mancala_marl.errors import BadInput
 from mancala_marl.games import make_game
 from mancala_marl.train.alphazero import AlphaZeroConfig, torch_network, train
 
@@ -217,6 +218,20 @@ def test_training_writes_a_run_that_resumes_with_nothing_lost(tmp_path):
     assert json.loads((tmp_path / "config.json").read_text())["generations"] == 3
     game = make_game("kalah", pits=3, seeds=2)
     assert game.legal_mask(game.init())[make_policy(f"alphazero:path={path},sims=4").act(game, game.init())]
+
+
+def test_training_on_a_game_whose_moves_name_their_way(tmp_path):
+    # Goat: three holes sown outward, the middle one either way: six actions, the network's six outputs
+    rules = {"holes": 3, "seeds": 2, "direction": "outward", "choose_direction": "middle", "must_share": False}
+    with pytest.raises(BadInput, match="also names its way"):
+        train(tiny(game="family", rule_params=rules), tmp_path / "moves")  # the per-pit input, refused
+    path = train(tiny(game="family", rule_params=rules, obs_type="counts"), tmp_path / "counts")
+    net = Network.load(path)
+    assert net.meta["game"] == "family" and net.meta["rule_params"]["direction"] == "outward"
+    game = make_game("family", **rules)
+    policy = make_policy(f"alphazero:path={path},sims=8")
+    for state, _ in random_game(game, np.random.default_rng(2))[0]:
+        assert game.legal_mask(state)[policy.act(game, state)]
 
 
 def test_training_with_the_progress_bar_on_runs_and_reports_each_evaluation(tmp_path, capsys):
