@@ -145,7 +145,8 @@ def test_move_rule_opponent_or_empty(to_move):
     rows = (mover, other) if to_move == 0 else (other, mover)
     state = position(game, rows[0], 0, rows[1], 0, to_move=to_move)
     assert legal(game, state) == [2, 4, 5]
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match=re.escape(f"player_{to_move}'s hole 0 is not allowed by "
+                                                         "move_rule='opponent_or_empty'")):
         game.apply(state, 0)
 
 

@@ -176,6 +176,7 @@ def test_a_lone_seed_sown_outward_across_the_end_may_not_go_straight_back():
     state = position(game, [1, 1, 0, 0], 0, [1, 0, 0, 0], 0)
     assert play(game, state, 0) == After([0, 1, 0, 0], 0, [1, 0, 0, 1], 0, 1)
     assert legal(game, state) == [0]
+    assert "may not go straight back" in game.illegal_reason(state, 3)
     assert play(game, state, 0) == After([0, 1, 0, 1], 0, [0, 0, 0, 1], 0, 0)
     assert legal(game, state) == [1]
     assert play(game, state, 1) == After([1, 0, 0, 1], 0, [0, 0, 0, 1], 0, 1)

@@ -850,7 +850,12 @@ class Family(Game):
             return f"player_{player}'s {named} holds {seeds} seeds, fewer than the {self.params['min_seeds']} a move needs"
         if self.actions > self.pits and not way_allowed(state, self.spec, player, hole, clockwise):
             return f"player_{player}'s {named}: the rules sow it the other way here"
-        if self.params["move_rule"] != "any":
+        if state[self.board_size + NO_RETURN] - 1 == player * (self.pits + 1) + hole:
+            return f"player_{player}'s {named} holds a lone seed just sown across the end of the rows: it may not go " \
+                   "straight back"
+        if self.actions == self.pits:
+            clockwise = sows_backward(self.spec, hole, seeds)
+        if not may_move(state, self.spec, player, hole, clockwise):
             return f"player_{player}'s {named} is not allowed by move_rule={self.params['move_rule']!r}"
         return f"player_{player}'s {named} would leave the opponent's row empty (must_share, or an illegal grand slam)"
 
