@@ -316,11 +316,11 @@ async function analyse() {
         : `${Math.round(100 * m.share)}% ${view.unit === "visit share" ? "of visits" : "(the network's prior)"}` + (m.value === null ? "" : `, value ${m.value}`);
       const exact = perfect[m.pit] ? (perfect[m.pit].gives_away === 0 ? " · optimal"
         : ` · gives away ${perfect[m.pit].gives_away}`) : "";
-      return `<tr data-pit="${m.pit}"${m.pit === view.best ? ' class="best"' : ""}><td>pit ${m.pit}</td><td>${value}${exact}</td></tr>`;
+      return `<tr data-pit="${m.pit}"${m.pit === view.best ? ' class="best"' : ""}><td>${pitName(m.pit)}</td><td>${value}${exact}</td></tr>`;
     });
     const head = engine === "alphabeta" ? `value ${view.value > 0 ? "+" : ""}${view.value} seeds for player_${ui.state.to_move}`
       : `value ${view.value ?? "–"} for player_${ui.state.to_move} (${view.sims ?? 0} simulations)`;
-    box.innerHTML = `<p><b>${engine}</b>: ${head}, best pit ${view.best}${view.perfect ? " · perfect play: best margin " + view.perfect.best : ""}</p>` +
+    box.innerHTML = `<p><b>${engine}</b>: ${head}, best ${pitName(view.best)}${view.perfect ? " · perfect play: best margin " + view.perfect.best : ""}</p>` +
       `<table>${rows.join("")}</table>`;
     const pits = (ui.state.board.length - 2) / 2, bestCell = ui.state.to_move * (pits + 1) + view.best % pits;
     if (ui.cells[bestCell]) ui.cells[bestCell].dataset.best = "1";
