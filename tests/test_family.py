@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 from mancala_marl.errors import BadInput, IllegalMoveError
-from mancala_marl.games.family import MAX_LAPS, MOVE_LIMIT, MOVES_PLAYED, Family
+from mancala_marl.games.family import Family
+from mancala_marl.games.family_space import MAX_LAPS, MOVE_LIMIT, MOVES_PLAYED
 from mancala_marl.games.mancalagames import (DEFAULTS, capture_counts, family_params, load_mancalagames,
                                             no_change_below)
 

@@ -1,0 +1,177 @@
+"""The family's captures: by count, across, two out, the last few seeds, and the grand slam rules
+(:mod:`mancala_marl.games.family` says them in words)."""
+
+from __future__ import annotations
+
+from .._compile import kernel
+from .base import SPEC_PITS
+from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTURE_GAP, CAPTURE_MAX, CAPTURE_MIN,
+                           CAPTURE_PARITY, CAPTURE_SIDE, CHAIN, CHAIN_CW, CROSS_CAPTURE, CROSS_CHAIN, EVEN,
+                           EXTRA_TURNS, EXTRA_TURN_ONCE, FORWARD, GRAND_SLAM, LAPS_, LEAVE_LEFT, NO_CAPTURE_TURNS,
+                           NO_SINGLE_CAPTURE, ODD, ON_CAPTURE, OPPONENT_FIRST, OWN_FIRST, REPEAT, SIDE_OPPONENT,
+                           SIDE_OWN, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_,
+                           TURNS_PLAYED, row_seeds, side_of, step)
+
+
+@kernel(inline="always")
+def count_qualifies(count, spec):
+    """Whether a hole of ``count`` seeds is taken by the capture counts."""
+    low = spec[CAPTURE_MIN]
+    high = spec[CAPTURE_MAX]
+    parity = spec[CAPTURE_PARITY]
+    if count < max(low, 1) or (high > 0 and count > high):
+        return False
+    return not ((parity == EVEN and count % 2 == 1) or (parity == ODD and count % 2 == 0))
+
+
+@kernel(inline="always")
+def side_allowed(cell, holes, mover, side_rule):
+    """Whether ``cell`` is on a side captures come from (for the ``*_first`` rules: the side the
+    first hole taken must be on)."""
+    side = side_of(cell, holes)
+    if side_rule == SIDE_OPPONENT or side_rule == OPPONENT_FIRST:
+        return side == 1 - mover
+    if side_rule == SIDE_OWN or side_rule == OWN_FIRST:
+        return side == mover
+    return True
+
+
+@kernel(inline="always")
+def can_take(state, cell, holes, mover, spec, by_count, side_rule):
+    """Whether the hole ``cell`` may be taken: a hole (not a store) with seeds, on a side
+    ``side_rule`` allows, and, ``by_count``, of a count that is taken."""
+    if side_of(cell, holes) < 0 or state[cell] == 0:
+        return False
+    if not side_allowed(cell, holes, mover, side_rule):
+        return False
+    return not by_count or count_qualifies(state[cell], spec)
+
+
+@kernel
+def take_last(state, spec, mover):
+    """When a few seeds are left (``take_last`` or fewer, counted where captures come from), a
+    player takes every seed on the board."""
+    holes = spec[SPEC_PITS]
+    left = 0
+    for cell in range(2 * holes + 1):
+        if side_of(cell, holes) >= 0 and (spec[CROSS_CAPTURE] or side_allowed(cell, holes, mover, spec[CAPTURE_SIDE])):
+            left += state[cell]
+    if 0 < left <= spec[TAKE_LAST]:
+        taker = mover if spec[TAKE_LAST_BY] == 0 else 0
+        store = taker * (holes + 1) + holes
+        for cell in range(2 * holes + 1):
+            if side_of(cell, holes) >= 0:
+                state[store] += state[cell]
+                state[cell] = 0
+
+
+@kernel
+def keep_grand_slam_hole(state, before, holes, mover, left):
+    """A capture took every seed of the opponent's row: it is undone, and the opponent's holes
+    are taken but one, the first holding seeds from the mover's ``left`` end or right end (as the
+    mover sees the board). A row of one full hole is taken all the same."""
+    first = (1 - mover) * (holes + 1)
+    full = 0
+    for cell in range(first, first + holes):
+        full += before[cell] > 0
+    if full <= 1:
+        return
+    state[:2 * holes + 2] = before
+    keeper = -1
+    store = mover * (holes + 1) + holes
+    for h in range(holes):
+        cell = first + holes - 1 - h if left else first + h  # the opponent's pit 0 faces the mover's right end
+        if state[cell] > 0:
+            if keeper < 0:
+                keeper = cell
+            else:
+                state[store] += state[cell]
+                state[cell] = 0
+
+
+@kernel
+def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
+    """Take what a lap ending in ``last`` (a hole, after a lap of ``lap_seeds`` sown ``backward``
+    or not) captures, then the last few seeds (``take_last``); a grand slam is undone or cut back
+    by ``grand_slam``. Returns CAPTURED, with REPEAT for ``capture_extra_turn``, or 0."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    mover = state[cells]
+    own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
+    by_count = spec[CAPTURE_MIN] > 0
+    inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
+    if spec[NO_SINGLE_CAPTURE] and lap_seeds == 1 or inhibited:
+        return 0
+    sides = spec[CAPTURE_SIDE]
+    if sides >= OPPONENT_FIRST:  # the last hole decides for the whole chain, which may cross sides
+        if not side_allowed(last, holes, mover, sides):
+            return 0
+        sides = 0
+    slam_rule = spec[GRAND_SLAM]
+    if slam_rule >= SLAM_NO_CAPTURE:
+        saved = state[:cells].copy()
+    store = mover * (holes + 1) + holes
+    limit = spec[CAPTURES]
+    chain_rule = spec[CHAIN]
+    chain_backward = chain_rule == CHAIN_CW if chain_rule >= CHAIN_CW else backward == (chain_rule == FORWARD)
+    taken = 0
+    cell = first = last  # first: the first hole taken (the last one sown, or two out)
+    if not by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP]:
+        pass  # no capture at the last hole
+    elif spec[CAPTURE_GAP]:  # across an empty hole: from the last hole, then from each hole taken
+        while spec[LAPS_] != 0 or state[cell] > 1:  # without laps, the last seed must have joined others
+            gap = step(cell, holes, chain_backward, own_store)
+            beyond = step(gap, holes, chain_backward, own_store)
+            if state[gap] != 0 or not can_take(state, beyond, holes, mover, spec, False, sides):
+                break
+            state[store] += state[beyond]
+            state[beyond] = 0
+            if taken == 0:
+                first = beyond
+            taken += 1
+            if limit == 1 or taken == limit:
+                break
+            cell = beyond
+    elif spec[CROSS_CAPTURE]:
+        while True:
+            empty_before = state[cell] == 1 if taken == 0 else (state[cell] == 0 or spec[CROSS_CHAIN] == 1)
+            if side_of(cell, holes) < 0 or not empty_before:
+                break
+            across = 2 * holes - cell
+            if not can_take(state, across, holes, mover, spec, by_count, sides):
+                break
+            state[store] += state[across]
+            state[across] = 0
+            taken += 1
+            if taken == 1 and spec[TAKE_OWN_] == ON_CAPTURE:
+                state[store] += state[cell]
+                state[cell] = 0
+            if limit == 1 or taken == limit:
+                break
+            cell = step(cell, holes, chain_backward, own_store)
+        if spec[TAKE_OWN_] == ALWAYS and state[last] == 1 and \
+                side_allowed(2 * holes - last, holes, mover, spec[CAPTURE_SIDE]):
+            state[store] += 1
+            state[last] = 0
+    else:
+        while can_take(state, cell, holes, mover, spec, True, sides):
+            state[store] += state[cell]
+            state[cell] = 0
+            taken += 1
+            if limit == 1 or taken == limit:
+                break
+            cell = step(cell, holes, chain_backward, own_store)
+    if taken and spec[TAKE_ACROSS] and can_take(state, 2 * holes - first, holes, mover, spec, False, sides):
+        state[store] += state[2 * holes - first]
+        state[2 * holes - first] = 0
+    if spec[TAKE_LAST]:
+        take_last(state, spec, mover)
+    if taken == 0:
+        return 0
+    if slam_rule >= SLAM_NO_CAPTURE and opponent_had_seeds and row_seeds(state, holes, 1 - mover) == 0:
+        if slam_rule == SLAM_NO_CAPTURE:
+            state[:cells] = saved
+            return 0
+        keep_grand_slam_hole(state, saved, holes, mover, slam_rule == LEAVE_LEFT)
+    extra = spec[CAPTURE_EXTRA_TURN] and (not spec[EXTRA_TURN_ONCE] or state[cells + EXTRA_TURNS] == 0)
+    return REPEAT | CAPTURED if extra else CAPTURED

@@ -1,0 +1,163 @@
+"""The family's sowing: which way a move goes, its laps, the holes it takes as it passes, and the
+capture where it ends (:mod:`mancala_marl.games.family` says them in words)."""
+
+from __future__ import annotations
+
+from .._compile import kernel
+from .base import SPEC_PITS, action_count
+from .family_space import (BY_PARITY, CAPTURED, CAPTURE_GAP, CAPTURE_MIN, CAPTURE_SIDE, CHOOSE_ALL, CHOOSE_DIRECTION,
+                           CHOOSE_MIDDLE, COUNT_AT_LEAST, COUNT_IS, CROSS_CAPTURE, DIRECTION, ENDLESS, FIRST_WAY,
+                           GRAND_SLAM, LAPS_, LAP_CAPTURE, LAP_COUNT, LAP_RULE, LEAVE_ONE, MAX_LAPS, MIN_SEEDS, NEXT,
+                           NO_CAPTURE_TURNS, OPPOSED, OUTWARD, OUT_OF_PLAY, OWNER_ALL, OWN_SIDE, PASSING_, RELAY,
+                           REPEAT, SKIP_ORIGIN, SLAM_NO_CAPTURE, SOWER_OPPONENT, SOWER_OWN, SOW_STORE, TURNS_PLAYED,
+                           row_seeds, side_of, step)
+from .family_capture import can_take, capture
+
+
+@kernel
+def sow_and_capture(state, spec, action):
+    """Play ``action`` (a hole of the player to move; where the way is chosen, ``hole + holes``
+    sows it clockwise) and take what it captures; returns REPEAT | CAPTURED | ENDLESS bits. The
+    turn and the end are left to the caller."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    mover = state[cells]
+    hole = action % holes
+    origin = mover * (holes + 1) + hole
+    backward = action >= holes if action_count(spec) > holes else sows_backward(spec, hole, state[origin])
+    own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
+    by_count = spec[CAPTURE_MIN] > 0
+    inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
+    passing = spec[PASSING_]
+    # a lap stops where a capture by count is due, unless the captures are two out
+    stop_for_count = by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP] and not inhibited
+    # only a grand slam that takes nothing asks (a row's sum is a tenth of a move's time)
+    opponent_had_seeds = spec[GRAND_SLAM] >= SLAM_NO_CAPTURE and row_seeds(state, holes, 1 - mover) > 0
+    skip_origin = spec[SKIP_ORIGIN]
+    lap_rule = spec[LAP_RULE]
+
+    seeds = state[origin]
+    if spec[LEAVE_ONE]:
+        seeds -= 1
+        state[origin] = 1
+    else:
+        state[origin] = 0
+    last = origin
+    laps = 0
+    result = 0
+    while True:
+        lap_seeds = seeds
+        cell = origin
+        while seeds > 0:
+            cell = step(cell, holes, backward, own_store)
+            if cell == origin and skip_origin:
+                cell = step(cell, holes, backward, own_store)
+            state[cell] += 1
+            if passing and not inhibited and (seeds > 1 or passing == OWNER_ALL):
+                side = side_of(cell, holes)
+                if (passing != SOWER_OWN or side == mover) and (passing != SOWER_OPPONENT or side == 1 - mover) \
+                        and can_take(state, cell, holes, mover, spec, by_count, spec[CAPTURE_SIDE]):
+                    taker = side if passing <= OWNER_ALL else mover
+                    state[taker * (holes + 1) + holes] += state[cell]
+                    state[cell] = 0
+            seeds -= 1
+        last = cell
+        if last == own_store:
+            return result | REPEAT
+        go_on = False
+        if own_store >= 0 and result & REPEAT:  # a lap's capture gave another turn: the sowing stops
+            break
+        if lap_rule and not lap_goes_on(state, spec, last, holes, mover, lap_rule):  # before a lap's capture
+            break
+        if spec[LAPS_] == RELAY and spec[LAP_CAPTURE]:  # capture where a lap ends, and sow on
+            origin = last
+            if spec[CROSS_CAPTURE]:  # a lone seed that captured goes on alone; one that did not stops
+                if state[last] == 1:
+                    taken = capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
+                    result |= taken
+                    go_on = (taken & CAPTURED) != 0
+                else:
+                    go_on = state[last] > 1
+            elif spec[CAPTURE_GAP]:  # capture two out, then sow on from the last hole
+                go_on = state[last] > 1
+                if go_on:
+                    result |= capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
+            elif can_take(state, last, holes, mover, spec, True, spec[CAPTURE_SIDE]):  # capture, then sow on from the next hole
+                result |= capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
+                origin = step(last, holes, backward, own_store)
+                go_on = True
+            else:
+                go_on = state[last] > 1
+        elif spec[LAPS_] == RELAY:
+            go_on = state[last] > 1 and not (stop_for_count and can_take(state, last, holes, mover, spec, True, spec[CAPTURE_SIDE]))
+            origin = last
+        elif spec[LAPS_] == NEXT:
+            after = step(last, holes, backward, own_store)
+            stop_for_cross = spec[CROSS_CAPTURE] and state[last] == 1 and \
+                can_take(state, 2 * holes - last, holes, mover, spec, by_count, spec[CAPTURE_SIDE])
+            go_on = state[after] > 0 and not stop_for_cross and \
+                not (stop_for_count and can_take(state, last, holes, mover, spec, True, spec[CAPTURE_SIDE]))
+            origin = after
+        if not go_on:
+            break
+        laps += 1
+        if laps >= MAX_LAPS:
+            state[cells + OUT_OF_PLAY] += state[origin]  # the seeds in hand leave play, as MancalaGames drops them
+            state[origin] = 0
+            return ENDLESS
+        seeds = state[origin]
+        state[origin] = 0
+    return result | capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
+
+
+@kernel(inline="always")
+def sows_backward(spec, hole, seeds):
+    """Whether a move of ``hole`` (lifting ``seeds``) sows clockwise."""
+    rule = spec[DIRECTION]
+    if rule <= 1:
+        return rule == 1
+    if rule == BY_PARITY:
+        return seeds % 2 == 0
+    left_half = hole < spec[SPEC_PITS] // 2  # (an odd row's middle hole is always chosen)
+    return left_half if rule == OUTWARD else not left_half
+
+
+@kernel(inline="always")
+def way_allowed(state, spec, mover, hole, backward):
+    """Whether ``hole`` may be sown that way (clockwise: ``backward``), in a game where a move names
+    its way."""
+    holes = spec[SPEC_PITS]
+    if spec[DIRECTION] == OPPOSED:
+        first = state[2 * holes + 2 + FIRST_WAY]
+        return first == 0 or backward == ((first == 2) == (mover == 0))
+    choose = spec[CHOOSE_DIRECTION]
+    if choose == CHOOSE_ALL or (choose == CHOOSE_MIDDLE and hole == holes // 2):
+        return True
+    return backward == sows_backward(spec, hole, state[mover * (holes + 1) + hole])
+
+
+@kernel(inline="always")
+def lap_goes_on(state, spec, last, holes, mover, lap_rule):
+    """Whether ``lap_rule`` lets a further lap start at the last hole sown."""
+    if lap_rule == COUNT_IS:
+        return state[last] == spec[LAP_COUNT]
+    if lap_rule == COUNT_AT_LEAST:
+        return state[last] >= spec[LAP_COUNT]
+    return side_of(last, holes) == (mover if lap_rule == OWN_SIDE else 1 - mover)
+
+
+@kernel(inline="always")
+def crossing_cell(state, spec, action):
+    """Where a lone seed sown outward from an end hole crosses into the other row (its owner
+    may not play it straight back: MancalaGames' rule for outward sowing), or -1."""
+    holes = spec[SPEC_PITS]
+    if spec[DIRECTION] != OUTWARD or spec[MIN_SEEDS] != 1 or spec[LEAVE_ONE] or spec[CHOOSE_DIRECTION] == CHOOSE_ALL:
+        return -1
+    mover = state[2 * holes + 2]
+    hole = action % holes
+    origin = mover * (holes + 1) + hole
+    clockwise = action >= holes if action_count(spec) > holes else sows_backward(spec, hole, 1)
+    if state[origin] != 1 or not ((hole == 0 and clockwise) or (hole == holes - 1 and not clockwise)):
+        return -1
+    target = step(origin, holes, clockwise, mover * (holes + 1) + holes if spec[SOW_STORE] else -1)
+    return target if side_of(target, holes) == 1 - mover else -1

@@ -1,0 +1,154 @@
+"""The two-row family's rules space (:mod:`mancala_marl.games.family` says what each rule does):
+its parameters and where a kernel finds each in ``spec``, the state's slots after the turn, and
+the ring of holes and stores every kernel walks."""
+
+from __future__ import annotations
+
+from .._compile import kernel
+from .base import MAX_MOVES, pits_param, seeds_param, spec_index
+from .params import Param
+
+MAX_LAPS = 75  # MancalaGames' bound on a relay sowing, after which it calls the sowing endless
+# One bound of ours: MancalaGames has no repetition rule, so two players can circle for ever
+# (a lone seed handed back and forth under must_share). After MOVE_LIMIT moves the game ends as
+# when no move is left. It is the environments' truncation, so that every search, rollout and
+# match over the family ends.
+MOVE_LIMIT = MAX_MOVES
+# the slots after TO_MOVE; FIRST_WAY: 0 before the first move of an "opposed" game, then 1 + the
+# way player_0 sows (0: ccw, 1: cw); NO_RETURN: 1 + the cell a lone seed just crossed into at the
+# end of the rows ("outward"), which may not be played straight back (0: none)
+OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED, EXTRA_TURNS, FIRST_WAY, NO_RETURN = 1, 2, 3, 4, 5, 6
+DIRECTIONS = ("ccw", "cw", "outward", "inward", "by_parity", "opposed")
+CHOICES = ("none", "middle", "all")
+LAPS = ("single", "relay", "next")
+LAP_RULES = ("any", "count_is", "count_at_least", "own_side", "opponent_side")
+PARITIES = ("any", "even", "odd")
+SIDES = ("both", "opponent", "own", "opponent_first", "own_first")
+CHAINS = ("backward", "forward", "cw", "ccw")
+TAKE_OWN = ("leave", "on_capture", "always")
+GRAND_SLAMS = ("legal", "illegal", "no_capture", "leave_left", "leave_right")
+CLEARED = ("no", "own", "opponent")
+LEFTOVERS = ("owner", "mover", "divided", "nobody")
+MOVE_RULES = ("any", "opponent_or_empty", "single_to_empty")
+PASSING = ("none", "owner", "owner_all", "sower", "sower_own", "sower_opponent")
+TAKERS = ("mover", "first")
+MAX_COUNT = 1 << 20
+
+PARAMETERS = (
+    pits_param("holes", 6, "holes a side", low=2),
+    seeds_param("seeds", 4, "seeds in each hole at the start"),
+    Param("direction", str, "ccw", "the way seeds are sown round the ring: one way, outward or inward from the "
+                                   "middle of the row, by the count lifted (odd: ccw), or opposed (the first "
+                                   "mover chooses a way for the game, the other player sows the other)",
+          choices=DIRECTIONS),
+    Param("choose_direction", str, "none", "the holes whose mover chooses the way to sow: none, the middle one of "
+                                           "an odd row, or all", choices=CHOICES),
+    Param("sow_store", bool, False, "the mover's own store is sown into; a last seed there gives another turn"),
+    Param("laps", str, "single", "one lap, relay laps from the last hole, or laps from the next hole",
+          choices=LAPS),
+    Param("lap_rule", str, "any", "a further lap is sown only when the last hole holds lap_count seeds (or at "
+                                  "least that), or is on the mover's or the opponent's side", choices=LAP_RULES),
+    Param("lap_count", int, 0, "the count lap_rule asks for", low=0, high=MAX_COUNT),
+    Param("lap_capture", bool, False, "relay laps capture where each lap ends and sow on: a cross capture with "
+                                      "the lone seed, a capture by count from the next hole"),
+    Param("skip_origin", bool, True, "a lap passes over the hole it started from"),
+    Param("leave_one", bool, False, "a move lifts all its hole's seeds but one"),
+    Param("min_seeds", int, 1, "seeds a hole needs to be played", low=1, high=MAX_COUNT),
+    Param("move_rule", str, "any", "which holes may be played beyond min_seeds", choices=MOVE_RULES),
+    Param("capture_min", int, 2, "fewest seeds a hole holds after the last seed to be taken (0: no capture by "
+                                 "count)", low=0, high=MAX_COUNT),
+    Param("capture_max", int, 3, "most seeds a hole may hold to be taken (0: no bound)", low=0, high=MAX_COUNT),
+    Param("capture_parity", str, "any", "the counts that are taken: any, even or odd", choices=PARITIES),
+    Param("capture_side", str, "opponent", "the row captures are taken from", choices=SIDES),
+    Param("cross_capture", bool, False, "a last seed in an empty hole takes the hole across the board"),
+    Param("cross_chain", str, "empty", "the holes of a cross capture's chain after the first: empty ones, or any",
+          choices=("empty", "any")),
+    Param("take_own", str, "leave", "a cross capture also takes the sowing seed", choices=TAKE_OWN),
+    Param("capture_gap", bool, False, "the last hole followed by an empty one takes the hole beyond it"),
+    Param("passing", str, "none", "holes sown on the way that qualify by count are taken: by their owner (the "
+                                  "last one by the mover, or it too: owner_all), or by the mover (from any row, "
+                                  "the own or the opponent's)", choices=PASSING),
+    Param("captures", int, 0, "holes taken in a row at most (0: as many as qualify)", low=0, high=MAX_COUNT),
+    Param("chain", str, "backward", "the way a chain of captures runs from the last hole: back along the "
+                                    "sowing, forward, or one way round the ring whatever way the move sowed",
+          choices=CHAINS),
+    Param("no_single_capture", bool, False, "a lap of a single seed captures nothing"),
+    Param("grand_slam", str, "legal", "a move taking every seed of the opponent's row", choices=GRAND_SLAMS),
+    Param("take_across", bool, False, "a capture also takes the hole across from the first hole taken"),
+    Param("capture_extra_turn", bool, False, "a move that captures gives another turn"),
+    Param("extra_turn_once", bool, False, "with capture_extra_turn: not after another extra turn"),
+    Param("no_capture_turns", int, 0, "turns at the start in which nothing is captured", low=0, high=MAX_COUNT),
+    Param("take_last", int, 0, "after a move, when at most this many seeds are left where captures come from, "
+                               "they are all taken (0: never)", low=0, high=MAX_COUNT),
+    Param("take_last_by", str, "mover", "who takes them: the mover, or the first player", choices=TAKERS),
+    Param("must_share", bool, True, "a move must leave seeds to an opponent who has none"),
+    Param("must_pass", bool, False, "a player without a legal move passes (else the game ends)"),
+    Param("end_seeds_left", int, -1, "the game ends when at most this many seeds are on the board (-1: never)",
+          low=-1, high=MAX_COUNT),
+    Param("end_cleared", str, "no", "the game ends when this row is empty after a move", choices=CLEARED),
+    Param("win_short", int, 0, "a store with more than all the seeds less this wins at once (0: more than "
+                               "half)", low=0, high=MAX_COUNT),
+    Param("end_below", int, 0, "the game ends when fewer seeds than this are on the board (0: never)",
+          low=0, high=MAX_COUNT),
+    Param("leftover", str, "owner", "who gets the seeds left on the board at the end", choices=LEFTOVERS),
+    Param("unfed_takes", bool, False, "with must_share (and not must_pass): when the game ends because a player "
+                                      "cannot feed an opponent without seeds, the unfed player takes the seeds left"),
+    Param("endless_leftover", str, "divided", "who gets them when a relay sowing is endless",
+          choices=LEFTOVERS),
+)
+(DIRECTION, CHOOSE_DIRECTION, SOW_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, SKIP_ORIGIN, LEAVE_ONE,
+ MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
+ TAKE_OWN_, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_ACROSS,
+ CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS,
+ END_SEEDS_LEFT, END_CLEARED, WIN_SHORT, END_BELOW, LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER) = (
+    spec_index(PARAMETERS, param.name) for param in PARAMETERS[2:])
+RELAY, NEXT = LAPS.index("relay"), LAPS.index("next")
+EVEN, ODD = PARITIES.index("even"), PARITIES.index("odd")
+SIDE_OPPONENT, SIDE_OWN, OPPONENT_FIRST, OWN_FIRST = (SIDES.index(name) for name in SIDES[1:])
+OUTWARD, INWARD, BY_PARITY, OPPOSED = (DIRECTIONS.index(name) for name in DIRECTIONS[2:])
+CHOOSE_MIDDLE, CHOOSE_ALL = 1, 2
+COUNT_IS, COUNT_AT_LEAST, OWN_SIDE, OPPONENT_SIDE = range(1, 5)
+FORWARD, CHAIN_CW, CHAIN_CCW = 1, 2, 3
+ON_CAPTURE, ALWAYS = TAKE_OWN.index("on_capture"), TAKE_OWN.index("always")
+SLAM_ILLEGAL, SLAM_NO_CAPTURE, LEAVE_LEFT = (GRAND_SLAMS.index(name) for name in GRAND_SLAMS[1:4])
+CLEARED_OWN, CLEARED_OPPONENT = CLEARED.index("own"), CLEARED.index("opponent")
+OWNER_ALL, SOWER_OWN, SOWER_OPPONENT = (PASSING.index(name) for name in ("owner_all", "sower_own", "sower_opponent"))
+OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY = MOVE_RULES.index("opponent_or_empty"), MOVE_RULES.index("single_to_empty")
+TO_OWNER, TO_MOVER, DIVIDED, TO_NOBODY = range(4)
+# What a sowing ended in (sow_and_capture's result): bits
+REPEAT, CAPTURED, ENDLESS = 1, 2, 4
+
+
+# -- the ring ---------------------------------------------------------------------------------
+@kernel(inline="always")
+def side_of(cell, holes):
+    """0 or 1 for a hole, -1 for a store."""
+    if cell < holes:
+        return 0
+    if holes < cell <= 2 * holes:
+        return 1
+    return -1
+
+
+@kernel(inline="always")
+def step(cell, holes, backward, own_store):
+    """The cell after ``cell`` along the ring (before it, ``backward``), passing over the stores
+    but ``own_store`` (-1: none)."""
+    cells = 2 * holes + 2
+    while True:
+        cell = cell - 1 if backward else cell + 1
+        if cell == cells:
+            cell = 0
+        elif cell < 0:
+            cell = cells - 1
+        if (cell != holes and cell != cells - 1) or cell == own_store:
+            return cell
+
+
+@kernel(inline="always")
+def row_seeds(state, holes, player):
+    total = 0
+    first = player * (holes + 1)
+    for cell in range(first, first + holes):
+        total += state[cell]
+    return total

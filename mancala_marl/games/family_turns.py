@@ -1,0 +1,222 @@
+"""The family's turns: which moves are legal (move rules, chosen ways, must-share), a move played
+whole, and the end of the game with who takes the seeds left (:mod:`mancala_marl.games.family`
+says them in words)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._compile import kernel
+from .base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, action_count, sweep_to_stores
+from .family_space import (CLEARED_OPPONENT, CLEARED_OWN, DIRECTION, DIVIDED, ENDLESS, ENDLESS_LEFTOVER, END_BELOW,
+                           END_CLEARED, END_SEEDS_LEFT, EXTRA_TURNS, FIRST_WAY, GRAND_SLAM, LEAVE_ONE, LEFTOVER,
+                           MIN_SEEDS, MOVES_PLAYED, MOVE_LIMIT, MOVE_RULE, MUST_PASS, MUST_SHARE, NO_RETURN,
+                           OPPONENT_OR_EMPTY, OPPOSED, OUT_OF_PLAY, REPEAT, SINGLE_TO_EMPTY, SKIP_ORIGIN,
+                           SLAM_ILLEGAL, SOW_STORE, TO_MOVER, TO_NOBODY, TO_OWNER, TURNS_PLAYED, UNFED_TAKES,
+                           WIN_SHORT, row_seeds, side_of, step)
+from .family_sowing import crossing_cell, sow_and_capture, sows_backward, way_allowed
+
+
+@kernel(inline="always")
+def may_move(state, spec, mover, hole, backward):
+    """Whether ``hole`` holds enough seeds and passes the move rule, sown clockwise (``backward``)
+    or not (not yet must-share or an illegal grand slam)."""
+    holes = spec[SPEC_PITS]
+    origin = mover * (holes + 1) + hole
+    seeds = state[origin]
+    if seeds < spec[MIN_SEEDS]:
+        return False
+    rule = spec[MOVE_RULE]
+    own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
+    if rule == SINGLE_TO_EMPTY:  # a lone seed moves only into an empty hole (and never into the store)
+        following = step(origin, holes, backward, own_store)
+        return side_of(following, holes) >= 0 and not (seeds == 1 and state[following] > 0)
+    if rule == OPPONENT_OR_EMPTY and seeds <= holes:  # the first lap must end across, or in an empty hole
+        cell = origin
+        left = seeds - 1 if spec[LEAVE_ONE] else seeds
+        while left > 0:
+            cell = step(cell, holes, backward, own_store)
+            if cell == origin and spec[SKIP_ORIGIN]:
+                cell = step(cell, holes, backward, own_store)
+            left -= 1
+        return not (side_of(cell, holes) == mover and state[cell] > 0)
+    return True
+
+
+@kernel
+def movable(state, spec, mover, out):
+    """The actions whose hole holds enough seeds, that pass the move rule and, where a move names
+    its way, may go that way, into ``out``; returns their count."""
+    holes = spec[SPEC_PITS]
+    first = mover * (holes + 1)
+    # the hole a lone seed just crossed into may not be played back (no hole: out of 0..holes-1)
+    blocked = state[2 * holes + 2 + NO_RETURN] - 1 - first
+    count = 0
+    if action_count(spec) > holes:  # hole h counter-clockwise, then h + holes clockwise
+        for way in range(2):
+            for h in range(holes):
+                ok = h != blocked and way_allowed(state, spec, mover, h, way == 1) and \
+                    may_move(state, spec, mover, h, way == 1)
+                out[way * holes + h] = ok
+                count += ok
+    elif spec[MOVE_RULE] == 0:  # the common case, without may_move's call per hole (a third of a move's time)
+        least = spec[MIN_SEEDS]
+        for h in range(holes):
+            out[h] = state[first + h] >= least and h != blocked
+            count += out[h]
+    else:
+        for h in range(holes):
+            out[h] = h != blocked and may_move(state, spec, mover, h, sows_backward(spec, h, state[first + h]))
+            count += out[h]
+    return count
+
+
+@kernel
+def legal_holes(state, spec, out):
+    """The mover's legal actions into ``out``; returns their count. Must-share and an illegal grand
+    slam are decided by playing each move on a copy."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    mover = state[cells]
+    if mover == GAME_OVER:
+        out[:] = False
+        return 0
+    count = movable(state, spec, mover, out)
+    if count == 0 or not (spec[MUST_SHARE] or spec[GRAND_SLAM] == SLAM_ILLEGAL):
+        return count
+    opponent_seeds = row_seeds(state, holes, 1 - mover)
+    share = spec[MUST_SHARE] and opponent_seeds == 0
+    no_slam = spec[GRAND_SLAM] == SLAM_ILLEGAL and opponent_seeds > 0
+    if not share and not no_slam:
+        return count
+    kept = 0
+    trial = np.empty(state.shape[0], dtype=state.dtype)  # not empty_like: the narration replays on an array subclass
+    for action in range(action_count(spec)):
+        if out[action]:
+            trial[:] = state
+            sow_and_capture(trial, spec, action)
+            out[action] = row_seeds(trial, holes, 1 - mover) > 0
+            kept += out[action]
+    if kept == 0 and share and spec[MUST_PASS]:  # nothing shares: any move will do
+        return movable(state, spec, mover, out)
+    return kept
+
+
+@kernel(inline="always")
+def has_move(state, spec, player):
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    if spec[MOVE_RULE] == 0 and not spec[MUST_SHARE] and spec[GRAND_SLAM] != SLAM_ILLEGAL and \
+            state[cells + NO_RETURN] == 0:
+        for cell in range(player * (holes + 1), player * (holes + 1) + holes):  # no move to try on a copy
+            if state[cell] >= spec[MIN_SEEDS]:
+                return True
+        return False
+    scratch = np.empty(action_count(spec), dtype=np.bool_)
+    saved = state[cells]
+    state[cells] = player
+    count = legal_holes(state, spec, scratch)
+    state[cells] = saved
+    return count > 0
+
+
+@kernel
+def claim_leftover(state, holes, mover, rule):
+    """The end: the seeds still on the board go by ``rule`` (LEFTOVERS; TO_MOVER: to ``mover``)."""
+    if rule == TO_OWNER:
+        sweep_to_stores(state, holes)
+        return
+    cells = 2 * holes + 2
+    stores = (holes, 2 * holes + 1)
+    left = 0
+    for player in range(2):
+        first = player * (holes + 1)
+        for cell in range(first, first + holes):
+            left += state[cell]
+            state[cell] = 0
+    if rule == TO_MOVER:
+        state[stores[mover]] += left
+    elif rule == DIVIDED:
+        half = left // 2
+        state[stores[0]] += half
+        state[stores[1]] += half
+        if left % 2:
+            state[stores[0] if state[stores[1]] > state[stores[0]] else stores[1]] += 1
+    elif rule == TO_NOBODY:
+        state[cells + OUT_OF_PLAY] += left
+
+
+@kernel
+def apply_move(state, action, spec):
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    mover = state[cells]
+    state[cells + MOVES_PLAYED] += 1
+    if spec[DIRECTION] == OPPOSED and state[cells + FIRST_WAY] == 0:  # the way chosen is the mover's for the game
+        clockwise = action >= holes
+        state[cells + FIRST_WAY] = 1 + (clockwise if mover == 0 else not clockwise)
+    crossed = crossing_cell(state, spec, action)
+    result = sow_and_capture(state, spec, action)
+    state[cells + NO_RETURN] = crossed + 1 if crossed >= 0 and state[crossed] == 1 else 0
+    if result & ENDLESS:
+        claim_leftover(state, holes, mover, spec[ENDLESS_LEFTOVER])
+        state[cells] = GAME_OVER
+        return
+    repeat = (result & REPEAT) != 0
+    following = mover if repeat else 1 - mover
+    state[cells + TURNS_PLAYED] += not repeat  # before the end's trial moves: no_capture_turns counts it
+    state[cells + EXTRA_TURNS] = state[cells + EXTRA_TURNS] + 1 if repeat else 0
+    on_board = 0
+    playable = True
+    # The board's count, where a rule asks for it (else an empty board is found by has_move below:
+    # the per-move loop was a tenth of a move's time)
+    if spec[END_SEEDS_LEFT] >= 0 or spec[END_BELOW] > 0 or spec[MIN_SEEDS] > 1 or spec[UNFED_TAKES]:
+        playable = False
+        for player in range(2):
+            first = player * (holes + 1)
+            for cell in range(first, first + holes):
+                on_board += state[cell]
+                playable = playable or state[cell] >= spec[MIN_SEEDS]
+
+    ended = 0 <= spec[END_SEEDS_LEFT] and on_board <= spec[END_SEEDS_LEFT]
+    cleared = spec[END_CLEARED]
+    if cleared == CLEARED_OWN:
+        ended = ended or row_seeds(state, holes, mover) == 0
+    elif cleared == CLEARED_OPPONENT:
+        ended = ended or row_seeds(state, holes, 1 - mover) == 0
+    if not ended:
+        total = 2 * holes * spec[SPEC_SEEDS]  # MancalaGames counts from the rules, not the board
+        win = total - spec[WIN_SHORT] if spec[WIN_SHORT] else (total + 1) // 2
+        s0, s1 = state[holes], state[cells - 1]
+        if s0 > win or s1 > win or (s0 == win and s1 == win):
+            state[cells] = GAME_OVER  # won outright: the board stays as it is
+            return
+        unfed = -1
+        if spec[UNFED_TAKES] and spec[MUST_SHARE] and not spec[MUST_PASS] and playable:  # MancalaGames' must-share end, before the general one
+            mover_can, other_can = False, False
+            for h in range(holes):
+                mover_can = mover_can or state[mover * (holes + 1) + h] >= spec[MIN_SEEDS]
+                other_can = other_can or state[(1 - mover) * (holes + 1) + h] >= spec[MIN_SEEDS]
+            if repeat and mover_can and not other_can and not has_move(state, spec, mover):
+                unfed = 1 - mover
+            elif not repeat and not mover_can and other_can and not has_move(state, spec, 1 - mover):
+                unfed = mover
+        if unfed >= 0:
+            ended = True
+            claim_leftover(state, holes, unfed, TO_MOVER)  # all to the unfed player
+        elif not playable:
+            ended = True
+        elif spec[MUST_PASS]:
+            ended = not has_move(state, spec, mover) and not has_move(state, spec, 1 - mover)
+        else:
+            ended = not has_move(state, spec, following)
+        if not ended and (0 < on_board < spec[END_BELOW] or state[cells + MOVES_PLAYED] >= MOVE_LIMIT):
+            ended = True
+        if not ended:
+            if spec[MUST_PASS] and not has_move(state, spec, following):
+                following = 1 - following
+                state[cells + TURNS_PLAYED] += 1  # a pass is a turn
+            state[cells] = following
+            return
+    claim_leftover(state, holes, mover, spec[LEFTOVER])
+    state[cells] = GAME_OVER
