@@ -4,9 +4,9 @@ dedicated Kalah kernel, in one run, as ratios.
     .venv/bin/python benchmarks/family_speed.py --oracle ../shared/oracles/mancalagames
     .venv/bin/python benchmarks/family_speed.py --seconds 0.1 --reps 3    # a shorter look
 
-Rows: Family with Kalah's rules (sow_store=True, capture_min=0, cross_capture=True,
-take_own="on_capture", captures=1, must_share=False, skip_origin=False), then ten traditional
-games of the family. Columns, each a rate per CPU-second of this process:
+Rows: Family with Kalah's rules (``family.kalah_rules()``: Kalah(6, 4) written as the family's
+parameters, which plays move for move as the Kalah kernel), then ten traditional games of the
+family. Columns, each a rate per CPU-second of this process:
 
 - kernel: random playouts on one core through the batch engine (mancala_marl.batch.random_playouts,
   serial, 256 games at a time: the compiled kernels behind the engine's dispatcher), moves per
@@ -25,9 +25,6 @@ same parameters (Oware.txt has no family preset and is left out then; the regist
 another engine). Each figure is the median of ``--reps`` repetitions of about ``--seconds``
 CPU-seconds; within a repetition the game and its reference (Kalah's kernel, kalah_v0) run back to
 back and a ratio is taken, so that a load that changes during the run moves both.
-
-Family with Kalah's rules is not quite Kalah: as in MancalaGames' Kalah a store holding more than
-half the seeds ends the game at once (moves a game are recorded beside each kernel rate).
 
 Writes family_speed.json and family_speed.md to ``--results-dir``.
 """
@@ -49,8 +46,6 @@ import numpy as np
 from results_dir import add_results_dir, results_dir
 
 NAME = "family_speed"
-KALAH_RULES = {"sow_store": True, "capture_min": 0, "cross_capture": True, "take_own": "on_capture", "captures": 1,
-               "must_share": False, "skip_origin": False}
 # (MancalaGames' file, the package's named preset of the same game, or None)
 GAME_FILES = (("Wari.txt", "wari"), ("Oware.txt", None), ("Ayoayo.txt", "ayoayo"), ("Dakon.txt", "dakon"),
               ("Bohnenspiel.txt", "bohnenspiel"), ("Songo.txt", "songo"), ("Endodoi.txt", "endodoi"),
@@ -148,8 +143,11 @@ def single(measure, reps: int) -> dict:
 def family_games(oracle_dir: Path | None) -> list[dict]:
     """The rows: name, the family game, where its rules come from and MancalaGames' file."""
     from mancala_marl.games import Family, load_mancalagames, make_game
+    from mancala_marl.games.family import kalah_rules
 
-    rows = [{"name": KALAH_ROW, "game": Family(**KALAH_RULES), "source": "Family(**KALAH_RULES)", "file": "Kalah.txt"}]
+    # Kalah(6, 4) as the family's parameters: the same games as Kalah's kernel, move for move
+    rows = [{"name": KALAH_ROW, "game": Family(**kalah_rules()), "source": "Family(**kalah_rules())",
+             "file": "Kalah.txt"}]
     for file, preset in GAME_FILES:
         if oracle_dir is not None:
             game, source = load_mancalagames(oracle_dir / "GameProps" / file), f"load_mancalagames({file})"
@@ -213,6 +211,7 @@ def main(argv=None) -> int:
 
     from mancala_marl import family_v0, kalah_v0
     from mancala_marl.games import MAX_MOVES, Kalah
+    from mancala_marl.games.family import kalah_rules
 
     peer = None
     if args.oracle is not None:
@@ -225,7 +224,7 @@ def main(argv=None) -> int:
     command = "python benchmarks/family_speed.py " + " ".join(argv if argv is not None else sys.argv[1:])
     results = {"command": command.strip(), "machine": machine(), "revision": git_revision(),
                "seconds": seconds, "reps": reps, "batch": BATCH, "seed": seed, "targets": TARGETS,
-               "kalah_rules": KALAH_RULES, "rows": {}}
+               "kalah_rules": kalah_rules(), "rows": {}}
     if peer is not None:
         results["oracle"] = {"name": "MancalaGames", "commit": peer[2], "folder": str(args.oracle)}
 

@@ -79,9 +79,9 @@ is allowed). With ``must_pass`` a player without a legal move passes; without it
 After each move, in this order, the game ends:
 
 1. when at most ``end_seeds_left`` seeds are left on the board (-1: never), or the mover's own
-   (``end_cleared="own"``) or the opponent's (``"opponent"``) row is empty;
-2. at once, with the board as it is, when a store holds more than the winning count (or both
-   hold exactly half: a draw): half the game's seeds, ``2 * holes * seeds`` (``win_short=0``), or
+   (``end_cleared="own"``), the opponent's (``"opponent"``) or either row (``"either"``) is empty;
+2. with ``early_win`` (MancalaGames' rule; Kalah plays on), at once, with the board as it is,
+   when a store holds more than the winning count (or both hold exactly half: a draw): half the game's seeds, ``2 * holes * seeds`` (``win_short=0``), or
    all of them less ``win_short`` (a game of rounds, which goes on until the loser can no longer
    fill its holes);
 3. when no hole holds ``min_seeds`` seeds, when the player to move has no legal move (and, with
@@ -100,6 +100,10 @@ A rule set in which no hole can be played at the start is refused, as are ``pass
 ``sow_store`` (which MancalaGames plays oddly) and a parameter that would do nothing
 (``lap_rule`` without laps, ``lap_count`` without a count rule).
 
+Kalah and Sungka are points of the family (:func:`kalah_rules`, :func:`sungka_rules`: their rules
+written as its parameters play move for move as their own kernels); Oware is not (it ends on a
+repeated position) nor is Togyz Kumalak (its tuzduk is a child, which the family does not play).
+
 The semantics are MancalaGames' (StoneShark's engine of 141 traditional games), which
 ``benchmarks/family_crosscheck.py`` plays against move for move; :func:`load_mancalagames` reads
 its game files. A game of several rounds is its first round here.
@@ -114,6 +118,25 @@ from .family_space import (CHAINS, CHOICES, CLEARED, DIRECTIONS, FIRST_WAY, GRAN
                            PASSING, SIDES, TAKERS, TAKE_OWN, TURNS_PLAYED)
 from .family_sowing import sows_backward, way_allowed
 from .family_turns import apply_move, legal_holes, may_move
+
+
+def kalah_rules(pits: int = 6, seeds: int = 4, empty_capture: bool = False, end_rule: str = "either") -> dict:
+    """Kalah's rules (:mod:`mancala_marl.games.kalah`, its parameters as there) as a point of the
+    family: ``Family(**kalah_rules(...))`` plays move for move as ``Kalah(...)`` (tested over random
+    games). MancalaGames' Kalah.txt is another point: it wins at once at more than half the seeds."""
+    return {"holes": pits, "seeds": seeds, "sow_store": True, "skip_origin": False, "capture_min": 0,
+            "cross_capture": True, "captures": 1, "take_own": "always" if empty_capture else "on_capture",
+            "must_share": False, "early_win": False, "end_cleared": "either" if end_rule == "either" else "no"}
+
+
+def sungka_rules(houses: int = 7, stones: int = 7, sunog_needs_opposite: bool = False) -> dict:
+    """Sungka's rules (:mod:`mancala_marl.games.sungka`, its parameters as there) as a point of the
+    family, move for move as ``Sungka(...)`` over random games, but for one bound: a relay of more
+    than ``MAX_LAPS`` (75) laps ends the family's game as endless, where Sungka's kernel sows on."""
+    return {"holes": houses, "seeds": stones, "sow_store": True, "skip_origin": False, "laps": "relay",
+            "capture_min": 0, "cross_capture": True, "captures": 1,
+            "take_own": "on_capture" if sunog_needs_opposite else "always", "must_share": False, "must_pass": True,
+            "early_win": False}
 
 
 class Family(Game):
@@ -146,6 +169,8 @@ class Family(Game):
                            "choose_direction='middle' or 'all': the middle hole has no way of its own")
         if choose == "middle" and not params["holes"] % 2:
             raise BadInput(f"choose_direction='middle' needs an odd number of holes, got {params['holes']}")
+        if not params["early_win"] and params["win_short"]:
+            raise BadInput(f"win_short={params['win_short']} does nothing with early_win=False")
         if params["direction"] == "opposed" and choose != "none":
             raise BadInput(f"choose_direction={choose!r} with direction='opposed': the first move already chooses")
         if params["lap_rule"] != "any" and params["laps"] == "single":
@@ -222,15 +247,17 @@ class Family(Game):
             "grand_slam": st.sampled_from(GRAND_SLAMS), "capture_extra_turn": st.booleans(),
             "take_across": st.booleans(), "extra_turn_once": st.booleans(),
             "must_share": st.booleans(), "must_pass": st.booleans(), "end_seeds_left": st.integers(-1, 3),
-            "end_cleared": st.sampled_from(CLEARED), "win_short": st.integers(0, 4),
+            "end_cleared": st.sampled_from(CLEARED), "win_short": st.integers(0, 4), "early_win": st.booleans(),
             "end_below": st.integers(0, 4), "leftover": st.sampled_from(LEFTOVERS),
             "endless_leftover": st.sampled_from(LEFTOVERS), "lap_rule": st.sampled_from(LAP_RULES),
             "lap_count": st.integers(0, 4)}).map(cls._lap_rule_used).filter(cls._takes)
 
     @staticmethod
     def _lap_rule_used(params):
-        """A drawn set made one the rules take: a lap rule kept only where it does something, the
-        choice of direction where the row and the direction allow it."""
+        """A drawn set made one the rules take: a lap rule and win_short kept only where they do
+        something, the choice of direction where the row and the direction allow it."""
+        if not params["early_win"]:
+            params["win_short"] = 0
         odd = params["holes"] % 2 == 1
         if params["direction"] == "opposed" or (params["choose_direction"] == "middle" and not odd):
             params["choose_direction"] = "none"

@@ -27,7 +27,7 @@ SIDES = ("both", "opponent", "own", "opponent_first", "own_first")
 CHAINS = ("backward", "forward", "cw", "ccw")
 TAKE_OWN = ("leave", "on_capture", "always")
 GRAND_SLAMS = ("legal", "illegal", "no_capture", "leave_left", "leave_right")
-CLEARED = ("no", "own", "opponent")
+CLEARED = ("no", "own", "opponent", "either")
 LEFTOVERS = ("owner", "mover", "divided", "nobody")
 MOVE_RULES = ("any", "opponent_or_empty", "single_to_empty")
 PASSING = ("none", "owner", "owner_all", "sower", "sower_own", "sower_opponent")
@@ -85,7 +85,10 @@ PARAMETERS = (
     Param("must_pass", bool, False, "a player without a legal move passes (else the game ends)"),
     Param("end_seeds_left", int, -1, "the game ends when at most this many seeds are on the board (-1: never)",
           low=-1, high=MAX_COUNT),
-    Param("end_cleared", str, "no", "the game ends when this row is empty after a move", choices=CLEARED),
+    Param("end_cleared", str, "no", "the game ends when this row (or either) is empty after a move",
+          choices=CLEARED),
+    Param("early_win", bool, True, "a store holding more than the winning count ends the game at once (Kalah "
+                                   "plays on to the end)"),
     Param("win_short", int, 0, "a store with more than all the seeds less this wins at once (0: more than "
                                "half)", low=0, high=MAX_COUNT),
     Param("end_below", int, 0, "the game ends when fewer seeds than this are on the board (0: never)",
@@ -100,7 +103,7 @@ PARAMETERS = (
  MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
  TAKE_OWN_, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_ACROSS,
  CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS,
- END_SEEDS_LEFT, END_CLEARED, WIN_SHORT, END_BELOW, LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER) = (
+ END_SEEDS_LEFT, END_CLEARED, EARLY_WIN, WIN_SHORT, END_BELOW, LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER) = (
     spec_index(PARAMETERS, param.name) for param in PARAMETERS[2:])
 RELAY, NEXT = LAPS.index("relay"), LAPS.index("next")
 EVEN, ODD = PARITIES.index("even"), PARITIES.index("odd")
@@ -111,7 +114,7 @@ COUNT_IS, COUNT_AT_LEAST, OWN_SIDE, OPPONENT_SIDE = range(1, 5)
 FORWARD, CHAIN_CW, CHAIN_CCW = 1, 2, 3
 ON_CAPTURE, ALWAYS = TAKE_OWN.index("on_capture"), TAKE_OWN.index("always")
 SLAM_ILLEGAL, SLAM_NO_CAPTURE, LEAVE_LEFT = (GRAND_SLAMS.index(name) for name in GRAND_SLAMS[1:4])
-CLEARED_OWN, CLEARED_OPPONENT = CLEARED.index("own"), CLEARED.index("opponent")
+CLEARED_OWN, CLEARED_OPPONENT, CLEARED_EITHER = (CLEARED.index(name) for name in CLEARED[1:])
 OWNER_ALL, SOWER_OWN, SOWER_OPPONENT = (PASSING.index(name) for name in ("owner_all", "sower_own", "sower_opponent"))
 OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY = MOVE_RULES.index("opponent_or_empty"), MOVE_RULES.index("single_to_empty")
 TO_OWNER, TO_MOVER, DIVIDED, TO_NOBODY = range(4)

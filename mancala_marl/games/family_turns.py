@@ -8,9 +8,9 @@ import numpy as np
 
 from .._compile import kernel
 from .base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, action_count, sweep_to_stores
-from .family_space import (CLEARED_OPPONENT, CLEARED_OWN, DIRECTION, DIVIDED, ENDLESS, ENDLESS_LEFTOVER, END_BELOW,
-                           END_CLEARED, END_SEEDS_LEFT, EXTRA_TURNS, FIRST_WAY, GRAND_SLAM, LEAVE_ONE, LEFTOVER,
-                           MIN_SEEDS, MOVES_PLAYED, MOVE_LIMIT, MOVE_RULE, MUST_PASS, MUST_SHARE, NO_RETURN,
+from .family_space import (CLEARED_EITHER, CLEARED_OPPONENT, CLEARED_OWN, DIRECTION, DIVIDED, EARLY_WIN, ENDLESS,
+                           ENDLESS_LEFTOVER, END_BELOW, END_CLEARED, END_SEEDS_LEFT, EXTRA_TURNS, FIRST_WAY,
+                           GRAND_SLAM, LEAVE_ONE, LEFTOVER, MIN_SEEDS, MOVES_PLAYED, MOVE_LIMIT, MOVE_RULE, MUST_PASS, MUST_SHARE, NO_RETURN,
                            OPPONENT_OR_EMPTY, OPPOSED, OUT_OF_PLAY, REPEAT, SINGLE_TO_EMPTY, SKIP_ORIGIN,
                            SLAM_ILLEGAL, SOW_STORE, TO_MOVER, TO_NOBODY, TO_OWNER, TURNS_PLAYED, UNFED_TAKES,
                            WIN_SHORT, row_seeds, side_of, step)
@@ -184,11 +184,13 @@ def apply_move(state, action, spec):
         ended = ended or row_seeds(state, holes, mover) == 0
     elif cleared == CLEARED_OPPONENT:
         ended = ended or row_seeds(state, holes, 1 - mover) == 0
+    elif cleared == CLEARED_EITHER:
+        ended = ended or row_seeds(state, holes, mover) == 0 or row_seeds(state, holes, 1 - mover) == 0
     if not ended:
         total = 2 * holes * spec[SPEC_SEEDS]  # MancalaGames counts from the rules, not the board
         win = total - spec[WIN_SHORT] if spec[WIN_SHORT] else (total + 1) // 2
         s0, s1 = state[holes], state[cells - 1]
-        if s0 > win or s1 > win or (s0 == win and s1 == win):
+        if spec[EARLY_WIN] and (s0 > win or s1 > win or (s0 == win and s1 == win)):
             state[cells] = GAME_OVER  # won outright: the board stays as it is
             return
         unfed = -1
