@@ -316,8 +316,7 @@ class Table:
 def check_pit(game, state, pit, where: str) -> int:
     """A pit from a request: an integer, in range, and legal now (the game's own reason if not)."""
     if isinstance(pit, bool) or not isinstance(pit, int):  # JSON's words in the answer: true, "2", null
-        word = "pit" if game.actions == game.pits else "action"
-        raise BadInput(f"{where} must be an integer {word} 0..{game.actions - 1}, got {json.dumps(pit)[:40]}")
+        raise BadInput(f"{where} must be an integer {game.action_word} 0..{game.actions - 1}, got {json.dumps(pit)[:40]}")
     if not (0 <= pit < game.actions and game.legal_mask_fast(state)[pit]):
         raise BadInput(f"{where}: {game.illegal_reason(state, pit)}")
     return pit

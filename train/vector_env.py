@@ -265,8 +265,7 @@ class MancalaVecEnv(VecEnv):
     def step_async(self, actions: np.ndarray) -> None:
         actions = np.asarray(actions).reshape(self.num_envs)
         if actions.dtype.kind not in "iu" or ((actions < 0) | (actions >= self.game.actions)).any():
-            word = "pit" if self.game.actions == self.game.pits else "action"
-            raise BadInput(f"actions must be {word} indices 0..{self.game.actions - 1}, got {actions!r}")
+            raise BadInput(f"actions must be {self.game.action_word} indices 0..{self.game.actions - 1}, got {actions!r}")
         self._actions[:] = actions
 
     def step_wait(self):

@@ -466,9 +466,13 @@ class Game:
         return f"player_{player}'s pit {action} is not a legal move here"
 
     @property
+    def action_word(self) -> str:
+        """What an action is, for messages: a "pit", or an "action" where there are more."""
+        return "pit" if self.actions == self.pits else "action"
+
+    @property
     def action_words(self) -> str:
-        """What the actions are, for messages: "pits", or "actions" where they are more."""
-        return "pits" if self.actions == self.pits else "actions"
+        return self.action_word + "s"
 
     def state_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """(low, high) of every state cell, for the environments' ``state_space``."""

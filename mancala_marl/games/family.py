@@ -116,7 +116,7 @@ from .base import Game
 from .family_space import (CHAINS, CHOICES, CLEARED, DIRECTIONS, FIRST_WAY, GRAND_SLAMS, LAPS, LAP_RULES, LEFTOVERS,
                            MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OUT_OF_PLAY, PARAMETERS, PARITIES,
                            PASSING, SIDES, TAKERS, TAKE_OWN, TURNS_PLAYED)
-from .family_sowing import sows_backward, way_allowed
+from .family_sowing import action_backward, way_allowed
 from .family_turns import apply_move, legal_holes, may_move
 
 
@@ -217,9 +217,7 @@ class Family(Game):
         if state[self.board_size + NO_RETURN] - 1 == player * (self.pits + 1) + hole:
             return f"player_{player}'s {named} holds a lone seed just sown across the end of the rows: it may not go " \
                    "straight back"
-        if self.actions == self.pits:
-            clockwise = sows_backward(self.spec, hole, seeds)
-        if not may_move(state, self.spec, player, hole, clockwise):
+        if not may_move(state, self.spec, player, hole, action_backward(state, self.spec, player, action)):
             return f"player_{player}'s {named} is not allowed by move_rule={self.params['move_rule']!r}"
         return f"player_{player}'s {named} would leave the opponent's row empty (must_share, or an illegal grand slam)"
 
@@ -250,10 +248,10 @@ class Family(Game):
             "end_cleared": st.sampled_from(CLEARED), "win_short": st.integers(0, 4), "early_win": st.booleans(),
             "end_below": st.integers(0, 4), "leftover": st.sampled_from(LEFTOVERS),
             "endless_leftover": st.sampled_from(LEFTOVERS), "lap_rule": st.sampled_from(LAP_RULES),
-            "lap_count": st.integers(0, 4)}).map(cls._lap_rule_used).filter(cls._takes)
+            "lap_count": st.integers(0, 4)}).map(cls._consistent).filter(cls._takes)
 
     @staticmethod
-    def _lap_rule_used(params):
+    def _consistent(params):
         """A drawn set made one the rules take: a lap rule and win_short kept only where they do
         something, the choice of direction where the row and the direction allow it."""
         if not params["early_win"]:

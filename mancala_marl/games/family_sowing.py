@@ -24,7 +24,7 @@ def sow_and_capture(state, spec, action):
     mover = state[cells]
     hole = action % holes
     origin = mover * (holes + 1) + hole
-    backward = action >= holes if action_count(spec) > holes else sows_backward(spec, hole, state[origin])
+    backward = action_backward(state, spec, mover, action)
     own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
     by_count = spec[CAPTURE_MIN] > 0
     inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
@@ -123,6 +123,16 @@ def sows_backward(spec, hole, seeds):
 
 
 @kernel(inline="always")
+def action_backward(state, spec, mover, action):
+    """Whether ``action`` of ``mover`` sows clockwise: the way it names, where a move names its
+    way, else its hole's way by the rules."""
+    holes = spec[SPEC_PITS]
+    if action_count(spec) > holes:
+        return action >= holes
+    return sows_backward(spec, action, state[mover * (holes + 1) + action])
+
+
+@kernel(inline="always")
 def way_allowed(state, spec, mover, hole, backward):
     """Whether ``hole`` may be sown that way (clockwise: ``backward``), in a game where a move names
     its way."""
@@ -156,8 +166,10 @@ def crossing_cell(state, spec, action):
     mover = state[2 * holes + 2]
     hole = action % holes
     origin = mover * (holes + 1) + hole
-    clockwise = action >= holes if action_count(spec) > holes else sows_backward(spec, hole, 1)
-    if state[origin] != 1 or not ((hole == 0 and clockwise) or (hole == holes - 1 and not clockwise)):
+    if state[origin] != 1:
+        return -1
+    clockwise = action_backward(state, spec, mover, action)
+    if not ((hole == 0 and clockwise) or (hole == holes - 1 and not clockwise)):
         return -1
     target = step(origin, holes, clockwise, mover * (holes + 1) + holes if spec[SOW_STORE] else -1)
     return target if side_of(target, holes) == 1 - mover else -1
