@@ -14,7 +14,9 @@ the stores out, mix the bits further). ``mancala_marl.jax.oware`` computes Oware
 **The table** (:class:`Table`) holds, for each 64-bit key, bounds on the position's value (``low``
 and ``high``: equal when exact), the best move found and, for searches that stop at a horizon,
 how much search the entry stands for. A slot is the key's low bits; a later entry replaces an
-earlier one. Key 0 marks an empty slot, so keys are made odd.
+earlier one. Key 0 marks an empty slot, so keys are made odd. A column a search does not keep is
+None rather than an empty array, so that numba compiles each search without it: a test of the
+array's length at every probe and store made alpha-beta 3-5% slower.
 
 **The budget and the clock**: an int64 array, ``counters`` (:func:`new_counters`), holds the
 nodes searched, the most allowed and why the search stopped (``BY_NODES``, ``BY_TIME``,
@@ -30,6 +32,8 @@ were listed, which each search makes the order it prefers among equals.
 The small helpers are inlined by numba (``inline="always"``). The ordering helper, a loop, is a
 plain kernel that LLVM inlines itself: numba's inlining of it made alpha-beta 10-15% slower on
 Kalah, where the same code written in the search's loop was not (``benchmarks/search_speed.py``).
+The table's optional columns are read and written through two overloads that numba compiles to
+the column's access or to nothing, by the column's type.
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ import time
 
 import numba
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from ._compile import kernel
 
@@ -113,16 +119,17 @@ class Table:
     """A transposition table of ``2**bits`` entries (none for ``bits`` 0): ``keys`` (uint64), ``lows``
     and ``highs`` (bounds on the value, of the ``bounds`` dtype: int16 holds :data:`BOUND`, int8
     is enough for an exact search's margins and results) and, with ``moves``, the best move found
-    (int8) and, with ``depths``, the effort each entry stands for (int32). An array a search does
-    not keep is empty: it costs no memory and no cache miss. ``entries`` is what kernels take."""
+    (int8) and, with ``depths``, the effort each entry stands for (int32). A column a search does
+    not keep is None: it costs no memory, no cache miss and no code. ``entries`` is what kernels
+    take."""
 
     def __init__(self, bits: int, depths: bool = False, moves: bool = True, bounds=np.int16):
         size = 0 if bits is None or bits <= 0 else 1 << int(bits)
         self.keys = np.zeros(size, dtype=np.uint64)
         self.lows = np.zeros(size, dtype=bounds)
         self.highs = np.zeros(size, dtype=bounds)
-        self.moves = np.zeros(size if moves else 0, dtype=np.int8)
-        self.depths = np.zeros(size if depths else 0, dtype=np.int32)
+        self.moves = np.zeros(size, dtype=np.int8) if moves else None
+        self.depths = np.zeros(size, dtype=np.int32) if depths else None
         self.entries = (self.keys, self.lows, self.highs, self.moves, self.depths)
 
     def __len__(self) -> int:
@@ -137,6 +144,37 @@ def slot_of(entries, key):
     return key & np.uint64(entries[0].shape[0] - 1)
 
 
+def _read(column, slot, default):
+    """``column[slot]`` as int64, or ``default`` where the table does not keep the column (None)."""
+    raise NotImplementedError("compiled code only")
+
+
+@overload(_read)
+def _read_compiled(column, slot, default):
+    # (inline="always" here lost the stores of the function it went into, with numba 0.68;
+    # LLVM inlines these one-liners itself)
+    if isinstance(column, types.NoneType):
+        return lambda column, slot, default: default
+    return lambda column, slot, default: np.int64(column[slot])
+
+
+def _write(column, slot, value):
+    """``column[slot] = value``, or nothing where the table does not keep the column (None)."""
+    raise NotImplementedError("compiled code only")
+
+
+@overload(_write)
+def _write_compiled(column, slot, value):
+    if isinstance(column, types.NoneType):
+        def nothing(column, slot, value):
+            pass
+        return nothing
+
+    def write(column, slot, value):
+        column[slot] = value
+    return write
+
+
 @kernel(inline="always")
 def lookup(entries, key, effort):
     """(found, low, high, move) of ``key``'s entry; its bounds only where it stands for at least
@@ -147,10 +185,22 @@ def lookup(entries, key, effort):
     slot = slot_of(entries, key)
     if keys[slot] != key:
         return False, -BOUND, BOUND, NO_MOVE
-    move = np.int64(moves[slot]) if moves.shape[0] > 0 else NO_MOVE
-    if depths.shape[0] > 0 and depths[slot] < effort:
+    move = _read(moves, slot, NO_MOVE)
+    if _read(depths, slot, NO_LIMIT) < effort:
         return True, -BOUND, BOUND, move
     return True, np.int64(lows[slot]), np.int64(highs[slot]), move
+
+
+@kernel(inline="always")
+def bounds_of(entries, key, low, high):
+    """The bounds ``key``'s entry holds, else ``low, high``: what a search that stores its result
+    keeps of what the entry learned since it was read (the move and the depth are not read: a
+    cache miss each)."""
+    keys, lows, highs, _, _ = entries
+    slot = slot_of(entries, key)
+    if keys[slot] != key:
+        return low, high
+    return np.int64(lows[slot]), np.int64(highs[slot])
 
 
 @kernel(inline="always")
@@ -159,10 +209,8 @@ def store(entries, key, low, high, move, depth):
     keys, lows, highs, moves, depths = entries
     slot = slot_of(entries, key)
     keys[slot], lows[slot], highs[slot] = key, low, high
-    if moves.shape[0] > 0:
-        moves[slot] = move
-    if depths.shape[0] > 0:
-        depths[slot] = depth
+    _write(moves, slot, move)
+    _write(depths, slot, depth)
 
 
 @kernel(inline="always")

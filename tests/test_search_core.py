@@ -12,8 +12,8 @@ from mancala_marl.endgame import database, solver
 from mancala_marl.errors import NotSolved
 from mancala_marl.games import make_game
 from mancala_marl.search_core import (BOUND, BUDGET, BY_NODES, BY_TIME, CHECK_EVERY, FNV_OFFSET, FNV_PRIME, NO_MOVE,
-                                      NODES, NONE, STOPPED, Table, bounds_after, fnv1a, insert_ordered, lookup,
-                                      new_counters, set_limits, spend, store)
+                                      NODES, NONE, STOPPED, Table, bounds_after, bounds_of, fnv1a, insert_ordered,
+                                      lookup, new_counters, set_limits, spend, store)
 
 MASK = (1 << 64) - 1
 
@@ -48,6 +48,11 @@ def _probe(entries, key, effort=0):
 
 
 @numba.njit  # not cached: numba would not see an edit of the core's helpers it inlines
+def _bounds(entries, key):
+    return bounds_of(entries, key, -50, 50)
+
+
+@numba.njit  # not cached: numba would not see an edit of the core's helpers it inlines
 def _put(entries, key, low, high, move, depth):
     store(entries, key, low, high, move, depth)
 
@@ -76,14 +81,15 @@ def test_the_table_gives_back_what_was_stored_and_a_later_entry_replaces_an_earl
     _put(table.entries, np.uint64(35), -3, 7, 2, 9)
     assert _probe(table.entries, np.uint64(35), 9) == (True, -3, 7, 2)
     assert _probe(table.entries, np.uint64(35), 10) == (True, -BOUND, BOUND, 2)  # too shallow: its move only
+    assert _bounds(table.entries, np.uint64(35)) == (-3, 7) and _bounds(table.entries, np.uint64(19)) == (-50, 50)
     _put(table.entries, np.uint64(51), 4, 4, 1, 1)  # 51 & 15 == 35 & 15: the same slot
     assert _probe(table.entries, np.uint64(35))[0] is False and _probe(table.entries, np.uint64(51)) == (True, 4, 4, 1)
     without = Table(4)  # no depths kept: its bounds always hold
     _put(without.entries, np.uint64(35), -1, 1, 0, 9)
-    assert _probe(without.entries, np.uint64(35), 99) == (True, -1, 1, 0) and without.depths.size == 0
+    assert _probe(without.entries, np.uint64(35), 99) == (True, -1, 1, 0) and without.depths is None
     bare = Table(4, moves=False)  # no moves kept either: NO_MOVE
     _put(bare.entries, np.uint64(35), -1, 1, 3, 9)
-    assert _probe(bare.entries, np.uint64(35)) == (True, -1, 1, NO_MOVE) and bare.moves.size == 0
+    assert _probe(bare.entries, np.uint64(35)) == (True, -1, 1, NO_MOVE) and bare.moves is None
     table.clear()
     assert _probe(table.entries, np.uint64(51))[0] is False
     assert len(Table(0)) == 0 and len(Table(None)) == 0

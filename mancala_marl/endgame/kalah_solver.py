@@ -19,8 +19,8 @@ from mancala_marl.errors import NotSolved
 from .._compile import kernel
 from ..games.base import GAME_OVER, SPEC_PITS
 from ..games.kalah import apply_move
-from ..search_core import (BY_DEPTH, BY_TIME, MAX_PLY, NO_MOVE, NODES, NONE, STOPPED, Table, bounds_after, fnv1a,
-                           insert_ordered, lookup, new_counters, set_limits, spend, store)
+from ..search_core import (BY_DEPTH, BY_TIME, MAX_PLY, NO_MOVE, NODES, NONE, STOPPED, Table, bounds_after, bounds_of,
+                           fnv1a, insert_ordered, lookup, new_counters, set_limits, spend, store)
 from .kalah_database import canonical, load_state
 from .ranking import index
 
@@ -127,9 +127,7 @@ def negamax(seeds, alpha, beta, spec, frames, db, tt, counters, deadline):
                 best = -n_seeds
             else:
                 key = ply_keys[p]
-                found, low, high, _ = lookup(tt, key, 0)  # what an entry learned since, kept
-                if not found:
-                    low, high = -n_seeds, n_seeds
+                low, high = bounds_of(tt, key, -n_seeds, n_seeds)  # what an entry learned since, kept
                 low, high = bounds_after(best, window[p, W_A0], window[p, W_B0], low, high)
                 store(tt, key, low, high, window[p, W_PIT], 0)
             if p == 0:
