@@ -18,7 +18,10 @@ whether ours goes on too or ends there by the family's own bound (its MOVE_LIMIT
 MancalaGames lacks: two players can hand a lone seed back and forth for ever). A file's
 first difference is reported with the game, the move and our moves from the start (pits 0..H-1 of
 the player to move) that reproduce it: ``state = game.init()``, then ``game.apply(state, pit)``
-for each. Status "error": MancalaGames failed to load or play the file, or our code raised.
+for each. A game whose start is drawn (a random start pattern) starts from MancalaGames' drawn
+board, ours set to it (``game.from_board``: our own draw is alike but not the same), and is
+compared move by move from there; its first difference names that board. A start pattern that
+plays South's first move itself (MOVE_RIGHTMOST) hands the turn on as that move does. Status "error": MancalaGames failed to load or play the file, or our code raised.
 
 MancalaGames is GPL-3 and outside this project: it is loaded here at run time from the folder
 that ``--oracle`` names (../shared/oracles/mancalagames beside the clone), never imported by the
@@ -106,7 +109,15 @@ class Oracle:
         game.starter = True  # NewGame hands the first move to the player who did not start last
         game.new_game()
         self.seconds += time.perf_counter() - start
-        game.turn = game.starter = False
+        game.starter = False
+        if not self.opens_itself:
+            game.turn = False
+
+    @property
+    def opens_itself(self) -> bool:
+        """Whether the start pattern plays South's first move (MOVE_RIGHTMOST, MOVE_RANDOM): then
+        whoever that move hands the turn to moves next."""
+        return self.game.info.start_pattern in (self.gi.StartPattern.MOVE_RIGHTMOST, self.gi.StartPattern.MOVE_RANDOM)
 
     @property
     def mover(self) -> int:
@@ -302,8 +313,10 @@ def play_lockstep(ours: Player, oracle: Oracle, seed: int, name: str, number: in
 
     rng = np.random.default_rng(game_seed(seed, name, number))
     game = ours.game
-    state = game.init()
     oracle.start(f"{seed}:{name}:{number}")
+    # a drawn start is MancalaGames' draw (ours draws alike, not the same): its board, then every move
+    state = game.from_board(np.array(oracle.cells())) if game.random_start else game.init()
+    start = {"start": oracle.cells()} if game.random_start else {}
     cond = None
     for move in range(max_moves + 1):
         over = game.is_terminal(state)
@@ -314,7 +327,8 @@ def play_lockstep(ours: Player, oracle: Oracle, seed: int, name: str, number: in
             # has none and plays on: agreed up to the bound, as a game both play on past it
             return {"moves": move, "capped": True}
         if found:
-            return {"moves": move, "capped": False, "move": move, "moves_played": played, "differences": found}
+            return {"moves": move, "capped": False, "move": move, "moves_played": played, "differences": found,
+                    **start}
         if over or move == max_moves:
             return {"moves": move, "capped": not over}
         if not legal:  # and MancalaGames has none either (compared above), yet neither ended the game
@@ -412,13 +426,15 @@ def check_file(path: Path, oracle_modules, games: int, seed: int, max_moves: int
             mismatched += 1
             if first is None:
                 first = {"game": number, "move": result["move"], "differences": result["differences"],
-                         "moves_played": result["moves_played"], "seed": game_seed(seed, name, number)}
+                         "moves_played": result["moves_played"], "seed": game_seed(seed, name, number),
+                         **({"start": result["start"]} if "start" in result else {})}
         advance(1)
     if row["status"] is None:
         row["status"] = "mismatch" if first else "matched"
     if first is not None:
         row["reason"] = (f"game {first['game']}, after move {first['move']}: " + "; ".join(first["differences"])
-                         + f"; our moves {first['moves_played']}")
+                         + f"; our moves {first['moves_played']}"
+                         + (f" from the drawn start {board_text(first['start'], game.pits)}" if "start" in first else ""))
         row["first_mismatch"] = first
     played_moves = row["moves"]
     row.update(mismatched_games=mismatched, capped_games=capped, longest=longest, seen=oracle.seen,

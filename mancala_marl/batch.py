@@ -108,9 +108,10 @@ def _playouts_parallel(states, spec, seed, max_moves, moves):
         moves[i] = _playout_row(states[i], spec, seed + i, max_moves)
 
 
-def init_states(game: Game, n: int) -> np.ndarray:
-    """``n`` starting states of ``game``: an ``(n, game.state_size)`` int32 array."""
-    return np.tile(game.init(), (ROWS.check(n), 1))
+def init_states(game: Game, n: int, rng: np.random.Generator | None = None) -> np.ndarray:
+    """``n`` starting states of ``game``: an ``(n, game.state_size)`` int32 array; a game whose
+    start is drawn (``game.random_start``) draws each row's from ``rng`` (None: unseeded)."""
+    return game.init_rows(ROWS.check(n), rng)
 
 
 def _check_states(game: Game, states) -> np.ndarray:

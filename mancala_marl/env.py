@@ -83,6 +83,7 @@ class MancalaEnv(AECEnv):
         self._obs_id = observations.obs_id(game, obs_type)
         self._obs_size = self.observation_spaces[AGENTS[0]]["observation"].shape[0]
         self._state = game.init()
+        self._start_rng = None  # made by the first reset
         self.num_moves = 0
         # Per-step lookups computed once (profiling showed them among the step's costs).
         self._player_index = {agent: i for i, agent in enumerate(AGENTS)}
@@ -123,8 +124,11 @@ class MancalaEnv(AECEnv):
 
     # -- AEC API ------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
-        # The rules have no chance element; ``seed`` is accepted for API compatibility.
-        self._state = self.game.init()
+        # ``seed`` seeds the draw of a drawn start (a family game's start="random"); the other rules
+        # have no chance element. A reset without one goes on drawing from the last seeded Generator.
+        if seed is not None or self._start_rng is None:
+            self._start_rng = np.random.default_rng(seed)
+        self._state = self.game.init(self._start_rng)
         self.num_moves = 0
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)

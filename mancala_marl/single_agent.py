@@ -71,14 +71,15 @@ def no_episode(game: Game, opening: int) -> BadInput:
 def random_opening(game: Game, rng: np.random.Generator, opening: int, opening_prob: float):
     """The start of an episode: with probability ``opening_prob`` (one draw, made only when
     ``opening`` > 0), ``k`` uniformly random legal plies of either side, ``k`` uniform in
-    1..``opening``; else the usual start. Returns (state, plies played). An opening that ends the
-    game is drawn again."""
-    state = game.init()
+    1..``opening``; else the usual start (drawn from ``rng`` first, where the game's start is
+    drawn). Returns (state, plies played). An opening that ends the game is drawn again, from the
+    same start."""
+    start = game.init(rng)
     if opening <= 0 or rng.random() >= opening_prob:
-        return state, 0
+        return start, 0
     plies = int(rng.integers(1, opening + 1))
     for _ in range(OPENING_TRIES):
-        state = game.init()
+        state = start.copy()
         for _ in range(plies):
             game.apply_fast(state, int(rng.choice(np.flatnonzero(game.legal_mask_fast(state)))))
             if game.is_terminal(state):

@@ -42,14 +42,15 @@ def play_game(game: Game, first, second, seeds=(None, None), opening_rng=None, o
     """Play one game; returns (store of player_0, store of player_1, number of moves).
 
     ``first``/``second`` are policies for player_0/player_1, reset with ``seeds`` before the game;
-    the first ``opening`` moves are uniformly random from ``opening_rng`` and count in the length.
+    a drawn start (``game.random_start``) is drawn from ``opening_rng``, then the first
+    ``opening`` moves are uniformly random from it and count in the length.
     A game still on after ``max_moves`` moves (the environments' truncation) is stopped and
     scored a draw: both get the mean of the two stores, which keeps the margin at 0.
     """
     first.reset(seeds[0])
     second.reset(seeds[1])
     players = (first, second)
-    state = game.init()
+    state = game.init(opening_rng)  # a drawn start is drawn from it too: the same in both seats
     moves = play_opening(game, state, opening_rng, min(opening, max_moves))
     while not game.is_terminal(state):
         if moves >= max_moves:
@@ -86,8 +87,9 @@ def _game_seeds(seed: int, index: int, seat: int):
 def opening_position(game: Game, seed: int, index: int, opening: int) -> np.ndarray:
     """The position game ``index`` of a match seeded ``seed`` starts from once its ``opening``
     random moves are played (the same in both seats)."""
-    state = game.init()
-    play_opening(game, state, _game_seeds(seed, index, 0)[0], opening)
+    rng = _game_seeds(seed, index, 0)[0]
+    state = game.init(rng)
+    play_opening(game, state, rng, opening)
     return state
 
 

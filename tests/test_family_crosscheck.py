@@ -111,6 +111,23 @@ def test_a_game_that_breaks_a_rule_is_reported_with_the_moves_that_reproduce_it(
         assert (first["game"], first["move"]) == (0, 1)
 
 
+def test_a_random_start_is_mancalagames_draw_and_a_broken_one_names_the_board(crosscheck, tmp_path, monkeypatch):
+    # Random-Kalah draws its start: ours is set to MancalaGames' board, then every move compared
+    row = run(crosscheck, tmp_path, "Random-Kalah.txt")["files"]["Random-Kalah.txt"]
+    assert row["status"] == "matched" and row["games"] == 3 and row["moves"] > 30, row["reason"]
+    load = crosscheck.our_importer()
+
+    def own_draw(path):  # a crosscheck that kept our own draw would differ before the first move
+        game = load(path)
+        game.from_board = lambda board: game.init(np.random.default_rng(0))
+        return game
+
+    monkeypatch.setattr(crosscheck, "our_importer", lambda: own_draw)
+    row = run(crosscheck, tmp_path, "Random-Kalah.txt")["files"]["Random-Kalah.txt"]
+    assert row["status"] == "mismatch" and row["first_mismatch"]["move"] == 0
+    assert " from the drawn start [" in row["reason"] and len(row["first_mismatch"]["start"]) == 14
+
+
 def test_a_refused_file_says_why_and_still_times_mancalagames(crosscheck, tmp_path, monkeypatch):
     def refuse(path):
         raise BadInput(f"{Path(path).name}: sow_rule=3 is not played")

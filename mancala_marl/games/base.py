@@ -240,6 +240,9 @@ class Game:
     # Whether a finished game has every seed in a store: the four games sweep the board at their
     # end; a family game may end with seeds on the board, or with seeds out of play.
     sweeps_at_end = True
+    # Whether the start is drawn (a family game's ``start="random"``): ``init`` then draws from the
+    # numpy Generator it is handed, which the environments seed with ``reset(seed=...)``.
+    random_start = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -284,13 +287,19 @@ class Game:
         return st.just({})
 
     # -- states -------------------------------------------------------------------------------
-    def init(self) -> np.ndarray:
-        """The starting state: every pit full, stores empty, player_0 to move."""
+    def init(self, rng: np.random.Generator | None = None) -> np.ndarray:
+        """The starting state: every pit full, stores empty, player_0 to move. A game whose start
+        is drawn (``random_start``) draws it from ``rng`` (None: a fresh Generator, unseeded);
+        the others ignore ``rng``."""
         board = np.zeros(self.board_size, dtype=np.int32)
         for player in range(2):
             first = player * (self.pits + 1)
             board[first:first + self.pits] = self.seeds
         return self.from_board(board)
+
+    def init_rows(self, n: int, rng: np.random.Generator | None = None) -> np.ndarray:
+        """``n`` starting states, ``(n, state_size)``: ``init``'s, each drawn where the start is."""
+        return np.tile(self.init(), (n, 1))
 
     def from_board(self, board, to_move: int = 0) -> np.ndarray:
         """A state built from a canonical board (for worked examples, puzzles and tests)."""

@@ -7,6 +7,13 @@ player_1's holes, player_1's store. Counter-clockwise sowing runs along that rin
 index; clockwise the other way. A move is a hole of the mover's, ``0 .. H-1`` in that order (and
 its way, where the mover chooses it: see Actions).
 
+**The start.** Every hole holds ``seeds`` (``start="equal"``), or the board is filled in a
+traditional pattern (some holes empty, one seed more, a forced first move) or at random, every
+hole keeping two seeds: :mod:`mancala_marl.games.family_start` says each. A random start is drawn
+from the numpy Generator handed to ``init(rng)`` (``random_start`` says so), which the
+environments seed with ``reset(seed=...)`` and the batch engine's ``init_states(game, n, rng)``
+draws each row from. The game's seeds, and so the winning count, are those the start puts down.
+
 **Sowing.** The mover lifts the seeds of a hole holding at least ``min_seeds`` (all of them, or
 all but one with ``leave_one``) and drops one in each hole along the ring, in ``direction``:
 ``ccw`` or ``cw`` for every move; ``outward`` (the left half of a row sows clockwise, the right
@@ -96,7 +103,8 @@ store, player_1 when they are level), or to ``nobody`` (out of play); with ``unf
 that ends because a player cannot feed the other gives them to the unfed player. More seeds in
 store wins.
 
-A rule set in which no hole can be played at the start is refused, as are ``passing`` with
+A rule set in which no hole can be played at the start is refused, as are a start pattern on too
+few holes (or a random one that might leave the first player no move), ``passing`` with
 ``sow_store`` (which MancalaGames plays oddly) and a parameter that would do nothing
 (``lap_rule`` without laps, ``lap_count`` without a count rule).
 
@@ -111,12 +119,15 @@ its game files. A game of several rounds is its first round here.
 
 from __future__ import annotations
 
+import numpy as np
+
 from mancala_marl.errors import BadInput
 from .base import Game
 from .family_space import (CHAINS, CHOICES, CLEARED, DIRECTIONS, FIRST_WAY, GRAND_SLAMS, LAPS, LAP_RULES, LEFTOVERS,
                            MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OUT_OF_PLAY, PARAMETERS, PARITIES,
-                           PASSING, SIDES, TAKERS, TAKE_OWN, TURNS_PLAYED)
+                           PASSING, SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED)
 from .family_sowing import action_backward, way_allowed
+from .family_start import draw_rows, start_state, start_total
 from .family_turns import apply_move, legal_holes, may_move
 
 
@@ -179,9 +190,25 @@ class Family(Game):
             raise BadInput(f"lap_count={params['lap_count']} does nothing with lap_rule={params['lap_rule']!r}")
         if self.params["passing"] != "none" and self.params["sow_store"]:
             raise BadInput("passing captures with sow_store=True are not played: a store is not a hole to take")
-        if not self.legal_mask_fast(self.init()).any():
-            raise BadInput(f"no first move: with seeds={self.seeds}, min_seeds={self.params['min_seeds']} and "
-                           f"move_rule={self.params['move_rule']!r} no hole may be played at the start")
+        self.random_start = params["start"] == "random"
+        self.total_seeds = int(start_total(STARTS.index(params["start"]), self.pits, self.seeds))
+        self._start = start_state(self)  # a random start: each hole's floor, filled by init_rows
+        if not self.legal_mask_fast(self.init(np.random.default_rng(0))).any():
+            raise BadInput(f"no first move: with seeds={self.seeds}, start={params['start']!r}, "
+                           f"min_seeds={self.params['min_seeds']} and move_rule={self.params['move_rule']!r} no hole "
+                           "may be played at the start")
+
+    def init(self, rng: np.random.Generator | None = None) -> np.ndarray:
+        """The start ``start`` says (:mod:`mancala_marl.games.family_start`), drawn from ``rng``
+        where it is random (None: a fresh, unseeded Generator)."""
+        return self.init_rows(1, rng)[0] if self.random_start else self._start.copy()
+
+    def init_rows(self, n: int, rng: np.random.Generator | None = None) -> np.ndarray:
+        states = np.tile(self._start, (n, 1))
+        if self.random_start:
+            drawn = draw_rows(n, self.pits, self.seeds, np.random.default_rng() if rng is None else rng)
+            states[:, :self.pits], states[:, self.pits + 1:2 * self.pits + 1] = drawn[:, :self.pits], drawn[:, self.pits:]
+        return states
 
     def count_actions(self):
         """Twice the holes where a move names its way (hole h counter-clockwise, h + holes
@@ -233,6 +260,7 @@ class Family(Game):
     def param_strategy(cls, st):
         return st.fixed_dictionaries({
             "holes": st.integers(2, 8), "seeds": st.integers(1, 5),
+            "start": st.sampled_from(STARTS[:-1]),  # not "random": hypothesis replays each example
             "direction": st.sampled_from(DIRECTIONS), "choose_direction": st.sampled_from(CHOICES), "sow_store": st.booleans(), "laps": st.sampled_from(LAPS), "lap_capture": st.booleans(),
             "skip_origin": st.booleans(), "leave_one": st.booleans(), "min_seeds": st.just(1),
             "capture_min": st.integers(0, 4), "capture_max": st.integers(0, 4),

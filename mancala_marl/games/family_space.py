@@ -32,11 +32,17 @@ LEFTOVERS = ("owner", "mover", "divided", "nobody")
 MOVE_RULES = ("any", "opponent_or_empty", "single_to_empty")
 PASSING = ("none", "owner", "owner_all", "sower", "sower_own", "sower_opponent")
 TAKERS = ("mover", "first")
+STARTS = ("equal", "two_empty", "triples", "plus_one", "alternate_one", "alternate_split", "gamacha",
+          "rightmost_first", "random")
 MAX_COUNT = 1 << 20
 
 PARAMETERS = (
     pits_param("holes", 6, "holes a side", low=2),
-    seeds_param("seeds", 4, "seeds in each hole at the start"),
+    seeds_param("seeds", 4, "seeds in each hole at the start (in its full holes, for a pattern with empty "
+                            "ones; on average, for a random start)"),
+    Param("start", str, "equal", "how the board is filled at the start: every hole alike, or a traditional "
+                                 "pattern (family_start says each), or at random from the environment's seed",
+          choices=STARTS),
     Param("direction", str, "ccw", "the way seeds are sown round the ring: one way, outward or inward from the "
                                    "middle of the row, by the count lifted (odd: ccw), or opposed (the first "
                                    "mover chooses a way for the game, the other player sows the other)",
@@ -99,7 +105,7 @@ PARAMETERS = (
     Param("endless_leftover", str, "divided", "who gets them when a relay sowing is endless",
           choices=LEFTOVERS),
 )
-(DIRECTION, CHOOSE_DIRECTION, SOW_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, SKIP_ORIGIN, LEAVE_ONE,
+(START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, SKIP_ORIGIN, LEAVE_ONE,
  MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
  TAKE_OWN_, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_ACROSS,
  CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS,

@@ -12,8 +12,9 @@ from .family_space import (CLEARED_EITHER, CLEARED_OPPONENT, CLEARED_OWN, DIRECT
                            ENDLESS_LEFTOVER, END_BELOW, END_CLEARED, END_SEEDS_LEFT, EXTRA_TURNS, FIRST_WAY,
                            GRAND_SLAM, LEAVE_ONE, LEFTOVER, MIN_SEEDS, MOVES_PLAYED, MOVE_LIMIT, MOVE_RULE, MUST_PASS, MUST_SHARE, NO_RETURN,
                            OPPONENT_OR_EMPTY, OPPOSED, OUT_OF_PLAY, REPEAT, SINGLE_TO_EMPTY, SKIP_ORIGIN,
-                           SLAM_ILLEGAL, SOW_STORE, TO_MOVER, TO_NOBODY, TO_OWNER, TURNS_PLAYED, UNFED_TAKES,
+                           SLAM_ILLEGAL, SOW_STORE, START, TO_MOVER, TO_NOBODY, TO_OWNER, TURNS_PLAYED, UNFED_TAKES,
                            WIN_SHORT, row_seeds, side_of, step)
+from .family_start import start_total
 from .family_sowing import crossing_cell, sow_and_capture, sows_backward, way_allowed
 
 
@@ -187,7 +188,7 @@ def apply_move(state, action, spec):
     elif cleared == CLEARED_EITHER:
         ended = ended or row_seeds(state, holes, mover) == 0 or row_seeds(state, holes, 1 - mover) == 0
     if not ended:
-        total = 2 * holes * spec[SPEC_SEEDS]  # MancalaGames counts from the rules, not the board
+        total = start_total(spec[START], holes, spec[SPEC_SEEDS])  # MancalaGames counts from the rules, not the board
         win = total - spec[WIN_SHORT] if spec[WIN_SHORT] else (total + 1) // 2
         s0, s1 = state[holes], state[cells - 1]
         if spec[EARLY_WIN] and (s0 > win or s1 > win or (s0 == win and s1 == win)):

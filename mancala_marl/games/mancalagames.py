@@ -5,8 +5,11 @@ A file is a JSON object (``game_class``, ``game_constants`` with ``holes`` and `
 ``game_info`` with the rule options that differ from MancalaGames' defaults) followed by text
 sections. Each option is mapped to our parameters; an option, or a value of one, that the family
 does not play is refused in one line naming it. Only the first round of a game of rounds is
-played; the options that shape later rounds (who starts, how the board is refilled, blocked
-holes) are read and left aside.
+played (a game won by a count of round wins, RND_WIN_COUNT_MAX, plays its first round for the
+most seeds); the options that shape later rounds (who starts, how the board is refilled, blocked
+holes) are read and left aside. A start pattern is our ``start`` with player_0 as the starter;
+MancalaGames' random start shares out ``nbr_start`` seeds in all, ours ``seeds`` a hole, so such a
+file is played only where its count fills the holes evenly.
 
 Where MancalaGames plays a rule otherwise than the sources its files cite, the importer follows
 MancalaGames (the named games, :mod:`mancala_marl.games.named`, follow the sources):
@@ -31,6 +34,8 @@ from pathlib import Path
 
 from mancala_marl.errors import BadInput
 from .family import Family
+from .family_space import STARTS
+from .family_start import start_total
 
 # MancalaGames' option defaults (a file names only what differs from them)
 DEFAULTS = {
@@ -75,16 +80,19 @@ ENUM_NAMES = {  # for the refusals, MancalaGames' own words
     "capt_side": "CaptSide", "crosscapt": "XCaptType", "xcpickown": "CrossCaptOwn", "capt_dir": "CaptDir",
     "grandslam": "GrandSlam", "capt_rturn": "CaptRTurn", "end_cond": "EndGameCond", "unclaimed": "EndGameSeeds",
     "quitter": "EndGameSeeds", "rounds": "Rounds", "allow_rule": "AllowRule", "capt_type": "CaptType",
-    "sow_rule": "SowRule", "pickextra": "CaptExtraPick", "mlap_cont": "SowLapCont",
+    "sow_rule": "SowRule", "pickextra": "CaptExtraPick", "mlap_cont": "SowLapCont", "start_pattern": "StartPattern",
 }
 NOT_PLAYED = {  # options the family does not play yet, at any value but the default
-    "start_pattern": "start patterns other than equal holes", "prescribed": "prescribed openings",
+    "prescribed": "prescribed openings",
     "play_locs": "moves from the stores", "no_sides": "boards without sides",
     "move_one": "moving one seed", "child_type": "children (owned holes)",
     "presowcapt": "captures before sowing",
     "moveunlock": "locked holes",
     "xc_sown": "cross captures that must visit the opponent",
 }
+# StartPattern -> our start (family_start says each); the others are refused
+START_OF = {0: "equal", 1: "gamacha", 3: "alternate_one", 4: "triples", 5: "two_empty", 6: "random",
+            7: "alternate_split", 8: "plus_one", 9: "rightmost_first"}
 ROUNDS = {0: "none", 1: "half seeds", 2: "no moves", 3: "seeds limit", 4: "double seeds limit"}
 
 
@@ -128,11 +136,13 @@ def family_params(data: dict, name: str = "the game") -> dict:
     for option, what in NOT_PLAYED.items():
         if info[option] != DEFAULTS[option]:
             refuse(option, what)
-    if info["goal"] not in (0, 2):
-        refuse("goal", "only the most seeds wins (MAX_SEEDS, or TERRITORY's first round)")
+    if info["goal"] not in (0, 2) and not (info["goal"] == 4 and info["rounds"] == 1):
+        refuse("goal", "only the most seeds wins (MAX_SEEDS; the first round of TERRITORY, or of RND_WIN_COUNT_MAX "
+                       "in rounds of HALF_SEEDS)")
     if info["goal"] == 2 and info["grandslam"] == 1:
         refuse("grandslam", "an illegal grand slam in a territory game")
-    params = {"holes": holes, "seeds": seeds}
+    # seeds: MancalaGames' nbr_start, which its rules read (a random start's seeds in all)
+    params = {"holes": holes, "seeds": seeds, **start_params(info, holes, seeds, refuse)}
     chosen = sorted(info["udir_holes"])  # holes counted from the mover's left, whose way the mover chooses
     if chosen and info["sow_direct"] == 2:
         refuse("udir_holes", "chosen holes beside PLAYALTDIR")
@@ -175,7 +185,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
     params.update(skip_origin=bool(info["skip_start"]), leave_one=bool(info["sow_start"]),
                   min_seeds=int(info["min_move"]), must_share=bool(info["mustshare"]),
                   must_pass=bool(info["mustpass"]), no_single_capture=bool(info["nosinglecapt"]))
-    total = 2 * holes * seeds
+    total = int(start_total(STARTS.index(params["start"]), holes, params["seeds"]))
     params.update(capture_counts(info, total, refuse))
     multi = info["multicapt"]
     params["captures"] = 0 if multi < 0 else max(multi, 1)
@@ -186,8 +196,9 @@ def family_params(data: dict, name: str = "the game") -> dict:
     params["win_short"] = 0
     params["end_seeds_left"] = info["end_param"] if info["end_cond"] == 3 else -1
     if rounds == 2:  # no moves: the round goes on until the loser cannot fill goal_param holes
-        params["win_short"] = seeds * max(info["goal_param"], 1) if info["goal"] == 0 and info["round_fill"] != 7 \
-            else 1
+        # (a start pattern, or UMOVE's refill, plays on to the last seed but one)
+        params["win_short"] = seeds * max(info["goal_param"], 1) \
+            if info["goal"] == 0 and info["round_fill"] != 7 and not info["start_pattern"] else 1
     elif info["goal"] == 2:  # territory: a round is won outright by enough seeds to claim goal_param holes
         needed = info["goal_param"] * seeds if info["round_fill"] in (12, 13) else \
             (info["goal_param"] - 1) * seeds + seeds // 2 + 1
@@ -209,6 +220,19 @@ def family_params(data: dict, name: str = "the game") -> dict:
     if info["round_fill"] == 10:  # LOSER_ONLY
         refuse("round_fill", "a round that ends counting the seeds left in each row where they lie")
     return params
+
+
+def start_params(info: dict, holes: int, seeds: int, refuse) -> dict:
+    """MancalaGames' start pattern as our ``start``. Its random start shares out ``nbr_start``
+    seeds in all, where ours shares ``seeds`` a hole: the file's count must fill the holes evenly."""
+    pattern = info["start_pattern"]
+    if pattern not in START_OF:
+        refuse("start_pattern")
+    if START_OF[pattern] != "random":
+        return {"start": START_OF[pattern]}
+    if seeds % (2 * holes):
+        refuse("start_pattern", f"a random start of {seeds} seeds, not a whole number a hole on {2 * holes} holes")
+    return {"start": "random", "seeds": seeds // (2 * holes)}
 
 
 def leftover_params(info: dict, refuse) -> dict:
