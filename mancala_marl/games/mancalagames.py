@@ -6,7 +6,9 @@ A file is a JSON object (``game_class``, ``game_constants`` with ``holes`` and `
 sections. Each option is mapped to our parameters; an option, or a value of one, that the family
 does not play is refused in one line naming it. Only the first round of a game of rounds is
 played; the options that shape later rounds (who starts, how the board is refilled, blocked
-holes) are read and left aside.
+holes) are read and left aside. A game whose rounds a tally counts (round wins, seeds, points:
+Urim's RND_POINTS) is its first round, won as that round is won: by seeds, or by the goal its
+tally counts (clearing, depriving, immobilizing).
 
 Where MancalaGames plays a rule otherwise than the sources its files cite, the importer follows
 MancalaGames (the named games, :mod:`mancala_marl.games.named`, follow the sources):
@@ -31,6 +33,7 @@ from pathlib import Path
 
 from mancala_marl.errors import BadInput
 from .family import Family
+from .family_space import MOST_SEEDS_ONLY, PARAMETERS
 
 # MancalaGames' option defaults (a file names only what differs from them)
 DEFAULTS = {
@@ -66,7 +69,7 @@ CHOICES = {
                                6: "any"}),
     "allow_rule": ("move_rule", {0: "any", 1: "opponent_or_empty", 2: "single_to_empty"}),
     "sow_rule": ("passing", {0: "none", 3: "owner", 4: "owner_all", 14: "sower", 15: "sower_own", 16: "sower_opponent",
-                             8: "none"}),
+                             8: "none", 7: "none"}),
     "pickextra": ("take_last_by", {0: "mover", 1: "mover", 3: "mover", 4: "first"}),
 }
 LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
@@ -85,6 +88,11 @@ NOT_PLAYED = {  # options the family does not play yet, at any value but the def
     "moveunlock": "locked holes",
     "xc_sown": "cross captures that must visit the opponent",
 }
+# MancalaGames' goal: ours. A game of rounds counted by a tally (RND_WIN_COUNT_*, RND_SEED_COUNT,
+# RND_EXTRA_SEEDS, RND_POINTS) is its first round here, won as a round is: by seeds, or by the
+# elimination its tally counts (CLR, DEP, IMB); TERRITORY's first round is won by seeds
+GOAL_OF = {0: "most_seeds", 2: "most_seeds", 4: "most_seeds", 5: "most_seeds", 6: "most_seeds", 7: "most_seeds",
+           1: "deprive", 9: "deprive", 3: "clear", 8: "clear", 10: "immobilize", 11: "immobilize"}
 ROUNDS = {0: "none", 1: "half seeds", 2: "no moves", 3: "seeds limit", 4: "double seeds limit"}
 
 
@@ -128,8 +136,8 @@ def family_params(data: dict, name: str = "the game") -> dict:
     for option, what in NOT_PLAYED.items():
         if info[option] != DEFAULTS[option]:
             refuse(option, what)
-    if info["goal"] not in (0, 2):
-        refuse("goal", "only the most seeds wins (MAX_SEEDS, or TERRITORY's first round)")
+    if info["goal"] not in GOAL_OF:
+        refuse("goal")
     if info["goal"] == 2 and info["grandslam"] == 1:
         refuse("grandslam", "an illegal grand slam in a territory game")
     params = {"holes": holes, "seeds": seeds}
@@ -159,6 +167,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
     params["cross_chain"] = "any" if info["crosscapt"] == 3 else "empty"  # ONE_ANY
     params["no_capture_turns"] = int(info["nocaptmoves"])
     params["lap_capture"] = info["sow_rule"] == 8  # LAP_CAPT
+    params["sow_max"] = info["sow_param"] if info["sow_rule"] == 7 else 0  # MAX_SOW
     params["take_across"] = info["pickextra"] == 1  # PICKCROSS
     params["extra_turn_once"] = info["capt_rturn"] == 2  # ONCE
     if params["lap_capture"] and info["mlaps"] != 1:
@@ -200,7 +209,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
         params["end_seeds_left"] = seeds * (rounds - 2)
     params["end_below"] = no_change_below(info, total)
     quitter = info["quitter"]
-    if info["mlaps"]:  # the quitter's rule shares out an endless sowing's board
+    if info["mlaps"] and GOAL_OF[info["goal"]] == "most_seeds":  # the quitter shares out an endless sowing's board
         if quitter not in LEFTOVER_OF or (quitter == 4 and not info["stores"]):
             refuse("quitter", "how an endless sowing's board is shared out")
         params["endless_leftover"] = LEFTOVER_OF[quitter]
@@ -208,6 +217,9 @@ def family_params(data: dict, name: str = "the game") -> dict:
         refuse("end_cond")
     if info["round_fill"] == 10:  # LOSER_ONLY
         refuse("round_fill", "a round that ends counting the seeds left in each row where they lie")
+    params["goal"] = GOAL_OF[info["goal"]]
+    if params["goal"] != "most_seeds":  # MancalaGames reads none of the most-seeds ends (nor end_cond) for these
+        params.update({param.name: param.default for param in PARAMETERS if param.name in MOST_SEEDS_ONLY})
     return params
 
 
