@@ -202,3 +202,17 @@ def test_the_importer_maps_max_sow_and_refuses_an_unknown_goal():
     assert imported()["sow_max"] == 0
     with pytest.raises(BadInput, match=re.escape("Game.txt: goal=12 (Goal) is not played")):
         imported(goal=12)
+    with pytest.raises(BadInput, match=re.escape("sow_rule=2 (SowRule) is not played: holes that close when they fill")):
+        imported(goal=10, sow_rule=2, sow_param=3, blocks=True)
+
+
+def test_the_single_agent_view_rewards_the_goal_not_the_stores():
+    from mancala_marl.single_agent import SingleAgentEnv
+
+    # test_deprive_the_mover_wins_by_emptying_the_opponents_row: player_0 wins with fewer seeds in store
+    game = Family(goal="deprive", **PLAIN, **CROSS)
+    env = SingleAgentEnv(game, opponent="random", reward="result")
+    env.reset(seed=0)
+    env.set_state(position(game, [0, 1, 0], 0, [3, 0, 0], 6))
+    _, reward, terminated, _, info = env.step(1)
+    assert (reward, terminated, info["result"]) == (1.0, True, 1)

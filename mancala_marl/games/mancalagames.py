@@ -72,6 +72,10 @@ CHOICES = {
                              8: "none", 7: "none"}),
     "pickextra": ("take_last_by", {0: "mover", 1: "mover", 3: "mover", 4: "first"}),
 }
+# why some values of CHOICES' options are not played (the state would need what it lacks)
+CLOSING = "holes that close when they fill (SOW_BLKD_DIV): the state has no closed holes"
+UNPLAYED_VALUES = {("sow_rule", 1): CLOSING, ("sow_rule", 2): CLOSING,
+                   ("sow_stores", 2): "sowing the opponent's store too (BOTH)"}
 LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
 ENUM_NAMES = {  # for the refusals, MancalaGames' own words
     "goal": "Goal", "sow_direct": "Direct", "sow_stores": "SowStores", "mlaps": "LapSower",
@@ -155,7 +159,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
         if isinstance(value, bool):
             value = int(value)
         if value not in values:
-            refuse(option)
+            refuse(option, UNPLAYED_VALUES.get((option, value), ""))
         params[ours] = values[value]
     if chosen and info["sow_direct"] in (1, -1) and info["capt_dir"] == 0 and (info["multicapt"] or info["capt_type"] == 1):
         # MancalaGames runs these chains against the game's own way, not the way the move chose
