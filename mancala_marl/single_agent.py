@@ -203,7 +203,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self.reward_type == "score_diff":
             reward = float(self._margin() - before)
         else:
-            reward = float(np.sign(self._margin())) if terminated else 0.0
+            reward = float(self.game.returns(self._state)[self.player]) if terminated else 0.0
         if self.render_mode == "human":
             self.render()
         return self._obs(), reward * self.reward_scale, terminated, truncated, self._info(truncated=truncated)
@@ -257,7 +257,7 @@ class SingleAgentEnv(gymnasium.Env):
         if illegal_action:
             info["result"], info["margin"] = -1, self._margin()
         elif self.game.is_terminal(self._state):
-            info["result"] = int(np.sign(self._margin()))
+            info["result"] = int(self.game.returns(self._state)[self.player])  # a goal game's, not the stores'
             info["margin"] = self._margin()
         elif truncated:  # cut off: neither player won (Monitor's info_keywords still find a result)
             info["result"], info["margin"] = 0, self._margin()

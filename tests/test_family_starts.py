@@ -197,10 +197,9 @@ def test_a_round_of_no_moves_with_a_start_pattern_plays_to_the_last_seed_but_one
 
 
 def test_the_importer_plays_the_first_round_of_a_count_of_round_wins():
-    # RND_WIN_COUNT_MAX (goal 4) in rounds of HALF_SEEDS: each round is won by the most seeds
+    # RND_WIN_COUNT_MAX (goal 4): each round is won by the most seeds, in rounds of HALF_SEEDS as of NO_MOVES
     assert family_params(info(goal=4, goal_param=4, rounds=1), "Game.txt")["win_short"] == 0
-    with pytest.raises(BadInput, match=re.escape("goal=4 (Goal) is not played")):
-        family_params(info(goal=4, goal_param=4, rounds=2), "Game.txt")
+    assert family_params(info(goal=4, goal_param=4, rounds=2), "Game.txt")["goal"] == "most_seeds"
 
 
 # -- MancalaGames' own starts (where the oracle is beside the clone) ----------------------------

@@ -30,6 +30,7 @@ most H seeds whose first lap ends across or in an empty hole (or a fuller one);
 - The stores are passed over, unless ``sow_store``: the mover's own store is then a hole of the
   ring, and a last seed there gives the mover another turn.
 - ``skip_origin``: a lap that comes round to the hole it started from passes over it.
+- ``sow_max``: a hole already holding this many seeds is passed over too (Urim's full holes).
 - ``laps="relay"``: when the last seed lands in a hole that held seeds, that hole's seeds are
   lifted and sown on, and so on (a lap that ends where a capture is due stops there, to capture).
   ``"next"``: the sowing goes on from the hole after the last one, if it holds seeds. A sowing of
@@ -103,6 +104,19 @@ store, player_1 when they are level), or to ``nobody`` (out of play); with ``unf
 that ends because a player cannot feed the other gives them to the unfed player. More seeds in
 store wins.
 
+**Goals.** ``goal="most_seeds"`` is the above. The others end the game otherwise, after each
+move, the board left as it is, and no store count decides them: ``"deprive"``, the mover wins when
+the opponent's row is empty, else loses when its own row is; ``"clear"``, the mover wins when its
+own row is empty, else loses when the opponent's is; then, in ``"deprive"`` and ``"immobilize"``,
+a player to move without a legal move loses (in ``"clear"``, where every seed can move, the game is
+then a draw). An endless sowing, or ``MOVE_LIMIT`` moves, ends these games in a draw. ``returns``
+gives the winner (a slot of the state records it); the stores hold what was captured, as they do in
+MancalaGames. The parameters that only say how a most-seeds game ends (``end_seeds_left``,
+``end_cleared``, ``early_win``, ``win_short``, ``end_below``, ``leftover``, ``unfed_takes``,
+``endless_leftover``) stay at their defaults beside another goal, ``must_share`` and
+``must_pass`` are off (as MancalaGames has them: must-share forbids the very move that deprives),
+and a ``"clear"`` game moves any hole of seeds (``min_seeds=1``, ``move_rule="any"``).
+
 A rule set in which no hole can be played at the start is refused, as are a start pattern on too
 few holes (or a random one that might leave the first player no move), ``passing`` with
 ``sow_store`` (which MancalaGames plays oddly) and a parameter that would do nothing
@@ -123,9 +137,9 @@ import numpy as np
 
 from mancala_marl.errors import BadInput
 from .base import Game
-from .family_space import (CHAINS, CHOICES, CLEARED, DIRECTIONS, FIRST_WAY, GRAND_SLAMS, LAPS, LAP_RULES, LEFTOVERS,
-                           MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OUT_OF_PLAY, PARAMETERS, PARITIES,
-                           PASSING, SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED)
+from .family_space import (CHAINS, CHOICES, CLEARED, DIRECTIONS, FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES,
+                           LEFTOVERS, MOST_SEEDS_ONLY, MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OUT_OF_PLAY,
+                           PARAMETERS, PARITIES, PASSING, SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED, WINNER)
 from .family_sowing import action_backward, way_allowed
 from .family_start import draw_rows, start_state, start_total
 from .family_turns import apply_move, legal_holes, may_move
@@ -157,8 +171,8 @@ class Family(Game):
     legal_kernel = staticmethod(legal_holes)
     # seeds out of play (taken by nobody, or dropped by an endless sowing), moves played, turns
     # played, extra turns in a row, the way player_0 sows in an "opposed" game, the hole a lone seed
-    # may not be played back from
-    extra_slots = 6
+    # may not be played back from, the winner of a game of another goal than most seeds
+    extra_slots = 7
     captures_opposite = False
     sweeps_at_end = False
     # Wari (the defaults); Kalah; Dakon (relay sowing into the store, passes, a game of rounds);
@@ -193,6 +207,13 @@ class Family(Game):
         self.random_start = params["start"] == "random"
         self.total_seeds = int(start_total(STARTS.index(params["start"]), self.pits, self.seeds))
         self._start = start_state(self)  # a random start: each hole's floor, filled by init_rows
+        if params["sow_max"] and (params["move_rule"] != "any" or params["laps"] == "next"):
+            name, value = ("move_rule", params["move_rule"]) if params["move_rule"] != "any" else ("laps", "next")
+            raise BadInput(f"sow_max={params['sow_max']} with {name}={value!r} is not played: no game has both")
+        if params["sow_max"] and (2 * self.pits - 1) * params["sow_max"] <= self.total_seeds:
+            raise BadInput(f"sow_max={params['sow_max']} is too small for {self.total_seeds} seeds on {self.pits} "
+                           "holes a side: every hole could be full, and a sowing would find no hole")
+        self._refuse_beside_goal()
         if not self.legal_mask_fast(self.init(np.random.default_rng(0))).any():
             raise BadInput(f"no first move: with seeds={self.seeds}, start={params['start']!r}, "
                            f"min_seeds={self.params['min_seeds']} and move_rule={self.params['move_rule']!r} no hole "
@@ -210,6 +231,32 @@ class Family(Game):
             states[:, :self.pits], states[:, self.pits + 1:2 * self.pits + 1] = drawn[:, :self.pits], drawn[:, self.pits:]
         return states
 
+    def _refuse_beside_goal(self):
+        """Another goal than most seeds: the parameters it makes meaningless at their defaults, no
+        must-share or must-pass, and (clear) every hole of seeds playable."""
+        params, goal = self.params, self.params["goal"]
+        if goal == "most_seeds":
+            return
+        for param in PARAMETERS:
+            if param.name in MOST_SEEDS_ONLY and params[param.name] != param.default:
+                raise BadInput(f"{param.name}={params[param.name]!r} does nothing with goal={goal!r}: no store count "
+                               "ends or wins the game")
+        for name in ("must_share", "must_pass"):
+            if params[name]:
+                raise BadInput(f"{name}=True is not played with goal={goal!r}: pass {name}=False")
+        if goal == "clear" and (params["min_seeds"] > 1 or params["move_rule"] != "any"):
+            raise BadInput(f"goal='clear' needs every hole of seeds playable: min_seeds={params['min_seeds']} and "
+                           f"move_rule={params['move_rule']!r} (1 and 'any')")
+
+    def returns(self, state):
+        """+1/-1/0 per player once the game is over: by the stores for most seeds, else as the
+        game's goal decided (its winner slot)."""
+        if self.params["goal"] == "most_seeds" or not self.is_terminal(state):
+            return super().returns(state)
+        winner = int(state[self.board_size + WINNER]) - 1
+        sign = 0.0 if winner < 0 else (1.0 if winner == 0 else -1.0)
+        return np.array([sign, -sign], dtype=np.float32)
+
     def count_actions(self):
         """Twice the holes where a move names its way (hole h counter-clockwise, h + holes
         clockwise), else the holes."""
@@ -226,6 +273,7 @@ class Family(Game):
         high[self.board_size + TURNS_PLAYED] = 2 * MOVE_LIMIT  # a move and a pass are two turns
         high[self.board_size + FIRST_WAY] = 2 if self.params["direction"] == "opposed" else 0
         high[self.board_size + NO_RETURN] = self.board_size
+        high[self.board_size + WINNER] = 0 if self.params["goal"] == "most_seeds" else 2
         return low, high
 
     def illegal_reason(self, state, action):
@@ -276,7 +324,8 @@ class Family(Game):
             "end_cleared": st.sampled_from(CLEARED), "win_short": st.integers(0, 4), "early_win": st.booleans(),
             "end_below": st.integers(0, 4), "leftover": st.sampled_from(LEFTOVERS),
             "endless_leftover": st.sampled_from(LEFTOVERS), "lap_rule": st.sampled_from(LAP_RULES),
-            "lap_count": st.integers(0, 4)}).map(cls._consistent).filter(cls._takes)
+            "lap_count": st.integers(0, 4),
+            "goal": st.one_of(st.just("most_seeds"), st.sampled_from(GOALS))}).map(cls._consistent).filter(cls._takes)
 
     @staticmethod
     def _consistent(params):
@@ -293,4 +342,9 @@ class Family(Game):
             params["lap_rule"] = "any"
         if not params["lap_rule"].startswith("count"):
             params["lap_count"] = 0
+        if params["goal"] != "most_seeds":
+            params.update({param.name: param.default for param in PARAMETERS if param.name in MOST_SEEDS_ONLY},
+                          must_share=False, must_pass=False)
+            if params["goal"] == "clear":
+                params.update(min_seeds=1, move_rule="any")
         return params

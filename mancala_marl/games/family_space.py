@@ -16,8 +16,9 @@ MAX_LAPS = 75  # MancalaGames' bound on a relay sowing, after which it calls the
 MOVE_LIMIT = MAX_MOVES
 # the slots after TO_MOVE; FIRST_WAY: 0 before the first move of an "opposed" game, then 1 + the
 # way player_0 sows (0: ccw, 1: cw); NO_RETURN: 1 + the cell a lone seed just crossed into at the
-# end of the rows ("outward"), which may not be played straight back (0: none)
-OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED, EXTRA_TURNS, FIRST_WAY, NO_RETURN = 1, 2, 3, 4, 5, 6
+# end of the rows ("outward"), which may not be played straight back (0: none); WINNER: in a game of
+# another goal than most_seeds, which no store count decides, 1 + the winner once it is over (0: a draw)
+OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED, EXTRA_TURNS, FIRST_WAY, NO_RETURN, WINNER = 1, 2, 3, 4, 5, 6, 7
 DIRECTIONS = ("ccw", "cw", "outward", "inward", "by_parity", "opposed")
 CHOICES = ("none", "middle", "all")
 LAPS = ("single", "relay", "next")
@@ -34,6 +35,10 @@ PASSING = ("none", "owner", "owner_all", "sower", "sower_own", "sower_opponent")
 TAKERS = ("mover", "first")
 STARTS = ("equal", "two_empty", "triples", "plus_one", "alternate_one", "alternate_split", "gamacha",
           "rightmost_first", "random")
+GOALS = ("most_seeds", "deprive", "clear", "immobilize")
+# the parameters that only say how a most_seeds game ends and scores: another goal leaves them at their defaults
+MOST_SEEDS_ONLY = ("end_seeds_left", "end_cleared", "early_win", "win_short", "end_below", "leftover", "unfed_takes",
+                   "endless_leftover")
 MAX_COUNT = 1 << 20
 
 PARAMETERS = (
@@ -58,6 +63,8 @@ PARAMETERS = (
     Param("lap_capture", bool, False, "relay laps capture where each lap ends and sow on: a cross capture with "
                                       "the lone seed, a capture by count from the next hole"),
     Param("skip_origin", bool, True, "a lap passes over the hole it started from"),
+    Param("sow_max", int, 0, "holes holding this many seeds or more are passed over by the sowing (0: none)",
+          low=0, high=MAX_COUNT),
     Param("leave_one", bool, False, "a move lifts all its hole's seeds but one"),
     Param("min_seeds", int, 1, "seeds a hole needs to be played", low=1, high=MAX_COUNT),
     Param("move_rule", str, "any", "which holes may be played beyond min_seeds", choices=MOVE_RULES),
@@ -89,6 +96,9 @@ PARAMETERS = (
     Param("take_last_by", str, "mover", "who takes them: the mover, or the first player", choices=TAKERS),
     Param("must_share", bool, True, "a move must leave seeds to an opponent who has none"),
     Param("must_pass", bool, False, "a player without a legal move passes (else the game ends)"),
+    Param("goal", str, "most_seeds", "what wins: the most seeds in store; leaving the opponent no seeds or no "
+                                     "move (deprive); emptying one's own row (clear); leaving the opponent no "
+                                     "move (immobilize)", choices=GOALS),
     Param("end_seeds_left", int, -1, "the game ends when at most this many seeds are on the board (-1: never)",
           low=-1, high=MAX_COUNT),
     Param("end_cleared", str, "no", "the game ends when this row (or either) is empty after a move",
@@ -105,10 +115,10 @@ PARAMETERS = (
     Param("endless_leftover", str, "divided", "who gets them when a relay sowing is endless",
           choices=LEFTOVERS),
 )
-(START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, SKIP_ORIGIN, LEAVE_ONE,
- MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
+(START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, SKIP_ORIGIN, SOW_MAX,
+ LEAVE_ONE, MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
  TAKE_OWN_, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_ACROSS,
- CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS,
+ CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, GOAL,
  END_SEEDS_LEFT, END_CLEARED, EARLY_WIN, WIN_SHORT, END_BELOW, LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER) = (
     spec_index(PARAMETERS, param.name) for param in PARAMETERS[2:])
 RELAY, NEXT = LAPS.index("relay"), LAPS.index("next")
@@ -124,6 +134,7 @@ CLEARED_OWN, CLEARED_OPPONENT, CLEARED_EITHER = (CLEARED.index(name) for name in
 OWNER_ALL, SOWER_OWN, SOWER_OPPONENT = (PASSING.index(name) for name in ("owner_all", "sower_own", "sower_opponent"))
 OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY = MOVE_RULES.index("opponent_or_empty"), MOVE_RULES.index("single_to_empty")
 TO_OWNER, TO_MOVER, DIVIDED, TO_NOBODY = range(4)
+DEPRIVE, CLEAR, IMMOBILIZE = range(1, 4)
 # What a sowing ended in (sow_and_capture's result): bits
 REPEAT, CAPTURED, ENDLESS = 1, 2, 4
 
@@ -151,6 +162,17 @@ def step(cell, holes, backward, own_store):
         elif cell < 0:
             cell = cells - 1
         if (cell != holes and cell != cells - 1) or cell == own_store:
+            return cell
+
+
+@kernel(inline="always")
+def next_sown(state, spec, cell, origin, holes, backward, own_store):
+    """The cell a sowing drops its next seed into after ``cell``: past the hole it started from
+    (skip_origin) and past holes already holding sow_max seeds."""
+    full = spec[SOW_MAX]
+    while True:
+        cell = step(cell, holes, backward, own_store)
+        if not ((cell == origin and spec[SKIP_ORIGIN]) or (full and side_of(cell, holes) >= 0 and state[cell] >= full)):
             return cell
 
 

@@ -8,12 +8,12 @@ import numpy as np
 
 from .._compile import kernel
 from .base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, action_count, sweep_to_stores
-from .family_space import (CLEARED_EITHER, CLEARED_OPPONENT, CLEARED_OWN, DIRECTION, DIVIDED, EARLY_WIN, ENDLESS,
-                           ENDLESS_LEFTOVER, END_BELOW, END_CLEARED, END_SEEDS_LEFT, EXTRA_TURNS, FIRST_WAY,
-                           GRAND_SLAM, LEAVE_ONE, LEFTOVER, MIN_SEEDS, MOVES_PLAYED, MOVE_LIMIT, MOVE_RULE, MUST_PASS, MUST_SHARE, NO_RETURN,
-                           OPPONENT_OR_EMPTY, OPPOSED, OUT_OF_PLAY, REPEAT, SINGLE_TO_EMPTY, SKIP_ORIGIN,
-                           SLAM_ILLEGAL, SOW_STORE, START, TO_MOVER, TO_NOBODY, TO_OWNER, TURNS_PLAYED, UNFED_TAKES,
-                           WIN_SHORT, row_seeds, side_of, step)
+from .family_space import (CLEAR, CLEARED_EITHER, CLEARED_OPPONENT, CLEARED_OWN, DEPRIVE, DIRECTION, DIVIDED,
+                           EARLY_WIN, ENDLESS, ENDLESS_LEFTOVER, END_BELOW, END_CLEARED, END_SEEDS_LEFT, EXTRA_TURNS,
+                           FIRST_WAY, GOAL, GRAND_SLAM, LEAVE_ONE, LEFTOVER, MIN_SEEDS, MOVES_PLAYED, MOVE_LIMIT,
+                           MOVE_RULE, MUST_PASS, MUST_SHARE, NO_RETURN, OPPONENT_OR_EMPTY, OPPOSED, OUT_OF_PLAY, REPEAT,
+                           SINGLE_TO_EMPTY, SKIP_ORIGIN, SLAM_ILLEGAL, SOW_STORE, START, TO_MOVER, TO_NOBODY, TO_OWNER,
+                           TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT, row_seeds, side_of, step)
 from .family_start import start_total
 from .family_sowing import crossing_cell, sow_and_capture, sows_backward, way_allowed
 
@@ -148,6 +148,22 @@ def claim_leftover(state, holes, mover, rule):
 
 
 @kernel
+def goal_outcome(state, spec, mover, following):
+    """After ``mover``'s move in a game of another goal than most seeds, whose end no store count
+    decides: -1 to play on, else the WINNER slot's value (1 + the winner, 0: a draw)."""
+    holes = spec[SPEC_PITS]
+    goal = spec[GOAL]
+    mine, theirs = row_seeds(state, holes, mover), row_seeds(state, holes, 1 - mover)
+    if goal == DEPRIVE and (theirs == 0 or mine == 0):  # the opponent's row first: both empty, the mover wins
+        return 1 + (mover if theirs == 0 else 1 - mover)
+    if goal == CLEAR and (mine == 0 or theirs == 0):  # the mover's own row first
+        return 1 + (mover if mine == 0 else 1 - mover)
+    if not has_move(state, spec, following):  # a player who cannot move loses (clear: a draw, no rule says)
+        return 0 if goal == CLEAR else 2 - following
+    return 0 if state[2 * holes + 2 + MOVES_PLAYED] >= MOVE_LIMIT else -1
+
+
+@kernel
 def apply_move(state, action, spec):
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
@@ -159,14 +175,20 @@ def apply_move(state, action, spec):
     crossed = crossing_cell(state, spec, action)
     result = sow_and_capture(state, spec, action)
     state[cells + NO_RETURN] = crossed + 1 if crossed >= 0 and state[crossed] == 1 else 0
-    if result & ENDLESS:
-        claim_leftover(state, holes, mover, spec[ENDLESS_LEFTOVER])
+    if result & ENDLESS:  # another goal: a draw, the board as it is
+        if spec[GOAL] == 0:
+            claim_leftover(state, holes, mover, spec[ENDLESS_LEFTOVER])
         state[cells] = GAME_OVER
         return
     repeat = (result & REPEAT) != 0
     following = mover if repeat else 1 - mover
     state[cells + TURNS_PLAYED] += not repeat  # before the end's trial moves: no_capture_turns counts it
     state[cells + EXTRA_TURNS] = state[cells + EXTRA_TURNS] + 1 if repeat else 0
+    if spec[GOAL]:  # none of the ends below: the goal's own
+        outcome = goal_outcome(state, spec, mover, following)
+        state[cells + WINNER] = max(outcome, 0)
+        state[cells] = GAME_OVER if outcome >= 0 else following
+        return
     on_board = 0
     playable = True
     # The board's count, where a rule asks for it (else an empty board is found by has_move below:

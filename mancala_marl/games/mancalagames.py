@@ -5,11 +5,12 @@ A file is a JSON object (``game_class``, ``game_constants`` with ``holes`` and `
 ``game_info`` with the rule options that differ from MancalaGames' defaults) followed by text
 sections. Each option is mapped to our parameters; an option, or a value of one, that the family
 does not play is refused in one line naming it. Only the first round of a game of rounds is
-played (a game won by a count of round wins, RND_WIN_COUNT_MAX, plays its first round for the
-most seeds); the options that shape later rounds (who starts, how the board is refilled, blocked
-holes) are read and left aside. A start pattern is our ``start`` with player_0 as the starter;
-MancalaGames' random start shares out ``nbr_start`` seeds in all, ours ``seeds`` a hole, so such a
-file is played only where its count fills the holes evenly.
+played; the options that shape later rounds (who starts, how the board is refilled, blocked
+holes) are read and left aside. A game whose rounds a tally counts (round wins, seeds, points:
+Urim's RND_POINTS) is its first round, won as that round is won: by seeds, or by the goal its
+tally counts (clearing, depriving, immobilizing). A start pattern is our ``start`` with player_0
+as the starter; MancalaGames' random start shares out ``nbr_start`` seeds in all, ours ``seeds`` a
+hole, so such a file is played only where its count fills the holes evenly.
 
 Where MancalaGames plays a rule otherwise than the sources its files cite, the importer follows
 MancalaGames (the named games, :mod:`mancala_marl.games.named`, follow the sources):
@@ -34,7 +35,7 @@ from pathlib import Path
 
 from mancala_marl.errors import BadInput
 from .family import Family
-from .family_space import STARTS
+from .family_space import MOST_SEEDS_ONLY, PARAMETERS, STARTS
 from .family_start import start_total
 
 # MancalaGames' option defaults (a file names only what differs from them)
@@ -71,9 +72,13 @@ CHOICES = {
                                6: "any"}),
     "allow_rule": ("move_rule", {0: "any", 1: "opponent_or_empty", 2: "single_to_empty"}),
     "sow_rule": ("passing", {0: "none", 3: "owner", 4: "owner_all", 14: "sower", 15: "sower_own", 16: "sower_opponent",
-                             8: "none"}),
+                             8: "none", 7: "none"}),
     "pickextra": ("take_last_by", {0: "mover", 1: "mover", 3: "mover", 4: "first"}),
 }
+# why some values of CHOICES' options are not played (the state would need what it lacks)
+CLOSING = "holes that close when they fill (SOW_BLKD_DIV): the state has no closed holes"
+UNPLAYED_VALUES = {("sow_rule", 1): CLOSING, ("sow_rule", 2): CLOSING,
+                   ("sow_stores", 2): "sowing the opponent's store too (BOTH)"}
 LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
 ENUM_NAMES = {  # for the refusals, MancalaGames' own words
     "goal": "Goal", "sow_direct": "Direct", "sow_stores": "SowStores", "mlaps": "LapSower",
@@ -93,6 +98,11 @@ NOT_PLAYED = {  # options the family does not play yet, at any value but the def
 # StartPattern -> our start (family_start says each); the others are refused
 START_OF = {0: "equal", 1: "gamacha", 3: "alternate_one", 4: "triples", 5: "two_empty", 6: "random",
             7: "alternate_split", 8: "plus_one", 9: "rightmost_first"}
+# MancalaGames' goal: ours. A game of rounds counted by a tally (RND_WIN_COUNT_*, RND_SEED_COUNT,
+# RND_EXTRA_SEEDS, RND_POINTS) is its first round here, won as a round is: by seeds, or by the
+# elimination its tally counts (CLR, DEP, IMB); TERRITORY's first round is won by seeds
+GOAL_OF = {0: "most_seeds", 2: "most_seeds", 4: "most_seeds", 5: "most_seeds", 6: "most_seeds", 7: "most_seeds",
+           1: "deprive", 9: "deprive", 3: "clear", 8: "clear", 10: "immobilize", 11: "immobilize"}
 ROUNDS = {0: "none", 1: "half seeds", 2: "no moves", 3: "seeds limit", 4: "double seeds limit"}
 
 
@@ -136,9 +146,8 @@ def family_params(data: dict, name: str = "the game") -> dict:
     for option, what in NOT_PLAYED.items():
         if info[option] != DEFAULTS[option]:
             refuse(option, what)
-    if info["goal"] not in (0, 2) and not (info["goal"] == 4 and info["rounds"] == 1):
-        refuse("goal", "only the most seeds wins (MAX_SEEDS; the first round of TERRITORY, or of RND_WIN_COUNT_MAX "
-                       "in rounds of HALF_SEEDS)")
+    if info["goal"] not in GOAL_OF:
+        refuse("goal")
     if info["goal"] == 2 and info["grandslam"] == 1:
         refuse("grandslam", "an illegal grand slam in a territory game")
     # seeds: MancalaGames' nbr_start, which its rules read (a random start's seeds in all)
@@ -157,7 +166,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
         if isinstance(value, bool):
             value = int(value)
         if value not in values:
-            refuse(option)
+            refuse(option, UNPLAYED_VALUES.get((option, value), ""))
         params[ours] = values[value]
     if chosen and info["sow_direct"] in (1, -1) and info["capt_dir"] == 0 and (info["multicapt"] or info["capt_type"] == 1):
         # MancalaGames runs these chains against the game's own way, not the way the move chose
@@ -169,6 +178,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
     params["cross_chain"] = "any" if info["crosscapt"] == 3 else "empty"  # ONE_ANY
     params["no_capture_turns"] = int(info["nocaptmoves"])
     params["lap_capture"] = info["sow_rule"] == 8  # LAP_CAPT
+    params["sow_max"] = info["sow_param"] if info["sow_rule"] == 7 else 0  # MAX_SOW
     params["take_across"] = info["pickextra"] == 1  # PICKCROSS
     params["extra_turn_once"] = info["capt_rturn"] == 2  # ONCE
     if params["lap_capture"] and info["mlaps"] != 1:
@@ -211,7 +221,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
         params["end_seeds_left"] = seeds * (rounds - 2)
     params["end_below"] = no_change_below(info, total)
     quitter = info["quitter"]
-    if info["mlaps"]:  # the quitter's rule shares out an endless sowing's board
+    if info["mlaps"] and GOAL_OF[info["goal"]] == "most_seeds":  # the quitter shares out an endless sowing's board
         if quitter not in LEFTOVER_OF or (quitter == 4 and not info["stores"]):
             refuse("quitter", "how an endless sowing's board is shared out")
         params["endless_leftover"] = LEFTOVER_OF[quitter]
@@ -219,6 +229,9 @@ def family_params(data: dict, name: str = "the game") -> dict:
         refuse("end_cond")
     if info["round_fill"] == 10:  # LOSER_ONLY
         refuse("round_fill", "a round that ends counting the seeds left in each row where they lie")
+    params["goal"] = GOAL_OF[info["goal"]]
+    if params["goal"] != "most_seeds":  # MancalaGames reads none of the most-seeds ends (nor end_cond) for these
+        params.update({param.name: param.default for param in PARAMETERS if param.name in MOST_SEEDS_ONLY})
     return params
 
 
