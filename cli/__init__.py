@@ -25,6 +25,7 @@ from mancala_marl.cli import (
     grade,
     play,
     plot,
+    positions,
     serve,
     solve,
     tournament,
@@ -33,7 +34,7 @@ from mancala_marl.cli import (
 from mancala_marl.cli.arguments import BAD_INPUT, INTERRUPTED, Parser, one_line
 
 # in the order `mancala-marl --help` lists them
-COMMANDS = (demo, train, distill, alphazero, plot, arena, tournament, play, serve, solve, grade)
+COMMANDS = (demo, train, distill, alphazero, plot, arena, tournament, play, serve, solve, grade, positions)
 
 
 def build_parser() -> Parser:

@@ -21,7 +21,10 @@ def add_parser(subparsers) -> None:
 
     parser = subparsers.add_parser(
         "grade", help="grade policies' moves against perfect play",
-        description="Draw positions from games of alphabeta:depth=4 against itself after K random opening moves, "
+        description="On the labelled positions shipped for GAME's rules (Kalah(6,4), Kalah(6,4) with "
+                    "empty_capture=true, Oware endgames; see `mancala-marl positions`), or on a set file (--set), "
+                    "in seconds: no solver runs. Otherwise (other rules, or --fresh): "
+                    "draw positions from games of alphabeta:depth=4 against itself after K random opening moves, "
                     "spread evenly over the stages of the game by seeds left in play; value every legal move "
                     "exactly with the perfect player; and for each POLICY give the share of its moves that are "
                     "optimal, its blunder rate (moves that turn a win into a draw or a loss, or a draw into a "
@@ -31,8 +34,13 @@ def add_parser(subparsers) -> None:
                     "position can take a minute to solve.")
     parser.add_argument("game", help=GAME_HELP)
     parser.add_argument("policies", nargs="+", metavar="POLICY", help=POLICY_HELP)
-    parser.add_argument("--positions", type=count_argument("graded"), default=60, metavar="N",
-                        help="positions graded, shared evenly by the stages (default 60)")
+    parser.add_argument("--positions", type=count_argument("graded"), default=None, metavar="N",
+                        help="positions graded, shared evenly by the stages (default: the whole set, or 60 drawn "
+                             "fresh)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="draw and solve new positions even where a labelled set ships (slow: minutes)")
+    parser.add_argument("--set", default=None, metavar="PATH",
+                        help="grade on this labelled set file (made by `mancala-marl positions GAME --build`)")
     parser.add_argument("--seed", type=seed_argument, default=0, help="seed of the positions and the policies")
     parser.add_argument("--opening", type=count_argument("opening"), default=4, metavar="K",
                         help="random moves that open each game the positions are drawn from (default 4)")
@@ -70,8 +78,9 @@ def print_report(result: dict, file=None) -> None:
     from mancala_marl.matches.arena import console, titled_table
 
     shown = console(file)
-    table = titled_table(f"{result['game']}: {result['positions']} positions graded against perfect play "
-                         f"(seed {result['seed']}, opening {result['opening']})")
+    how = (f"labelled set {result['set']['sha256'][:12]}" if result["source"] == "set"
+           else f"drawn fresh, seed {result['seed']}, opening {result['opening']}")
+    table = titled_table(f"{result['game']}: {result['positions']} positions graded against perfect play ({how})")
     for column in ("policy", "optimal", "95% interval", "blunders", "regret (seeds)", "ms/move"):
         table.add_column(column, justify="left" if column == "policy" else "right")
     for row in result["policies"]:
@@ -94,13 +103,21 @@ def print_report(result: dict, file=None) -> None:
 
 
 def run(args) -> int:
+    from mancala_marl.endgame.labelled import shipped_path
+    from mancala_marl.errors import BadInput
     from mancala_marl.games import parse_game
-    from mancala_marl.matches.grading import grade
+    from mancala_marl.matches.grading import grade, grade_on_set
 
     game = parse_game(args.game)
-    result = grade(game, args.policies, positions=args.positions, seed=args.seed, opening=args.opening,
-                   bins=args.bins, max_seeds=args.max_seeds, db_seeds=args.db_seeds,
-                   time_limit=args.time_limit, progress=not args.json)
+    if args.fresh and args.set:
+        raise BadInput("grade: --fresh draws new positions, --set grades on a file's; give one")
+    if args.set or (not args.fresh and shipped_path(game) is not None):
+        result = grade_on_set(game, args.policies, labelled=args.set, positions=args.positions, seed=args.seed,
+                              progress=not args.json)
+    else:
+        result = grade(game, args.policies, positions=60 if args.positions is None else args.positions,
+                       seed=args.seed, opening=args.opening, bins=args.bins, max_seeds=args.max_seeds,
+                       db_seeds=args.db_seeds, time_limit=args.time_limit, progress=not args.json)
     if args.json:
         print(json.dumps(result))
     else:

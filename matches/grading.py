@@ -197,6 +197,31 @@ def _summary(verdicts: list[dict]) -> dict:
             "regret": sum(regrets) / len(regrets) if regrets else None}
 
 
+def _grade_solved(game, graded, solved: list[Solved], edges, seed: int, bar) -> list[dict]:
+    """Each policy of ``graded`` asked for its move on each position of ``solved``: its report."""
+    task = bar.add_task("grading moves", total=len(solved) * len(graded))
+    verdicts, thinking = [[] for _ in graded], [0.0] * len(graded)
+    for index, position in enumerate(solved):
+        policy_seed = int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
+        for k, (policy, out) in enumerate(zip(graded, verdicts)):
+            policy.reset(policy_seed)
+            asked = time.perf_counter()
+            move = int(policy.act(game, position.state.copy()))
+            thinking[k] += time.perf_counter() - asked
+            out.append({**position.verdict(move), "bin": _bin_of(position.seeds, edges)})
+        bar.advance(task, len(graded))
+    return [_report(policy, out, spent / len(out) if out else None, edges)
+            for policy, out, spent in zip(graded, verdicts, thinking)]
+
+
+def _report(policy, verdicts: list[dict], seconds_per_move: float | None, edges) -> dict:
+    by_seeds = [{"seeds": [low, high], **_summary([v for v in verdicts if v["bin"] == i])}
+                for i, (low, high) in enumerate(edges)]
+    return {"policy": str(policy), **_summary(verdicts),
+            "seconds_per_move": None if seconds_per_move is None else round(seconds_per_move, 6),
+            "by_seeds": by_seeds}
+
+
 def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, opening: int = 4,
           players: Sequence[str] = PLAYERS, bins: int = BINS, max_seeds: int | None = None,
           db_seeds: int | None = None, time_limit: float | None = None, progress: bool = False) -> dict:
@@ -251,25 +276,115 @@ def grade(game, policy_specs: Sequence, positions: int = 60, seed: int = 0, open
             except NotSolved:
                 skipped[_bin_of(game.seeds_in_play(state), edges)] += 1  # past the time limit or the search's budget
             bar.advance(task)
-        task = bar.add_task("grading moves", total=len(solved) * len(graded))
-        verdicts, thinking = [[] for _ in graded], [0.0] * len(graded)
-        for index, position in enumerate(solved):
-            policy_seed = int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
-            for k, (policy, out) in enumerate(zip(graded, verdicts)):
-                bar.update(task, description=f"grading moves (now {policy})")
-                policy.reset(policy_seed)
-                asked = time.perf_counter()
-                move = int(policy.act(game, position.state.copy()))
-                thinking[k] += time.perf_counter() - asked
-                out.append({**position.verdict(move), "bin": _bin_of(position.seeds, edges)})
-                bar.advance(task)
-    reports = []
-    for policy, out, spent in zip(graded, verdicts, thinking):
-        by_seeds = [{"seeds": [low, high], **_summary([v for v in out if v["bin"] == i])}
-                    for i, (low, high) in enumerate(edges)]
-        reports.append({"policy": str(policy), **_summary(out),
-                        "seconds_per_move": round(spent / len(out), 6) if out else None, "by_seeds": by_seeds})
-    return {"game": game.cli_spec(), "seed": seed, "opening": opening, "players": [str(p) for p in players],
+        reports = _grade_solved(game, graded, solved, edges, seed, bar)
+    return {"game": game.cli_spec(), "source": "fresh", "seed": seed, "opening": opening,
+            "players": [str(p) for p in players],
             "bins": [list(edge) for edge in edges], "positions": len(solved), "skipped": sum(skipped),
             "skipped_by_seeds": skipped,
             "seconds": round(time.perf_counter() - start, 3), "policies": reports}
+
+
+def _set_positions(game, labelled, positions: int | None, seed: int) -> tuple[list[Solved], list]:
+    """The set's positions as :class:`Solved` (all, or ``positions`` of them drawn from ``seed`` with
+    each stage its share), and the set's stages."""
+    from mancala_marl.endgame.labelled import ILLEGAL
+
+    edges = [tuple(edge) for edge in labelled.header["bins"]]
+    states = labelled.states(game)
+    seeds = labelled.seeds_in_play(game.pits)
+    margins = labelled.value == "margin"
+    chosen = range(len(labelled))
+    if positions is not None and positions < len(labelled):
+        order = np.random.default_rng([seed, len(labelled)]).permutation(len(labelled))
+        stage = [_bin_of(int(seeds[i]), edges) for i in order]
+        shares = _shares(positions, len(edges))
+        chosen = sorted(i for k in range(len(edges))
+                        for i in [j for j, b in zip(order, stage) if b == k][: shares[k]])
+    solved = []
+    for i in chosen:
+        legal = {int(pit): int(v) for pit, v in enumerate(labelled.values[i]) if v != ILLEGAL}
+        solved.append(Solved(states[i], int(seeds[i]), legal if margins else None,
+                             {pit: int(np.sign(v)) for pit, v in legal.items()}))
+    return solved, edges
+
+
+def _set_for(game, labelled):
+    from mancala_marl.endgame.labelled import LabelledSet, load_set, shipped_set
+
+    if labelled is None:
+        return shipped_set(game)
+    return labelled if isinstance(labelled, LabelledSet) else load_set(labelled, game)
+
+
+def _set_report(game, labelled, solved, edges, seed, start, reports) -> dict:
+    return {"game": game.cli_spec(), "source": "set", "set": {"sha256": labelled.header["sha256"],
+                                                              "count": len(labelled)},
+            "seed": seed, "bins": [list(edge) for edge in edges], "positions": len(solved), "skipped": 0,
+            "skipped_by_seeds": [0] * len(edges), "seconds": round(time.perf_counter() - start, 3),
+            "policies": reports}
+
+
+def grade_on_set(game, policy_specs: Sequence, labelled=None, positions: int | None = None, seed: int = 0,
+                 progress: bool = False) -> dict:
+    """Grade each policy of ``policy_specs`` on a labelled set (:mod:`mancala_marl.endgame.labelled`):
+    the one shipped for ``game``'s rules, or ``labelled`` (a set, or the path of a set file). No
+    solver runs: the set holds every move's value. ``positions``: grade that many of the set's, each
+    stage its share, drawn from ``seed`` (default: all). Each policy is reset with a seed of
+    ``(seed, position)``. The report is :func:`grade`'s, its ``"source"`` ``"set"`` and ``"set"`` the
+    set's checksum and size."""
+    from mancala_marl.agents import Policy, check_seed, make_policy
+
+    game = parse_game(game)
+    seed = check_seed(seed)
+    if not policy_specs:
+        raise BadInput("grade: name at least one policy")
+    labelled = _set_for(game, labelled)
+    if positions is not None:
+        positions = check_count("graded", positions, "positions")
+    graded = [spec if isinstance(spec, Policy) else make_policy(spec) for spec in policy_specs]
+    for policy in graded:
+        policy.prepare(game)
+    start = time.perf_counter()
+    solved, edges = _set_positions(game, labelled, positions, seed)
+    for policy in graded if solved else ():
+        policy.act(game, solved[0].state.copy())  # compiled before its moves are timed
+    with progress_bar(disable=not progress) as bar:
+        reports = _grade_solved(game, graded, solved, edges, seed, bar)
+    return _set_report(game, labelled, solved, edges, seed, start, reports)
+
+
+def grade_agent(act, game="kalah", batch: bool = False, obs_type: str = "counts", labelled=None,
+                positions: int | None = None, seed: int = 0, chunk: int = 4096, name: str = "agent") -> dict:
+    """Grade any agent on a labelled set, from PettingZoo's observations: an agent of any library.
+
+    ``act(observation) -> action`` takes the dict a ``mancala_marl`` AEC environment's ``observe``
+    gives the player to move (``"observation"``: float32 of ``obs_type``; ``"action_mask"``: int8).
+    With ``batch=True``, ``act`` takes the same dict of stacked arrays, ``(n, obs)`` and
+    ``(n, actions)``, and returns ``n`` actions (a JAX or torch agent's batched forward pass), asked
+    ``chunk`` positions at a time. The set, ``positions`` and ``seed`` are :func:`grade_on_set`'s,
+    as is the report (one policy, named ``name``; ``seconds_per_move`` the agent's own time).
+    """
+    from mancala_marl.agents.observed import ObservationPolicy
+    from mancala_marl.observations import check_obs_type
+
+    game = parse_game(game)
+    check_obs_type(game, obs_type)
+    if not batch:
+        return grade_on_set(game, [ObservationPolicy(act, obs_type, name)], labelled, positions, seed)
+    labelled = _set_for(game, labelled)
+    if positions is not None:
+        positions = check_count("graded", positions, "positions")
+    chunk = check_count("batch_size", chunk, "chunk")
+    start = time.perf_counter()
+    solved, edges = _set_positions(game, labelled, positions, seed)
+    policy = ObservationPolicy(act, obs_type, name, batch=True)
+    moves, spent = [], 0.0
+    for first in range(0, len(solved), chunk):
+        states = np.stack([position.state for position in solved[first:first + chunk]])
+        asked = time.perf_counter()
+        moves.extend(policy.act_batch(game, states))
+        spent += time.perf_counter() - asked
+    verdicts = [{**position.verdict(move), "bin": _bin_of(position.seeds, edges)}
+                for position, move in zip(solved, moves)]
+    report = _report(policy, verdicts, spent / len(solved) if solved else None, edges)
+    return _set_report(game, labelled, solved, edges, seed, start, [report])

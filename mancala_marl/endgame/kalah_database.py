@@ -13,13 +13,19 @@ seeds along the mover's own side towards their store: the side ``a`` becomes a s
 comes before it in rank order, and the opponent, with their side ``b`` untouched, moves next.
 So a layer is walked by the pair of sides, the larger of the two in increasing order and then
 the smaller: the child's pair ``{b, a'}`` always comes before the parent's ``{a, b}``, and every
-board is settled in one pass from values already there.
+board is settled in one pass from values already there. Such a child keeps both sides' counts, so
+the groups of a layer with different counts on the larger side never read one another: they are
+settled side by side, one thread each (the kernels release the interpreter lock).
 
 Every move is played by the rules kernel itself (:func:`mancala_marl.games.kalah.apply_move`),
 capture rule and end rule included, so the database follows the rules as the environments do.
 """
 
 from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -111,14 +117,25 @@ def build_block(seeds, larger, start, stop, pits, spec, values, table, blocks):
     return settled
 
 
-def build_all(game, max_seeds: int, table, blocks, advance) -> np.ndarray:
-    """Layers 0..``max_seeds``, each in blocks of a few million boards between two ``advance`` calls."""
+def build_all(game, max_seeds: int, table, blocks, advance, workers: int | None = None) -> np.ndarray:
+    """Layers 0..``max_seeds``, each in blocks of a few million boards between two ``advance`` calls;
+    a layer's groups (by the larger side's count) on ``workers`` threads (default: every core)."""
     values = np.full(int(blocks[-1, 0]), UNKNOWN, dtype=np.int8)
     sides = table[game.pits]
-    for seeds in range(max_seeds + 1):
-        for larger in range((seeds + 1) // 2, seeds + 1):
-            step = max(1, CHUNK // int(sides[seeds - larger]))
-            for first in range(0, int(sides[larger]), step):
-                last = min(first + step, int(sides[larger]))
-                advance(build_block(seeds, larger, first, last, game.pits, game.spec, values, table, blocks))
+    lock = threading.Lock()
+
+    def settle_group(seeds: int, larger: int) -> None:
+        step = max(1, CHUNK // int(sides[seeds - larger]))
+        for first in range(0, int(sides[larger]), step):
+            last = min(first + step, int(sides[larger]))
+            done = build_block(seeds, larger, first, last, game.pits, game.spec, values, table, blocks)
+            with lock:
+                advance(done)
+
+    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+        for seeds in range(max_seeds + 1):
+            groups = sorted(range((seeds + 1) // 2, seeds + 1),
+                            key=lambda larger: -int(sides[larger]) * int(sides[seeds - larger]))
+            for done in [pool.submit(settle_group, seeds, larger) for larger in groups]:
+                done.result()  # the whole layer before the next, which reads it
     return values
