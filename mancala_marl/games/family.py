@@ -138,7 +138,7 @@ import numpy as np
 from mancala_marl.errors import BadInput
 from .base import Game
 from .family_space import (CHAINS, CHOICES, CLEARED, DIRECTIONS, FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES,
-                           LEFTOVERS, MOST_SEEDS_ONLY, MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OUT_OF_PLAY,
+                           LEFTOVERS, MOST_SEEDS_ONLY, MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OUT_OF_PLAY, PRE_CAPTURES,
                            PARAMETERS, PARITIES, PASSING, SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED, WINNER)
 from .family_sowing import action_backward, way_allowed
 from .family_start import draw_rows, start_state, start_total
@@ -202,6 +202,9 @@ class Family(Game):
             raise BadInput(f"lap_rule={params['lap_rule']!r} needs laps: with laps='single' it does nothing")
         if params["lap_count"] and not params["lap_rule"].startswith("count"):
             raise BadInput(f"lap_count={params['lap_count']} does nothing with lap_rule={params['lap_rule']!r}")
+        if params["pre_capture"] in ("across_ones", "across_lone") and params["laps"] != "single":
+            raise BadInput(f"pre_capture={params['pre_capture']!r} with laps={params['laps']!r} is not played: "
+                           "only a move of one lap captures across before sowing")
         if self.params["passing"] != "none" and self.params["sow_store"]:
             raise BadInput("passing captures with sow_store=True are not played: a store is not a hole to take")
         self.random_start = params["start"] == "random"
@@ -313,7 +316,7 @@ class Family(Game):
             "skip_origin": st.booleans(), "leave_one": st.booleans(), "min_seeds": st.just(1),
             "capture_min": st.integers(0, 4), "capture_max": st.integers(0, 4),
             "capture_parity": st.sampled_from(PARITIES), "capture_side": st.sampled_from(SIDES),
-            "move_rule": st.sampled_from(MOVE_RULES), "capture_gap": st.booleans(), "passing": st.sampled_from(PASSING),
+            "move_rule": st.sampled_from(MOVE_RULES), "pre_capture": st.sampled_from(PRE_CAPTURES), "capture_gap": st.booleans(), "passing": st.sampled_from(PASSING),
             "no_capture_turns": st.integers(0, 2), "take_last": st.integers(0, 4),
             "take_last_by": st.sampled_from(TAKERS), "unfed_takes": st.booleans(),
             "cross_capture": st.booleans(), "cross_chain": st.sampled_from(("empty", "any")), "take_own": st.sampled_from(TAKE_OWN), "captures": st.integers(0, 2),
@@ -340,6 +343,8 @@ class Family(Game):
             params["choose_direction"] = "middle"
         if params["laps"] == "single":
             params["lap_rule"] = "any"
+        elif params["pre_capture"] in ("across_ones", "across_lone"):
+            params["pre_capture"] = "none"
         if not params["lap_rule"].startswith("count"):
             params["lap_count"] = 0
         if params["goal"] != "most_seeds":

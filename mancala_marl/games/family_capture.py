@@ -8,7 +8,8 @@ from .base import SPEC_PITS
 from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTURE_GAP, CAPTURE_MAX, CAPTURE_MIN,
                            CAPTURE_PARITY, CAPTURE_SIDE, CHAIN, CHAIN_CW, CROSS_CAPTURE, CROSS_CHAIN, EVEN,
                            EXTRA_TURNS, EXTRA_TURN_ONCE, FORWARD, GRAND_SLAM, LAPS_, LEAVE_LEFT, NO_CAPTURE_TURNS,
-                           NO_SINGLE_CAPTURE, ODD, ON_CAPTURE, OPPONENT_FIRST, OWN_FIRST, REPEAT, SIDE_OPPONENT,
+                           NO_SINGLE_CAPTURE, ODD, ON_CAPTURE, OPPONENT_FIRST, OWN_FIRST, PRE_ACROSS_LONE,
+                           PRE_ACROSS_ONES, PRE_ONE_SEED, REPEAT, SIDE_OPPONENT,
                            SIDE_OWN, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_,
                            TURNS_PLAYED, row_seeds, side_of, step)
 
@@ -45,6 +46,29 @@ def can_take(state, cell, holes, mover, spec, by_count, side_rule):
     if not side_allowed(cell, holes, mover, side_rule):
         return False
     return not by_count or count_qualifies(state[cell], spec)
+
+
+@kernel
+def pre_capture(state, rule, origin, seeds, mover, holes):
+    """The capture before a lap is sown (``pre_capture``), from the ``seeds`` lifted from
+    ``origin``; returns the seeds left to sow. ``across_ones`` reads the board as the move found it:
+    it is called once, before the move's seeds are lifted."""
+    store = mover * (holes + 1) + holes
+    if rule == PRE_ONE_SEED:
+        if seeds > 0:
+            state[store] += 1
+            seeds -= 1
+    elif rule == PRE_ACROSS_LONE:
+        if seeds == 1 and side_of(origin, holes) >= 0:
+            state[store] += state[2 * holes - origin]
+            state[2 * holes - origin] = 0
+    elif rule == PRE_ACROSS_ONES:
+        first = mover * (holes + 1)
+        for cell in range(first, first + holes):
+            if state[cell] == 1:
+                state[store] += state[2 * holes - cell]
+                state[2 * holes - cell] = 0
+    return seeds
 
 
 @kernel

@@ -8,10 +8,10 @@ from .base import SPEC_PITS, action_count
 from .family_space import (BY_PARITY, CAPTURED, CAPTURE_GAP, CAPTURE_MIN, CAPTURE_SIDE, CHOOSE_ALL, CHOOSE_DIRECTION,
                            CHOOSE_MIDDLE, COUNT_AT_LEAST, COUNT_IS, CROSS_CAPTURE, DIRECTION, ENDLESS, FIRST_WAY,
                            GRAND_SLAM, LAPS_, LAP_CAPTURE, LAP_COUNT, LAP_RULE, LEAVE_ONE, MAX_LAPS, MIN_SEEDS, NEXT,
-                           NO_CAPTURE_TURNS, OPPOSED, OUTWARD, OUT_OF_PLAY, OWNER_ALL, OWN_SIDE, PASSING_, RELAY,
+                           NO_CAPTURE_TURNS, OPPOSED, PRE_ACROSS_ONES, PRE_CAPTURE, OUTWARD, OUT_OF_PLAY, OWNER_ALL, OWN_SIDE, PASSING_, RELAY,
                            REPEAT, SKIP_ORIGIN, SLAM_NO_CAPTURE, SOWER_OPPONENT, SOWER_OWN, SOW_MAX, SOW_STORE,
                            TURNS_PLAYED, next_sown, row_seeds, side_of, step)
-from .family_capture import can_take, capture
+from .family_capture import can_take, capture, pre_capture
 
 
 @kernel
@@ -36,6 +36,9 @@ def sow_and_capture(state, spec, action):
     lap_rule = spec[LAP_RULE]
     skip_origin, sow_max = spec[SKIP_ORIGIN], spec[SOW_MAX]
 
+    pre = spec[PRE_CAPTURE]
+    if pre == PRE_ACROSS_ONES:  # from the board as the move found it, once
+        pre_capture(state, pre, origin, 0, mover, holes)
     seeds = state[origin]
     if spec[LEAVE_ONE]:
         seeds -= 1
@@ -46,6 +49,8 @@ def sow_and_capture(state, spec, action):
     laps = 0
     result = 0
     while True:
+        if pre and pre != PRE_ACROSS_ONES:  # before each lap
+            seeds = pre_capture(state, pre, origin, seeds, mover, holes)
         lap_seeds = seeds
         cell = origin
         while seeds > 0:

@@ -30,7 +30,8 @@ TAKE_OWN = ("leave", "on_capture", "always")
 GRAND_SLAMS = ("legal", "illegal", "no_capture", "leave_left", "leave_right")
 CLEARED = ("no", "own", "opponent", "either")
 LEFTOVERS = ("owner", "mover", "divided", "nobody")
-MOVE_RULES = ("any", "opponent_or_empty", "single_to_empty")
+MOVE_RULES = ("any", "opponent_or_empty", "single_to_empty", "not_across_ones", "singles_last", "to_occupied")
+PRE_CAPTURES = ("none", "one_seed", "across_ones", "across_lone")
 PASSING = ("none", "owner", "owner_all", "sower", "sower_own", "sower_opponent")
 TAKERS = ("mover", "first")
 STARTS = ("equal", "two_empty", "triples", "plus_one", "alternate_one", "alternate_split", "gamacha",
@@ -68,6 +69,9 @@ PARAMETERS = (
     Param("leave_one", bool, False, "a move lifts all its hole's seeds but one"),
     Param("min_seeds", int, 1, "seeds a hole needs to be played", low=1, high=MAX_COUNT),
     Param("move_rule", str, "any", "which holes may be played beyond min_seeds", choices=MOVE_RULES),
+    Param("pre_capture", str, "none", "a capture before the sowing: one seed of each lap's to the mover's store, "
+                                      "the holes across from the mover's holes of one seed, or the hole across "
+                                      "from a hole whose lone seed is lifted", choices=PRE_CAPTURES),
     Param("capture_min", int, 2, "fewest seeds a hole holds after the last seed to be taken (0: no capture by "
                                  "count)", low=0, high=MAX_COUNT),
     Param("capture_max", int, 3, "most seeds a hole may hold to be taken (0: no bound)", low=0, high=MAX_COUNT),
@@ -116,7 +120,7 @@ PARAMETERS = (
           choices=LEFTOVERS),
 )
 (START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, SKIP_ORIGIN, SOW_MAX,
- LEAVE_ONE, MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
+ LEAVE_ONE, MIN_SEEDS, MOVE_RULE, PRE_CAPTURE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
  TAKE_OWN_, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_ACROSS,
  CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, GOAL,
  END_SEEDS_LEFT, END_CLEARED, EARLY_WIN, WIN_SHORT, END_BELOW, LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER) = (
@@ -132,7 +136,8 @@ ON_CAPTURE, ALWAYS = TAKE_OWN.index("on_capture"), TAKE_OWN.index("always")
 SLAM_ILLEGAL, SLAM_NO_CAPTURE, LEAVE_LEFT = (GRAND_SLAMS.index(name) for name in GRAND_SLAMS[1:4])
 CLEARED_OWN, CLEARED_OPPONENT, CLEARED_EITHER = (CLEARED.index(name) for name in CLEARED[1:])
 OWNER_ALL, SOWER_OWN, SOWER_OPPONENT = (PASSING.index(name) for name in ("owner_all", "sower_own", "sower_opponent"))
-OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY = MOVE_RULES.index("opponent_or_empty"), MOVE_RULES.index("single_to_empty")
+OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY, NOT_ACROSS_ONES, SINGLES_LAST, TO_OCCUPIED = range(1, 6)
+PRE_ONE_SEED, PRE_ACROSS_ONES, PRE_ACROSS_LONE = range(1, 4)
 TO_OWNER, TO_MOVER, DIVIDED, TO_NOBODY = range(4)
 DEPRIVE, CLEAR, IMMOBILIZE = range(1, 4)
 # What a sowing ended in (sow_and_capture's result): bits

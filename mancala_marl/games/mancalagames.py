@@ -70,7 +70,9 @@ CHOICES = {
     # STOP_STORE is ours: a lap ending in the store stops there (another turn)
     "mlap_cont": ("lap_rule", {0: "any", 1: "count_is", 2: "count_at_least", 3: "own_side", 4: "opponent_side",
                                6: "any"}),
-    "allow_rule": ("move_rule", {0: "any", 1: "opponent_or_empty", 2: "single_to_empty"}),
+    "allow_rule": ("move_rule", {0: "any", 1: "opponent_or_empty", 2: "single_to_empty", 3: "singles_last",
+                                 10: "not_across_ones", 11: "to_occupied"}),
+    "presowcapt": ("pre_capture", {0: "none", 1: "one_seed", 2: "across_ones", 3: "across_lone"}),
     "sow_rule": ("passing", {0: "none", 3: "owner", 4: "owner_all", 14: "sower", 15: "sower_own", 16: "sower_opponent",
                              8: "none", 7: "none"}),
     "pickextra": ("take_last_by", {0: "mover", 1: "mover", 3: "mover", 4: "first"}),
@@ -85,13 +87,12 @@ ENUM_NAMES = {  # for the refusals, MancalaGames' own words
     "capt_side": "CaptSide", "crosscapt": "XCaptType", "xcpickown": "CrossCaptOwn", "capt_dir": "CaptDir",
     "grandslam": "GrandSlam", "capt_rturn": "CaptRTurn", "end_cond": "EndGameCond", "unclaimed": "EndGameSeeds",
     "quitter": "EndGameSeeds", "rounds": "Rounds", "allow_rule": "AllowRule", "capt_type": "CaptType",
-    "sow_rule": "SowRule", "pickextra": "CaptExtraPick", "mlap_cont": "SowLapCont", "start_pattern": "StartPattern",
+    "sow_rule": "SowRule", "pickextra": "CaptExtraPick", "presowcapt": "PreSowCapt", "mlap_cont": "SowLapCont", "start_pattern": "StartPattern",
 }
 NOT_PLAYED = {  # options the family does not play yet, at any value but the default
     "prescribed": "prescribed openings",
     "play_locs": "moves from the stores", "no_sides": "boards without sides",
     "move_one": "moving one seed", "child_type": "children (owned holes)",
-    "presowcapt": "captures before sowing",
     "moveunlock": "locked holes",
     "xc_sown": "cross captures that must visit the opponent",
 }
