@@ -137,7 +137,7 @@ import numpy as np
 
 from mancala_marl.errors import BadInput
 from .base import Game
-from .family_space import (CHAINS, CHOICES, CLEARED, DIRECTIONS, FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES,
+from .family_space import (CAPTURE_KINDS, CHAINS, CHOICES, CLEARED, DIRECTIONS, FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES,
                            LEFTOVERS, MOST_SEEDS_ONLY, MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OUT_OF_PLAY, PRE_CAPTURES,
                            PARAMETERS, PARITIES, PASSING, SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED, WINNER)
 from .family_sowing import action_backward, way_allowed
@@ -162,6 +162,9 @@ def sungka_rules(houses: int = 7, stones: int = 7, sunog_needs_opposite: bool = 
             "capture_min": 0, "cross_capture": True, "captures": 1,
             "take_own": "on_capture" if sunog_needs_opposite else "always", "must_share": False, "must_pass": True,
             "early_win": False}
+
+
+REDRAWS = 1000  # random starts drawn for a row before a move rule that refuses them all is given up
 
 
 class Family(Game):
@@ -205,6 +208,12 @@ class Family(Game):
         if params["pre_capture"] in ("across_ones", "across_lone") and params["laps"] != "single":
             raise BadInput(f"pre_capture={params['pre_capture']!r} with laps={params['laps']!r} is not played: "
                            "only a move of one lap captures across before sowing")
+        kind = params["capture_kind"]
+        if kind in ("singles", "pull_across") and (params["cross_capture"] or params["capture_gap"]):
+            name = "cross_capture" if params["cross_capture"] else "capture_gap"
+            raise BadInput(f"capture_kind={kind!r} with {name}=True is not played: the kind is the capture")
+        if kind == "singles" and params["capture_min"]:
+            raise BadInput(f"capture_min={params['capture_min']} does nothing with capture_kind='singles'")
         if self.params["passing"] != "none" and self.params["sow_store"]:
             raise BadInput("passing captures with sow_store=True are not played: a store is not a hole to take")
         self.random_start = params["start"] == "random"
@@ -230,8 +239,19 @@ class Family(Game):
     def init_rows(self, n: int, rng: np.random.Generator | None = None) -> np.ndarray:
         states = np.tile(self._start, (n, 1))
         if self.random_start:
-            drawn = draw_rows(n, self.pits, self.seeds, np.random.default_rng() if rng is None else rng)
-            states[:, :self.pits], states[:, self.pits + 1:2 * self.pits + 1] = drawn[:, :self.pits], drawn[:, self.pits:]
+            rng = np.random.default_rng() if rng is None else rng
+            rows = np.arange(n)
+            for _ in range(REDRAWS):  # a move rule may refuse every hole of a drawn start: drawn again
+                drawn = draw_rows(len(rows), self.pits, self.seeds, rng)
+                states[rows, :self.pits], states[rows, self.pits + 1:2 * self.pits + 1] = \
+                    drawn[:, :self.pits], drawn[:, self.pits:]
+                if self.params["move_rule"] == "any":
+                    break
+                rows = np.array([row for row in rows if not self.legal_mask_fast(states[row]).any()], dtype=int)
+                if not len(rows):
+                    break
+            else:
+                raise BadInput(f"move_rule={self.params['move_rule']!r} refused every hole of {REDRAWS} random starts")
         return states
 
     def _refuse_beside_goal(self):
@@ -316,7 +336,8 @@ class Family(Game):
             "skip_origin": st.booleans(), "leave_one": st.booleans(), "min_seeds": st.just(1),
             "capture_min": st.integers(0, 4), "capture_max": st.integers(0, 4),
             "capture_parity": st.sampled_from(PARITIES), "capture_side": st.sampled_from(SIDES),
-            "move_rule": st.sampled_from(MOVE_RULES), "pre_capture": st.sampled_from(PRE_CAPTURES), "capture_gap": st.booleans(), "passing": st.sampled_from(PASSING),
+            "move_rule": st.sampled_from(MOVE_RULES), "pre_capture": st.sampled_from(PRE_CAPTURES),
+            "capture_kind": st.sampled_from(CAPTURE_KINDS), "capture_gap": st.booleans(), "passing": st.sampled_from(PASSING),
             "no_capture_turns": st.integers(0, 2), "take_last": st.integers(0, 4),
             "take_last_by": st.sampled_from(TAKERS), "unfed_takes": st.booleans(),
             "cross_capture": st.booleans(), "cross_chain": st.sampled_from(("empty", "any")), "take_own": st.sampled_from(TAKE_OWN), "captures": st.integers(0, 2),
@@ -341,6 +362,10 @@ class Family(Game):
             params["choose_direction"] = "none"
         if params["direction"] in ("outward", "inward") and odd and params["choose_direction"] == "none":
             params["choose_direction"] = "middle"
+        if params["capture_kind"] in ("singles", "pull_across"):
+            params.update(cross_capture=False, capture_gap=False)
+        if params["capture_kind"] == "singles":
+            params["capture_min"] = 0
         if params["laps"] == "single":
             params["lap_rule"] = "any"
         elif params["pre_capture"] in ("across_ones", "across_lone"):

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from .._compile import kernel
 from .base import SPEC_PITS
-from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTURE_GAP, CAPTURE_MAX, CAPTURE_MIN,
+from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTURE_KIND, KIND_PULL_ACROSS,
+                           KIND_SINGLES, KIND_STORE_TO_OPPONENT, CAPTURE_GAP, CAPTURE_MAX, CAPTURE_MIN,
                            CAPTURE_PARITY, CAPTURE_SIDE, CHAIN, CHAIN_CW, CROSS_CAPTURE, CROSS_CHAIN, EVEN,
                            EXTRA_TURNS, EXTRA_TURN_ONCE, FORWARD, GRAND_SLAM, LAPS_, LEAVE_LEFT, NO_CAPTURE_TURNS,
                            NO_SINGLE_CAPTURE, ODD, ON_CAPTURE, OPPONENT_FIRST, OWN_FIRST, PRE_ACROSS_LONE,
                            PRE_ACROSS_ONES, PRE_ONE_SEED, REPEAT, SIDE_OPPONENT,
-                           SIDE_OWN, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_,
+                           SIDE_OWN, SLAM_EXTRA_TURN, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_,
                            TURNS_PLAYED, row_seeds, side_of, step)
 
 
@@ -132,7 +133,7 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
             return 0
         sides = 0
     slam_rule = spec[GRAND_SLAM]
-    if slam_rule >= SLAM_NO_CAPTURE:
+    if SLAM_NO_CAPTURE <= slam_rule < SLAM_EXTRA_TURN:
         saved = state[:cells].copy()
     store = mover * (holes + 1) + holes
     limit = spec[CAPTURES]
@@ -140,7 +141,24 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     chain_backward = chain_rule == CHAIN_CW if chain_rule >= CHAIN_CW else backward == (chain_rule == FORWARD)
     taken = 0
     cell = first = last  # first: the first hole taken (the last one sown, or two out)
-    if not by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP]:
+    kind = spec[CAPTURE_KIND]
+    if kind == KIND_SINGLES:  # every hole of one seed where captures come from
+        for cell in range(2 * holes + 1):
+            if state[cell] == 1 and side_of(cell, holes) >= 0 and side_allowed(cell, holes, mover, sides):
+                state[store] += 1
+                state[cell] = 0
+                taken += 1
+    elif kind == KIND_PULL_ACROSS:  # a last seed in an empty hole draws the seeds across into it
+        if state[last] == 1 and can_take(state, 2 * holes - last, holes, mover, spec, by_count, sides):
+            state[last] += state[2 * holes - last]
+            state[2 * holes - last] = 0
+            taken = 1
+    elif kind == KIND_STORE_TO_OPPONENT and state[last] == 1 and state[store] > 0 and \
+            side_allowed(last, holes, mover, sides):  # the mover's store goes to the opponent's
+        state[(1 - mover) * (holes + 1) + holes] += state[store]
+        state[store] = 0
+        taken = 1
+    elif not by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP]:
         pass  # no capture at the last hole
     elif spec[CAPTURE_GAP]:  # across an empty hole: from the last hole, then from each hole taken
         while spec[LAPS_] != 0 or state[cell] > 1:  # without laps, the last seed must have joined others
@@ -193,6 +211,8 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     if taken == 0:
         return 0
     if slam_rule >= SLAM_NO_CAPTURE and opponent_had_seeds and row_seeds(state, holes, 1 - mover) == 0:
+        if slam_rule == SLAM_EXTRA_TURN:  # the capture stands, and the mover moves again
+            return REPEAT | CAPTURED
         if slam_rule == SLAM_NO_CAPTURE:
             state[:cells] = saved
             return 0

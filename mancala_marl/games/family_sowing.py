@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .._compile import kernel
 from .base import SPEC_PITS, action_count
-from .family_space import (BY_PARITY, CAPTURED, CAPTURE_GAP, CAPTURE_MIN, CAPTURE_SIDE, CHOOSE_ALL, CHOOSE_DIRECTION,
+from .family_space import (BY_PARITY, CAPTURED, CAPTURE_KIND, CAPTURE_GAP, CAPTURE_MIN, CAPTURE_SIDE, CHOOSE_ALL, CHOOSE_DIRECTION,
                            CHOOSE_MIDDLE, COUNT_AT_LEAST, COUNT_IS, CROSS_CAPTURE, DIRECTION, ENDLESS, FIRST_WAY,
                            GRAND_SLAM, LAPS_, LAP_CAPTURE, LAP_COUNT, LAP_RULE, LEAVE_ONE, MAX_LAPS, MIN_SEEDS, NEXT,
                            NO_CAPTURE_TURNS, OPPOSED, PRE_ACROSS_ONES, PRE_CAPTURE, OUTWARD, OUT_OF_PLAY, OWNER_ALL, OWN_SIDE, PASSING_, RELAY,
@@ -30,7 +30,8 @@ def sow_and_capture(state, spec, action):
     inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
     passing = spec[PASSING_]
     # a lap stops where a capture by count is due, unless the captures are two out
-    stop_for_count = by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP] and not inhibited
+    stop_for_count = by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP] and not inhibited and \
+        spec[CAPTURE_KIND] == 0
     # only a grand slam that takes nothing asks (a row's sum is a tenth of a move's time)
     opponent_had_seeds = spec[GRAND_SLAM] >= SLAM_NO_CAPTURE and row_seeds(state, holes, 1 - mover) > 0
     lap_rule = spec[LAP_RULE]

@@ -27,10 +27,11 @@ PARITIES = ("any", "even", "odd")
 SIDES = ("both", "opponent", "own", "opponent_first", "own_first")
 CHAINS = ("backward", "forward", "cw", "ccw")
 TAKE_OWN = ("leave", "on_capture", "always")
-GRAND_SLAMS = ("legal", "illegal", "no_capture", "leave_left", "leave_right")
+GRAND_SLAMS = ("legal", "illegal", "no_capture", "leave_left", "leave_right", "extra_turn")
 CLEARED = ("no", "own", "opponent", "either")
 LEFTOVERS = ("owner", "mover", "divided", "nobody")
 MOVE_RULES = ("any", "opponent_or_empty", "single_to_empty", "not_across_ones", "singles_last", "to_occupied")
+CAPTURE_KINDS = ("standard", "singles", "pull_across", "store_to_opponent")
 PRE_CAPTURES = ("none", "one_seed", "across_ones", "across_lone")
 PASSING = ("none", "owner", "owner_all", "sower", "sower_own", "sower_opponent")
 TAKERS = ("mover", "first")
@@ -81,6 +82,11 @@ PARAMETERS = (
     Param("cross_chain", str, "empty", "the holes of a cross capture's chain after the first: empty ones, or any",
           choices=("empty", "any")),
     Param("take_own", str, "leave", "a cross capture also takes the sowing seed", choices=TAKE_OWN),
+    Param("capture_kind", str, "standard", "what a sowing's end takes: as the capture rules say; every hole "
+                                           "of one seed (singles); the seeds across, drawn into a last hole that "
+                                           "was empty (pull_across); or, where the last hole was empty, the "
+                                           "mover's store, handed to the opponent (store_to_opponent)",
+          choices=CAPTURE_KINDS),
     Param("capture_gap", bool, False, "the last hole followed by an empty one takes the hole beyond it"),
     Param("passing", str, "none", "holes sown on the way that qualify by count are taken: by their owner (the "
                                   "last one by the mover, or it too: owner_all), or by the mover (from any row, "
@@ -121,7 +127,7 @@ PARAMETERS = (
 )
 (START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, SKIP_ORIGIN, SOW_MAX,
  LEAVE_ONE, MIN_SEEDS, MOVE_RULE, PRE_CAPTURE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
- TAKE_OWN_, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_ACROSS,
+ TAKE_OWN_, CAPTURE_KIND, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_ACROSS,
  CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, GOAL,
  END_SEEDS_LEFT, END_CLEARED, EARLY_WIN, WIN_SHORT, END_BELOW, LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER) = (
     spec_index(PARAMETERS, param.name) for param in PARAMETERS[2:])
@@ -134,10 +140,12 @@ COUNT_IS, COUNT_AT_LEAST, OWN_SIDE, OPPONENT_SIDE = range(1, 5)
 FORWARD, CHAIN_CW, CHAIN_CCW = 1, 2, 3
 ON_CAPTURE, ALWAYS = TAKE_OWN.index("on_capture"), TAKE_OWN.index("always")
 SLAM_ILLEGAL, SLAM_NO_CAPTURE, LEAVE_LEFT = (GRAND_SLAMS.index(name) for name in GRAND_SLAMS[1:4])
+SLAM_EXTRA_TURN = GRAND_SLAMS.index("extra_turn")
 CLEARED_OWN, CLEARED_OPPONENT, CLEARED_EITHER = (CLEARED.index(name) for name in CLEARED[1:])
 OWNER_ALL, SOWER_OWN, SOWER_OPPONENT = (PASSING.index(name) for name in ("owner_all", "sower_own", "sower_opponent"))
 OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY, NOT_ACROSS_ONES, SINGLES_LAST, TO_OCCUPIED = range(1, 6)
 PRE_ONE_SEED, PRE_ACROSS_ONES, PRE_ACROSS_LONE = range(1, 4)
+KIND_SINGLES, KIND_PULL_ACROSS, KIND_STORE_TO_OPPONENT = range(1, 4)
 TO_OWNER, TO_MOVER, DIVIDED, TO_NOBODY = range(4)
 DEPRIVE, CLEAR, IMMOBILIZE = range(1, 4)
 # What a sowing ended in (sow_and_capture's result): bits

@@ -64,7 +64,8 @@ CHOICES = {
     "crosscapt": ("cross_capture", {0: False, 1: True, 3: True}),
     "xcpickown": ("take_own", {0: "leave", 1: "on_capture", 2: "always"}),
     "capt_dir": ("chain", {0: "backward", 1: "forward"}),
-    "grandslam": ("grand_slam", {0: "legal", 1: "illegal", 2: "no_capture", 4: "leave_left", 5: "leave_right"}),
+    "grandslam": ("grand_slam", {0: "legal", 1: "illegal", 2: "no_capture", 4: "leave_left", 5: "leave_right",
+                                 6: "extra_turn"}),
     "capt_rturn": ("capture_extra_turn", {0: False, 1: True, 2: True}),
     "end_cond": ("end_cleared", {0: "no", 1: "own", 2: "opponent", 3: "no"}),
     # STOP_STORE is ours: a lap ending in the store stops there (another turn)
@@ -81,6 +82,8 @@ CHOICES = {
 CLOSING = "holes that close when they fill (SOW_BLKD_DIV): the state has no closed holes"
 UNPLAYED_VALUES = {("sow_rule", 1): CLOSING, ("sow_rule", 2): CLOSING,
                    ("sow_stores", 2): "sowing the opponent's store too (BOTH)"}
+# CaptType -> our capture_kind, beside two out (capture_gap)
+KIND_OF = {4: "singles", 6: "store_to_opponent", 7: "pull_across"}
 LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
 ENUM_NAMES = {  # for the refusals, MancalaGames' own words
     "goal": "Goal", "sow_direct": "Direct", "sow_stores": "SowStores", "mlaps": "LapSower",
@@ -266,10 +269,12 @@ def leftover_params(info: dict, refuse) -> dict:
 def capture_type_params(info: dict, refuse) -> dict:
     """MancalaGames' ``capt_type``: none, or TWO_OUT (across an empty hole), which runs along the
     sowing unless a chain of captures turns it back."""
+    if info["capt_type"] in KIND_OF:  # SINGLETONS, PASS_STORE_CAPT, PULL_ACROSS
+        return {"capture_gap": False, "capture_kind": KIND_OF[info["capt_type"]]}
     if info["capt_type"] == 0:
         return {"capture_gap": False}
     if info["capt_type"] != 2:
-        refuse("capt_type", "capture types other than two out")
+        refuse("capt_type", "capture types other than two out, singletons, the store passed and pulling across")
     if info["crosscapt"] or ((info["capt_on"] or info["evens"] or info["capt_min"] or info["capt_max"])
                              and not 3 <= info["sow_rule"] <= 4 and not 14 <= info["sow_rule"] <= 16):
         # counts with two-out captures are the passing captures' (the last hole's capture is two out)
