@@ -137,7 +137,7 @@ import numpy as np
 
 from mancala_marl.errors import BadInput
 from .base import Game
-from .family_space import (CAPTURE_KINDS, CHAINS, CHOICES, CLEARED, DIRECTIONS, FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES,
+from .family_space import (CAPTURE_KINDS, CHAINS, OPPONENT_STORES, CHOICES, CLEARED, DIRECTIONS, FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES,
                            LEFTOVERS, MOST_SEEDS_ONLY, MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OUT_OF_PLAY, PRE_CAPTURES,
                            PARAMETERS, PARITIES, PASSING, SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED, WINNER)
 from .family_sowing import action_backward, way_allowed
@@ -208,7 +208,15 @@ class Family(Game):
         if params["pre_capture"] in ("across_ones", "across_lone") and params["laps"] != "single":
             raise BadInput(f"pre_capture={params['pre_capture']!r} with laps={params['laps']!r} is not played: "
                            "only a move of one lap captures across before sowing")
+        if params["opponent_store"] != "passed" and not params["sow_store"]:
+            raise BadInput(f"opponent_store={params['opponent_store']!r} needs sow_store=True")
+        if params["opponent_store"] != "passed" and params["laps"] != "single":
+            raise BadInput(f"opponent_store={params['opponent_store']!r} with laps={params['laps']!r} is not played: "
+                           "a lap would start from a store")
         kind = params["capture_kind"]
+        if kind == "opponent_store" and params["opponent_store"] != "sown_no_turn":
+            raise BadInput("capture_kind='opponent_store' needs opponent_store='sown_no_turn': a last seed there must "
+                           "end the turn to take it")
         if kind in ("singles", "pull_across") and (params["cross_capture"] or params["capture_gap"]):
             name = "cross_capture" if params["cross_capture"] else "capture_gap"
             raise BadInput(f"capture_kind={kind!r} with {name}=True is not played: the kind is the capture")
@@ -337,7 +345,8 @@ class Family(Game):
             "capture_min": st.integers(0, 4), "capture_max": st.integers(0, 4),
             "capture_parity": st.sampled_from(PARITIES), "capture_side": st.sampled_from(SIDES),
             "move_rule": st.sampled_from(MOVE_RULES), "pre_capture": st.sampled_from(PRE_CAPTURES),
-            "capture_kind": st.sampled_from(CAPTURE_KINDS), "capture_gap": st.booleans(), "passing": st.sampled_from(PASSING),
+            "capture_kind": st.sampled_from(CAPTURE_KINDS),
+            "opponent_store": st.sampled_from(OPPONENT_STORES), "capture_gap": st.booleans(), "passing": st.sampled_from(PASSING),
             "no_capture_turns": st.integers(0, 2), "take_last": st.integers(0, 4),
             "take_last_by": st.sampled_from(TAKERS), "unfed_takes": st.booleans(),
             "cross_capture": st.booleans(), "cross_chain": st.sampled_from(("empty", "any")), "take_own": st.sampled_from(TAKE_OWN), "captures": st.integers(0, 2),
@@ -362,6 +371,10 @@ class Family(Game):
             params["choose_direction"] = "none"
         if params["direction"] in ("outward", "inward") and odd and params["choose_direction"] == "none":
             params["choose_direction"] = "middle"
+        if not params["sow_store"] or params["laps"] != "single":
+            params["opponent_store"] = "passed"
+        if params["capture_kind"] == "opponent_store" and params["opponent_store"] != "sown_no_turn":
+            params["capture_kind"] = "standard"
         if params["capture_kind"] in ("singles", "pull_across"):
             params.update(cross_capture=False, capture_gap=False)
         if params["capture_kind"] == "singles":

@@ -12,7 +12,7 @@ from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTU
                            NO_SINGLE_CAPTURE, ODD, ON_CAPTURE, OPPONENT_FIRST, OWN_FIRST, PRE_ACROSS_LONE,
                            PRE_ACROSS_ONES, PRE_ONE_SEED, REPEAT, SIDE_OPPONENT,
                            SIDE_OWN, SLAM_EXTRA_TURN, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_,
-                           TURNS_PLAYED, row_seeds, side_of, step)
+                           TURNS_PLAYED, row_seeds, side_of, sown_store, step)
 
 
 @kernel(inline="always")
@@ -122,7 +122,7 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = state[cells]
-    own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
+    own_store = sown_store(spec, mover, holes)
     by_count = spec[CAPTURE_MIN] > 0
     inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
     if spec[NO_SINGLE_CAPTURE] and lap_seeds == 1 or inhibited:
@@ -142,7 +142,11 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     taken = 0
     cell = first = last  # first: the first hole taken (the last one sown, or two out)
     kind = spec[CAPTURE_KIND]
-    if kind == KIND_SINGLES:  # every hole of one seed where captures come from
+    if side_of(last, holes) < 0:  # the opponent's store (opponent_store): it is taken
+        state[store] += state[last]
+        state[last] = 0
+        taken = 1
+    elif kind == KIND_SINGLES:  # every hole of one seed where captures come from
         for cell in range(2 * holes + 1):
             if state[cell] == 1 and side_of(cell, holes) >= 0 and side_allowed(cell, holes, mover, sides):
                 state[store] += 1

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from .._compile import kernel
 from .base import SPEC_PITS, action_count
-from .family_space import (BY_PARITY, CAPTURED, CAPTURE_KIND, CAPTURE_GAP, CAPTURE_MIN, CAPTURE_SIDE, CHOOSE_ALL, CHOOSE_DIRECTION,
+from .family_space import (BOTH_STORES, BY_PARITY, CAPTURED, CAPTURE_KIND, KIND_OPPONENT_STORE, OPPONENT_STORE,
+                           STORE_SOWN, CAPTURE_GAP, CAPTURE_MIN, CAPTURE_SIDE, CHOOSE_ALL, CHOOSE_DIRECTION,
                            CHOOSE_MIDDLE, COUNT_AT_LEAST, COUNT_IS, CROSS_CAPTURE, DIRECTION, ENDLESS, FIRST_WAY,
                            GRAND_SLAM, LAPS_, LAP_CAPTURE, LAP_COUNT, LAP_RULE, LEAVE_ONE, MAX_LAPS, MIN_SEEDS, NEXT,
                            NO_CAPTURE_TURNS, OPPOSED, PRE_ACROSS_ONES, PRE_CAPTURE, OUTWARD, OUT_OF_PLAY, OWNER_ALL, OWN_SIDE, PASSING_, RELAY,
                            REPEAT, SKIP_ORIGIN, SLAM_NO_CAPTURE, SOWER_OPPONENT, SOWER_OWN, SOW_MAX, SOW_STORE,
-                           TURNS_PLAYED, next_sown, row_seeds, side_of, step)
+                           TURNS_PLAYED, next_sown, row_seeds, side_of, sown_store, step)
 from .family_capture import can_take, capture, pre_capture
 
 
@@ -25,7 +26,7 @@ def sow_and_capture(state, spec, action):
     hole = action % holes
     origin = mover * (holes + 1) + hole
     backward = action_backward(state, spec, mover, action)
-    own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
+    own_store = sown_store(spec, mover, holes)
     by_count = spec[CAPTURE_MIN] > 0
     inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
     passing = spec[PASSING_]
@@ -73,6 +74,12 @@ def sow_and_capture(state, spec, action):
         last = cell
         if last == own_store:
             return result | REPEAT
+        if own_store == BOTH_STORES and side_of(last, holes) < 0:  # (no laps: refused)
+            if last == mover * (holes + 1) + holes or spec[OPPONENT_STORE] == STORE_SOWN:
+                return REPEAT
+            if spec[CAPTURE_KIND] == KIND_OPPONENT_STORE:
+                return capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
+            return 0
         go_on = False
         if own_store >= 0 and result & REPEAT:  # a lap's capture gave another turn: the sowing stops
             break
@@ -180,6 +187,6 @@ def crossing_cell(state, spec, action):
     clockwise = action_backward(state, spec, mover, action)
     if not ((hole == 0 and clockwise) or (hole == holes - 1 and not clockwise)):
         return -1
-    own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
+    own_store = sown_store(spec, mover, holes)
     target = next_sown(state, spec, origin, origin, holes, clockwise, own_store)
     return target if side_of(target, holes) == 1 - mover else -1

@@ -31,7 +31,8 @@ GRAND_SLAMS = ("legal", "illegal", "no_capture", "leave_left", "leave_right", "e
 CLEARED = ("no", "own", "opponent", "either")
 LEFTOVERS = ("owner", "mover", "divided", "nobody")
 MOVE_RULES = ("any", "opponent_or_empty", "single_to_empty", "not_across_ones", "singles_last", "to_occupied")
-CAPTURE_KINDS = ("standard", "singles", "pull_across", "store_to_opponent")
+CAPTURE_KINDS = ("standard", "singles", "pull_across", "store_to_opponent", "opponent_store")
+OPPONENT_STORES = ("passed", "sown", "sown_no_turn")
 PRE_CAPTURES = ("none", "one_seed", "across_ones", "across_lone")
 PASSING = ("none", "owner", "owner_all", "sower", "sower_own", "sower_opponent")
 TAKERS = ("mover", "first")
@@ -57,6 +58,9 @@ PARAMETERS = (
     Param("choose_direction", str, "none", "the holes whose mover chooses the way to sow: none, the middle one of "
                                            "an odd row, or all", choices=CHOICES),
     Param("sow_store", bool, False, "the mover's own store is sown into; a last seed there gives another turn"),
+    Param("opponent_store", str, "passed", "with sow_store, the opponent's store is passed over, or sown too: a "
+                                           "last seed there gives another turn (sown) or not (sown_no_turn)",
+          choices=OPPONENT_STORES),
     Param("laps", str, "single", "one lap, relay laps from the last hole, or laps from the next hole",
           choices=LAPS),
     Param("lap_rule", str, "any", "a further lap is sown only when the last hole holds lap_count seeds (or at "
@@ -85,7 +89,9 @@ PARAMETERS = (
     Param("capture_kind", str, "standard", "what a sowing's end takes: as the capture rules say; every hole "
                                            "of one seed (singles); the seeds across, drawn into a last hole that "
                                            "was empty (pull_across); or, where the last hole was empty, the "
-                                           "mover's store, handed to the opponent (store_to_opponent)",
+                                           "mover's store, handed to the opponent (store_to_opponent); or, "
+                                           "where the last seed falls in the opponent's store (opponent_store "
+                                           "sown), that store, else as the capture rules say (opponent_store)",
           choices=CAPTURE_KINDS),
     Param("capture_gap", bool, False, "the last hole followed by an empty one takes the hole beyond it"),
     Param("passing", str, "none", "holes sown on the way that qualify by count are taken: by their owner (the "
@@ -125,7 +131,7 @@ PARAMETERS = (
     Param("endless_leftover", str, "divided", "who gets them when a relay sowing is endless",
           choices=LEFTOVERS),
 )
-(START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, SKIP_ORIGIN, SOW_MAX,
+(START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, OPPONENT_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, SKIP_ORIGIN, SOW_MAX,
  LEAVE_ONE, MIN_SEEDS, MOVE_RULE, PRE_CAPTURE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
  TAKE_OWN_, CAPTURE_KIND, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_ACROSS,
  CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, GOAL,
@@ -145,7 +151,9 @@ CLEARED_OWN, CLEARED_OPPONENT, CLEARED_EITHER = (CLEARED.index(name) for name in
 OWNER_ALL, SOWER_OWN, SOWER_OPPONENT = (PASSING.index(name) for name in ("owner_all", "sower_own", "sower_opponent"))
 OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY, NOT_ACROSS_ONES, SINGLES_LAST, TO_OCCUPIED = range(1, 6)
 PRE_ONE_SEED, PRE_ACROSS_ONES, PRE_ACROSS_LONE = range(1, 4)
-KIND_SINGLES, KIND_PULL_ACROSS, KIND_STORE_TO_OPPONENT = range(1, 4)
+KIND_SINGLES, KIND_PULL_ACROSS, KIND_STORE_TO_OPPONENT, KIND_OPPONENT_STORE = range(1, 5)
+STORE_SOWN, STORE_SOWN_NO_TURN = 1, 2
+BOTH_STORES = -2  # a sowing's own_store where both stores are sown
 TO_OWNER, TO_MOVER, DIVIDED, TO_NOBODY = range(4)
 DEPRIVE, CLEAR, IMMOBILIZE = range(1, 4)
 # What a sowing ended in (sow_and_capture's result): bits
@@ -164,9 +172,18 @@ def side_of(cell, holes):
 
 
 @kernel(inline="always")
+def sown_store(spec, mover, holes):
+    """The store a sowing of ``mover``'s drops seeds in: -1 none, BOTH_STORES both, else the
+    mover's own."""
+    if not spec[SOW_STORE]:
+        return -1
+    return BOTH_STORES if spec[OPPONENT_STORE] else mover * (holes + 1) + holes
+
+
+@kernel(inline="always")
 def step(cell, holes, backward, own_store):
     """The cell after ``cell`` along the ring (before it, ``backward``), passing over the stores
-    but ``own_store`` (-1: none)."""
+    but ``own_store`` (-1: none; BOTH_STORES: neither)."""
     cells = 2 * holes + 2
     while True:
         cell = cell - 1 if backward else cell + 1
@@ -174,7 +191,7 @@ def step(cell, holes, backward, own_store):
             cell = 0
         elif cell < 0:
             cell = cells - 1
-        if (cell != holes and cell != cells - 1) or cell == own_store:
+        if (cell != holes and cell != cells - 1) or cell == own_store or own_store == BOTH_STORES:
             return cell
 
 

@@ -8,12 +8,12 @@ import numpy as np
 
 from .._compile import kernel
 from .base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, action_count, sweep_to_stores
-from .family_space import (CLEAR, CLEARED_EITHER, CLEARED_OPPONENT, CLEARED_OWN, DEPRIVE, DIRECTION, DIVIDED,
+from .family_space import (BOTH_STORES, CLEAR, CLEARED_EITHER, CLEARED_OPPONENT, CLEARED_OWN, DEPRIVE, DIRECTION, DIVIDED,
                            EARLY_WIN, ENDLESS, ENDLESS_LEFTOVER, END_BELOW, END_CLEARED, END_SEEDS_LEFT, EXTRA_TURNS,
                            FIRST_WAY, GOAL, GRAND_SLAM, LEAVE_ONE, LEFTOVER, MIN_SEEDS, MOVES_PLAYED, MOVE_LIMIT,
                            MOVE_RULE, MUST_PASS, MUST_SHARE, NOT_ACROSS_ONES, NO_RETURN, OPPONENT_OR_EMPTY, OPPOSED, OUT_OF_PLAY, REPEAT,
                            SINGLES_LAST, SINGLE_TO_EMPTY, SKIP_ORIGIN, TO_OCCUPIED, SLAM_ILLEGAL, SOW_STORE, START, TO_MOVER, TO_NOBODY, TO_OWNER,
-                           TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT, row_seeds, side_of, step)
+                           TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT, row_seeds, side_of, sown_store, step)
 from .family_start import start_total
 from .family_sowing import crossing_cell, sow_and_capture, sows_backward, way_allowed
 
@@ -28,7 +28,7 @@ def may_move(state, spec, mover, hole, backward):
     if seeds < spec[MIN_SEEDS]:
         return False
     rule = spec[MOVE_RULE]
-    own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
+    own_store = sown_store(spec, mover, holes)
     if rule == SINGLE_TO_EMPTY:  # a lone seed moves only into an empty hole (and never into the store)
         following = step(origin, holes, backward, own_store)
         return side_of(following, holes) >= 0 and not (seeds == 1 and state[following] > 0)
@@ -42,7 +42,7 @@ def may_move(state, spec, mover, hole, backward):
         if side_of(cell, holes) < 0:
             return True
         # the seeds the lap drops there: it passes every cell of the ring alike, laps apart
-        ring = 2 * holes + (own_store >= 0) - (spec[SKIP_ORIGIN] != 0)
+        ring = 2 * holes + (own_store >= 0) + 2 * (own_store == BOTH_STORES) - (spec[SKIP_ORIGIN] != 0)
         left = seeds - 1 if spec[LEAVE_ONE] else seeds
         dropped = (left - 1) // ring + 1
         before = 1 if cell == origin and spec[LEAVE_ONE] else (0 if cell == origin else state[cell])

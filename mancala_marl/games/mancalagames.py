@@ -56,7 +56,7 @@ LATER_ROUNDS = {"round_starter", "round_fill", "blocks"}
 # option -> {value in the file: our value}; a value not listed is refused
 CHOICES = {
     "sow_direct": ("direction", {1: "ccw", -1: "cw", 0: "outward", 4: "inward", 3: "by_parity", 2: "opposed"}),
-    "sow_stores": ("sow_store", {0: False, 1: True}),
+    "sow_stores": ("sow_store", {0: False, 1: True, 2: True, 6: True}),
     "mlaps": ("laps", {0: "single", 1: "relay", 2: "next"}),
     # a territory's holes are its side's in the first round: OPP_TERR, OWN_TERR are the sides
     "capt_side": ("capture_side", {0: "both", 1: "opponent", 2: "own", 3: "opponent_first", 4: "own_first",
@@ -80,10 +80,11 @@ CHOICES = {
 }
 # why some values of CHOICES' options are not played (the state would need what it lacks)
 CLOSING = "holes that close when they fill (SOW_BLKD_DIV): the state has no closed holes"
-UNPLAYED_VALUES = {("sow_rule", 1): CLOSING, ("sow_rule", 2): CLOSING,
-                   ("sow_stores", 2): "sowing the opponent's store too (BOTH)"}
+UNPLAYED_VALUES = {("sow_rule", 1): CLOSING, ("sow_rule", 2): CLOSING}
 # CaptType -> our capture_kind, beside two out (capture_gap)
-KIND_OF = {4: "singles", 6: "store_to_opponent", 7: "pull_across"}
+KIND_OF = {4: "singles", 6: "store_to_opponent", 7: "pull_across", 8: "opponent_store"}
+# SowStores: how the opponent's store is sown (BOTH, BOTH_NR_OPP: another turn in the own store only)
+OPPONENT_STORE_OF = {0: "passed", 1: "passed", 2: "sown", 6: "sown_no_turn"}
 LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
 ENUM_NAMES = {  # for the refusals, MancalaGames' own words
     "goal": "Goal", "sow_direct": "Direct", "sow_stores": "SowStores", "mlaps": "LapSower",
@@ -179,6 +180,9 @@ def family_params(data: dict, name: str = "the game") -> dict:
         params["chain"] = "backward"  # a single capture has no chain: the direction says nothing
     params.update(leftover_params(info, refuse))
     params.update(capture_type_params(info, refuse))
+    params["opponent_store"] = OPPONENT_STORE_OF[info["sow_stores"]]
+    if info["sow_stores"] in (2, 6) and info["mlaps"]:
+        refuse("sow_stores", "laps with both stores sown")
     params["cross_chain"] = "any" if info["crosscapt"] == 3 else "empty"  # ONE_ANY
     params["no_capture_turns"] = int(info["nocaptmoves"])
     params["lap_capture"] = info["sow_rule"] == 8  # LAP_CAPT
@@ -274,7 +278,8 @@ def capture_type_params(info: dict, refuse) -> dict:
     if info["capt_type"] == 0:
         return {"capture_gap": False}
     if info["capt_type"] != 2:
-        refuse("capt_type", "capture types other than two out, singletons, the store passed and pulling across")
+        refuse("capt_type", "capture types other than two out, singletons, the store passed, pulling across and "
+                            "the opponent's store")
     if info["crosscapt"] or ((info["capt_on"] or info["evens"] or info["capt_min"] or info["capt_max"])
                              and not 3 <= info["sow_rule"] <= 4 and not 14 <= info["sow_rule"] <= 16):
         # counts with two-out captures are the passing captures' (the last hole's capture is two out)
