@@ -345,7 +345,7 @@ class Family(Game):
             "capture_min": st.integers(0, 4), "capture_max": st.integers(0, 4),
             "capture_parity": st.sampled_from(PARITIES), "capture_side": st.sampled_from(SIDES),
             "move_rule": st.sampled_from(MOVE_RULES), "pre_capture": st.sampled_from(PRE_CAPTURES),
-            "capture_kind": st.sampled_from(CAPTURE_KINDS),
+            "capture_kind": st.sampled_from(CAPTURE_KINDS), "last_seeds_to_opponent": st.integers(0, 6),
             "opponent_store": st.sampled_from(OPPONENT_STORES), "capture_gap": st.booleans(), "passing": st.sampled_from(PASSING),
             "no_capture_turns": st.integers(0, 2), "take_last": st.integers(0, 4),
             "take_last_by": st.sampled_from(TAKERS), "unfed_takes": st.booleans(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .._compile import kernel
 from .base import SPEC_PITS, action_count
-from .family_space import (BOTH_STORES, BY_PARITY, CAPTURED, CAPTURE_KIND, KIND_OPPONENT_STORE, OPPONENT_STORE,
+from .family_space import (LAST_SEEDS_TO_OPPONENT, BOTH_STORES, BY_PARITY, CAPTURED, CAPTURE_KIND, KIND_OPPONENT_STORE, OPPONENT_STORE,
                            STORE_SOWN, CAPTURE_GAP, CAPTURE_MIN, CAPTURE_SIDE, CHOOSE_ALL, CHOOSE_DIRECTION,
                            CHOOSE_MIDDLE, COUNT_AT_LEAST, COUNT_IS, CROSS_CAPTURE, DIRECTION, ENDLESS, FIRST_WAY,
                            GRAND_SLAM, LAPS_, LAP_CAPTURE, LAP_COUNT, LAP_RULE, LEAVE_ONE, MAX_LAPS, MIN_SEEDS, NEXT,
@@ -55,6 +55,9 @@ def sow_and_capture(state, spec, action):
             seeds = pre_capture(state, pre, origin, seeds, mover, holes)
         lap_seeds = seeds
         cell = origin
+        # few seeds left on the board: those sown in the opponent's holes are the opponent's
+        to_opponent = spec[LAST_SEEDS_TO_OPPONENT] > 0 and \
+            row_seeds(state, holes, 0) + row_seeds(state, holes, 1) <= spec[LAST_SEEDS_TO_OPPONENT]
         while seeds > 0:
             if sow_max:  # full holes to pass over too
                 cell = next_sown(state, spec, cell, origin, holes, backward, own_store)
@@ -70,6 +73,10 @@ def sow_and_capture(state, spec, action):
                     taker = side if passing <= OWNER_ALL else mover
                     state[taker * (holes + 1) + holes] += state[cell]
                     state[cell] = 0
+            if to_opponent and side_of(cell, holes) == 1 - mover and \
+                    (seeds > 1 or not can_take(state, cell, holes, mover, spec, True, spec[CAPTURE_SIDE])):
+                state[cell] -= 1  # but a last seed that captures
+                state[(1 - mover) * (holes + 1) + holes] += 1
             seeds -= 1
         last = cell
         if last == own_store:

@@ -68,6 +68,10 @@ PARAMETERS = (
     Param("lap_count", int, 0, "the count lap_rule asks for", low=0, high=MAX_COUNT),
     Param("lap_capture", bool, False, "relay laps capture where each lap ends and sow on: a cross capture with "
                                       "the lone seed, a capture by count from the next hole"),
+    Param("last_seeds_to_opponent", int, 0, "a lap that starts with at most this many seeds on the board (0: "
+                                            "none) gives the seeds it sows in the opponent's holes to the "
+                                            "opponent's store, but a last seed that captures", low=0,
+          high=MAX_COUNT),
     Param("skip_origin", bool, True, "a lap passes over the hole it started from"),
     Param("sow_max", int, 0, "holes holding this many seeds or more are passed over by the sowing (0: none)",
           low=0, high=MAX_COUNT),
@@ -131,7 +135,7 @@ PARAMETERS = (
     Param("endless_leftover", str, "divided", "who gets them when a relay sowing is endless",
           choices=LEFTOVERS),
 )
-(START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, OPPONENT_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, SKIP_ORIGIN, SOW_MAX,
+(START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, OPPONENT_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, LAST_SEEDS_TO_OPPONENT, SKIP_ORIGIN, SOW_MAX,
  LEAVE_ONE, MIN_SEEDS, MOVE_RULE, PRE_CAPTURE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
  TAKE_OWN_, CAPTURE_KIND, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_ACROSS,
  CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, GOAL,

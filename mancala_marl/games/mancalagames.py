@@ -75,7 +75,7 @@ CHOICES = {
                                  10: "not_across_ones", 11: "to_occupied"}),
     "presowcapt": ("pre_capture", {0: "none", 1: "one_seed", 2: "across_ones", 3: "across_lone"}),
     "sow_rule": ("passing", {0: "none", 3: "owner", 4: "owner_all", 14: "sower", 15: "sower_own", 16: "sower_opponent",
-                             8: "none", 7: "none"}),
+                             8: "none", 7: "none", 10: "none"}),
     "pickextra": ("take_last_by", {0: "mover", 1: "mover", 3: "mover", 4: "first"}),
 }
 # why some values of CHOICES' options are not played (the state would need what it lacks)
@@ -185,7 +185,8 @@ def family_params(data: dict, name: str = "the game") -> dict:
         refuse("sow_stores", "laps with both stores sown")
     params["cross_chain"] = "any" if info["crosscapt"] == 3 else "empty"  # ONE_ANY
     params["no_capture_turns"] = int(info["nocaptmoves"])
-    params["lap_capture"] = info["sow_rule"] == 8  # LAP_CAPT
+    params["lap_capture"] = info["sow_rule"] in (8, 10)  # LAP_CAPT, LAP_CAPT_OPP_GETS
+    params["last_seeds_to_opponent"] = info["sow_param"] if info["sow_rule"] == 10 else 0
     params["sow_max"] = info["sow_param"] if info["sow_rule"] == 7 else 0  # MAX_SOW
     params["take_across"] = info["pickextra"] == 1  # PICKCROSS
     params["extra_turn_once"] = info["capt_rturn"] == 2  # ONCE
