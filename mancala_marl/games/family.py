@@ -217,7 +217,10 @@ class Family(Game):
         if kind == "opponent_store" and params["opponent_store"] != "sown_no_turn":
             raise BadInput("capture_kind='opponent_store' needs opponent_store='sown_no_turn': a last seed there must "
                            "end the turn to take it")
-        if kind in ("singles", "pull_across") and (params["cross_capture"] or params["capture_gap"]):
+        if params["take_final"] and params["capture_gap"]:
+            raise BadInput("take_final=True with capture_gap=True is not played: the hole taken is not the last one")
+        if kind in ("singles", "pull_across", "opponent_counts", "next") and (params["cross_capture"] or
+                                                                            params["capture_gap"]):
             name = "cross_capture" if params["cross_capture"] else "capture_gap"
             raise BadInput(f"capture_kind={kind!r} with {name}=True is not played: the kind is the capture")
         if kind == "singles" and params["capture_min"]:
@@ -345,7 +348,7 @@ class Family(Game):
             "capture_min": st.integers(0, 4), "capture_max": st.integers(0, 4),
             "capture_parity": st.sampled_from(PARITIES), "capture_side": st.sampled_from(SIDES),
             "move_rule": st.sampled_from(MOVE_RULES), "pre_capture": st.sampled_from(PRE_CAPTURES),
-            "capture_kind": st.sampled_from(CAPTURE_KINDS), "last_seeds_to_opponent": st.integers(0, 6),
+            "capture_kind": st.sampled_from(CAPTURE_KINDS), "take_final": st.booleans(), "last_seeds_to_opponent": st.integers(0, 6),
             "opponent_store": st.sampled_from(OPPONENT_STORES), "capture_gap": st.booleans(), "passing": st.sampled_from(PASSING),
             "no_capture_turns": st.integers(0, 2), "take_last": st.integers(0, 4),
             "take_last_by": st.sampled_from(TAKERS), "unfed_takes": st.booleans(),
@@ -375,8 +378,10 @@ class Family(Game):
             params["opponent_store"] = "passed"
         if params["capture_kind"] == "opponent_store" and params["opponent_store"] != "sown_no_turn":
             params["capture_kind"] = "standard"
-        if params["capture_kind"] in ("singles", "pull_across"):
+        if params["capture_kind"] in ("singles", "pull_across", "opponent_counts", "next"):
             params.update(cross_capture=False, capture_gap=False)
+        if params["capture_gap"]:
+            params["take_final"] = False
         if params["capture_kind"] == "singles":
             params["capture_min"] = 0
         if params["laps"] == "single":

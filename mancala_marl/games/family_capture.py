@@ -6,7 +6,7 @@ from __future__ import annotations
 from .._compile import kernel
 from .base import SPEC_PITS
 from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTURE_KIND, KIND_PULL_ACROSS,
-                           KIND_SINGLES, KIND_STORE_TO_OPPONENT, CAPTURE_GAP, CAPTURE_MAX, CAPTURE_MIN,
+                           KIND_NEXT, KIND_OPPONENT_COUNTS, KIND_SINGLES, KIND_STORE_TO_OPPONENT, TAKE_FINAL, CAPTURE_GAP, CAPTURE_MAX, CAPTURE_MIN,
                            CAPTURE_PARITY, CAPTURE_SIDE, CHAIN, CHAIN_CW, CROSS_CAPTURE, CROSS_CHAIN, EVEN,
                            EXTRA_TURNS, EXTRA_TURN_ONCE, FORWARD, GRAND_SLAM, LAPS_, LEAVE_LEFT, NO_CAPTURE_TURNS,
                            NO_SINGLE_CAPTURE, ODD, ON_CAPTURE, OPPONENT_FIRST, OWN_FIRST, PRE_ACROSS_LONE,
@@ -162,6 +162,28 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
         state[(1 - mover) * (holes + 1) + holes] += state[store]
         state[store] = 0
         taken = 1
+    elif kind == KIND_OPPONENT_COUNTS:  # ending across, or in the own last hole, takes each hole of a taken count
+        if side_of(last, holes) == 1 - mover or last == store - 1:
+            taken = 1  # a capture, even of nothing
+            for cell in range((1 - mover) * (holes + 1), (1 - mover) * (holes + 1) + holes):
+                if can_take(state, cell, holes, mover, spec, by_count, sides):
+                    state[store] += state[cell]
+                    state[cell] = 0
+    elif kind == KIND_NEXT:  # the hole after the last one, then each next one while they qualify
+        cell = step(last, holes, chain_backward, own_store)
+        if spec[LAPS_]:  # after laps, the last hole qualifies and the next holds seeds
+            go_on = can_take(state, last, holes, mover, spec, by_count, sides) and \
+                side_of(cell, holes) >= 0 and state[cell] > 0
+        else:
+            go_on = can_take(state, cell, holes, mover, spec, by_count, sides)
+        while go_on:
+            state[store] += state[cell]
+            state[cell] = 0
+            taken += 1
+            if limit == 1 or taken == limit:
+                break
+            cell = step(cell, holes, chain_backward, own_store)
+            go_on = can_take(state, cell, holes, mover, spec, by_count, sides)
     elif not by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP]:
         pass  # no capture at the last hole
     elif spec[CAPTURE_GAP]:  # across an empty hole: from the last hole, then from each hole taken
@@ -210,6 +232,9 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     if taken and spec[TAKE_ACROSS] and can_take(state, 2 * holes - first, holes, mover, spec, False, sides):
         state[store] += state[2 * holes - first]
         state[2 * holes - first] = 0
+    if taken and spec[TAKE_FINAL] and can_take(state, last, holes, mover, spec, False, sides):
+        state[store] += state[last]
+        state[last] = 0
     if spec[TAKE_LAST]:
         take_last(state, spec, mover)
     if taken == 0:

@@ -31,7 +31,7 @@ GRAND_SLAMS = ("legal", "illegal", "no_capture", "leave_left", "leave_right", "e
 CLEARED = ("no", "own", "opponent", "either")
 LEFTOVERS = ("owner", "mover", "divided", "nobody")
 MOVE_RULES = ("any", "opponent_or_empty", "single_to_empty", "not_across_ones", "singles_last", "to_occupied")
-CAPTURE_KINDS = ("standard", "singles", "pull_across", "store_to_opponent", "opponent_store")
+CAPTURE_KINDS = ("standard", "singles", "pull_across", "store_to_opponent", "opponent_store", "opponent_counts", "next")
 OPPONENT_STORES = ("passed", "sown", "sown_no_turn")
 PRE_CAPTURES = ("none", "one_seed", "across_ones", "across_lone")
 PASSING = ("none", "owner", "owner_all", "sower", "sower_own", "sower_opponent")
@@ -95,7 +95,11 @@ PARAMETERS = (
                                            "was empty (pull_across); or, where the last hole was empty, the "
                                            "mover's store, handed to the opponent (store_to_opponent); or, "
                                            "where the last seed falls in the opponent's store (opponent_store "
-                                           "sown), that store, else as the capture rules say (opponent_store)",
+                                           "sown), that store, else as the capture rules say (opponent_store); "
+                                           "where the last seed falls in the opponent's row or the mover's own "
+                                           "last hole, every hole of the opponent's of a count taken "
+                                           "(opponent_counts); the hole after the last one along the chain's "
+                                           "way, and on (next)",
           choices=CAPTURE_KINDS),
     Param("capture_gap", bool, False, "the last hole followed by an empty one takes the hole beyond it"),
     Param("passing", str, "none", "holes sown on the way that qualify by count are taken: by their owner (the "
@@ -107,6 +111,8 @@ PARAMETERS = (
           choices=CHAINS),
     Param("no_single_capture", bool, False, "a lap of a single seed captures nothing"),
     Param("grand_slam", str, "legal", "a move taking every seed of the opponent's row", choices=GRAND_SLAMS),
+    Param("take_final", bool, False, "a capture also takes the seeds of the last hole sown, where captures come "
+                                     "from"),
     Param("take_across", bool, False, "a capture also takes the hole across from the first hole taken"),
     Param("capture_extra_turn", bool, False, "a move that captures gives another turn"),
     Param("extra_turn_once", bool, False, "with capture_extra_turn: not after another extra turn"),
@@ -137,7 +143,7 @@ PARAMETERS = (
 )
 (START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, OPPONENT_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, LAST_SEEDS_TO_OPPONENT, SKIP_ORIGIN, SOW_MAX,
  LEAVE_ONE, MIN_SEEDS, MOVE_RULE, PRE_CAPTURE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
- TAKE_OWN_, CAPTURE_KIND, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_ACROSS,
+ TAKE_OWN_, CAPTURE_KIND, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_FINAL, TAKE_ACROSS,
  CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, GOAL,
  END_SEEDS_LEFT, END_CLEARED, EARLY_WIN, WIN_SHORT, END_BELOW, LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER) = (
     spec_index(PARAMETERS, param.name) for param in PARAMETERS[2:])
@@ -155,7 +161,7 @@ CLEARED_OWN, CLEARED_OPPONENT, CLEARED_EITHER = (CLEARED.index(name) for name in
 OWNER_ALL, SOWER_OWN, SOWER_OPPONENT = (PASSING.index(name) for name in ("owner_all", "sower_own", "sower_opponent"))
 OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY, NOT_ACROSS_ONES, SINGLES_LAST, TO_OCCUPIED = range(1, 6)
 PRE_ONE_SEED, PRE_ACROSS_ONES, PRE_ACROSS_LONE = range(1, 4)
-KIND_SINGLES, KIND_PULL_ACROSS, KIND_STORE_TO_OPPONENT, KIND_OPPONENT_STORE = range(1, 5)
+KIND_SINGLES, KIND_PULL_ACROSS, KIND_STORE_TO_OPPONENT, KIND_OPPONENT_STORE, KIND_OPPONENT_COUNTS, KIND_NEXT = range(1, 7)
 STORE_SOWN, STORE_SOWN_NO_TURN = 1, 2
 BOTH_STORES = -2  # a sowing's own_store where both stores are sown
 TO_OWNER, TO_MOVER, DIVIDED, TO_NOBODY = range(4)

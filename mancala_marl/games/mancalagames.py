@@ -76,13 +76,14 @@ CHOICES = {
     "presowcapt": ("pre_capture", {0: "none", 1: "one_seed", 2: "across_ones", 3: "across_lone"}),
     "sow_rule": ("passing", {0: "none", 3: "owner", 4: "owner_all", 14: "sower", 15: "sower_own", 16: "sower_opponent",
                              8: "none", 7: "none", 10: "none"}),
-    "pickextra": ("take_last_by", {0: "mover", 1: "mover", 3: "mover", 4: "first"}),
+    "pickextra": ("take_last_by", {0: "mover", 1: "mover", 2: "mover", 3: "mover", 4: "first", 5: "mover"}),
 }
 # why some values of CHOICES' options are not played (the state would need what it lacks)
 CLOSING = "holes that close when they fill (SOW_BLKD_DIV): the state has no closed holes"
 UNPLAYED_VALUES = {("sow_rule", 1): CLOSING, ("sow_rule", 2): CLOSING}
 # CaptType -> our capture_kind, beside two out (capture_gap)
-KIND_OF = {4: "singles", 6: "store_to_opponent", 7: "pull_across", 8: "opponent_store"}
+KIND_OF = {1: "next", 4: "singles", 5: "opponent_counts", 6: "store_to_opponent", 7: "pull_across",
+           8: "opponent_store"}
 # SowStores: how the opponent's store is sown (BOTH, BOTH_NR_OPP: another turn in the own store only)
 OPPONENT_STORE_OF = {0: "passed", 1: "passed", 2: "sown", 6: "sown_no_turn"}
 LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
@@ -158,6 +159,9 @@ def family_params(data: dict, name: str = "the game") -> dict:
     # seeds: MancalaGames' nbr_start, which its rules read (a random start's seeds in all)
     params = {"holes": holes, "seeds": seeds, **start_params(info, holes, seeds, refuse)}
     chosen = sorted(info["udir_holes"])  # holes counted from the mover's left, whose way the mover chooses
+    if chosen and info["mustshare"]:
+        refuse("udir_holes", "a chosen way beside must-share (MancalaGames then offers both ways of a hole where "
+                             "one way feeds the opponent)")
     if chosen and info["sow_direct"] == 2:
         refuse("udir_holes", "chosen holes beside PLAYALTDIR")
     if chosen == list(range(holes)):
@@ -189,6 +193,11 @@ def family_params(data: dict, name: str = "the game") -> dict:
     params["last_seeds_to_opponent"] = info["sow_param"] if info["sow_rule"] == 10 else 0
     params["sow_max"] = info["sow_param"] if info["sow_rule"] == 7 else 0  # MAX_SOW
     params["take_across"] = info["pickextra"] == 1  # PICKCROSS
+    params["take_final"] = info["pickextra"] == 5  # PICKFINAL
+    if (info["capt_type"] == 5) != (info["pickextra"] == 2):  # CAPT_OPP_1CCW marks, PICKOPPBASIC takes
+        refuse("capt_type" if info["capt_type"] == 5 else "pickextra", "CAPT_OPP_1CCW only with PICKOPPBASIC")
+    if info["pickextra"] == 5 and info["capt_type"] == 2:
+        refuse("pickextra", "the final hole picked after a two-out capture")
     params["extra_turn_once"] = info["capt_rturn"] == 2  # ONCE
     if params["lap_capture"] and info["mlaps"] != 1:
         refuse("sow_rule", "lap captures without relay laps")
@@ -318,7 +327,7 @@ def no_change_below(info: dict, total: int) -> int:
             or info["rounds"] in (3, 4) or info["pickextra"] in (3, 4)):
         return 0
     needed = total
-    if info["evens"] or info["crosscapt"]:
+    if info["evens"] or info["crosscapt"] or info["capt_type"] == 1:  # (NEXT)
         needed = min(2, needed)
     if info["capt_type"] == 2:  # two out: the hole beyond the gap, and the last one unless lapping
         needed = min(2 if info["mlaps"] else 3, needed)
