@@ -25,10 +25,25 @@ other way. ``choose_direction`` lets the mover choose the way of the ``middle`` 
 (which ``outward`` and ``inward`` need there) or of ``all`` holes. Captures read "backward" and
 "forward" along the move's own way. ``move_rule="opponent_or_empty"`` allows only a hole of at
 most H seeds whose first lap ends across or in an empty hole (or a fuller one);
-``"single_to_empty"`` moves a lone seed only into an empty hole.
+``"single_to_empty"`` moves a lone seed only into an empty hole; ``"not_across_ones"`` no hole
+across from one of the opponent's holding a single seed; ``"singles_last"`` a hole of one seed only
+when every hole that may be played holds one; ``"to_occupied"`` only a hole whose first lap does
+not end in a hole it leaves holding one seed (a store will do). Where a random start leaves
+player_0 no move under the move rule, it is drawn again.
+
+``pre_capture`` takes seeds before the sowing: ``"one_seed"``, one of each lap's seeds goes to the
+mover's store before the lap is sown; ``"across_ones"``, each hole of the mover's holding a single
+seed as the move begins takes the hole across; ``"across_lone"``, a move lifting one seed takes the
+hole across from it (these two with one lap only). They count as no capture (no extra turn, no
+grand slam).
 
 - The stores are passed over, unless ``sow_store``: the mover's own store is then a hole of the
-  ring, and a last seed there gives the mover another turn.
+  ring, and a last seed there gives the mover another turn. ``opponent_store="sown"`` sows the
+  opponent's store too, a last seed there giving another turn as well; ``"sown_no_turn"``, the turn
+  passes (one lap only).
+- ``last_seeds_to_opponent``: a lap that starts with at most this many seeds on the board gives
+  each seed it sows in the opponent's holes to the opponent's store, but a last seed that makes a
+  capture by count.
 - ``skip_origin``: a lap that comes round to the hole it started from passes over it.
 - ``sow_max``: a hole already holding this many seeds is passed over too (Urim's full holes).
 - ``laps="relay"``: when the last seed lands in a hole that held seeds, that hole's seeds are
@@ -76,8 +91,20 @@ hole whose way is fixed has one legal action of the two). The per-pit observatio
   (unless the opponent's row was empty before it), or sows and takes nothing (``no_capture``), or
   takes every hole of that row but one: the first holding seeds from the mover's left end
   (``leave_left``) or right end (``leave_right``), as the mover sees the board (a row of one full
-  hole is taken whole).
-- ``take_across``: a capture also takes the hole across from the first hole it took.
+  hole is taken whole), or takes it all and gives the mover another turn (``extra_turn``).
+- ``take_across``: a capture also takes the hole across from the first hole it took;
+  ``take_final``: the last hole sown, where captures come from.
+- ``capture_kind`` other than ``"standard"`` (the rules above) changes what the end of a sowing
+  takes: ``"singles"``, every hole of one seed where captures come from; ``"pull_across"``, a last
+  seed in an empty hole draws the seeds of the hole across (if it qualifies) into its own hole, out
+  of no store; ``"store_to_opponent"``, a last seed in an empty hole where captures come from hands
+  the mover's store to the opponent (else the rules above); ``"opponent_store"``, a last seed in the
+  opponent's store (``opponent_store="sown_no_turn"``) takes that store (else the rules above);
+  ``"opponent_counts"``, a last seed on the opponent's row or in the mover's own last hole (next to
+  its store, counter-clockwise) takes every hole of the opponent's of a count taken; ``"next"``, the
+  hole after the last one along ``chain``'s way is taken when it qualifies (after laps: when the
+  last hole qualifies and the next holds seeds), then each next one while it qualifies, up to
+  ``captures``.
 - ``capture_extra_turn``: a move that captures gives the mover another turn (``extra_turn_once``:
   not one that follows another extra turn).
 
@@ -225,6 +252,9 @@ class Family(Game):
             raise BadInput(f"capture_kind={kind!r} with {name}=True is not played: the kind is the capture")
         if kind == "singles" and params["capture_min"]:
             raise BadInput(f"capture_min={params['capture_min']} does nothing with capture_kind='singles'")
+        if params["last_seeds_to_opponent"] and params["passing"] != "none":
+            raise BadInput(f"last_seeds_to_opponent={params['last_seeds_to_opponent']} with "
+                           f"passing={params['passing']!r} is not played: a seed would be taken twice")
         if self.params["passing"] != "none" and self.params["sow_store"]:
             raise BadInput("passing captures with sow_store=True are not played: a store is not a hole to take")
         self.random_start = params["start"] == "random"
@@ -378,6 +408,8 @@ class Family(Game):
             params["opponent_store"] = "passed"
         if params["capture_kind"] == "opponent_store" and params["opponent_store"] != "sown_no_turn":
             params["capture_kind"] = "standard"
+        if params["passing"] != "none":
+            params["last_seeds_to_opponent"] = 0
         if params["capture_kind"] in ("singles", "pull_across", "opponent_counts", "next"):
             params.update(cross_capture=False, capture_gap=False)
         if params["capture_gap"]:
