@@ -206,6 +206,8 @@ def test_opponent_store_sown(rules, expected):
     # 0 and 1 go to player_1's store; the last one makes player_1's hole 2 hold 2, a capture: it
     # stays and is taken with the seed there
     (6, After([0, 0, 0, 0, 0, 0], 22, [1, 0, 0, 0, 0, 0], 22, 1)),
+    # exactly 2: the same
+    (2, After([0, 0, 0, 0, 0, 0], 22, [1, 0, 0, 0, 0, 0], 22, 1)),
     # more than 1 on the board: sown as usual, hole 2 (2) taken, hole 1 (1) stops the chain
     (1, After([0, 0, 0, 0, 0, 0], 22, [2, 1, 0, 0, 0, 0], 20, 1)),
 ])

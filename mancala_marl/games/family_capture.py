@@ -6,7 +6,8 @@ from __future__ import annotations
 from .._compile import kernel
 from .base import SPEC_PITS
 from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTURE_KIND, KIND_PULL_ACROSS,
-                           KIND_NEXT, KIND_OPPONENT_COUNTS, KIND_SINGLES, KIND_STORE_TO_OPPONENT, TAKE_FINAL, CAPTURE_GAP, CAPTURE_MAX, CAPTURE_MIN,
+                           KIND_NEXT, KIND_OPPONENT_COUNTS, KIND_OPPONENT_STORE, KIND_SINGLES, KIND_STORE_TO_OPPONENT,
+                           TAKE_FINAL, CAPTURE_GAP, CAPTURE_MAX, CAPTURE_MIN,
                            CAPTURE_PARITY, CAPTURE_SIDE, CHAIN, CHAIN_CW, CROSS_CAPTURE, CROSS_CHAIN, EVEN,
                            EXTRA_TURNS, EXTRA_TURN_ONCE, FORWARD, GRAND_SLAM, LAPS_, LEAVE_LEFT, NO_CAPTURE_TURNS,
                            NO_SINGLE_CAPTURE, ODD, ON_CAPTURE, OPPONENT_FIRST, OWN_FIRST, PRE_ACROSS_LONE,
@@ -142,7 +143,9 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     taken = 0
     cell = first = last  # first: the first hole taken (the last one sown, or two out)
     kind = spec[CAPTURE_KIND]
-    if side_of(last, holes) < 0:  # the opponent's store (opponent_store): it is taken
+    if kind == 0:  # the standard captures below, after one test
+        pass
+    elif side_of(last, holes) < 0:  # the opponent's store (opponent_store): it is taken
         state[store] += state[last]
         state[last] = 0
         taken = 1
@@ -184,6 +187,10 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
                 break
             cell = step(cell, holes, chain_backward, own_store)
             go_on = can_take(state, cell, holes, mover, spec, by_count, sides)
+    if kind != 0 and kind != KIND_STORE_TO_OPPONENT and kind != KIND_OPPONENT_STORE:
+        pass  # the kind was the capture
+    elif taken:
+        pass  # store_to_opponent or opponent_store took
     elif not by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP]:
         pass  # no capture at the last hole
     elif spec[CAPTURE_GAP]:  # across an empty hole: from the last hole, then from each hole taken

@@ -36,7 +36,7 @@ def sow_and_capture(state, spec, action):
     # only a grand slam that takes nothing asks (a row's sum is a tenth of a move's time)
     opponent_had_seeds = spec[GRAND_SLAM] >= SLAM_NO_CAPTURE and row_seeds(state, holes, 1 - mover) > 0
     lap_rule = spec[LAP_RULE]
-    skip_origin, sow_max = spec[SKIP_ORIGIN], spec[SOW_MAX]
+    skip_origin, sow_max, few_left = spec[SKIP_ORIGIN], spec[SOW_MAX], spec[LAST_SEEDS_TO_OPPONENT]
 
     pre = spec[PRE_CAPTURE]
     if pre == PRE_ACROSS_ONES:  # from the board as the move found it, once
@@ -56,8 +56,8 @@ def sow_and_capture(state, spec, action):
         lap_seeds = seeds
         cell = origin
         # few seeds left on the board: those sown in the opponent's holes are the opponent's
-        to_opponent = spec[LAST_SEEDS_TO_OPPONENT] > 0 and \
-            row_seeds(state, holes, 0) + row_seeds(state, holes, 1) <= spec[LAST_SEEDS_TO_OPPONENT]
+        to_opponent = few_left > 0 and row_seeds(state, holes, 0) + row_seeds(state, holes, 1) <= few_left
+        special = to_opponent or (passing and not inhibited)  # one test a seed where neither is
         while seeds > 0:
             if sow_max:  # full holes to pass over too
                 cell = next_sown(state, spec, cell, origin, holes, backward, own_store)
@@ -66,17 +66,18 @@ def sow_and_capture(state, spec, action):
                 if cell == origin and skip_origin:
                     cell = step(cell, holes, backward, own_store)
             state[cell] += 1
-            if passing and not inhibited and (seeds > 1 or passing == OWNER_ALL):
-                side = side_of(cell, holes)
-                if (passing != SOWER_OWN or side == mover) and (passing != SOWER_OPPONENT or side == 1 - mover) \
-                        and can_take(state, cell, holes, mover, spec, by_count, spec[CAPTURE_SIDE]):
-                    taker = side if passing <= OWNER_ALL else mover
-                    state[taker * (holes + 1) + holes] += state[cell]
-                    state[cell] = 0
-            if to_opponent and side_of(cell, holes) == 1 - mover and \
-                    (seeds > 1 or not can_take(state, cell, holes, mover, spec, True, spec[CAPTURE_SIDE])):
-                state[cell] -= 1  # but a last seed that captures
-                state[(1 - mover) * (holes + 1) + holes] += 1
+            if special:
+                if passing and not inhibited and (seeds > 1 or passing == OWNER_ALL):
+                    side = side_of(cell, holes)
+                    if (passing != SOWER_OWN or side == mover) and (passing != SOWER_OPPONENT or side == 1 - mover) \
+                            and can_take(state, cell, holes, mover, spec, by_count, spec[CAPTURE_SIDE]):
+                        taker = side if passing <= OWNER_ALL else mover
+                        state[taker * (holes + 1) + holes] += state[cell]
+                        state[cell] = 0
+                if to_opponent and side_of(cell, holes) == 1 - mover and \
+                        (seeds > 1 or not can_take(state, cell, holes, mover, spec, True, spec[CAPTURE_SIDE])):
+                    state[cell] -= 1  # but a last seed that captures
+                    state[(1 - mover) * (holes + 1) + holes] += 1
             seeds -= 1
         last = cell
         if last == own_store:
