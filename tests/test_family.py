@@ -952,7 +952,7 @@ def test_load_mancalagames_maps_the_options(tmp_path):
     ({"game_class": "NoSides"}, "game_class 'NoSides' is not played"),
     ({"game_info": {**HEAD["game_info"], "sow_rule": 1}}, "sow_rule=1 (SowRule) is not played"),
     ({"game_info": {**HEAD["game_info"], "goal": 12}}, "goal=12 (Goal) is not played"),
-    ({"game_info": {**HEAD["game_info"], "presowcapt": 3}}, "presowcapt=3 is not played"),
+    ({"game_info": {**HEAD["game_info"], "prescribed": 3}}, "prescribed=3 is not played"),
     ({"game_info": {**HEAD["game_info"], "udir_holes": [1]}}, "udir_holes=[1] is not played"),
 ])
 def test_load_mancalagames_refuses_naming_the_option(tmp_path, change, message):

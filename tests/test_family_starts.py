@@ -150,7 +150,6 @@ def test_reset_seeds_the_random_start():
                                                    "hole may not open the game (min_seeds=5"),
     ({"start": "random", "seeds": 1}, "seeds=1 with start='random' is not played"),
     ({"start": "random", "min_seeds": 3}, "min_seeds=3 with start='random' is not played"),
-    ({"start": "random", "move_rule": "opponent_or_empty"}, "move_rule='opponent_or_empty' with start='random'"),
     ({"start": "random", "grand_slam": "illegal"}, "grand_slam='illegal' with start='random' is not played"),
 ])
 def test_starts_the_family_cannot_play_are_refused(rules, message):
@@ -240,3 +239,16 @@ def test_each_pattern_is_mancalagames_start_in_every_file_that_uses_it():
 @pytest.mark.skipif(ORACLE is None, reason="MancalaGames is not in ../shared/oracles/mancalagames")
 def test_load_mancalagames_takes_the_start():
     assert load_mancalagames(ORACLE / "GameProps" / "Bay_Khom.txt").params["start"] == "plus_one"
+
+
+def test_a_random_start_is_drawn_again_where_the_move_rule_leaves_player_0_no_move():
+    # move_rule="to_occupied" on 2 holes a side, 3 seeds a hole (12 in all, two a hole kept): a hole
+    # of 4 seeds (the ring's length, with no store sown and the origin not passed over) ends its
+    # lap in itself, then holding one seed, so it may not be played; a row of [4 4] leaves player_0
+    # no move, and such a start is drawn again. Every start drawn leaves player_0 a move.
+    game = Family(holes=2, seeds=3, start="random", move_rule="to_occupied", skip_origin=False, capture_min=0,
+                  must_share=False)
+    states = game.init_rows(400, np.random.default_rng(1))
+    assert all(game.legal_mask(state).any() for state in states)
+    assert {tuple(state[:2]) for state in states} >= {(2, 2), (2, 6), (6, 2)}
+    assert (4, 4) not in {tuple(state[:2]) for state in states}

@@ -25,10 +25,25 @@ other way. ``choose_direction`` lets the mover choose the way of the ``middle`` 
 (which ``outward`` and ``inward`` need there) or of ``all`` holes. Captures read "backward" and
 "forward" along the move's own way. ``move_rule="opponent_or_empty"`` allows only a hole of at
 most H seeds whose first lap ends across or in an empty hole (or a fuller one);
-``"single_to_empty"`` moves a lone seed only into an empty hole.
+``"single_to_empty"`` moves a lone seed only into an empty hole; ``"not_across_ones"`` no hole
+across from one of the opponent's holding a single seed; ``"singles_last"`` a hole of one seed only
+when every hole that may be played holds one; ``"to_occupied"`` only a hole whose first lap does
+not end in a hole it leaves holding one seed (a store will do). Where a random start leaves
+player_0 no move under the move rule, it is drawn again.
+
+``pre_capture`` takes seeds before the sowing: ``"one_seed"``, one of each lap's seeds goes to the
+mover's store before the lap is sown; ``"across_ones"``, each hole of the mover's holding a single
+seed as the move begins takes the hole across; ``"across_lone"``, a move lifting one seed takes the
+hole across from it (these two with one lap only). They count as no capture (no extra turn, no
+grand slam).
 
 - The stores are passed over, unless ``sow_store``: the mover's own store is then a hole of the
-  ring, and a last seed there gives the mover another turn.
+  ring, and a last seed there gives the mover another turn. ``opponent_store="sown"`` sows the
+  opponent's store too, a last seed there giving another turn as well; ``"sown_no_turn"``, the turn
+  passes (one lap only).
+- ``last_seeds_to_opponent``: a lap that starts with at most this many seeds on the board gives
+  each seed it sows in the opponent's holes to the opponent's store, but a last seed that makes a
+  capture by count.
 - ``skip_origin``: a lap that comes round to the hole it started from passes over it.
 - ``sow_max``: a hole already holding this many seeds is passed over too (Urim's full holes).
 - ``laps="relay"``: when the last seed lands in a hole that held seeds, that hole's seeds are
@@ -76,8 +91,20 @@ hole whose way is fixed has one legal action of the two). The per-pit observatio
   (unless the opponent's row was empty before it), or sows and takes nothing (``no_capture``), or
   takes every hole of that row but one: the first holding seeds from the mover's left end
   (``leave_left``) or right end (``leave_right``), as the mover sees the board (a row of one full
-  hole is taken whole).
-- ``take_across``: a capture also takes the hole across from the first hole it took.
+  hole is taken whole), or takes it all and gives the mover another turn (``extra_turn``).
+- ``take_across``: a capture also takes the hole across from the first hole it took;
+  ``take_final``: the last hole sown, where captures come from.
+- ``capture_kind`` other than ``"standard"`` (the rules above) changes what the end of a sowing
+  takes: ``"singles"``, every hole of one seed where captures come from; ``"pull_across"``, a last
+  seed in an empty hole draws the seeds of the hole across (if it qualifies) into its own hole, out
+  of no store; ``"store_to_opponent"``, a last seed in an empty hole where captures come from hands
+  the mover's store to the opponent (else the rules above); ``"opponent_store"``, a last seed in the
+  opponent's store (``opponent_store="sown_no_turn"``) takes that store (else the rules above);
+  ``"opponent_counts"``, a last seed on the opponent's row or in the mover's own last hole (next to
+  its store, counter-clockwise) takes every hole of the opponent's of a count taken; ``"next"``, the
+  hole after the last one along ``chain``'s way is taken when it qualifies (after laps: when the
+  last hole qualifies and the next holds seeds), then each next one while it qualifies, up to
+  ``captures``.
 - ``capture_extra_turn``: a move that captures gives the mover another turn (``extra_turn_once``:
   not one that follows another extra turn).
 
@@ -137,8 +164,8 @@ import numpy as np
 
 from mancala_marl.errors import BadInput
 from .base import Game
-from .family_space import (CHAINS, CHOICES, CLEARED, DIRECTIONS, FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES,
-                           LEFTOVERS, MOST_SEEDS_ONLY, MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OUT_OF_PLAY,
+from .family_space import (CAPTURE_KINDS, CHAINS, OPPONENT_STORES, CHOICES, CLEARED, DIRECTIONS, FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES,
+                           LEFTOVERS, MOST_SEEDS_ONLY, MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OUT_OF_PLAY, PRE_CAPTURES,
                            PARAMETERS, PARITIES, PASSING, SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED, WINNER)
 from .family_sowing import action_backward, way_allowed
 from .family_start import draw_rows, start_state, start_total
@@ -162,6 +189,9 @@ def sungka_rules(houses: int = 7, stones: int = 7, sunog_needs_opposite: bool = 
             "capture_min": 0, "cross_capture": True, "captures": 1,
             "take_own": "on_capture" if sunog_needs_opposite else "always", "must_share": False, "must_pass": True,
             "early_win": False}
+
+
+REDRAWS = 1000  # random starts drawn for a row before a move rule that refuses them all is given up
 
 
 class Family(Game):
@@ -202,6 +232,29 @@ class Family(Game):
             raise BadInput(f"lap_rule={params['lap_rule']!r} needs laps: with laps='single' it does nothing")
         if params["lap_count"] and not params["lap_rule"].startswith("count"):
             raise BadInput(f"lap_count={params['lap_count']} does nothing with lap_rule={params['lap_rule']!r}")
+        if params["pre_capture"] in ("across_ones", "across_lone") and params["laps"] != "single":
+            raise BadInput(f"pre_capture={params['pre_capture']!r} with laps={params['laps']!r} is not played: "
+                           "only a move of one lap captures across before sowing")
+        if params["opponent_store"] != "passed" and not params["sow_store"]:
+            raise BadInput(f"opponent_store={params['opponent_store']!r} needs sow_store=True")
+        if params["opponent_store"] != "passed" and params["laps"] != "single":
+            raise BadInput(f"opponent_store={params['opponent_store']!r} with laps={params['laps']!r} is not played: "
+                           "a lap would start from a store")
+        kind = params["capture_kind"]
+        if kind == "opponent_store" and params["opponent_store"] != "sown_no_turn":
+            raise BadInput("capture_kind='opponent_store' needs opponent_store='sown_no_turn': a last seed there must "
+                           "end the turn to take it")
+        if params["take_final"] and params["capture_gap"]:
+            raise BadInput("take_final=True with capture_gap=True is not played: the hole taken is not the last one")
+        if kind in ("singles", "pull_across", "opponent_counts", "next") and (params["cross_capture"] or
+                                                                            params["capture_gap"]):
+            name = "cross_capture" if params["cross_capture"] else "capture_gap"
+            raise BadInput(f"capture_kind={kind!r} with {name}=True is not played: the kind is the capture")
+        if kind == "singles" and params["capture_min"]:
+            raise BadInput(f"capture_min={params['capture_min']} does nothing with capture_kind='singles'")
+        if params["last_seeds_to_opponent"] and params["passing"] != "none":
+            raise BadInput(f"last_seeds_to_opponent={params['last_seeds_to_opponent']} with "
+                           f"passing={params['passing']!r} is not played: a seed would be taken twice")
         if self.params["passing"] != "none" and self.params["sow_store"]:
             raise BadInput("passing captures with sow_store=True are not played: a store is not a hole to take")
         self.random_start = params["start"] == "random"
@@ -227,8 +280,19 @@ class Family(Game):
     def init_rows(self, n: int, rng: np.random.Generator | None = None) -> np.ndarray:
         states = np.tile(self._start, (n, 1))
         if self.random_start:
-            drawn = draw_rows(n, self.pits, self.seeds, np.random.default_rng() if rng is None else rng)
-            states[:, :self.pits], states[:, self.pits + 1:2 * self.pits + 1] = drawn[:, :self.pits], drawn[:, self.pits:]
+            rng = np.random.default_rng() if rng is None else rng
+            rows = np.arange(n)
+            for _ in range(REDRAWS):  # a move rule may refuse every hole of a drawn start: drawn again
+                drawn = draw_rows(len(rows), self.pits, self.seeds, rng)
+                states[rows, :self.pits], states[rows, self.pits + 1:2 * self.pits + 1] = \
+                    drawn[:, :self.pits], drawn[:, self.pits:]
+                if self.params["move_rule"] == "any":
+                    break
+                rows = np.array([row for row in rows if not self.legal_mask_fast(states[row]).any()], dtype=int)
+                if not len(rows):
+                    break
+            else:
+                raise BadInput(f"move_rule={self.params['move_rule']!r} refused every hole of {REDRAWS} random starts")
         return states
 
     def _refuse_beside_goal(self):
@@ -313,7 +377,9 @@ class Family(Game):
             "skip_origin": st.booleans(), "leave_one": st.booleans(), "min_seeds": st.just(1),
             "capture_min": st.integers(0, 4), "capture_max": st.integers(0, 4),
             "capture_parity": st.sampled_from(PARITIES), "capture_side": st.sampled_from(SIDES),
-            "move_rule": st.sampled_from(MOVE_RULES), "capture_gap": st.booleans(), "passing": st.sampled_from(PASSING),
+            "move_rule": st.sampled_from(MOVE_RULES), "pre_capture": st.sampled_from(PRE_CAPTURES),
+            "capture_kind": st.sampled_from(CAPTURE_KINDS), "take_final": st.booleans(), "last_seeds_to_opponent": st.integers(0, 6),
+            "opponent_store": st.sampled_from(OPPONENT_STORES), "capture_gap": st.booleans(), "passing": st.sampled_from(PASSING),
             "no_capture_turns": st.integers(0, 2), "take_last": st.integers(0, 4),
             "take_last_by": st.sampled_from(TAKERS), "unfed_takes": st.booleans(),
             "cross_capture": st.booleans(), "cross_chain": st.sampled_from(("empty", "any")), "take_own": st.sampled_from(TAKE_OWN), "captures": st.integers(0, 2),
@@ -338,8 +404,22 @@ class Family(Game):
             params["choose_direction"] = "none"
         if params["direction"] in ("outward", "inward") and odd and params["choose_direction"] == "none":
             params["choose_direction"] = "middle"
+        if not params["sow_store"] or params["laps"] != "single":
+            params["opponent_store"] = "passed"
+        if params["capture_kind"] == "opponent_store" and params["opponent_store"] != "sown_no_turn":
+            params["capture_kind"] = "standard"
+        if params["passing"] != "none":
+            params["last_seeds_to_opponent"] = 0
+        if params["capture_kind"] in ("singles", "pull_across", "opponent_counts", "next"):
+            params.update(cross_capture=False, capture_gap=False)
+        if params["capture_gap"]:
+            params["take_final"] = False
+        if params["capture_kind"] == "singles":
+            params["capture_min"] = 0
         if params["laps"] == "single":
             params["lap_rule"] = "any"
+        elif params["pre_capture"] in ("across_ones", "across_lone"):
+            params["pre_capture"] = "none"
         if not params["lap_rule"].startswith("count"):
             params["lap_count"] = 0
         if params["goal"] != "most_seeds":

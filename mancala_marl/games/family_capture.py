@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from .._compile import kernel
 from .base import SPEC_PITS
-from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTURE_GAP, CAPTURE_MAX, CAPTURE_MIN,
+from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTURE_KIND, KIND_PULL_ACROSS,
+                           KIND_NEXT, KIND_OPPONENT_COUNTS, KIND_OPPONENT_STORE, KIND_SINGLES, KIND_STORE_TO_OPPONENT,
+                           TAKE_FINAL, CAPTURE_GAP, CAPTURE_MAX, CAPTURE_MIN,
                            CAPTURE_PARITY, CAPTURE_SIDE, CHAIN, CHAIN_CW, CROSS_CAPTURE, CROSS_CHAIN, EVEN,
                            EXTRA_TURNS, EXTRA_TURN_ONCE, FORWARD, GRAND_SLAM, LAPS_, LEAVE_LEFT, NO_CAPTURE_TURNS,
-                           NO_SINGLE_CAPTURE, ODD, ON_CAPTURE, OPPONENT_FIRST, OWN_FIRST, REPEAT, SIDE_OPPONENT,
-                           SIDE_OWN, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_,
-                           TURNS_PLAYED, row_seeds, side_of, step)
+                           NO_SINGLE_CAPTURE, ODD, ON_CAPTURE, OPPONENT_FIRST, OWN_FIRST, PRE_ACROSS_LONE,
+                           PRE_ACROSS_ONES, PRE_ONE_SEED, REPEAT, SIDE_OPPONENT,
+                           SIDE_OWN, SLAM_EXTRA_TURN, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_,
+                           TURNS_PLAYED, row_seeds, side_of, sown_store, step)
 
 
 @kernel(inline="always")
@@ -45,6 +48,29 @@ def can_take(state, cell, holes, mover, spec, by_count, side_rule):
     if not side_allowed(cell, holes, mover, side_rule):
         return False
     return not by_count or count_qualifies(state[cell], spec)
+
+
+@kernel
+def pre_capture(state, rule, origin, seeds, mover, holes):
+    """The capture before a lap is sown (``pre_capture``), from the ``seeds`` lifted from
+    ``origin``; returns the seeds left to sow. ``across_ones`` reads the board as the move found it:
+    it is called once, before the move's seeds are lifted."""
+    store = mover * (holes + 1) + holes
+    if rule == PRE_ONE_SEED:
+        if seeds > 0:
+            state[store] += 1
+            seeds -= 1
+    elif rule == PRE_ACROSS_LONE:
+        if seeds == 1 and side_of(origin, holes) >= 0:
+            state[store] += state[2 * holes - origin]
+            state[2 * holes - origin] = 0
+    elif rule == PRE_ACROSS_ONES:
+        first = mover * (holes + 1)
+        for cell in range(first, first + holes):
+            if state[cell] == 1:
+                state[store] += state[2 * holes - cell]
+                state[2 * holes - cell] = 0
+    return seeds
 
 
 @kernel
@@ -97,7 +123,7 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = state[cells]
-    own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
+    own_store = sown_store(spec, mover, holes)
     by_count = spec[CAPTURE_MIN] > 0
     inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
     if spec[NO_SINGLE_CAPTURE] and lap_seeds == 1 or inhibited:
@@ -108,7 +134,7 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
             return 0
         sides = 0
     slam_rule = spec[GRAND_SLAM]
-    if slam_rule >= SLAM_NO_CAPTURE:
+    if SLAM_NO_CAPTURE <= slam_rule < SLAM_EXTRA_TURN:
         saved = state[:cells].copy()
     store = mover * (holes + 1) + holes
     limit = spec[CAPTURES]
@@ -116,7 +142,56 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     chain_backward = chain_rule == CHAIN_CW if chain_rule >= CHAIN_CW else backward == (chain_rule == FORWARD)
     taken = 0
     cell = first = last  # first: the first hole taken (the last one sown, or two out)
-    if not by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP]:
+    kind = spec[CAPTURE_KIND]
+    if kind == 0:  # the standard captures below, after one test
+        pass
+    elif side_of(last, holes) < 0:  # the opponent's store (opponent_store): it is taken
+        state[store] += state[last]
+        state[last] = 0
+        taken = 1
+    elif kind == KIND_SINGLES:  # every hole of one seed where captures come from
+        for cell in range(2 * holes + 1):
+            if state[cell] == 1 and side_of(cell, holes) >= 0 and side_allowed(cell, holes, mover, sides):
+                state[store] += 1
+                state[cell] = 0
+                taken += 1
+    elif kind == KIND_PULL_ACROSS:  # a last seed in an empty hole draws the seeds across into it
+        if state[last] == 1 and can_take(state, 2 * holes - last, holes, mover, spec, by_count, sides):
+            state[last] += state[2 * holes - last]
+            state[2 * holes - last] = 0
+            taken = 1
+    elif kind == KIND_STORE_TO_OPPONENT and state[last] == 1 and state[store] > 0 and \
+            side_allowed(last, holes, mover, sides):  # the mover's store goes to the opponent's
+        state[(1 - mover) * (holes + 1) + holes] += state[store]
+        state[store] = 0
+        taken = 1
+    elif kind == KIND_OPPONENT_COUNTS:  # ending across, or in the own last hole, takes each hole of a taken count
+        if side_of(last, holes) == 1 - mover or last == store - 1:
+            taken = 1  # a capture, even of nothing
+            for cell in range((1 - mover) * (holes + 1), (1 - mover) * (holes + 1) + holes):
+                if can_take(state, cell, holes, mover, spec, by_count, sides):
+                    state[store] += state[cell]
+                    state[cell] = 0
+    elif kind == KIND_NEXT:  # the hole after the last one, then each next one while they qualify
+        cell = step(last, holes, chain_backward, own_store)
+        if spec[LAPS_]:  # after laps, the last hole qualifies and the next holds seeds
+            go_on = can_take(state, last, holes, mover, spec, by_count, sides) and \
+                side_of(cell, holes) >= 0 and state[cell] > 0
+        else:
+            go_on = can_take(state, cell, holes, mover, spec, by_count, sides)
+        while go_on:
+            state[store] += state[cell]
+            state[cell] = 0
+            taken += 1
+            if limit == 1 or taken == limit:
+                break
+            cell = step(cell, holes, chain_backward, own_store)
+            go_on = can_take(state, cell, holes, mover, spec, by_count, sides)
+    if kind != 0 and kind != KIND_STORE_TO_OPPONENT and kind != KIND_OPPONENT_STORE:
+        pass  # the kind was the capture
+    elif taken:
+        pass  # store_to_opponent or opponent_store took
+    elif not by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP]:
         pass  # no capture at the last hole
     elif spec[CAPTURE_GAP]:  # across an empty hole: from the last hole, then from each hole taken
         while spec[LAPS_] != 0 or state[cell] > 1:  # without laps, the last seed must have joined others
@@ -164,11 +239,16 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     if taken and spec[TAKE_ACROSS] and can_take(state, 2 * holes - first, holes, mover, spec, False, sides):
         state[store] += state[2 * holes - first]
         state[2 * holes - first] = 0
+    if taken and spec[TAKE_FINAL] and can_take(state, last, holes, mover, spec, False, sides):
+        state[store] += state[last]
+        state[last] = 0
     if spec[TAKE_LAST]:
         take_last(state, spec, mover)
     if taken == 0:
         return 0
     if slam_rule >= SLAM_NO_CAPTURE and opponent_had_seeds and row_seeds(state, holes, 1 - mover) == 0:
+        if slam_rule == SLAM_EXTRA_TURN:  # the capture stands, and the mover moves again
+            return REPEAT | CAPTURED
         if slam_rule == SLAM_NO_CAPTURE:
             state[:cells] = saved
             return 0

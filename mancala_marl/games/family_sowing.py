@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from .._compile import kernel
 from .base import SPEC_PITS, action_count
-from .family_space import (BY_PARITY, CAPTURED, CAPTURE_GAP, CAPTURE_MIN, CAPTURE_SIDE, CHOOSE_ALL, CHOOSE_DIRECTION,
+from .family_space import (LAST_SEEDS_TO_OPPONENT, BOTH_STORES, BY_PARITY, CAPTURED, CAPTURE_KIND, KIND_OPPONENT_STORE, OPPONENT_STORE,
+                           STORE_SOWN, CAPTURE_GAP, CAPTURE_MIN, CAPTURE_SIDE, CHOOSE_ALL, CHOOSE_DIRECTION,
                            CHOOSE_MIDDLE, COUNT_AT_LEAST, COUNT_IS, CROSS_CAPTURE, DIRECTION, ENDLESS, FIRST_WAY,
                            GRAND_SLAM, LAPS_, LAP_CAPTURE, LAP_COUNT, LAP_RULE, LEAVE_ONE, MAX_LAPS, MIN_SEEDS, NEXT,
-                           NO_CAPTURE_TURNS, OPPOSED, OUTWARD, OUT_OF_PLAY, OWNER_ALL, OWN_SIDE, PASSING_, RELAY,
+                           NO_CAPTURE_TURNS, OPPOSED, PRE_ACROSS_ONES, PRE_CAPTURE, OUTWARD, OUT_OF_PLAY, OWNER_ALL, OWN_SIDE, PASSING_, RELAY,
                            REPEAT, SKIP_ORIGIN, SLAM_NO_CAPTURE, SOWER_OPPONENT, SOWER_OWN, SOW_MAX, SOW_STORE,
-                           TURNS_PLAYED, next_sown, row_seeds, side_of, step)
-from .family_capture import can_take, capture
+                           TURNS_PLAYED, next_sown, row_seeds, side_of, sown_store, step)
+from .family_capture import can_take, capture, pre_capture
 
 
 @kernel
@@ -25,17 +26,21 @@ def sow_and_capture(state, spec, action):
     hole = action % holes
     origin = mover * (holes + 1) + hole
     backward = action_backward(state, spec, mover, action)
-    own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
+    own_store = sown_store(spec, mover, holes)
     by_count = spec[CAPTURE_MIN] > 0
     inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
     passing = spec[PASSING_]
     # a lap stops where a capture by count is due, unless the captures are two out
-    stop_for_count = by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP] and not inhibited
+    stop_for_count = by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP] and not inhibited and \
+        spec[CAPTURE_KIND] == 0
     # only a grand slam that takes nothing asks (a row's sum is a tenth of a move's time)
     opponent_had_seeds = spec[GRAND_SLAM] >= SLAM_NO_CAPTURE and row_seeds(state, holes, 1 - mover) > 0
     lap_rule = spec[LAP_RULE]
-    skip_origin, sow_max = spec[SKIP_ORIGIN], spec[SOW_MAX]
+    skip_origin, sow_max, few_left = spec[SKIP_ORIGIN], spec[SOW_MAX], spec[LAST_SEEDS_TO_OPPONENT]
 
+    pre = spec[PRE_CAPTURE]
+    if pre == PRE_ACROSS_ONES:  # from the board as the move found it, once
+        pre_capture(state, pre, origin, 0, mover, holes)
     seeds = state[origin]
     if spec[LEAVE_ONE]:
         seeds -= 1
@@ -46,8 +51,13 @@ def sow_and_capture(state, spec, action):
     laps = 0
     result = 0
     while True:
+        if pre and pre != PRE_ACROSS_ONES:  # before each lap
+            seeds = pre_capture(state, pre, origin, seeds, mover, holes)
         lap_seeds = seeds
         cell = origin
+        # few seeds left on the board: those sown in the opponent's holes are the opponent's
+        to_opponent = few_left > 0 and row_seeds(state, holes, 0) + row_seeds(state, holes, 1) <= few_left
+        special = to_opponent or (passing and not inhibited)  # one test a seed where neither is
         while seeds > 0:
             if sow_max:  # full holes to pass over too
                 cell = next_sown(state, spec, cell, origin, holes, backward, own_store)
@@ -56,17 +66,28 @@ def sow_and_capture(state, spec, action):
                 if cell == origin and skip_origin:
                     cell = step(cell, holes, backward, own_store)
             state[cell] += 1
-            if passing and not inhibited and (seeds > 1 or passing == OWNER_ALL):
-                side = side_of(cell, holes)
-                if (passing != SOWER_OWN or side == mover) and (passing != SOWER_OPPONENT or side == 1 - mover) \
-                        and can_take(state, cell, holes, mover, spec, by_count, spec[CAPTURE_SIDE]):
-                    taker = side if passing <= OWNER_ALL else mover
-                    state[taker * (holes + 1) + holes] += state[cell]
-                    state[cell] = 0
+            if special:
+                if passing and not inhibited and (seeds > 1 or passing == OWNER_ALL):
+                    side = side_of(cell, holes)
+                    if (passing != SOWER_OWN or side == mover) and (passing != SOWER_OPPONENT or side == 1 - mover) \
+                            and can_take(state, cell, holes, mover, spec, by_count, spec[CAPTURE_SIDE]):
+                        taker = side if passing <= OWNER_ALL else mover
+                        state[taker * (holes + 1) + holes] += state[cell]
+                        state[cell] = 0
+                if to_opponent and side_of(cell, holes) == 1 - mover and \
+                        (seeds > 1 or not can_take(state, cell, holes, mover, spec, True, spec[CAPTURE_SIDE])):
+                    state[cell] -= 1  # but a last seed that captures
+                    state[(1 - mover) * (holes + 1) + holes] += 1
             seeds -= 1
         last = cell
         if last == own_store:
             return result | REPEAT
+        if own_store == BOTH_STORES and side_of(last, holes) < 0:  # (no laps: refused)
+            if last == mover * (holes + 1) + holes or spec[OPPONENT_STORE] == STORE_SOWN:
+                return REPEAT
+            if spec[CAPTURE_KIND] == KIND_OPPONENT_STORE:
+                return capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
+            return 0
         go_on = False
         if own_store >= 0 and result & REPEAT:  # a lap's capture gave another turn: the sowing stops
             break
@@ -174,6 +195,6 @@ def crossing_cell(state, spec, action):
     clockwise = action_backward(state, spec, mover, action)
     if not ((hole == 0 and clockwise) or (hole == holes - 1 and not clockwise)):
         return -1
-    own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
+    own_store = sown_store(spec, mover, holes)
     target = next_sown(state, spec, origin, origin, holes, clockwise, own_store)
     return target if side_of(target, holes) == 1 - mover else -1

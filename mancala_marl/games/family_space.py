@@ -27,10 +27,13 @@ PARITIES = ("any", "even", "odd")
 SIDES = ("both", "opponent", "own", "opponent_first", "own_first")
 CHAINS = ("backward", "forward", "cw", "ccw")
 TAKE_OWN = ("leave", "on_capture", "always")
-GRAND_SLAMS = ("legal", "illegal", "no_capture", "leave_left", "leave_right")
+GRAND_SLAMS = ("legal", "illegal", "no_capture", "leave_left", "leave_right", "extra_turn")
 CLEARED = ("no", "own", "opponent", "either")
 LEFTOVERS = ("owner", "mover", "divided", "nobody")
-MOVE_RULES = ("any", "opponent_or_empty", "single_to_empty")
+MOVE_RULES = ("any", "opponent_or_empty", "single_to_empty", "not_across_ones", "singles_last", "to_occupied")
+CAPTURE_KINDS = ("standard", "singles", "pull_across", "store_to_opponent", "opponent_store", "opponent_counts", "next")
+OPPONENT_STORES = ("passed", "sown", "sown_no_turn")
+PRE_CAPTURES = ("none", "one_seed", "across_ones", "across_lone")
 PASSING = ("none", "owner", "owner_all", "sower", "sower_own", "sower_opponent")
 TAKERS = ("mover", "first")
 STARTS = ("equal", "two_empty", "triples", "plus_one", "alternate_one", "alternate_split", "gamacha",
@@ -55,6 +58,9 @@ PARAMETERS = (
     Param("choose_direction", str, "none", "the holes whose mover chooses the way to sow: none, the middle one of "
                                            "an odd row, or all", choices=CHOICES),
     Param("sow_store", bool, False, "the mover's own store is sown into; a last seed there gives another turn"),
+    Param("opponent_store", str, "passed", "with sow_store, the opponent's store is passed over, or sown too: a "
+                                           "last seed there gives another turn (sown) or not (sown_no_turn)",
+          choices=OPPONENT_STORES),
     Param("laps", str, "single", "one lap, relay laps from the last hole, or laps from the next hole",
           choices=LAPS),
     Param("lap_rule", str, "any", "a further lap is sown only when the last hole holds lap_count seeds (or at "
@@ -62,12 +68,19 @@ PARAMETERS = (
     Param("lap_count", int, 0, "the count lap_rule asks for", low=0, high=MAX_COUNT),
     Param("lap_capture", bool, False, "relay laps capture where each lap ends and sow on: a cross capture with "
                                       "the lone seed, a capture by count from the next hole"),
+    Param("last_seeds_to_opponent", int, 0, "a lap that starts with at most this many seeds on the board (0: "
+                                            "none) gives the seeds it sows in the opponent's holes to the "
+                                            "opponent's store, but a last seed that captures", low=0,
+          high=MAX_COUNT),
     Param("skip_origin", bool, True, "a lap passes over the hole it started from"),
     Param("sow_max", int, 0, "holes holding this many seeds or more are passed over by the sowing (0: none)",
           low=0, high=MAX_COUNT),
     Param("leave_one", bool, False, "a move lifts all its hole's seeds but one"),
     Param("min_seeds", int, 1, "seeds a hole needs to be played", low=1, high=MAX_COUNT),
     Param("move_rule", str, "any", "which holes may be played beyond min_seeds", choices=MOVE_RULES),
+    Param("pre_capture", str, "none", "a capture before the sowing: one seed of each lap's to the mover's store, "
+                                      "the holes across from the mover's holes of one seed, or the hole across "
+                                      "from a hole whose lone seed is lifted", choices=PRE_CAPTURES),
     Param("capture_min", int, 2, "fewest seeds a hole holds after the last seed to be taken (0: no capture by "
                                  "count)", low=0, high=MAX_COUNT),
     Param("capture_max", int, 3, "most seeds a hole may hold to be taken (0: no bound)", low=0, high=MAX_COUNT),
@@ -77,6 +90,17 @@ PARAMETERS = (
     Param("cross_chain", str, "empty", "the holes of a cross capture's chain after the first: empty ones, or any",
           choices=("empty", "any")),
     Param("take_own", str, "leave", "a cross capture also takes the sowing seed", choices=TAKE_OWN),
+    Param("capture_kind", str, "standard", "what a sowing's end takes: as the capture rules say; every hole "
+                                           "of one seed (singles); the seeds across, drawn into a last hole that "
+                                           "was empty (pull_across); or, where the last hole was empty, the "
+                                           "mover's store, handed to the opponent (store_to_opponent); or, "
+                                           "where the last seed falls in the opponent's store (opponent_store "
+                                           "sown), that store, else as the capture rules say (opponent_store); "
+                                           "where the last seed falls in the opponent's row or the mover's own "
+                                           "last hole, every hole of the opponent's of a count taken "
+                                           "(opponent_counts); the hole after the last one along the chain's "
+                                           "way, and on (next)",
+          choices=CAPTURE_KINDS),
     Param("capture_gap", bool, False, "the last hole followed by an empty one takes the hole beyond it"),
     Param("passing", str, "none", "holes sown on the way that qualify by count are taken: by their owner (the "
                                   "last one by the mover, or it too: owner_all), or by the mover (from any row, "
@@ -87,6 +111,8 @@ PARAMETERS = (
           choices=CHAINS),
     Param("no_single_capture", bool, False, "a lap of a single seed captures nothing"),
     Param("grand_slam", str, "legal", "a move taking every seed of the opponent's row", choices=GRAND_SLAMS),
+    Param("take_final", bool, False, "a capture also takes the seeds of the last hole sown, where captures come "
+                                     "from"),
     Param("take_across", bool, False, "a capture also takes the hole across from the first hole taken"),
     Param("capture_extra_turn", bool, False, "a move that captures gives another turn"),
     Param("extra_turn_once", bool, False, "with capture_extra_turn: not after another extra turn"),
@@ -115,9 +141,9 @@ PARAMETERS = (
     Param("endless_leftover", str, "divided", "who gets them when a relay sowing is endless",
           choices=LEFTOVERS),
 )
-(START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, SKIP_ORIGIN, SOW_MAX,
- LEAVE_ONE, MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
- TAKE_OWN_, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_ACROSS,
+(START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, OPPONENT_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, LAST_SEEDS_TO_OPPONENT, SKIP_ORIGIN, SOW_MAX,
+ LEAVE_ONE, MIN_SEEDS, MOVE_RULE, PRE_CAPTURE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
+ TAKE_OWN_, CAPTURE_KIND, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_FINAL, TAKE_ACROSS,
  CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, GOAL,
  END_SEEDS_LEFT, END_CLEARED, EARLY_WIN, WIN_SHORT, END_BELOW, LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER) = (
     spec_index(PARAMETERS, param.name) for param in PARAMETERS[2:])
@@ -130,9 +156,14 @@ COUNT_IS, COUNT_AT_LEAST, OWN_SIDE, OPPONENT_SIDE = range(1, 5)
 FORWARD, CHAIN_CW, CHAIN_CCW = 1, 2, 3
 ON_CAPTURE, ALWAYS = TAKE_OWN.index("on_capture"), TAKE_OWN.index("always")
 SLAM_ILLEGAL, SLAM_NO_CAPTURE, LEAVE_LEFT = (GRAND_SLAMS.index(name) for name in GRAND_SLAMS[1:4])
+SLAM_EXTRA_TURN = GRAND_SLAMS.index("extra_turn")
 CLEARED_OWN, CLEARED_OPPONENT, CLEARED_EITHER = (CLEARED.index(name) for name in CLEARED[1:])
 OWNER_ALL, SOWER_OWN, SOWER_OPPONENT = (PASSING.index(name) for name in ("owner_all", "sower_own", "sower_opponent"))
-OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY = MOVE_RULES.index("opponent_or_empty"), MOVE_RULES.index("single_to_empty")
+OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY, NOT_ACROSS_ONES, SINGLES_LAST, TO_OCCUPIED = range(1, 6)
+PRE_ONE_SEED, PRE_ACROSS_ONES, PRE_ACROSS_LONE = range(1, 4)
+KIND_SINGLES, KIND_PULL_ACROSS, KIND_STORE_TO_OPPONENT, KIND_OPPONENT_STORE, KIND_OPPONENT_COUNTS, KIND_NEXT = range(1, 7)
+STORE_SOWN, STORE_SOWN_NO_TURN = 1, 2
+BOTH_STORES = -2  # a sowing's own_store where both stores are sown
 TO_OWNER, TO_MOVER, DIVIDED, TO_NOBODY = range(4)
 DEPRIVE, CLEAR, IMMOBILIZE = range(1, 4)
 # What a sowing ended in (sow_and_capture's result): bits
@@ -151,9 +182,18 @@ def side_of(cell, holes):
 
 
 @kernel(inline="always")
+def sown_store(spec, mover, holes):
+    """The store a sowing of ``mover``'s drops seeds in: -1 none, BOTH_STORES both, else the
+    mover's own."""
+    if not spec[SOW_STORE]:
+        return -1
+    return BOTH_STORES if spec[OPPONENT_STORE] else mover * (holes + 1) + holes
+
+
+@kernel(inline="always")
 def step(cell, holes, backward, own_store):
     """The cell after ``cell`` along the ring (before it, ``backward``), passing over the stores
-    but ``own_store`` (-1: none)."""
+    but ``own_store`` (-1: none; BOTH_STORES: neither)."""
     cells = 2 * holes + 2
     while True:
         cell = cell - 1 if backward else cell + 1
@@ -161,7 +201,7 @@ def step(cell, holes, backward, own_store):
             cell = 0
         elif cell < 0:
             cell = cells - 1
-        if (cell != holes and cell != cells - 1) or cell == own_store:
+        if (cell != holes and cell != cells - 1) or cell == own_store or own_store == BOTH_STORES:
             return cell
 
 

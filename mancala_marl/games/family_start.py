@@ -22,7 +22,8 @@ with player_0 as the player who starts:
   forced on the starter (then whoever the move gives the turn to plays); not where a move names
   its way.
 - ``random``: every hole holds two seeds and the other ``2 * H * (seeds - 2)`` seeds are shared out
-  at random, each way of sharing them equally likely (seeds >= 2). The start is drawn from the
+  at random, each way of sharing them equally likely (seeds >= 2); with a ``move_rule``, a start
+  where it lets player_0 play no hole is drawn again (each start that leaves a move equally likely). The start is drawn from the
   numpy Generator handed to ``init`` (the environments hand theirs, seeded by ``reset(seed=...)``).
 
 The game's seeds are the start's (``start_total``): fewer than ``2 * H * seeds`` for the patterns
@@ -132,8 +133,8 @@ def start_refusal(params: dict, names_way: bool) -> str:
         return "start='rightmost_first' is not played where a move names its way (its forced move names none)"
     if start == "random":  # every hole keeps two seeds: then every hole opens the game
         for name, bad in (("seeds", params["seeds"] < RANDOM_FLOOR), ("min_seeds", params["min_seeds"] > RANDOM_FLOOR),
-                          ("move_rule", params["move_rule"] != "any"), ("grand_slam", params["grand_slam"] == "illegal")):
+                          ("grand_slam", params["grand_slam"] == "illegal")):
             if bad:
                 return f"{name}={params[name]!r} with start='random' is not played: a drawn start must let every " \
-                       "hole open the game (seeds >= 2, min_seeds <= 2, move_rule='any', grand_slam not 'illegal')"
+                       "hole open the game (seeds >= 2, min_seeds <= 2, grand_slam not 'illegal')"
     return ""

@@ -8,12 +8,12 @@ import numpy as np
 
 from .._compile import kernel
 from .base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, action_count, sweep_to_stores
-from .family_space import (CLEAR, CLEARED_EITHER, CLEARED_OPPONENT, CLEARED_OWN, DEPRIVE, DIRECTION, DIVIDED,
+from .family_space import (BOTH_STORES, CLEAR, CLEARED_EITHER, CLEARED_OPPONENT, CLEARED_OWN, DEPRIVE, DIRECTION, DIVIDED,
                            EARLY_WIN, ENDLESS, ENDLESS_LEFTOVER, END_BELOW, END_CLEARED, END_SEEDS_LEFT, EXTRA_TURNS,
                            FIRST_WAY, GOAL, GRAND_SLAM, LEAVE_ONE, LEFTOVER, MIN_SEEDS, MOVES_PLAYED, MOVE_LIMIT,
-                           MOVE_RULE, MUST_PASS, MUST_SHARE, NO_RETURN, OPPONENT_OR_EMPTY, OPPOSED, OUT_OF_PLAY, REPEAT,
-                           SINGLE_TO_EMPTY, SKIP_ORIGIN, SLAM_ILLEGAL, SOW_STORE, START, TO_MOVER, TO_NOBODY, TO_OWNER,
-                           TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT, row_seeds, side_of, step)
+                           MOVE_RULE, MUST_PASS, MUST_SHARE, NOT_ACROSS_ONES, NO_RETURN, OPPONENT_OR_EMPTY, OPPOSED, OUT_OF_PLAY, REPEAT,
+                           SINGLES_LAST, SINGLE_TO_EMPTY, SKIP_ORIGIN, TO_OCCUPIED, SLAM_ILLEGAL, SOW_STORE, START, TO_MOVER, TO_NOBODY, TO_OWNER,
+                           TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT, row_seeds, side_of, sown_store, step)
 from .family_start import start_total
 from .family_sowing import crossing_cell, sow_and_capture, sows_backward, way_allowed
 
@@ -28,20 +28,39 @@ def may_move(state, spec, mover, hole, backward):
     if seeds < spec[MIN_SEEDS]:
         return False
     rule = spec[MOVE_RULE]
-    own_store = mover * (holes + 1) + holes if spec[SOW_STORE] else -1
+    own_store = sown_store(spec, mover, holes)
     if rule == SINGLE_TO_EMPTY:  # a lone seed moves only into an empty hole (and never into the store)
         following = step(origin, holes, backward, own_store)
         return side_of(following, holes) >= 0 and not (seeds == 1 and state[following] > 0)
+    if rule == NOT_ACROSS_ONES:  # not across from a hole of the opponent's holding one seed
+        return state[2 * holes - origin] != 1
     if rule == OPPONENT_OR_EMPTY and seeds <= holes:  # the first lap must end across, or in an empty hole
-        cell = origin
-        left = seeds - 1 if spec[LEAVE_ONE] else seeds
-        while left > 0:
-            cell = step(cell, holes, backward, own_store)
-            if cell == origin and spec[SKIP_ORIGIN]:
-                cell = step(cell, holes, backward, own_store)
-            left -= 1
+        cell = first_lap_end(state, spec, origin, seeds, holes, backward, own_store)
         return not (side_of(cell, holes) == mover and state[cell] > 0)
+    if rule == TO_OCCUPIED:  # the first lap must not end in a hole it leaves holding one seed
+        cell = first_lap_end(state, spec, origin, seeds, holes, backward, own_store)
+        if side_of(cell, holes) < 0:
+            return True
+        # the seeds the lap drops there: it passes every cell of the ring alike, laps apart
+        ring = 2 * holes + (own_store >= 0) + 2 * (own_store == BOTH_STORES) - (spec[SKIP_ORIGIN] != 0)
+        left = seeds - 1 if spec[LEAVE_ONE] else seeds
+        dropped = (left - 1) // ring + 1
+        before = 1 if cell == origin and spec[LEAVE_ONE] else (0 if cell == origin else state[cell])
+        return before + dropped != 1
     return True
+
+
+@kernel(inline="always")
+def first_lap_end(state, spec, origin, seeds, holes, backward, own_store):
+    """The cell where a move's first lap from ``origin`` (``seeds`` in it) drops its last seed."""
+    cell = origin
+    left = seeds - 1 if spec[LEAVE_ONE] else seeds
+    while left > 0:
+        cell = step(cell, holes, backward, own_store)
+        if cell == origin and spec[SKIP_ORIGIN]:
+            cell = step(cell, holes, backward, own_store)
+        left -= 1
+    return cell
 
 
 @kernel
@@ -69,6 +88,15 @@ def movable(state, spec, mover, out):
         for h in range(holes):
             out[h] = h != blocked and may_move(state, spec, mover, h, sows_backward(spec, h, state[first + h]))
             count += out[h]
+    if spec[MOVE_RULE] == SINGLES_LAST:  # a hole of one only when every hole that may be played holds one
+        others = False
+        for action in range(action_count(spec)):
+            others = others or (out[action] and state[first + action % holes] != 1)
+        if others:
+            for action in range(action_count(spec)):
+                if out[action] and state[first + action % holes] == 1:
+                    out[action] = False
+                    count -= 1
     return count
 
 

@@ -56,7 +56,7 @@ LATER_ROUNDS = {"round_starter", "round_fill", "blocks"}
 # option -> {value in the file: our value}; a value not listed is refused
 CHOICES = {
     "sow_direct": ("direction", {1: "ccw", -1: "cw", 0: "outward", 4: "inward", 3: "by_parity", 2: "opposed"}),
-    "sow_stores": ("sow_store", {0: False, 1: True}),
+    "sow_stores": ("sow_store", {0: False, 1: True, 2: True, 6: True}),
     "mlaps": ("laps", {0: "single", 1: "relay", 2: "next"}),
     # a territory's holes are its side's in the first round: OPP_TERR, OWN_TERR are the sides
     "capt_side": ("capture_side", {0: "both", 1: "opponent", 2: "own", 3: "opponent_first", 4: "own_first",
@@ -64,34 +64,40 @@ CHOICES = {
     "crosscapt": ("cross_capture", {0: False, 1: True, 3: True}),
     "xcpickown": ("take_own", {0: "leave", 1: "on_capture", 2: "always"}),
     "capt_dir": ("chain", {0: "backward", 1: "forward"}),
-    "grandslam": ("grand_slam", {0: "legal", 1: "illegal", 2: "no_capture", 4: "leave_left", 5: "leave_right"}),
+    "grandslam": ("grand_slam", {0: "legal", 1: "illegal", 2: "no_capture", 4: "leave_left", 5: "leave_right",
+                                 6: "extra_turn"}),
     "capt_rturn": ("capture_extra_turn", {0: False, 1: True, 2: True}),
     "end_cond": ("end_cleared", {0: "no", 1: "own", 2: "opponent", 3: "no"}),
     # STOP_STORE is ours: a lap ending in the store stops there (another turn)
     "mlap_cont": ("lap_rule", {0: "any", 1: "count_is", 2: "count_at_least", 3: "own_side", 4: "opponent_side",
                                6: "any"}),
-    "allow_rule": ("move_rule", {0: "any", 1: "opponent_or_empty", 2: "single_to_empty"}),
+    "allow_rule": ("move_rule", {0: "any", 1: "opponent_or_empty", 2: "single_to_empty", 3: "singles_last",
+                                 10: "not_across_ones", 11: "to_occupied"}),
+    "presowcapt": ("pre_capture", {0: "none", 1: "one_seed", 2: "across_ones", 3: "across_lone"}),
     "sow_rule": ("passing", {0: "none", 3: "owner", 4: "owner_all", 14: "sower", 15: "sower_own", 16: "sower_opponent",
-                             8: "none", 7: "none"}),
-    "pickextra": ("take_last_by", {0: "mover", 1: "mover", 3: "mover", 4: "first"}),
+                             8: "none", 7: "none", 10: "none"}),
+    "pickextra": ("take_last_by", {0: "mover", 1: "mover", 2: "mover", 3: "mover", 4: "first", 5: "mover"}),
 }
 # why some values of CHOICES' options are not played (the state would need what it lacks)
 CLOSING = "holes that close when they fill (SOW_BLKD_DIV): the state has no closed holes"
-UNPLAYED_VALUES = {("sow_rule", 1): CLOSING, ("sow_rule", 2): CLOSING,
-                   ("sow_stores", 2): "sowing the opponent's store too (BOTH)"}
+UNPLAYED_VALUES = {("sow_rule", 1): CLOSING, ("sow_rule", 2): CLOSING}
+# CaptType -> our capture_kind, beside two out (capture_gap)
+KIND_OF = {1: "next", 4: "singles", 5: "opponent_counts", 6: "store_to_opponent", 7: "pull_across",
+           8: "opponent_store"}
+# SowStores: how the opponent's store is sown (BOTH, BOTH_NR_OPP: another turn in the own store only)
+OPPONENT_STORE_OF = {0: "passed", 1: "passed", 2: "sown", 6: "sown_no_turn"}
 LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
 ENUM_NAMES = {  # for the refusals, MancalaGames' own words
     "goal": "Goal", "sow_direct": "Direct", "sow_stores": "SowStores", "mlaps": "LapSower",
     "capt_side": "CaptSide", "crosscapt": "XCaptType", "xcpickown": "CrossCaptOwn", "capt_dir": "CaptDir",
     "grandslam": "GrandSlam", "capt_rturn": "CaptRTurn", "end_cond": "EndGameCond", "unclaimed": "EndGameSeeds",
     "quitter": "EndGameSeeds", "rounds": "Rounds", "allow_rule": "AllowRule", "capt_type": "CaptType",
-    "sow_rule": "SowRule", "pickextra": "CaptExtraPick", "mlap_cont": "SowLapCont", "start_pattern": "StartPattern",
+    "sow_rule": "SowRule", "pickextra": "CaptExtraPick", "presowcapt": "PreSowCapt", "mlap_cont": "SowLapCont", "start_pattern": "StartPattern",
 }
 NOT_PLAYED = {  # options the family does not play yet, at any value but the default
     "prescribed": "prescribed openings",
     "play_locs": "moves from the stores", "no_sides": "boards without sides",
     "move_one": "moving one seed", "child_type": "children (owned holes)",
-    "presowcapt": "captures before sowing",
     "moveunlock": "locked holes",
     "xc_sown": "cross captures that must visit the opponent",
 }
@@ -153,6 +159,9 @@ def family_params(data: dict, name: str = "the game") -> dict:
     # seeds: MancalaGames' nbr_start, which its rules read (a random start's seeds in all)
     params = {"holes": holes, "seeds": seeds, **start_params(info, holes, seeds, refuse)}
     chosen = sorted(info["udir_holes"])  # holes counted from the mover's left, whose way the mover chooses
+    if chosen and info["mustshare"]:
+        refuse("udir_holes", "a chosen way beside must-share (MancalaGames then offers both ways of a hole where "
+                             "one way feeds the opponent)")
     if chosen and info["sow_direct"] == 2:
         refuse("udir_holes", "chosen holes beside PLAYALTDIR")
     if chosen == list(range(holes)):
@@ -175,11 +184,20 @@ def family_params(data: dict, name: str = "the game") -> dict:
         params["chain"] = "backward"  # a single capture has no chain: the direction says nothing
     params.update(leftover_params(info, refuse))
     params.update(capture_type_params(info, refuse))
+    params["opponent_store"] = OPPONENT_STORE_OF[info["sow_stores"]]
+    if info["sow_stores"] in (2, 6) and info["mlaps"]:
+        refuse("sow_stores", "laps with both stores sown")
     params["cross_chain"] = "any" if info["crosscapt"] == 3 else "empty"  # ONE_ANY
     params["no_capture_turns"] = int(info["nocaptmoves"])
-    params["lap_capture"] = info["sow_rule"] == 8  # LAP_CAPT
+    params["lap_capture"] = info["sow_rule"] in (8, 10)  # LAP_CAPT, LAP_CAPT_OPP_GETS
+    params["last_seeds_to_opponent"] = info["sow_param"] if info["sow_rule"] == 10 else 0
     params["sow_max"] = info["sow_param"] if info["sow_rule"] == 7 else 0  # MAX_SOW
     params["take_across"] = info["pickextra"] == 1  # PICKCROSS
+    params["take_final"] = info["pickextra"] == 5  # PICKFINAL
+    if (info["capt_type"] == 5) != (info["pickextra"] == 2):  # CAPT_OPP_1CCW marks, PICKOPPBASIC takes
+        refuse("capt_type" if info["capt_type"] == 5 else "pickextra", "CAPT_OPP_1CCW only with PICKOPPBASIC")
+    if info["pickextra"] == 5 and info["capt_type"] == 2:
+        refuse("pickextra", "the final hole picked after a two-out capture")
     params["extra_turn_once"] = info["capt_rturn"] == 2  # ONCE
     if params["lap_capture"] and info["mlaps"] != 1:
         refuse("sow_rule", "lap captures without relay laps")
@@ -265,10 +283,13 @@ def leftover_params(info: dict, refuse) -> dict:
 def capture_type_params(info: dict, refuse) -> dict:
     """MancalaGames' ``capt_type``: none, or TWO_OUT (across an empty hole), which runs along the
     sowing unless a chain of captures turns it back."""
+    if info["capt_type"] in KIND_OF:  # SINGLETONS, PASS_STORE_CAPT, PULL_ACROSS
+        return {"capture_gap": False, "capture_kind": KIND_OF[info["capt_type"]]}
     if info["capt_type"] == 0:
         return {"capture_gap": False}
     if info["capt_type"] != 2:
-        refuse("capt_type", "capture types other than two out")
+        refuse("capt_type", "capture types other than two out, singletons, the store passed, pulling across and "
+                            "the opponent's store")
     if info["crosscapt"] or ((info["capt_on"] or info["evens"] or info["capt_min"] or info["capt_max"])
                              and not 3 <= info["sow_rule"] <= 4 and not 14 <= info["sow_rule"] <= 16):
         # counts with two-out captures are the passing captures' (the last hole's capture is two out)
@@ -306,7 +327,7 @@ def no_change_below(info: dict, total: int) -> int:
             or info["rounds"] in (3, 4) or info["pickextra"] in (3, 4)):
         return 0
     needed = total
-    if info["evens"] or info["crosscapt"]:
+    if info["evens"] or info["crosscapt"] or info["capt_type"] == 1:  # (NEXT)
         needed = min(2, needed)
     if info["capt_type"] == 2:  # two out: the hole beyond the gap, and the last one unless lapping
         needed = min(2 if info["mlaps"] else 3, needed)
