@@ -14,7 +14,7 @@ PY := $(VENV)/bin/python
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 TORCH := -m pip install -q --retries 0 torch --index-url $(TORCH_INDEX)
 
-.PHONY: demo test test-quick test-slow docs test-docs test-serve setup clean integration-venvs test-integrations test-rllib test-marl test-package bench test-jax
+.PHONY: position-sets demo test test-quick test-slow docs test-docs test-serve setup clean integration-venvs test-integrations test-rllib test-marl test-package bench test-jax
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -113,6 +113,14 @@ test-integrations: test-rllib test-marl
 bench: setup
 	$(PY) -m pip install -q -e ".[bench]"
 	$(PY) benchmarks/speed.py
+
+# The labelled positions shipped in mancala_marl/endgame/sets/ (docs/perfect_play.md#labelled-positions):
+# Kalah's database of 24 seeds in play (1.2 GiB in the cache, about 8 minutes to build on two cores), then
+# about an hour of solving on two cores for the three sets
+position-sets: setup
+	$(VENV)/bin/mancala-marl positions kalah --build --count 5000 --db-seeds 24 --out mancala_marl/endgame/sets/kalah.npz
+	$(VENV)/bin/mancala-marl positions kalah:empty_capture=true --build --count 2000 --db-seeds 24 --out mancala_marl/endgame/sets/kalah_empty_capture.npz
+	$(VENV)/bin/mancala-marl positions oware --build --count 2000 --out mancala_marl/endgame/sets/oware_endgames.npz
 
 clean:
 	rm -rf $(VENV) .venv-rllib .venv-marl .venv-jax build *.egg-info docs/_build docs/_generated docs/games

@@ -1,12 +1,16 @@
 """Every shipped policy graded against perfect play on Kalah(6,4), over whole games, and on Oware
 endgames.
 
-    .venv/bin/python benchmarks/grade_policies.py                   # 48 positions, 8 per stage
-    .venv/bin/python benchmarks/grade_policies.py --positions 12 --results-dir /tmp/grade
-    .venv/bin/python benchmarks/grade_policies.py kalah:pits=4,seeds=3 --positions 60
-    .venv/bin/python benchmarks/grade_policies.py oware --max-seeds 4 --bins 4 --positions 120
+    .venv/bin/python benchmarks/grade_policies.py                   # the shipped set of 5,000 positions
+    .venv/bin/python benchmarks/grade_policies.py kalah:empty_capture=true
+    .venv/bin/python benchmarks/grade_policies.py oware             # the shipped Oware endgames
+    .venv/bin/python benchmarks/grade_policies.py --fresh --positions 48    # drawn and solved anew
+    .venv/bin/python benchmarks/grade_policies.py kalah:pits=4,seeds=3 --positions 60   # no set: fresh
 
-Positions are drawn as ``mancala-marl grade`` draws them (:mod:`mancala_marl.matches.grading`):
+Where a labelled set ships for the game's rules (:mod:`mancala_marl.endgame.labelled`) the
+policies are graded on it, every move's value read from the set (``--positions N``: a
+stage-balanced N of them; ``--slow-positions``: as many for the policies slower than 10 ms a move,
+named in ``--slow``). Otherwise (``--fresh``), positions are drawn as ``mancala-marl grade --fresh`` draws them (:mod:`mancala_marl.matches.grading`):
 games of alphabeta:depth=4 against itself after 4 random moves, an equal share from each of 6
 stages by seeds in play; every legal move is valued exactly by the ``perfect`` policy, once for
 all the policies. ``solver`` is left out (a search to the end without databases does not finish
@@ -31,7 +35,8 @@ from pathlib import Path
 
 from mancala_marl.agents import make_policy, split_policy_specs
 from mancala_marl.games import parse_game
-from mancala_marl.matches.grading import grade
+from mancala_marl.endgame.labelled import shipped_path
+from mancala_marl.matches.grading import grade, grade_on_set
 from results_dir import add_results_dir, results_dir
 
 POLICIES = ("random", "max", "exact", "simple", "greedy", "alphabeta:depth=2", "alphabeta:depth=4",
@@ -98,12 +103,23 @@ def markdown(result: dict, command: str, left: dict[str, str], png: str) -> str:
              "it turns a win into a draw or a loss, or a draw into a loss; regret: seeds of final margin given "
              "away per move")
     drawn = result["positions"] + result["skipped"]
-    md = [f"Made with `{command}` ({result['seconds']:.0f} s wall clock, {result['cpu_seconds']:.0f} s of CPU time in "
-          f"one process; the perfect player's database of {result['db_seeds']} seeds in play). "
-          f"{drawn} positions of {result['game']} with {result['bins'][0][0]} to {result['bins'][-1][1]} seeds "
-          f"in play, drawn from games of {' and '.join(result['players'])} after {result['opening']} random "
-          f"moves, an equal share from each stage by seeds in play; each move is valued by {worth}. 95% Wilson "
-          "interval of the optimal share in brackets.", ""]
+    if result["source"] == "set":
+        slow = result.get("slow_positions")
+        md = [f"Made with `{command}` ({result['seconds']:.0f} s wall clock, {result['cpu_seconds']:.0f} s of CPU "
+              f"time in one process, no solver: every move's value read from the set). {drawn} positions of the "
+              f"labelled set shipped for {result['game']} (sha256 {result['set']['sha256'][:12]}, "
+              f"`mancala-marl positions {result['game']}`), stages by seeds in play "
+              f"{result['bins'][0][0]} to {result['bins'][-1][1]} sharing them equally"
+              + (f"; {', '.join(f'`{s}`' for s in result['slow'])} on a stage-balanced {slow} of them" if slow
+                 else "") + f". Each move is valued by {worth}. 95% Wilson interval of the optimal share in "
+              "brackets.", ""]
+    else:
+        md = [f"Made with `{command}` ({result['seconds']:.0f} s wall clock, {result['cpu_seconds']:.0f} s of CPU "
+              f"time in one process; the perfect player's database of {result['db_seeds']} seeds in play). "
+              f"{drawn} positions of {result['game']} with {result['bins'][0][0]} to {result['bins'][-1][1]} seeds "
+              f"in play, drawn from games of {' and '.join(result['players'])} after {result['opening']} random "
+              f"moves, an equal share from each stage by seeds in play; each move is valued by {worth}. 95% Wilson "
+              "interval of the optimal share in brackets.", ""]
     if result["skipped"]:
         md += [f"{result['skipped']} of the {drawn} positions ({100 * result['skipped'] / drawn:.0f}%) were not settled "
                "within the perfect player's search budget and are left out; by stage: " + ", ".join(
@@ -112,7 +128,7 @@ def markdown(result: dict, command: str, left: dict[str, str], png: str) -> str:
     md += ["| policy | optimal | blunders | regret (seeds) | s/move |", "|---|---:|---:|---:|---:|"]
     for row in sorted(result["policies"], key=lambda row: -row["optimal"]):
         low, high = row["optimal_95"]
-        md.append(f"| {row['policy']} | {100 * row['optimal']:.0f}% ({100 * low:.0f}-{100 * high:.0f}) | "
+        md.append(f"| {row['policy']} | {100 * row['optimal']:.1f}% ({100 * low:.1f}-{100 * high:.1f}) | "
                   f"{100 * row['blunders']:.0f}% | {regret_text(row['regret'])} | "
                   f"{row['seconds_per_move']:.4f} |")
     md += ["", "Share of optimal moves by seeds in play (positions in brackets):", "",
@@ -130,7 +146,13 @@ def markdown(result: dict, command: str, left: dict[str, str], png: str) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", nargs="?", default="kalah", help="a game with perfect play (default kalah)")
-    parser.add_argument("--positions", type=int, default=48, help="positions graded (default 48: 8 per stage)")
+    parser.add_argument("--positions", type=int, default=None,
+                        help="positions graded (default: the whole set; drawn fresh, 48: 8 per stage)")
+    parser.add_argument("--fresh", action="store_true", help="draw and solve new positions, not the shipped set's")
+    parser.add_argument("--slow", default="alphazero:time=0.045", metavar="SPEC,SPEC",
+                        help="policies graded on --slow-positions of the set (default alphazero:time=0.045)")
+    parser.add_argument("--slow-positions", type=int, default=1000, metavar="N",
+                        help="positions of the set the --slow policies are graded on (default 1000)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--opening", type=int, default=4, help="random moves before the strong players take over")
     parser.add_argument("--bins", type=int, default=6, help="stages by seeds in play sharing the positions (default 6)")
@@ -144,8 +166,17 @@ def main() -> int:
     game = parse_game(args.game)
     kept, left = fitting(game, split_policy_specs(args.policies, "--policies"))
     start, cpu = time.perf_counter(), time.process_time()
-    result = grade(game, kept, positions=args.positions, seed=args.seed, opening=args.opening, bins=args.bins,
-                   max_seeds=args.max_seeds, progress=True)
+    if args.fresh or shipped_path(game) is None:
+        result = grade(game, kept, positions=args.positions or 48, seed=args.seed, opening=args.opening,
+                       bins=args.bins, max_seeds=args.max_seeds, progress=True)
+    else:
+        slow = [spec for spec in split_policy_specs(args.slow, "--slow") if spec in kept]
+        result = grade_on_set(game, [spec for spec in kept if spec not in slow], positions=args.positions,
+                              seed=args.seed, progress=True)
+        if slow:
+            some = grade_on_set(game, slow, positions=args.slow_positions, seed=args.seed, progress=True)
+            result["policies"] += some["policies"]
+            result["slow"], result["slow_positions"] = slow, some["positions"]
     result["db_seeds"] = make_policy("perfect").db_seeds_for(game)
     result["seconds"] = round(time.perf_counter() - start, 1)
     result["cpu_seconds"] = round(time.process_time() - cpu, 1)

@@ -204,12 +204,13 @@ def _grade_solved(game, graded, solved: list[Solved], edges, seed: int, bar) -> 
     for index, position in enumerate(solved):
         policy_seed = int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
         for k, (policy, out) in enumerate(zip(graded, verdicts)):
+            bar.update(task, description=f"grading moves (now {policy})")
             policy.reset(policy_seed)
             asked = time.perf_counter()
             move = int(policy.act(game, position.state.copy()))
             thinking[k] += time.perf_counter() - asked
             out.append({**position.verdict(move), "bin": _bin_of(position.seeds, edges)})
-        bar.advance(task, len(graded))
+            bar.advance(task)
     return [_report(policy, out, spent / len(out) if out else None, edges)
             for policy, out, spent in zip(graded, verdicts, thinking)]
 

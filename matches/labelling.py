@@ -114,6 +114,10 @@ def build_set(game, count: int, seed: int = 0, bins: int = BINS, max_seeds: int 
             if not hasattr(local, "solver"):
                 local.solver = solver(db)
             ask = local.solver.move_values if kind.exact_margins else local.solver.move_results
+            if not kind.covers_every_position:
+                # a search with a budget: what it settles must not depend on what the thread solved
+                # before, so that a set is the same on any number of workers
+                local.solver.table.clear()
             try:
                 for pit, value in ask(states[i]).items():
                     values[i, pit] = value

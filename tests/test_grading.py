@@ -158,7 +158,7 @@ def test_json_output_is_one_object_with_every_field(capsys):
                            "--json")
     assert status == 0 and err == ""
     result = json.loads(out)  # one object, nothing else on stdout
-    assert set(result) == {"game", "seed", "opening", "players", "bins", "positions", "skipped", "skipped_by_seeds",
+    assert set(result) == {"game", "source", "seed", "opening", "players", "bins", "positions", "skipped", "skipped_by_seeds",
                            "seconds", "policies"}
     assert (result["game"], result["seed"], result["opening"], result["positions"]) == (SMALL, 2, 4, 6)
     assert [row["policy"] for row in result["policies"]] == ["perfect", "max"]
@@ -176,7 +176,7 @@ def test_the_table_names_each_policy_and_stage(capsys):
     assert "perfect" in out and "random" in out and "100.0%" in out
     assert "1-8 (2)" in out and "17-24 (2)" in out
     # to a pipe as on a terminal: each title on one line, and thinking time in ms as the docs give it
-    assert any(line.strip() == f"{SMALL}: 6 positions graded against perfect play (seed 0, opening 4)"
+    assert any(line.strip() == f"{SMALL}: 6 positions graded against perfect play (drawn fresh, seed 0, opening 4)"
                for line in out.splitlines())
     assert "ms/move" in out and "s/move" not in out.replace("ms/move", "")
 
