@@ -70,15 +70,21 @@ def run(args) -> int:
         database(game, perfect.db_seeds_for(game), rebuild=True, progress=not args.json)
     perfect.prepare(game)
     built = time.perf_counter() - start
+    solver = perfect.solver(game)
+    nodes_before = solver.nodes
     with _searching(f"solving {game.cli_spec()}: a search to the end of the game, minutes on Kalah(6,4) "
                     f"with a small database"):
         value, best = perfect.best_moves(game, state)
     seconds = time.perf_counter() - start
+    searched = solver.nodes - nodes_before
     mover = game.to_move(state)
     first = value if mover == 0 else -value
     if args.json:
         print(json.dumps({"game": game.cli_spec(), "moves": parse_moves(args.moves), "to_move": mover,
-                          "value": first, "best_moves": best, "seconds": round(seconds, 3)}))
+                          "value": first, "best_moves": best, "seconds": round(seconds, 3),
+                          "database_seconds": round(built, 3), "search_seconds": round(seconds - built, 3),
+                          "positions_searched": searched, "db_seeds": solver.db.max_seeds,
+                          "db_positions": int(solver.db.low.size)}))
         return 0
     where = f"after {args.moves}" if args.moves else "from the start"
     print(f"{game.cli_spec()} {where}, player_{mover} to move")
@@ -86,5 +92,5 @@ def run(args) -> int:
     print(f"value: {first:+d} for player_0 (the first player's {unit} under perfect play)")
     print(f"optimal moves for player_{mover}: {', '.join(map(str, best))}")
     print(f"{seconds:.1f} s ({built:.1f} s of it loading or building the endgame database of "
-          f"{perfect.solver(game).db.max_seeds} seeds)")
+          f"{solver.db.max_seeds} seeds, {solver.db.low.size:,} positions); {searched:,} positions searched")
     return 0

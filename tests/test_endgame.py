@@ -619,6 +619,9 @@ def test_solve_json_is_player_0s_margin_and_the_optimal_moves(capsys):
         legal = np.flatnonzero(game.legal_mask(state))
         assert answer["best_moves"] == [int(p) for p in legal if child_value(solver, game, state, int(p)) == exact]
         assert isinstance(answer["seconds"], float) and answer["seconds"] >= 0
+        # the database of 6 seeds on 8 pits: C(6 + 8, 8) boards; a position with more seeds is searched
+        assert answer["db_seeds"] == 6 and answer["db_positions"] == 3003
+        assert answer["positions_searched"] > 0 if game.seeds_in_play(state) > 6 else answer["positions_searched"] == 0
     # after "0" player_1 moves (3 seeds into pits 1-3): the value is still player_0's
     assert json.loads(solve(capsys, "kalah:pits=4,seeds=3", "--db-seeds", "6", "--moves", "0", "--json")[1])["to_move"] == 1
 
