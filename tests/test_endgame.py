@@ -268,6 +268,21 @@ def test_build_in_memory_matches_the_saved_database(databases):
     assert np.array_equal(values, databases(4, 12, empty_capture=True, end_rule="mover").values)
 
 
+
+def test_a_database_built_on_several_threads_is_the_one_built_on_one():
+    """A layer's groups (by the larger side's count) are settled side by side: the values must not
+    depend on how many threads settle them, nor the progress count on the order they finish."""
+    game = make_game("kalah", pits=4, seeds=3)
+    table, blocks = layout(game.pits, 11)
+    counted = {}
+    for workers in (1, 3):
+        done = []
+        values = kalah_database.build_all(game, 11, table, blocks, done.append, workers=workers)
+        counted[workers] = (values, sum(done))
+    assert np.array_equal(counted[1][0], counted[3][0]) and (counted[3][0] != kalah_database.UNKNOWN).all()
+    assert counted[1][1] == counted[3][1] == counted[1][0].size
+
+
 # -- 3. the perfect player ---------------------------------------------------------------------------
 
 PERFECT_GAMES = [{"pits": 4, "seeds": 3}, {"pits": 5, "seeds": 2, "empty_capture": True},
