@@ -10,13 +10,13 @@ from mancala_marl.cli.arguments import GAME_HELP, add_param_argument, count_argu
 
 
 def add_parser(subparsers) -> None:
-    from mancala_marl.agents.perfect import DB_SEEDS
+    from mancala_marl.agents.perfect import DB_SEEDS, TT_BITS
     from mancala_marl.matches.grading import BINS_PARAM, MAX_SEEDS_PARAM
 
     parser = subparsers.add_parser(
         "positions", help="labelled positions: every legal move valued by perfect play",
         description="Without --build: describe the set of labelled positions shipped for GAME (Kalah(6,4), "
-                    "Kalah(6,4) with empty_capture=true, Oware endgames), or with --jsonl write it out, one JSON "
+                    "Oware endgames), or with --jsonl write it out, one JSON "
                     'object a line: {"board": [...], "to_move": 0 or 1, "values": {"pit": value, ...}, '
                     '"seeds_in_play": n}, the board as Game.from_board takes it (pits and stores, player_0 '
                     "first) and each value what the move is worth to the mover under perfect play (Kalah: the "
@@ -38,6 +38,9 @@ def add_parser(subparsers) -> None:
                              "with 24 takes about 8 minutes to build and 1.3 GB)")
     parser.add_argument("--workers", type=count_argument("workers"), default=None, metavar="W",
                         help="with --build: solving threads (default: every core)")
+    parser.add_argument("--tt-bits", type=param_argument(TT_BITS), default=TT_BITS.default, metavar="B",
+                        help="with --build: each thread's table holds 2**B entries (default 22; 25 saves work "
+                             "on Kalah(6,4)'s early positions, about 350 MB a thread)")
     parser.set_defaults(func=run)
 
 
@@ -68,7 +71,8 @@ def run(args) -> int:
         if args.out is None:
             raise BadInput("positions --build: name the file to write with --out PATH")
         labelled = build_set(game, args.count, seed=args.seed, bins=args.bins, max_seeds=args.max_seeds,
-                             db_seeds=args.db_seeds, workers=args.workers, progress=sys.stderr.isatty())
+                             db_seeds=args.db_seeds, workers=args.workers, tt_bits=args.tt_bits,
+                             progress=sys.stderr.isatty())
         save_set(labelled, args.out)
         print(f"wrote {args.out}", file=sys.stderr)
     else:

@@ -74,12 +74,14 @@ def _keep(states, unsolved, count: int, stage, stages: int) -> list[int]:
 
 def build_set(game, count: int, seed: int = 0, bins: int = BINS, max_seeds: int | None = None,
               openings: Sequence[int] = OPENINGS, players: Sequence[str] = PLAYERS, db_seeds: int | None = None,
-              workers: int | None = None, progress: bool = False) -> LabelledSet:
+              workers: int | None = None, tt_bits: int = 22, progress: bool = False) -> LabelledSet:
     """A labelled set of ``count`` positions of ``game`` (see the module's docstring).
 
     ``max_seeds``: positions with at most that many seeds in play (Oware: at most, and by default,
     what its database covers, ``db_seeds``). ``db_seeds``: the endgame database's size (default:
-    the ``perfect`` policy's). ``workers``: solving threads (default: every core).
+    the ``perfect`` policy's). ``workers``: solving threads (default: every core), each with a
+    table of ``2**tt_bits`` entries kept from one position to the next (a larger one saves work
+    between the early positions, which share much of their trees; the values do not depend on it).
     """
     from mancala_marl.agents.perfect import default_db_seeds
     from mancala_marl.endgame import database, solver, solver_class
@@ -112,7 +114,7 @@ def build_set(game, count: int, seed: int = 0, bins: int = BINS, max_seeds: int 
 
         def solve(i: int) -> None:
             if not hasattr(local, "solver"):
-                local.solver = solver(db)
+                local.solver = solver(db, tt_bits)
             ask = local.solver.move_values if kind.exact_margins else local.solver.move_results
             if not kind.covers_every_position:
                 # a search with a budget: what it settles must not depend on what the thread solved
