@@ -137,9 +137,11 @@ import numpy as np
 
 from mancala_marl.errors import BadInput
 from .base import Game
-from .family_space import (CHAINS, CHOICES, CLEARED, DIRECTIONS, FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES,
-                           LEFTOVERS, MOST_SEEDS_ONLY, MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OUT_OF_PLAY,
-                           PARAMETERS, PARITIES, PASSING, SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED, WINNER)
+from .family_children import children_refusal
+from .family_space import (CHAINS, CHILDREN, CHILD_HOLES, CHILD_SIDES, CHILD_SOWING, CHOICES, CLEARED, DIRECTIONS,
+                           FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES, LEFTOVERS, MARKS, MOST_SEEDS_ONLY,
+                           MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OUT_OF_PLAY, PARAMETERS, PARITIES, PASSING,
+                           SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED, WINNER)
 from .family_sowing import action_backward, way_allowed
 from .family_start import draw_rows, start_state, start_total
 from .family_turns import apply_move, legal_holes, may_move
@@ -171,7 +173,8 @@ class Family(Game):
     legal_kernel = staticmethod(legal_holes)
     # seeds out of play (taken by nobody, or dropped by an endless sowing), moves played, turns
     # played, extra turns in a row, the way player_0 sows in an "opposed" game, the hole a lone seed
-    # may not be played back from, the winner of a game of another goal than most seeds
+    # may not be played back from, the winner of a game of another goal than most seeds; then, in a
+    # game of children only, a mark per cell (count_slots)
     extra_slots = 7
     captures_opposite = False
     sweeps_at_end = False
@@ -214,10 +217,43 @@ class Family(Game):
             raise BadInput(f"sow_max={params['sow_max']} is too small for {self.total_seeds} seeds on {self.pits} "
                            "holes a side: every hole could be full, and a sowing would find no hole")
         self._refuse_beside_goal()
+        refusal = children_refusal(params, {param.name: param.default for param in PARAMETERS})
+        if refusal:
+            raise BadInput(refusal)
         if not self.legal_mask_fast(self.init(np.random.default_rng(0))).any():
             raise BadInput(f"no first move: with seeds={self.seeds}, start={params['start']!r}, "
                            f"min_seeds={self.params['min_seeds']} and move_rule={self.params['move_rule']!r} no hole "
                            "may be played at the start")
+
+    def count_slots(self) -> int:
+        """``extra_slots``, and in a game of children a mark for each cell of the board."""
+        return self.extra_slots + (2 * self.pits + 2 if self.params["children"] != "none" else 0)
+
+    def from_board(self, board, to_move: int = 0) -> np.ndarray:
+        """The base's state, with the children a game has from the start (``child_holes="fixed_right"``:
+        each player's rightmost hole)."""
+        state = super().from_board(board, to_move)
+        if self.params["child_holes"] == "fixed_right":
+            marks = self.board_size + MARKS
+            state[marks + self.pits - 1], state[marks + 2 * self.pits] = 1, 2
+        return state
+
+    def children_of(self, state) -> list[tuple[int, int]]:
+        """The children on the board, as (cell, owner) pairs (none in a game without children)."""
+        if self.params["children"] == "none":
+            return []
+        marks = state[self.board_size + MARKS:self.board_size + MARKS + self.board_size]
+        return [(int(cell), int(marks[cell]) - 1) for cell in np.flatnonzero(marks)]
+
+    def scores(self, state):
+        """Each player's store, and in a game of children the seeds in that player's children."""
+        s0, s1 = super().scores(state)
+        for cell, owner in self.children_of(state):
+            if owner == 0:
+                s0 += int(state[cell])
+            else:
+                s1 += int(state[cell])
+        return s0, s1
 
     def init(self, rng: np.random.Generator | None = None) -> np.ndarray:
         """The start ``start`` says (:mod:`mancala_marl.games.family_start`), drawn from ``rng``
@@ -274,7 +310,15 @@ class Family(Game):
         high[self.board_size + FIRST_WAY] = 2 if self.params["direction"] == "opposed" else 0
         high[self.board_size + NO_RETURN] = self.board_size
         high[self.board_size + WINNER] = 0 if self.params["goal"] == "most_seeds" else 2
+        if self.params["children"] != "none":  # a hole's mark: 1 + its owner; a store's none
+            high[self.board_size + MARKS:] = 2
+            high[self.board_size + MARKS + self.pits] = high[self.board_size + MARKS + 2 * self.pits + 1] = 0
         return low, high
+
+    def marked_pits(self, state):
+        """The children, as (side, pit) pairs."""
+        marked = [(cell // (self.pits + 1), cell % (self.pits + 1)) for cell, _ in self.children_of(state)]
+        return marked, "a child: a hole its owner has made its own" if marked else ""
 
     def illegal_reason(self, state, action):
         reason = super().illegal_reason(state, action)
@@ -285,6 +329,10 @@ class Family(Game):
         seeds = state[player * (self.pits + 1) + hole]
         named = f"hole {hole}" if self.actions == self.pits else \
             f"hole {hole} sown {'clockwise' if clockwise else 'counter-clockwise'} (action {action})"
+        cell = player * (self.pits + 1) + hole
+        owners = dict(self.children_of(state))
+        if cell in owners:
+            return f"player_{player}'s {named} is player_{owners[cell]}'s child: a child is never played"
         if seeds < self.params["min_seeds"]:
             return f"player_{player}'s {named} holds {seeds} seeds, fewer than the {self.params['min_seeds']} a move needs"
         if self.actions > self.pits and not way_allowed(state, self.spec, player, hole, clockwise):

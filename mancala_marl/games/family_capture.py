@@ -10,7 +10,8 @@ from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTU
                            EXTRA_TURNS, EXTRA_TURN_ONCE, FORWARD, GRAND_SLAM, LAPS_, LEAVE_LEFT, NO_CAPTURE_TURNS,
                            NO_SINGLE_CAPTURE, ODD, ON_CAPTURE, OPPONENT_FIRST, OWN_FIRST, REPEAT, SIDE_OPPONENT,
                            SIDE_OWN, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_,
-                           TURNS_PLAYED, row_seeds, side_of, step)
+                           TURNS_PLAYED, CHILDREN_, CHILD_STORES, WEG, row_seeds, side_of, step)
+from .family_children import child_due, first_child, make_child, mark_of
 
 
 @kernel(inline="always")
@@ -41,6 +42,8 @@ def can_take(state, cell, holes, mover, spec, by_count, side_rule):
     """Whether the hole ``cell`` may be taken: a hole (not a store) with seeds, on a side
     ``side_rule`` allows, and, ``by_count``, of a count that is taken."""
     if side_of(cell, holes) < 0 or state[cell] == 0:
+        return False
+    if spec[CHILDREN_] and mark_of(state, holes, cell) != 0:  # a child is never taken
         return False
     if not side_allowed(cell, holes, mover, side_rule):
         return False
@@ -102,6 +105,22 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
     if spec[NO_SINGLE_CAPTURE] and lap_seeds == 1 or inhibited:
         return 0
+    home = -1  # without stores (child_stores): the child the capture goes into
+    if spec[CHILDREN_]:
+        due = child_due(state, spec, last, mover, backward, own_store)
+        if spec[CHILD_STORES]:
+            home = first_child(state, holes, mover)
+            if home < 0 and not due:  # no child to capture into, none made: nothing happens
+                return 0
+        if spec[CHILDREN_] == WEG and mark_of(state, holes, last) == 2 - mover:  # the opponent's weg
+            seeds = 2 if state[last] >= 2 else 1
+            state[last] -= seeds
+            state[home if home >= 0 else mover * (holes + 1) + holes] += seeds
+            extra = spec[CAPTURE_EXTRA_TURN] and (not spec[EXTRA_TURN_ONCE] or state[cells + EXTRA_TURNS] == 0)
+            return REPEAT | CAPTURED if extra else CAPTURED
+        if due:  # a child made instead of a capture
+            make_child(state, spec, last, mover, backward, own_store)
+            return 0
     sides = spec[CAPTURE_SIDE]
     if sides >= OPPONENT_FIRST:  # the last hole decides for the whole chain, which may cross sides
         if not side_allowed(last, holes, mover, sides):
@@ -111,6 +130,7 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     if slam_rule >= SLAM_NO_CAPTURE:
         saved = state[:cells].copy()
     store = mover * (holes + 1) + holes
+    banked = state[store]
     limit = spec[CAPTURES]
     chain_rule = spec[CHAIN]
     chain_backward = chain_rule == CHAIN_CW if chain_rule >= CHAIN_CW else backward == (chain_rule == FORWARD)
@@ -168,6 +188,9 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
         take_last(state, spec, mover)
     if taken == 0:
         return 0
+    if home >= 0:  # what the capture put in the store goes into the child
+        state[home] += state[store] - banked
+        state[store] = banked
     if slam_rule >= SLAM_NO_CAPTURE and opponent_had_seeds and row_seeds(state, holes, 1 - mover) == 0:
         if slam_rule == SLAM_NO_CAPTURE:
             state[:cells] = saved
