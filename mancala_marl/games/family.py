@@ -205,6 +205,9 @@ class Family(Game):
             raise BadInput(f"lap_rule={params['lap_rule']!r} needs laps: with laps='single' it does nothing")
         if params["lap_count"] and not params["lap_rule"].startswith("count"):
             raise BadInput(f"lap_count={params['lap_count']} does nothing with lap_rule={params['lap_rule']!r}")
+        if params["move_one"] and (not params["leave_one"] or params["direction"] == "outward"):
+            name, value = ("leave_one", False) if not params["leave_one"] else ("direction", "outward")
+            raise BadInput(f"move_one=True is not played with {name}={value!r}")
         if self.params["passing"] != "none" and self.params["sow_store"]:
             raise BadInput("passing captures with sow_store=True are not played: a store is not a hole to take")
         self.random_start = params["start"] == "random"

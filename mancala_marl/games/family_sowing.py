@@ -7,7 +7,7 @@ from .._compile import kernel
 from .base import SPEC_PITS, action_count
 from .family_space import (BY_PARITY, CAPTURED, CAPTURE_GAP, CAPTURE_MIN, CAPTURE_SIDE, CHOOSE_ALL, CHOOSE_DIRECTION,
                            CHOOSE_MIDDLE, COUNT_AT_LEAST, COUNT_IS, CROSS_CAPTURE, DIRECTION, ENDLESS, FIRST_WAY,
-                           GRAND_SLAM, LAPS_, LAP_CAPTURE, LAP_COUNT, LAP_RULE, LEAVE_ONE, MAX_LAPS, MIN_SEEDS, NEXT,
+                           GRAND_SLAM, LAPS_, LAP_CAPTURE, LAP_COUNT, LAP_RULE, LEAVE_ONE, MAX_LAPS, MOVE_ONE, MIN_SEEDS, NEXT,
                            NO_CAPTURE_TURNS, OPPOSED, OUTWARD, OUT_OF_PLAY, OWNER_ALL, OWN_SIDE, PASSING_, RELAY,
                            REPEAT, SKIP_ORIGIN, SLAM_NO_CAPTURE, SOWER_OPPONENT, SOWER_OWN, SOW_MAX, SOW_STORE,
                            TURNS_PLAYED, CHILDREN_, CHILD_SOWING_, next_sown, row_seeds, side_of, step)
@@ -39,7 +39,7 @@ def sow_and_capture(state, spec, action):
     walk = spec[SOW_MAX] or spec[CHILD_SOWING_]  # holes to pass over beyond the origin
 
     seeds = state[origin]
-    if spec[LEAVE_ONE]:
+    if spec[LEAVE_ONE] and not (seeds == 1 and spec[MOVE_ONE]):
         seeds -= 1
         state[origin] = 1
     else:

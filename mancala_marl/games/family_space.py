@@ -77,6 +77,7 @@ PARAMETERS = (
     Param("sow_max", int, 0, "holes holding this many seeds or more are passed over by the sowing (0: none)",
           low=0, high=MAX_COUNT),
     Param("leave_one", bool, False, "a move lifts all its hole's seeds but one"),
+    Param("move_one", bool, False, "with leave_one: a hole of one seed is lifted whole, its seed sown on"),
     Param("min_seeds", int, 1, "seeds a hole needs to be played", low=1, high=MAX_COUNT),
     Param("move_rule", str, "any", "which holes may be played beyond min_seeds", choices=MOVE_RULES),
     Param("capture_min", int, 2, "fewest seeds a hole holds after the last seed to be taken (0: no capture by "
@@ -144,7 +145,7 @@ PARAMETERS = (
                                        "player's first child"),
 )
 (START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, SKIP_ORIGIN, SOW_MAX,
- LEAVE_ONE, MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
+ LEAVE_ONE, MOVE_ONE, MIN_SEEDS, MOVE_RULE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
  TAKE_OWN_, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_ACROSS,
  CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, GOAL,
  END_SEEDS_LEFT, END_CLEARED, EARLY_WIN, WIN_SHORT, END_BELOW, LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER, CHILDREN_,

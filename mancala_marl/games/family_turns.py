@@ -11,7 +11,7 @@ from .base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, action_count, sweep_to_store
 from .family_space import (CLEAR, CLEARED_EITHER, CLEARED_OPPONENT, CLEARED_OWN, DEPRIVE, DIRECTION, DIVIDED,
                            EARLY_WIN, ENDLESS, ENDLESS_LEFTOVER, END_BELOW, END_CLEARED, END_SEEDS_LEFT, EXTRA_TURNS,
                            FIRST_WAY, GOAL, GRAND_SLAM, LEAVE_ONE, LEFTOVER, MIN_SEEDS, MOVES_PLAYED, MOVE_LIMIT,
-                           MOVE_RULE, MUST_PASS, MUST_SHARE, NO_RETURN, OPPONENT_OR_EMPTY, OPPOSED, OUT_OF_PLAY, REPEAT,
+                           MOVE_ONE, MOVE_RULE, MUST_PASS, MUST_SHARE, NO_RETURN, OPPONENT_OR_EMPTY, OPPOSED, OUT_OF_PLAY, REPEAT,
                            SINGLE_TO_EMPTY, SKIP_ORIGIN, SLAM_ILLEGAL, SOW_STORE, START, TO_MOVER, TO_NOBODY, TO_OWNER,
                            TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT, CHILDREN_, CHILD_STORES, row_seeds, side_of,
                            step)
@@ -37,7 +37,7 @@ def may_move(state, spec, mover, hole, backward):
         return side_of(following, holes) >= 0 and not (seeds == 1 and state[following] > 0)
     if rule == OPPONENT_OR_EMPTY and seeds <= holes:  # the first lap must end across, or in an empty hole
         cell = origin
-        left = seeds - 1 if spec[LEAVE_ONE] else seeds
+        left = seeds - 1 if spec[LEAVE_ONE] and not (seeds == 1 and spec[MOVE_ONE]) else seeds
         while left > 0:
             cell = step(cell, holes, backward, own_store)
             if cell == origin and spec[SKIP_ORIGIN]:

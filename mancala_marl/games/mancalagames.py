@@ -90,7 +90,6 @@ ENUM_NAMES = {  # for the refusals, MancalaGames' own words
 NOT_PLAYED = {  # options the family does not play yet, at any value but the default
     "prescribed": "prescribed openings",
     "play_locs": "moves from the stores", "no_sides": "boards without sides",
-    "move_one": "moving one seed",
     "presowcapt": "captures before sowing",
     "moveunlock": "locked holes",
     "xc_sown": "cross captures that must visit the opponent",
@@ -201,6 +200,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
     if params["passing"] != "none" and info["sow_stores"]:
         refuse("sow_rule", "passing captures with sowing into the stores")
     params.update(skip_origin=bool(info["skip_start"]), leave_one=bool(info["sow_start"]),
+                  move_one=bool(info["sow_start"] and info["move_one"]),
                   min_seeds=int(info["min_move"]), must_share=bool(info["mustshare"]),
                   must_pass=bool(info["mustpass"]), no_single_capture=bool(info["nosinglecapt"]))
     total = int(start_total(STARTS.index(params["start"]), holes, params["seeds"]))
