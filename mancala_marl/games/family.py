@@ -44,6 +44,13 @@ most H seeds whose first lap ends across or in an empty hole (or a fuller one);
   goes on alone, one that did not stops; after a capture by count the sowing goes on from the next
   hole).
 
+- ``move_one``: with ``leave_one``, a hole of a single seed is lifted whole and its seed sown.
+- ``children``: a hole can become a player's *child* (:mod:`mancala_marl.games.family_children`
+  says each kind, where they may be made, how sowing passes them, and games without stores). A
+  child keeps the seeds sown into it, which count for its owner beside its store at the end; it
+  is never played nor captured, and a relay lap stops in it. A last seed that makes one captures
+  nothing. Its state: a mark per cell after the other slots, in a game of children only.
+
 **Actions.** Where no move chooses its way, an action is a hole of the mover's, ``0 .. H-1``.
 Where some do (``choose_direction``, ``opposed``), there are ``2H`` actions: ``h`` sows hole ``h``
 counter-clockwise and ``H + h`` sows it clockwise; the mask allows the ways the rules allow (a
@@ -124,7 +131,8 @@ few holes (or a random one that might leave the first player no move), ``passing
 
 Kalah and Sungka are points of the family (:func:`kalah_rules`, :func:`sungka_rules`: their rules
 written as its parameters play move for move as their own kernels); Oware is not (it ends on a
-repeated position) nor is Togyz Kumalak (its tuzduk is a child, which the family does not play).
+repeated position) nor is Togyz Kumalak as the package plays it (its tuzduk's seeds go straight to
+the kazan, where MancalaGames' Toguz_Kumalak.txt keeps them in the child).
 
 The semantics are MancalaGames' (StoneShark's engine of 141 traditional games), which
 ``benchmarks/family_crosscheck.py`` plays against move for move; :func:`load_mancalagames` reads
@@ -137,7 +145,7 @@ import numpy as np
 
 from mancala_marl.errors import BadInput
 from .base import Game
-from .family_children import children_refusal
+from .family_children import CHILD_PARAMS, KEPT, children_refusal
 from .family_space import (CHAINS, CHILDREN, CHILD_HOLES, CHILD_SIDES, CHILD_SOWING, CHOICES, CLEARED, DIRECTIONS,
                            FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES, LEFTOVERS, MARKS, MOST_SEEDS_ONLY,
                            MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OUT_OF_PLAY, PARAMETERS, PARITIES, PASSING,
@@ -376,12 +384,17 @@ class Family(Game):
             "end_below": st.integers(0, 4), "leftover": st.sampled_from(LEFTOVERS),
             "endless_leftover": st.sampled_from(LEFTOVERS), "lap_rule": st.sampled_from(LAP_RULES),
             "lap_count": st.integers(0, 4),
-            "goal": st.one_of(st.just("most_seeds"), st.sampled_from(GOALS))}).map(cls._consistent).filter(cls._takes)
+            "goal": st.one_of(st.just("most_seeds"), st.sampled_from(GOALS)), "move_one": st.booleans(),
+            "children": st.sampled_from(CHILDREN), "child_count": st.integers(2, 4),
+            "child_side": st.sampled_from(CHILD_SIDES), "child_holes": st.sampled_from(CHILD_HOLES),
+            "child_sowing": st.sampled_from(CHILD_SOWING), "child_stores": st.booleans(),
+            }).map(cls._consistent).filter(cls._takes)
 
     @staticmethod
     def _consistent(params):
         """A drawn set made one the rules take: a lap rule and win_short kept only where they do
-        something, the choice of direction where the row and the direction allow it."""
+        something, the choice of direction where the row and the direction allow it, the rules of
+        children only in a game of children and beside the rules they are played with."""
         if not params["early_win"]:
             params["win_short"] = 0
         odd = params["holes"] % 2 == 1
@@ -389,6 +402,18 @@ class Family(Game):
             params["choose_direction"] = "none"
         if params["direction"] in ("outward", "inward") and odd and params["choose_direction"] == "none":
             params["choose_direction"] = "middle"
+        defaults = {param.name: param.default for param in PARAMETERS}
+        params["move_one"] = params["move_one"] and params["leave_one"] and params["direction"] != "outward"
+        if params["children"] == "none":
+            params.update({name: defaults[name] for name in CHILD_PARAMS})
+        else:  # the rules a game of children leaves as they are
+            params.update(KEPT, laps="single" if params["laps"] == "next" else params["laps"])
+            if params["child_holes"] == "fixed_right":
+                params["child_count"] = 0
+            if params["child_stores"]:
+                params.update(sow_store=False, endless_leftover="divided",
+                              leftover="owner" if params["leftover"] == "divided" else params["leftover"],
+                              take_own="on_capture" if params["take_own"] == "always" else params["take_own"])
         if params["laps"] == "single":
             params["lap_rule"] = "any"
         if not params["lap_rule"].startswith("count"):
