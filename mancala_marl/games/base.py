@@ -269,7 +269,7 @@ class Game:
                               self.actions], dtype=np.int64)
         self.board_size = board_size(self.pits)
         self.to_move_index = self.board_size
-        self.state_size = self.board_size + 1 + self.extra_slots
+        self.state_size = self.board_size + 1 + self.count_slots()
         self.key_cells = self.state_size
         self._state_shape = (self.state_size,)
         self.total_seeds = 2 * self.pits * self.seeds
@@ -279,6 +279,11 @@ class Game:
         """The size of the action space: a pit of the mover's row (``pits``), unless a game's moves
         say more (the family's choice of direction)."""
         return self.pits
+
+    def count_slots(self) -> int:
+        """The state's slots after TO_MOVE: ``extra_slots``, unless a game's rules say more (the
+        family's marks on holes, for the rules that own or close holes)."""
+        return self.extra_slots
 
     @classmethod
     def param_strategy(cls, st):

@@ -59,6 +59,13 @@ grand slam).
   goes on alone, one that did not stops; after a capture by count the sowing goes on from the next
   hole).
 
+- ``move_one``: with ``leave_one``, a hole of a single seed is lifted whole and its seed sown.
+- ``children``: a hole can become a player's *child* (:mod:`mancala_marl.games.family_children`
+  says each kind, where they may be made, how sowing passes them, and games without stores). A
+  child keeps the seeds sown into it, which count for its owner beside its store at the end; it
+  is never played nor captured, and a relay lap stops in it. A last seed that makes one captures
+  nothing. Its state: a mark per cell after the other slots, in a game of children only.
+
 **Actions.** Where no move chooses its way, an action is a hole of the mover's, ``0 .. H-1``.
 Where some do (``choose_direction``, ``opposed``), there are ``2H`` actions: ``h`` sows hole ``h``
 counter-clockwise and ``H + h`` sows it clockwise; the mask allows the ways the rules allow (a
@@ -151,7 +158,8 @@ few holes (or a random one that might leave the first player no move), ``passing
 
 Kalah and Sungka are points of the family (:func:`kalah_rules`, :func:`sungka_rules`: their rules
 written as its parameters play move for move as their own kernels); Oware is not (it ends on a
-repeated position) nor is Togyz Kumalak (its tuzduk is a child, which the family does not play).
+repeated position) nor is Togyz Kumalak as the package plays it (its tuzduk's seeds go straight to
+the kazan, where MancalaGames' Toguz_Kumalak.txt keeps them in the child).
 
 The semantics are MancalaGames' (StoneShark's engine of 141 traditional games), which
 ``benchmarks/family_crosscheck.py`` plays against move for move; :func:`load_mancalagames` reads
@@ -164,9 +172,11 @@ import numpy as np
 
 from mancala_marl.errors import BadInput
 from .base import Game
-from .family_space import (CAPTURE_KINDS, CHAINS, OPPONENT_STORES, CHOICES, CLEARED, DIRECTIONS, FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES,
-                           LEFTOVERS, MOST_SEEDS_ONLY, MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OUT_OF_PLAY, PRE_CAPTURES,
-                           PARAMETERS, PARITIES, PASSING, SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED, WINNER)
+from .family_children import CHILD_PARAMS, KEPT, children_refusal
+from .family_space import (CAPTURE_KINDS, CHAINS, CHILDREN, CHILD_HOLES, CHILD_SIDES, CHILD_SOWING, CHOICES, CLEARED,
+                           DIRECTIONS, FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES, LEFTOVERS, MARKS, MOST_SEEDS_ONLY,
+                           MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OPPONENT_STORES, OUT_OF_PLAY, PARAMETERS,
+                           PARITIES, PASSING, PRE_CAPTURES, SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED, WINNER)
 from .family_sowing import action_backward, way_allowed
 from .family_start import draw_rows, start_state, start_total
 from .family_turns import apply_move, legal_holes, may_move
@@ -201,7 +211,8 @@ class Family(Game):
     legal_kernel = staticmethod(legal_holes)
     # seeds out of play (taken by nobody, or dropped by an endless sowing), moves played, turns
     # played, extra turns in a row, the way player_0 sows in an "opposed" game, the hole a lone seed
-    # may not be played back from, the winner of a game of another goal than most seeds
+    # may not be played back from, the winner of a game of another goal than most seeds; then, in a
+    # game of children only, a mark per cell (count_slots)
     extra_slots = 7
     captures_opposite = False
     sweeps_at_end = False
@@ -255,6 +266,9 @@ class Family(Game):
         if params["last_seeds_to_opponent"] and params["passing"] != "none":
             raise BadInput(f"last_seeds_to_opponent={params['last_seeds_to_opponent']} with "
                            f"passing={params['passing']!r} is not played: a seed would be taken twice")
+        if params["move_one"] and (not params["leave_one"] or params["direction"] == "outward"):
+            name, value = ("leave_one", False) if not params["leave_one"] else ("direction", "outward")
+            raise BadInput(f"move_one=True is not played with {name}={value!r}")
         if self.params["passing"] != "none" and self.params["sow_store"]:
             raise BadInput("passing captures with sow_store=True are not played: a store is not a hole to take")
         self.random_start = params["start"] == "random"
@@ -267,10 +281,43 @@ class Family(Game):
             raise BadInput(f"sow_max={params['sow_max']} is too small for {self.total_seeds} seeds on {self.pits} "
                            "holes a side: every hole could be full, and a sowing would find no hole")
         self._refuse_beside_goal()
+        refusal = children_refusal(params, {param.name: param.default for param in PARAMETERS})
+        if refusal:
+            raise BadInput(refusal)
         if not self.legal_mask_fast(self.init(np.random.default_rng(0))).any():
             raise BadInput(f"no first move: with seeds={self.seeds}, start={params['start']!r}, "
                            f"min_seeds={self.params['min_seeds']} and move_rule={self.params['move_rule']!r} no hole "
                            "may be played at the start")
+
+    def count_slots(self) -> int:
+        """``extra_slots``, and in a game of children a mark for each cell of the board."""
+        return self.extra_slots + (2 * self.pits + 2 if self.params["children"] != "none" else 0)
+
+    def from_board(self, board, to_move: int = 0) -> np.ndarray:
+        """The base's state, with the children a game has from the start (``child_holes="fixed_right"``:
+        each player's rightmost hole)."""
+        state = super().from_board(board, to_move)
+        if self.params["child_holes"] == "fixed_right":
+            marks = self.board_size + MARKS
+            state[marks + self.pits - 1], state[marks + 2 * self.pits] = 1, 2
+        return state
+
+    def children_of(self, state) -> list[tuple[int, int]]:
+        """The children on the board, as (cell, owner) pairs (none in a game without children)."""
+        if self.params["children"] == "none":
+            return []
+        marks = state[self.board_size + MARKS:self.board_size + MARKS + self.board_size]
+        return [(int(cell), int(marks[cell]) - 1) for cell in np.flatnonzero(marks)]
+
+    def scores(self, state):
+        """Each player's store, and in a game of children the seeds in that player's children."""
+        s0, s1 = super().scores(state)
+        for cell, owner in self.children_of(state):
+            if owner == 0:
+                s0 += int(state[cell])
+            else:
+                s1 += int(state[cell])
+        return s0, s1
 
     def init(self, rng: np.random.Generator | None = None) -> np.ndarray:
         """The start ``start`` says (:mod:`mancala_marl.games.family_start`), drawn from ``rng``
@@ -338,7 +385,15 @@ class Family(Game):
         high[self.board_size + FIRST_WAY] = 2 if self.params["direction"] == "opposed" else 0
         high[self.board_size + NO_RETURN] = self.board_size
         high[self.board_size + WINNER] = 0 if self.params["goal"] == "most_seeds" else 2
+        if self.params["children"] != "none":  # a hole's mark: 1 + its owner; a store's none
+            high[self.board_size + MARKS:] = 2
+            high[self.board_size + MARKS + self.pits] = high[self.board_size + MARKS + 2 * self.pits + 1] = 0
         return low, high
+
+    def marked_pits(self, state):
+        """The children, as (side, pit) pairs."""
+        marked = [(cell // (self.pits + 1), cell % (self.pits + 1)) for cell, _ in self.children_of(state)]
+        return marked, "a child: a hole its owner has made its own" if marked else ""
 
     def illegal_reason(self, state, action):
         reason = super().illegal_reason(state, action)
@@ -349,6 +404,10 @@ class Family(Game):
         seeds = state[player * (self.pits + 1) + hole]
         named = f"hole {hole}" if self.actions == self.pits else \
             f"hole {hole} sown {'clockwise' if clockwise else 'counter-clockwise'} (action {action})"
+        cell = player * (self.pits + 1) + hole
+        owners = dict(self.children_of(state))
+        if cell in owners:
+            return f"player_{player}'s {named} is player_{owners[cell]}'s child: a child is never played"
         if seeds < self.params["min_seeds"]:
             return f"player_{player}'s {named} holds {seeds} seeds, fewer than the {self.params['min_seeds']} a move needs"
         if self.actions > self.pits and not way_allowed(state, self.spec, player, hole, clockwise):
@@ -391,12 +450,17 @@ class Family(Game):
             "end_below": st.integers(0, 4), "leftover": st.sampled_from(LEFTOVERS),
             "endless_leftover": st.sampled_from(LEFTOVERS), "lap_rule": st.sampled_from(LAP_RULES),
             "lap_count": st.integers(0, 4),
-            "goal": st.one_of(st.just("most_seeds"), st.sampled_from(GOALS))}).map(cls._consistent).filter(cls._takes)
+            "goal": st.one_of(st.just("most_seeds"), st.sampled_from(GOALS)), "move_one": st.booleans(),
+            "children": st.sampled_from(CHILDREN), "child_count": st.integers(2, 4),
+            "child_side": st.sampled_from(CHILD_SIDES), "child_holes": st.sampled_from(CHILD_HOLES),
+            "child_sowing": st.sampled_from(CHILD_SOWING), "child_stores": st.booleans(),
+            }).map(cls._consistent).filter(cls._takes)
 
     @staticmethod
     def _consistent(params):
         """A drawn set made one the rules take: a lap rule and win_short kept only where they do
-        something, the choice of direction where the row and the direction allow it."""
+        something, the choice of direction where the row and the direction allow it, the rules of
+        children only in a game of children and beside the rules they are played with."""
         if not params["early_win"]:
             params["win_short"] = 0
         odd = params["holes"] % 2 == 1
@@ -416,6 +480,18 @@ class Family(Game):
             params["take_final"] = False
         if params["capture_kind"] == "singles":
             params["capture_min"] = 0
+        defaults = {param.name: param.default for param in PARAMETERS}
+        params["move_one"] = params["move_one"] and params["leave_one"] and params["direction"] != "outward"
+        if params["children"] == "none":
+            params.update({name: defaults[name] for name in CHILD_PARAMS})
+        else:  # the rules a game of children leaves as they are
+            params.update(KEPT, laps="single" if params["laps"] == "next" else params["laps"])
+            if params["child_holes"] == "fixed_right":
+                params["child_count"] = 0
+            if params["child_stores"]:
+                params.update(sow_store=False, endless_leftover="divided",
+                              leftover="owner" if params["leftover"] == "divided" else params["leftover"],
+                              take_own="on_capture" if params["take_own"] == "always" else params["take_own"])
         if params["laps"] == "single":
             params["lap_rule"] = "any"
         elif params["pre_capture"] in ("across_ones", "across_lone"):

@@ -13,7 +13,8 @@ from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTU
                            NO_SINGLE_CAPTURE, ODD, ON_CAPTURE, OPPONENT_FIRST, OWN_FIRST, PRE_ACROSS_LONE,
                            PRE_ACROSS_ONES, PRE_ONE_SEED, REPEAT, SIDE_OPPONENT,
                            SIDE_OWN, SLAM_EXTRA_TURN, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_,
-                           TURNS_PLAYED, row_seeds, side_of, sown_store, step)
+                           TURNS_PLAYED, CHILDREN_, CHILD_STORES, WEG, row_seeds, side_of, sown_store, step)
+from .family_children import child_due, first_child, make_child, mark_of
 
 
 @kernel(inline="always")
@@ -47,7 +48,9 @@ def can_take(state, cell, holes, mover, spec, by_count, side_rule):
         return False
     if not side_allowed(cell, holes, mover, side_rule):
         return False
-    return not by_count or count_qualifies(state[cell], spec)
+    if by_count and not count_qualifies(state[cell], spec):
+        return False
+    return not (spec[CHILDREN_] and mark_of(state, holes, cell) != 0)  # a child is never taken
 
 
 @kernel
@@ -116,6 +119,31 @@ def keep_grand_slam_hole(state, before, holes, mover, left):
 
 
 @kernel
+def children_first(state, spec, last, mover, backward, own_store):
+    """What a game of children does at the last hole before any capture: a weg's capture (-2, or
+    -3 with another turn), a child made or, without stores and without a child, nothing (-4);
+    else the child a capture goes into (child_stores), or -1."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    home = -1
+    due = child_due(state, spec, last, mover, backward, own_store)
+    if spec[CHILD_STORES]:
+        home = first_child(state, holes, mover)
+        if home < 0 and not due:  # no child to capture into, none made: nothing happens
+            return -4
+    if spec[CHILDREN_] == WEG and mark_of(state, holes, last) == 2 - mover:  # the opponent's weg
+        seeds = 2 if state[last] >= 2 else 1
+        state[last] -= seeds
+        state[home if home >= 0 else mover * (holes + 1) + holes] += seeds
+        extra = spec[CAPTURE_EXTRA_TURN] and (not spec[EXTRA_TURN_ONCE] or state[cells + EXTRA_TURNS] == 0)
+        return -3 if extra else -2
+    if due:  # a child made instead of a capture
+        make_child(state, spec, last, mover, backward, own_store)
+        return -4
+    return home
+
+
+@kernel
 def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     """Take what a lap ending in ``last`` (a hole, after a lap of ``lap_seeds`` sown ``backward``
     or not) captures, then the last few seeds (``take_last``); a grand slam is undone or cut back
@@ -128,6 +156,11 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
     if spec[NO_SINGLE_CAPTURE] and lap_seeds == 1 or inhibited:
         return 0
+    home = -1  # without stores (child_stores): the child the capture goes into
+    if spec[CHILDREN_]:
+        home = children_first(state, spec, last, mover, backward, own_store)
+        if home < -1:  # a weg's capture (-2, -3: another turn), or a child made or nothing (-4)
+            return 0 if home == -4 else (CAPTURED if home == -2 else REPEAT | CAPTURED)
     sides = spec[CAPTURE_SIDE]
     if sides >= OPPONENT_FIRST:  # the last hole decides for the whole chain, which may cross sides
         if not side_allowed(last, holes, mover, sides):
@@ -137,6 +170,7 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     if SLAM_NO_CAPTURE <= slam_rule < SLAM_EXTRA_TURN:
         saved = state[:cells].copy()
     store = mover * (holes + 1) + holes
+    banked = state[store] if home >= 0 else 0
     limit = spec[CAPTURES]
     chain_rule = spec[CHAIN]
     chain_backward = chain_rule == CHAIN_CW if chain_rule >= CHAIN_CW else backward == (chain_rule == FORWARD)
@@ -246,6 +280,9 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
         take_last(state, spec, mover)
     if taken == 0:
         return 0
+    if home >= 0:  # what the capture put in the store goes into the child
+        state[home] += state[store] - banked
+        state[store] = banked
     if slam_rule >= SLAM_NO_CAPTURE and opponent_had_seeds and row_seeds(state, holes, 1 - mover) == 0:
         if slam_rule == SLAM_EXTRA_TURN:  # the capture stands, and the mover moves again
             return REPEAT | CAPTURED

@@ -8,11 +8,12 @@ from .base import SPEC_PITS, action_count
 from .family_space import (LAST_SEEDS_TO_OPPONENT, BOTH_STORES, BY_PARITY, CAPTURED, CAPTURE_KIND, KIND_OPPONENT_STORE, OPPONENT_STORE,
                            STORE_SOWN, CAPTURE_GAP, CAPTURE_MIN, CAPTURE_SIDE, CHOOSE_ALL, CHOOSE_DIRECTION,
                            CHOOSE_MIDDLE, COUNT_AT_LEAST, COUNT_IS, CROSS_CAPTURE, DIRECTION, ENDLESS, FIRST_WAY,
-                           GRAND_SLAM, LAPS_, LAP_CAPTURE, LAP_COUNT, LAP_RULE, LEAVE_ONE, MAX_LAPS, MIN_SEEDS, NEXT,
+                           GRAND_SLAM, LAPS_, LAP_CAPTURE, LAP_COUNT, LAP_RULE, LEAVE_ONE, MAX_LAPS, MOVE_ONE, MIN_SEEDS, NEXT,
                            NO_CAPTURE_TURNS, OPPOSED, PRE_ACROSS_ONES, PRE_CAPTURE, OUTWARD, OUT_OF_PLAY, OWNER_ALL, OWN_SIDE, PASSING_, RELAY,
                            REPEAT, SKIP_ORIGIN, SLAM_NO_CAPTURE, SOWER_OPPONENT, SOWER_OWN, SOW_MAX, SOW_STORE,
-                           TURNS_PLAYED, next_sown, row_seeds, side_of, sown_store, step)
+                           TURNS_PLAYED, CHILDREN_, CHILD_SOWING_, next_sown, row_seeds, side_of, sown_store, step)
 from .family_capture import can_take, capture, pre_capture
+from .family_children import child_due, mark_of
 
 
 @kernel
@@ -36,13 +37,14 @@ def sow_and_capture(state, spec, action):
     # only a grand slam that takes nothing asks (a row's sum is a tenth of a move's time)
     opponent_had_seeds = spec[GRAND_SLAM] >= SLAM_NO_CAPTURE and row_seeds(state, holes, 1 - mover) > 0
     lap_rule = spec[LAP_RULE]
-    skip_origin, sow_max, few_left = spec[SKIP_ORIGIN], spec[SOW_MAX], spec[LAST_SEEDS_TO_OPPONENT]
+    skip_origin, few_left = spec[SKIP_ORIGIN], spec[LAST_SEEDS_TO_OPPONENT]
+    walk = spec[SOW_MAX] or spec[CHILD_SOWING_]  # holes to pass over beyond the origin
 
     pre = spec[PRE_CAPTURE]
     if pre == PRE_ACROSS_ONES:  # from the board as the move found it, once
         pre_capture(state, pre, origin, 0, mover, holes)
     seeds = state[origin]
-    if spec[LEAVE_ONE]:
+    if spec[LEAVE_ONE] and not (seeds == 1 and spec[MOVE_ONE]):
         seeds -= 1
         state[origin] = 1
     else:
@@ -59,8 +61,8 @@ def sow_and_capture(state, spec, action):
         to_opponent = few_left > 0 and row_seeds(state, holes, 0) + row_seeds(state, holes, 1) <= few_left
         special = to_opponent or (passing and not inhibited)  # one test a seed where neither is
         while seeds > 0:
-            if sow_max:  # full holes to pass over too
-                cell = next_sown(state, spec, cell, origin, holes, backward, own_store)
+            if walk:  # full holes or the opponent's children to pass over too
+                cell = next_sown(state, spec, cell, origin, holes, backward, own_store, mover, seeds == 1)
             else:  # the common walk, inline (next_sown's loop costs a most-seeds game 7%)
                 cell = step(cell, holes, backward, own_store)
                 if cell == origin and skip_origin:
@@ -114,6 +116,8 @@ def sow_and_capture(state, spec, action):
                 go_on = state[last] > 1
         elif spec[LAPS_] == RELAY:
             go_on = state[last] > 1 and not (stop_for_count and can_take(state, last, holes, mover, spec, True, spec[CAPTURE_SIDE]))
+            if go_on and spec[CHILDREN_]:  # a lap stops in a child, or where one is to be made
+                go_on = mark_of(state, holes, last) == 0 and not child_due(state, spec, last, mover, backward, own_store)
             origin = last
         elif spec[LAPS_] == NEXT:
             after = step(last, holes, backward, own_store)
@@ -196,5 +200,5 @@ def crossing_cell(state, spec, action):
     if not ((hole == 0 and clockwise) or (hole == holes - 1 and not clockwise)):
         return -1
     own_store = sown_store(spec, mover, holes)
-    target = next_sown(state, spec, origin, origin, holes, clockwise, own_store)
+    target = next_sown(state, spec, origin, origin, holes, clockwise, own_store, mover, True)
     return target if side_of(target, holes) == 1 - mover else -1

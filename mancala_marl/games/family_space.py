@@ -19,6 +19,10 @@ MOVE_LIMIT = MAX_MOVES
 # end of the rows ("outward"), which may not be played straight back (0: none); WINNER: in a game of
 # another goal than most_seeds, which no store count decides, 1 + the winner once it is over (0: a draw)
 OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED, EXTRA_TURNS, FIRST_WAY, NO_RETURN, WINNER = 1, 2, 3, 4, 5, 6, 7
+# MARKS: in a game of children only (``children`` not "none"), one slot per cell of the board
+# after WINNER: state[TO_MOVE + MARKS + cell] is 0 for a hole of nobody's, 1 + p for player p's
+# child (a store's slot stays 0)
+MARKS = 8
 DIRECTIONS = ("ccw", "cw", "outward", "inward", "by_parity", "opposed")
 CHOICES = ("none", "middle", "all")
 LAPS = ("single", "relay", "next")
@@ -39,6 +43,13 @@ TAKERS = ("mover", "first")
 STARTS = ("equal", "two_empty", "triples", "plus_one", "alternate_one", "alternate_split", "gamacha",
           "rightmost_first", "random")
 GOALS = ("most_seeds", "deprive", "clear", "immobilize")
+CHILDREN = ("none", "normal", "one", "weg", "bull", "qur")
+CHILD_SIDES = ("any", "opponent", "own")
+# where a player may make a child: family_children.HOLE_PATTERNS says each
+CHILD_HOLES = ("anywhere", "ends", "no_ends", "inner_own", "ends_next_opponent", "no_own_right",
+               "no_opponent_right", "no_opponent_left", "not_symmetric", "not_facing", "ends_inner_opponent",
+               "fixed_right")
+CHILD_SOWING = ("into", "skip_opponent", "skip_opponent_but_last")
 # the parameters that only say how a most_seeds game ends and scores: another goal leaves them at their defaults
 MOST_SEEDS_ONLY = ("end_seeds_left", "end_cleared", "early_win", "win_short", "end_below", "leftover", "unfed_takes",
                    "endless_leftover")
@@ -76,6 +87,7 @@ PARAMETERS = (
     Param("sow_max", int, 0, "holes holding this many seeds or more are passed over by the sowing (0: none)",
           low=0, high=MAX_COUNT),
     Param("leave_one", bool, False, "a move lifts all its hole's seeds but one"),
+    Param("move_one", bool, False, "with leave_one: a hole of one seed is lifted whole, its seed sown on"),
     Param("min_seeds", int, 1, "seeds a hole needs to be played", low=1, high=MAX_COUNT),
     Param("move_rule", str, "any", "which holes may be played beyond min_seeds", choices=MOVE_RULES),
     Param("pre_capture", str, "none", "a capture before the sowing: one seed of each lap's to the mover's store, "
@@ -140,12 +152,30 @@ PARAMETERS = (
                                       "cannot feed an opponent without seeds, the unfed player takes the seeds left"),
     Param("endless_leftover", str, "divided", "who gets them when a relay sowing is endless",
           choices=LEFTOVERS),
+    Param("children", str, "none", "holes a player comes to own (family_children says each kind): none; "
+                                   "normal (a last seed making child_count seeds); one (the same, one a "
+                                   "player); weg (normal, and a last seed in the opponent's takes two); bull "
+                                   "(normal, or the last two holes at child_count - 1 and child_count); qur "
+                                   "(a last seed in an empty hole across child_count seeds: both holes)",
+          choices=CHILDREN),
+    Param("child_count", int, 0, "the seeds that make a child", low=0, high=MAX_COUNT),
+    Param("child_side", str, "any", "the row a child may be made in, as the mover sees it",
+          choices=CHILD_SIDES),
+    Param("child_holes", str, "anywhere", "which holes of each row may become whose children (family_children "
+                                          "says each pattern); fixed_right: each player's rightmost hole is "
+                                          "its child from the start and no other is made", choices=CHILD_HOLES),
+    Param("child_sowing", str, "into", "how sowing treats the opponent's children: sows into them, passes over "
+                                       "them, or passes over them but for the last seed", choices=CHILD_SOWING),
+    Param("child_stores", bool, False, "the stores are not played: captures go into the capturer's first child "
+                                       "(none before it has one), and the seeds claimed at the end into each "
+                                       "player's first child"),
 )
 (START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, OPPONENT_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, LAST_SEEDS_TO_OPPONENT, SKIP_ORIGIN, SOW_MAX,
- LEAVE_ONE, MIN_SEEDS, MOVE_RULE, PRE_CAPTURE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
+ LEAVE_ONE, MOVE_ONE, MIN_SEEDS, MOVE_RULE, PRE_CAPTURE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
  TAKE_OWN_, CAPTURE_KIND, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_FINAL, TAKE_ACROSS,
  CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, GOAL,
- END_SEEDS_LEFT, END_CLEARED, EARLY_WIN, WIN_SHORT, END_BELOW, LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER) = (
+ END_SEEDS_LEFT, END_CLEARED, EARLY_WIN, WIN_SHORT, END_BELOW, LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER, CHILDREN_,
+ CHILD_COUNT, CHILD_SIDE, CHILD_HOLES_, CHILD_SOWING_, CHILD_STORES) = (
     spec_index(PARAMETERS, param.name) for param in PARAMETERS[2:])
 RELAY, NEXT = LAPS.index("relay"), LAPS.index("next")
 EVEN, ODD = PARITIES.index("even"), PARITIES.index("odd")
@@ -166,6 +196,10 @@ STORE_SOWN, STORE_SOWN_NO_TURN = 1, 2
 BOTH_STORES = -2  # a sowing's own_store where both stores are sown
 TO_OWNER, TO_MOVER, DIVIDED, TO_NOBODY = range(4)
 DEPRIVE, CLEAR, IMMOBILIZE = range(1, 4)
+NORMAL_CHILD, ONE_CHILD, WEG, BULL, QUR = range(1, 6)
+FIXED_RIGHT = CHILD_HOLES.index("fixed_right")
+NOT_SYMMETRIC, NOT_FACING = CHILD_HOLES.index("not_symmetric"), CHILD_HOLES.index("not_facing")
+SKIP_OPPONENT, SKIP_BUT_LAST = 1, 2
 # What a sowing ended in (sow_and_capture's result): bits
 REPEAT, CAPTURED, ENDLESS = 1, 2, 4
 
@@ -206,14 +240,22 @@ def step(cell, holes, backward, own_store):
 
 
 @kernel(inline="always")
-def next_sown(state, spec, cell, origin, holes, backward, own_store):
+def next_sown(state, spec, cell, origin, holes, backward, own_store, mover, last_seed):
     """The cell a sowing drops its next seed into after ``cell``: past the hole it started from
-    (skip_origin) and past holes already holding sow_max seeds."""
+    (skip_origin), past holes already holding sow_max seeds and past the opponent's children
+    (child_sowing; but for the ``last_seed``, with "skip_opponent_but_last")."""
     full = spec[SOW_MAX]
+    skip = spec[CHILD_SOWING_]
+    skip_children = skip == SKIP_OPPONENT or (skip == SKIP_BUT_LAST and not last_seed)
+    theirs = 2 - mover  # the mark of the opponent's children
+    marks = 2 * holes + 2 + MARKS
     while True:
         cell = step(cell, holes, backward, own_store)
-        if not ((cell == origin and spec[SKIP_ORIGIN]) or (full and side_of(cell, holes) >= 0 and state[cell] >= full)):
-            return cell
+        if (cell == origin and spec[SKIP_ORIGIN]) or (full and side_of(cell, holes) >= 0 and state[cell] >= full):
+            continue
+        if skip_children and state[marks + cell] == theirs:
+            continue
+        return cell
 
 
 @kernel(inline="always")

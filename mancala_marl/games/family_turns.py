@@ -11,9 +11,12 @@ from .base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, action_count, sweep_to_store
 from .family_space import (BOTH_STORES, CLEAR, CLEARED_EITHER, CLEARED_OPPONENT, CLEARED_OWN, DEPRIVE, DIRECTION, DIVIDED,
                            EARLY_WIN, ENDLESS, ENDLESS_LEFTOVER, END_BELOW, END_CLEARED, END_SEEDS_LEFT, EXTRA_TURNS,
                            FIRST_WAY, GOAL, GRAND_SLAM, LEAVE_ONE, LEFTOVER, MIN_SEEDS, MOVES_PLAYED, MOVE_LIMIT,
-                           MOVE_RULE, MUST_PASS, MUST_SHARE, NOT_ACROSS_ONES, NO_RETURN, OPPONENT_OR_EMPTY, OPPOSED, OUT_OF_PLAY, REPEAT,
-                           SINGLES_LAST, SINGLE_TO_EMPTY, SKIP_ORIGIN, TO_OCCUPIED, SLAM_ILLEGAL, SOW_STORE, START, TO_MOVER, TO_NOBODY, TO_OWNER,
-                           TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT, row_seeds, side_of, sown_store, step)
+                           MOVE_ONE, MOVE_RULE, MUST_PASS, MUST_SHARE, NOT_ACROSS_ONES, NO_RETURN, OPPONENT_OR_EMPTY, OPPOSED,
+                           OUT_OF_PLAY, REPEAT, SINGLES_LAST, SINGLE_TO_EMPTY, SKIP_ORIGIN, TO_OCCUPIED, SLAM_ILLEGAL,
+                           SOW_STORE, START, TO_MOVER, TO_NOBODY, TO_OWNER, TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT,
+                           CHILDREN_, CHILD_STORES, row_seeds, side_of, sown_store, step)
+from .family_children import (child_seeds, claim_children_leftover, divide_into_children, free_row_seeds, has_child,
+                              mark_of)
 from .family_start import start_total
 from .family_sowing import crossing_cell, sow_and_capture, sows_backward, way_allowed
 
@@ -25,7 +28,7 @@ def may_move(state, spec, mover, hole, backward):
     holes = spec[SPEC_PITS]
     origin = mover * (holes + 1) + hole
     seeds = state[origin]
-    if seeds < spec[MIN_SEEDS]:
+    if seeds < spec[MIN_SEEDS] or (spec[CHILDREN_] and mark_of(state, holes, origin) != 0):  # a child is never played
         return False
     rule = spec[MOVE_RULE]
     own_store = sown_store(spec, mover, holes)
@@ -54,7 +57,7 @@ def may_move(state, spec, mover, hole, backward):
 def first_lap_end(state, spec, origin, seeds, holes, backward, own_store):
     """The cell where a move's first lap from ``origin`` (``seeds`` in it) drops its last seed."""
     cell = origin
-    left = seeds - 1 if spec[LEAVE_ONE] else seeds
+    left = seeds - 1 if spec[LEAVE_ONE] and not (seeds == 1 and spec[MOVE_ONE]) else seeds
     while left > 0:
         cell = step(cell, holes, backward, own_store)
         if cell == origin and spec[SKIP_ORIGIN]:
@@ -79,7 +82,7 @@ def movable(state, spec, mover, out):
                     may_move(state, spec, mover, h, way == 1)
                 out[way * holes + h] = ok
                 count += ok
-    elif spec[MOVE_RULE] == 0:  # the common case, without may_move's call per hole (a third of a move's time)
+    elif spec[MOVE_RULE] == 0 and not spec[CHILDREN_]:  # the common case, without may_move's call per hole (a third of a move's time)
         least = spec[MIN_SEEDS]
         for h in range(holes):
             out[h] = state[first + h] >= least and h != blocked
@@ -136,7 +139,7 @@ def has_move(state, spec, player):
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     if spec[MOVE_RULE] == 0 and not spec[MUST_SHARE] and spec[GRAND_SLAM] != SLAM_ILLEGAL and \
-            state[cells + NO_RETURN] == 0:
+            state[cells + NO_RETURN] == 0 and not spec[CHILDREN_]:
         for cell in range(player * (holes + 1), player * (holes + 1) + holes):  # no move to try on a copy
             if state[cell] >= spec[MIN_SEEDS]:
                 return True
@@ -204,7 +207,11 @@ def apply_move(state, action, spec):
     result = sow_and_capture(state, spec, action)
     state[cells + NO_RETURN] = crossed + 1 if crossed >= 0 and state[crossed] == 1 else 0
     if result & ENDLESS:  # another goal: a draw, the board as it is
-        if spec[GOAL] == 0:
+        if spec[GOAL] == 0 and spec[CHILD_STORES]:  # (the importer keeps endless_leftover "divided" here)
+            divide_into_children(state, spec)
+        elif spec[GOAL] == 0 and spec[CHILDREN_]:
+            claim_children_leftover(state, spec, mover, spec[ENDLESS_LEFTOVER])
+        elif spec[GOAL] == 0:
             claim_leftover(state, holes, mover, spec[ENDLESS_LEFTOVER])
         state[cells] = GAME_OVER
         return
@@ -221,26 +228,35 @@ def apply_move(state, action, spec):
     playable = True
     # The board's count, where a rule asks for it (else an empty board is found by has_move below:
     # the per-move loop was a tenth of a move's time)
-    if spec[END_SEEDS_LEFT] >= 0 or spec[END_BELOW] > 0 or spec[MIN_SEEDS] > 1 or spec[UNFED_TAKES]:
+    children = spec[CHILDREN_]
+    if spec[END_SEEDS_LEFT] >= 0 or spec[END_BELOW] > 0 or spec[MIN_SEEDS] > 1 or spec[UNFED_TAKES] or children:
         playable = False
         for player in range(2):
             first = player * (holes + 1)
             for cell in range(first, first + holes):
+                if children and mark_of(state, holes, cell) != 0:  # a child's seeds are out of play
+                    continue
                 on_board += state[cell]
                 playable = playable or state[cell] >= spec[MIN_SEEDS]
 
     ended = 0 <= spec[END_SEEDS_LEFT] and on_board <= spec[END_SEEDS_LEFT]
     cleared = spec[END_CLEARED]
-    if cleared == CLEARED_OWN:
-        ended = ended or row_seeds(state, holes, mover) == 0
-    elif cleared == CLEARED_OPPONENT:
-        ended = ended or row_seeds(state, holes, 1 - mover) == 0
-    elif cleared == CLEARED_EITHER:
-        ended = ended or row_seeds(state, holes, mover) == 0 or row_seeds(state, holes, 1 - mover) == 0
+    if cleared:
+        mine = free_row_seeds(state, holes, mover) if children else row_seeds(state, holes, mover)
+        theirs = free_row_seeds(state, holes, 1 - mover) if children else row_seeds(state, holes, 1 - mover)
+        if cleared == CLEARED_OWN:
+            ended = ended or mine == 0
+        elif cleared == CLEARED_OPPONENT:
+            ended = ended or theirs == 0
+        elif cleared == CLEARED_EITHER:
+            ended = ended or mine == 0 or theirs == 0
     if not ended:
         total = start_total(spec[START], holes, spec[SPEC_SEEDS])  # MancalaGames counts from the rules, not the board
         win = total - spec[WIN_SHORT] if spec[WIN_SHORT] else (total + 1) // 2
         s0, s1 = state[holes], state[cells - 1]
+        if children:  # a player's children count beside its store
+            s0 += child_seeds(state, holes, 0)
+            s1 += child_seeds(state, holes, 1)
         if spec[EARLY_WIN] and (s0 > win or s1 > win or (s0 == win and s1 == win)):
             state[cells] = GAME_OVER  # won outright: the board stays as it is
             return
@@ -263,7 +279,8 @@ def apply_move(state, action, spec):
             ended = not has_move(state, spec, mover) and not has_move(state, spec, 1 - mover)
         else:
             ended = not has_move(state, spec, following)
-        if not ended and (0 < on_board < spec[END_BELOW] or state[cells + MOVES_PLAYED] >= MOVE_LIMIT):
+        few = 0 < on_board < spec[END_BELOW] and not (children and (has_child(state, holes, 0) or has_child(state, holes, 1)))
+        if not ended and (few or state[cells + MOVES_PLAYED] >= MOVE_LIMIT):
             ended = True
         if not ended:
             if spec[MUST_PASS] and not has_move(state, spec, following):
@@ -271,5 +288,8 @@ def apply_move(state, action, spec):
                 state[cells + TURNS_PLAYED] += 1  # a pass is a turn
             state[cells] = following
             return
-    claim_leftover(state, holes, mover, spec[LEFTOVER])
+    if children:
+        claim_children_leftover(state, spec, mover, spec[LEFTOVER])
+    else:
+        claim_leftover(state, holes, mover, spec[LEFTOVER])
     state[cells] = GAME_OVER

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from mancala_marl.errors import BadInput
 from .family import Family
-from .family_space import MOST_SEEDS_ONLY, PARAMETERS, STARTS
+from .family_space import CHILD_HOLES, MOST_SEEDS_ONLY, PARAMETERS, STARTS
 from .family_start import start_total
 
 # MancalaGames' option defaults (a file names only what differs from them)
@@ -75,7 +75,7 @@ CHOICES = {
                                  10: "not_across_ones", 11: "to_occupied"}),
     "presowcapt": ("pre_capture", {0: "none", 1: "one_seed", 2: "across_ones", 3: "across_lone"}),
     "sow_rule": ("passing", {0: "none", 3: "owner", 4: "owner_all", 14: "sower", 15: "sower_own", 16: "sower_opponent",
-                             8: "none", 7: "none", 10: "none"}),
+                             8: "none", 7: "none", 9: "none", 10: "none", 11: "none"}),
     "pickextra": ("take_last_by", {0: "mover", 1: "mover", 2: "mover", 3: "mover", 4: "first", 5: "mover"}),
 }
 # why some values of CHOICES' options are not played (the state would need what it lacks)
@@ -97,10 +97,16 @@ ENUM_NAMES = {  # for the refusals, MancalaGames' own words
 NOT_PLAYED = {  # options the family does not play yet, at any value but the default
     "prescribed": "prescribed openings",
     "play_locs": "moves from the stores", "no_sides": "boards without sides",
-    "move_one": "moving one seed", "child_type": "children (owned holes)",
     "moveunlock": "locked holes",
     "xc_sown": "cross captures that must visit the opponent",
 }
+# ChildType -> our children (RAM, 7: holes of no one's, which captures clear, is not played)
+CHILD_OF = {0: "none", 1: "normal", 3: "one", 4: "weg", 5: "bull", 6: "qur"}
+# ChildRule -> our child_side; a territory's owners are the sides in the first round
+CHILD_SIDE_OF = {0: "any", 1: "opponent", 2: "own"}
+TERRITORY_CHILD_SIDE_OF = {4: "opponent", 5: "own"}
+# SowRule -> our child_sowing (NO_OPP_CHILD, OPP_CHILD_ONLY1)
+CHILD_SOWING_OF = {9: "skip_opponent", 11: "skip_opponent_but_last"}
 # StartPattern -> our start (family_start says each); the others are refused
 START_OF = {0: "equal", 1: "gamacha", 3: "alternate_one", 4: "triples", 5: "two_empty", 6: "random",
             7: "alternate_split", 8: "plus_one", 9: "rightmost_first"}
@@ -182,6 +188,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
         params["chain"] = "cw" if info["sow_direct"] == 1 else "ccw"
     if info["capt_dir"] == 1 and not info["multicapt"] and not info["capt_type"]:
         params["chain"] = "backward"  # a single capture has no chain: the direction says nothing
+    params.update(children_params(info, refuse))
     params.update(leftover_params(info, refuse))
     params.update(capture_type_params(info, refuse))
     params["opponent_store"] = OPPONENT_STORE_OF[info["sow_stores"]]
@@ -211,6 +218,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
     if params["passing"] != "none" and info["sow_stores"]:
         refuse("sow_rule", "passing captures with sowing into the stores")
     params.update(skip_origin=bool(info["skip_start"]), leave_one=bool(info["sow_start"]),
+                  move_one=bool(info["sow_start"] and info["move_one"]),
                   min_seeds=int(info["min_move"]), must_share=bool(info["mustshare"]),
                   must_pass=bool(info["mustpass"]), no_single_capture=bool(info["nosinglecapt"]))
     total = int(start_total(STARTS.index(params["start"]), holes, params["seeds"]))
@@ -240,7 +248,8 @@ def family_params(data: dict, name: str = "the game") -> dict:
     params["end_below"] = no_change_below(info, total)
     quitter = info["quitter"]
     if info["mlaps"] and GOAL_OF[info["goal"]] == "most_seeds":  # the quitter shares out an endless sowing's board
-        if quitter not in LEFTOVER_OF or (quitter == 4 and not info["stores"]):
+        # (DIVVIED without stores shares the seeds into the children)
+        if quitter not in LEFTOVER_OF or (quitter == 4 and not info["stores"] and not info["child_type"]):
             refuse("quitter", "how an endless sowing's board is shared out")
         params["endless_leftover"] = LEFTOVER_OF[quitter]
     if info["end_cond"] == 4:
@@ -264,6 +273,30 @@ def start_params(info: dict, holes: int, seeds: int, refuse) -> dict:
     if seeds % (2 * holes):
         refuse("start_pattern", f"a random start of {seeds} seeds, not a whole number a hole on {2 * holes} holes")
     return {"start": "random", "seeds": seeds // (2 * holes)}
+
+
+def children_params(info: dict, refuse) -> dict:
+    """MancalaGames' children (``child_type``, ``child_cvt``, ``child_rule``, ``child_locs``, the
+    sow rules that pass over children) as ours; a game of children without stores puts its
+    captures into them (``child_stores``)."""
+    kind = info["child_type"]
+    if kind not in CHILD_OF:
+        refuse("child_type", "RAM children (holes of no one's that captures clear)" if kind == 7 else "")
+    sowing = CHILD_SOWING_OF.get(info["sow_rule"], "into")
+    if kind == 0:
+        if sowing != "into":
+            refuse("sow_rule", "passing over children in a game without them")
+        return {}
+    rule = info["child_rule"]
+    side = TERRITORY_CHILD_SIDE_OF.get(rule) if info["goal"] == 2 else None
+    side = side or CHILD_SIDE_OF.get(rule)
+    if side is None:
+        refuse("child_rule")
+    holes = CHILD_HOLES[info["child_locs"]] if 0 <= info["child_locs"] < len(CHILD_HOLES) else None
+    if holes is None:
+        refuse("child_locs")
+    return {"children": CHILD_OF[kind], "child_count": 0 if holes == "fixed_right" else int(info["child_cvt"]),
+            "child_side": side, "child_holes": holes, "child_sowing": sowing, "child_stores": not info["stores"]}
 
 
 def leftover_params(info: dict, refuse) -> dict:
@@ -323,10 +356,13 @@ def capture_counts(info: dict, total: int, refuse) -> dict:
 def no_change_below(info: dict, total: int) -> int:
     """MancalaGames ends a game when fewer seeds are left than any capture needs (and some are):
     that least count, or 0 where the game's other rules end it first or no capture is by count."""
+    children = info["child_type"] and info["child_type"] != 7
+    weg_only = info["child_type"] == 4 and not any(info[name] for name in (
+        "capt_max", "capt_min", "capt_on", "capt_type", "crosscapt", "evens", "sow_stores"))
     if (info["sow_stores"] or (info["mustshare"] and not info["mustpass"]) or info["end_cond"]
-            or info["rounds"] in (3, 4) or info["pickextra"] in (3, 4)):
+            or info["rounds"] in (3, 4) or info["pickextra"] in (3, 4) or (children and not info["stores"]) or weg_only):
         return 0
-    needed = total
+    needed = info["child_cvt"] if children else total  # (a game with a child never ends so: family_children)
     if info["evens"] or info["crosscapt"] or info["capt_type"] == 1:  # (NEXT)
         needed = min(2, needed)
     if info["capt_type"] == 2:  # two out: the hole beyond the gap, and the last one unless lapping
