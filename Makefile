@@ -115,10 +115,10 @@ bench: setup
 	$(PY) benchmarks/speed.py
 
 # The labelled positions shipped in mancala_marl/endgame/sets/ (docs/perfect_play.md#labelled-positions):
-# Kalah's database of 26 seeds in play (2.5 GiB in the cache, about 20 minutes to build), then about
-# an hour of solving on two cores for both sets
+# Kalah's database of 26 seeds in play (2.5 GiB in the cache, about 20 minutes to build), then under an
+# hour of solving on two cores for each set
 position-sets: setup
-	$(VENV)/bin/mancala-marl positions kalah --build --count 3000 --db-seeds 26 --tt-bits 24 --out mancala_marl/endgame/sets/kalah.npz
+	$(VENV)/bin/mancala-marl positions kalah --build --count 5000 --db-seeds 26 --tt-bits 24 --out mancala_marl/endgame/sets/kalah.npz
 	$(VENV)/bin/mancala-marl positions oware --build --count 2000 --out mancala_marl/endgame/sets/oware_endgames.npz
 
 clean:

@@ -179,3 +179,22 @@ def test_positions_command_writes_json_lines(small_set):
     missing = subprocess.run([sys.executable, "-m", "mancala_marl.cli", "positions", "sungka"],
                              capture_output=True, text=True)
     assert missing.returncode == 2 and "no labelled positions ship for sungka" in missing.stderr
+
+
+def test_threads_sharing_a_game_never_read_each_others_legal_moves():
+    """A set's workers share one game: a move legal in one thread's position must play there,
+    whatever another thread is checking at the same time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    game = parse_game("kalah")
+    boards = ([4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0], [0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 9, 0])
+
+    def play(board) -> int:
+        state = game.from_board(board)
+        pit = int(np.flatnonzero(game.legal_mask(state))[0])
+        for _ in range(5_000):
+            game.apply(state.copy(), pit)  # another thread's empty pit here would be refused
+        return pit
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        assert list(pool.map(play, boards)) == [0, 5]

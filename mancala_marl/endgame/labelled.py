@@ -44,7 +44,7 @@ FOLDER = Path(__file__).parent / "sets"
 FORMAT_VERSION = 1
 # game spec (as Game.cli_spec writes it): the shipped set's file in FOLDER, and how it is built
 SHIPPED = {
-    "kalah": ("kalah.npz", "--count 3000 --db-seeds 26 --tt-bits 24"),
+    "kalah": ("kalah.npz", "--count 5000 --db-seeds 26 --tt-bits 24"),
     "oware": ("oware_endgames.npz", "--count 2000"),
 }
 

@@ -273,7 +273,6 @@ class Game:
         self.key_cells = self.state_size
         self._state_shape = (self.state_size,)
         self.total_seeds = 2 * self.pits * self.seeds
-        self._mask = np.empty(self.actions, dtype=np.bool_)  # scratch for apply's legality check
 
     def count_actions(self) -> int:
         """The size of the action space: a pit of the mover's row (``pits``), unless a game's moves
@@ -455,9 +454,12 @@ class Game:
         """:meth:`apply` without :meth:`check_state`, for states the library made itself; the move
         is still checked (IllegalMoveError)."""
         cls = type(self)
+        # a fresh mask each move, never one kept on the game: threads share a game (a set's solving
+        # workers, the server's searches), and a kept one let a thread read another's legal moves
+        mask = np.empty(self.actions, dtype=np.bool_)
         if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)) \
-                and 0 <= action < self.actions and cls.legal_kernel(state, self.spec, self._mask) \
-                and self._mask[action]:
+                and 0 <= action < self.actions and cls.legal_kernel(state, self.spec, mask) \
+                and mask[action]:
             cls.apply_kernel(state, int(action), self.spec)
             return state
         if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
