@@ -116,9 +116,10 @@ bench: setup
 
 # The labelled positions shipped in mancala_marl/endgame/sets/ (docs/perfect_play.md#labelled-positions):
 # Kalah's database of 26 seeds in play (2.5 GiB in the cache, about 20 minutes to build), then under an
-# hour of solving on two cores for each set
+# hour of solving on two cores for each set (the empty-capture set its own 24-seed database, 10 minutes)
 position-sets: setup
 	$(VENV)/bin/mancala-marl positions kalah --build --count 5000 --db-seeds 26 --tt-bits 24 --out mancala_marl/endgame/sets/kalah.npz
+	$(VENV)/bin/mancala-marl positions kalah:empty_capture=true --build --count 2000 --db-seeds 24 --tt-bits 24 --out mancala_marl/endgame/sets/kalah_empty_capture.npz
 	$(VENV)/bin/mancala-marl positions oware --build --count 2000 --out mancala_marl/endgame/sets/oware_endgames.npz
 
 clean:

@@ -21,7 +21,8 @@ def add_parser(subparsers) -> None:
 
     parser = subparsers.add_parser(
         "grade", help="grade policies' moves against perfect play",
-        description="On the labelled positions shipped for GAME's rules (Kalah(6,4), Oware endgames; see "
+        description="On the labelled positions shipped for GAME's rules (Kalah(6,4), Kalah(6,4) with "
+                    "empty_capture=true, Oware endgames; see "
                     "`mancala-marl positions`), or on a set file (--set), "
                     "in seconds: no solver runs. Otherwise (other rules, or --fresh): "
                     "draw positions from games of alphabeta:depth=4 against itself after K random opening moves, "

@@ -16,7 +16,7 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "positions", help="labelled positions: every legal move valued by perfect play",
         description="Without --build: describe the set of labelled positions shipped for GAME (Kalah(6,4), "
-                    "Oware endgames), or with --jsonl write it out, one JSON "
+                    "Kalah(6,4) with empty_capture=true, Oware endgames), or with --jsonl write it out, one JSON "
                     'object a line: {"board": [...], "to_move": 0 or 1, "values": {"pit": value, ...}, '
                     '"seeds_in_play": n}, the board as Game.from_board takes it (pits and stores, player_0 '
                     "first) and each value what the move is worth to the mover under perfect play (Kalah: the "

@@ -101,7 +101,8 @@ def _high(game_type: type, params: tuple, obs_type: str) -> np.ndarray:
 
 
 def low_bounds(game: Game, obs_type: str) -> np.ndarray:
-    """Lower bounds: 0, except the opponent's pit change in ``moves`` (it can lose seeds) and a
+    """Lower bounds: 0, except the opponent's pit change in ``moves`` (it can lose seeds), the
+    move's own-store gain where a game's store can give seeds back (``Game.stores_can_shrink``) and a
     turn's margin gain in ``turns`` (the opponent's store can grow in the mover's turn: a Togyz
     Kumalak ball sown into the opponent's tuzduk, the seeds swept when the game ends)."""
     high = _high(type(game), tuple(game.params.items()), obs_type)
@@ -111,6 +112,8 @@ def low_bounds(game: Game, obs_type: str) -> np.ndarray:
         first = observation_space(game, "counts").shape[0]
         features = low[first:first + game.pits * per_pit]
         features[4::per_pit] = -game.total_seeds / MOVE_SCALE
+        if game.stores_can_shrink:  # the move's own-store gain
+            features[1::per_pit] = -game.total_seeds / MOVE_SCALE
         if per_pit > MOVE_FEATURES:  # the turn's gain
             features[MOVE_FEATURES::per_pit] = -game.total_seeds / MOVE_SCALE
     return low

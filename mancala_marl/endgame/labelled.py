@@ -2,9 +2,10 @@
 
 A set is a yardstick that needs no solver: an agent's move on each position is graded at once
 (:func:`mancala_marl.matches.grading.grade_on_set`), and any language can read the set
-(``mancala-marl positions GAME --jsonl``). Two ship (:data:`SHIPPED`): Kalah(6,4) (values are
-final margins in seeds for the player to move) and Oware endgames (values are results: +1 win,
-0 draw, -1 loss); ``mancala-marl positions GAME --build`` makes one for other rules.
+(``mancala-marl positions GAME --jsonl``). Three ship (:data:`SHIPPED`): Kalah(6,4), Kalah(6,4)
+with ``empty_capture=true`` (values are final margins in seeds for the player to move), and Oware
+endgames (values are results: +1 win, 0 draw, -1 loss); ``mancala-marl positions GAME --build``
+makes one for other rules.
 
 A position is a board as :meth:`~mancala_marl.games.base.Game.from_board` takes it (the pits and
 stores, ``2 * pits + 2`` counts) and the player to move; its value for a legal pit is what that
@@ -45,6 +46,7 @@ FORMAT_VERSION = 1
 # game spec (as Game.cli_spec writes it): the shipped set's file in FOLDER, and how it is built
 SHIPPED = {
     "kalah": ("kalah.npz", "--count 5000 --db-seeds 26 --tt-bits 24"),
+    "kalah:empty_capture=True": ("kalah_empty_capture.npz", "--count 2000 --db-seeds 24 --tt-bits 24"),
     "oware": ("oware_endgames.npz", "--count 2000"),
 }
 

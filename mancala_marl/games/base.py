@@ -243,6 +243,9 @@ class Game:
     # Whether the start is drawn (a family game's ``start="random"``): ``init`` then draws from the
     # numpy Generator it is handed, which the environments seed with ``reset(seed=...)``.
     random_start = False
+    # Whether a move can take seeds out of the mover's own store (a family game's lap sown on from
+    # the store, or a capture that hands the store over): the observations' bounds allow for it.
+    stores_can_shrink = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

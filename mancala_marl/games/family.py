@@ -289,6 +289,13 @@ class Family(Game):
                            f"min_seeds={self.params['min_seeds']} and move_rule={self.params['move_rule']!r} no hole "
                            "may be played at the start")
 
+    @property
+    def stores_can_shrink(self) -> bool:
+        """A "next" lap that ends beside the mover's sown store goes on from it, sowing its seeds;
+        ``capture_kind="store_to_opponent"`` hands the store over."""
+        params = self.params
+        return (params["laps"] == "next" and params["sow_store"]) or params["capture_kind"] == "store_to_opponent"
+
     def count_slots(self) -> int:
         """``extra_slots``, and in a game of children a mark for each cell of the board."""
         return self.extra_slots + (2 * self.pits + 2 if self.params["children"] != "none" else 0)
