@@ -92,6 +92,12 @@ grep -q '"total_games": 10' "$work/ro.json" || fail "read-only arena"
 echo "read-only install, no cache anywhere: the arena command took $(( (end - start) / 1000000 )) ms"
 chmod -R u+w "$work/core"
 
+step "the labelled positions ship, and grade with the core install alone"
+"$mm" positions kalah > "$work/positions.txt"
+grep -q "^kalah: 5000 positions" "$work/positions.txt" || fail "the Kalah labelled set is missing from the wheel"
+"$mm" grade oware random --json > "$work/grade.json"
+grep -q '"source": "set"' "$work/grade.json" || fail "grade on the shipped Oware set"
+
 step "add [train] (CPU torch first) and play the shipped agents"
 # as the Makefile installs it: PyTorch's CPU index, or pip's find-links where it cannot be reached
 "$work/core/bin/pip" install -q --retries 0 torch --index-url "${TORCH_INDEX:-https://download.pytorch.org/whl/cpu}"
