@@ -18,7 +18,7 @@ class ObservationPolicy(Policy):
     environment's ``observe`` gives the player to move: ``"observation"`` (float32, of
     ``obs_type``) and ``"action_mask"`` (int8). With ``batch=True`` ``act`` takes the dict of
     stacked arrays, ``(n, obs)`` and ``(n, actions)``, and returns ``n`` actions. An action the mask
-    does not allow is refused (:class:`~mancala_marl.errors.BadInput`) naming the position.
+    does not allow is refused (:class:`~mancala_marl.errors.BadInput`) naming the position::
 
         from sb3_contrib import MaskablePPO
         model = MaskablePPO.load("kalah_ppo.zip")

@@ -6,7 +6,7 @@ play so that a set is not one player's habits: each batch opens with a different
 moves (``openings``) and seats a different pair of ``players`` in turn. No board is taken twice
 (the same pits, stores and player to move). Each position is then rebuilt from its board alone
 (``Game.from_board``, as a user of the set would) and every legal move valued by the game's solver
-(:func:`mancala_marl.endgame.solver`), on ``workers`` threads that share the endgame database.
+(``mancala_marl.endgame.solver``), on ``workers`` threads that share the endgame database.
 Where the solver can give up on a position (Oware's search budget), a tenth more are drawn and
 those it gave up on left out, each stage keeping its share. The set's header records all of it. ``mancala-marl positions GAME --build`` is the command.
 """
