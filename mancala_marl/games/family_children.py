@@ -61,9 +61,9 @@ import numpy as np
 
 from .._compile import kernel
 from .base import SPEC_PITS
-from .family_space import (BULL, CHILDREN_, CHILD_COUNT, CHILD_HOLES_, CHILD_SIDE, CHILD_STORES, DIVIDED, FIXED_RIGHT,
-                           MARKS, NOT_FACING, NOT_SYMMETRIC, ONE_CHILD, OUT_OF_PLAY, QUR, TO_MOVER, TO_NOBODY, TO_OWNER,
-                           side_of, step)
+from .family_space import (BULL, CHILDREN_, CHILD_COUNT, CHILD_HOLES_, CHILD_SIDE, CHILD_STORES, FIXED_RIGHT,
+                           MARKS, NOT_FACING, NOT_SYMMETRIC, ONE_CHILD, OUT_OF_PLAY, QUR, TO_MOVER, TO_OWNER,
+                           share_out, side_of, step)
 
 # child_holes (family_space.CHILD_HOLES, in that order) -> for each of the five places of a hole in
 # its row (the left end, its neighbour, the inner holes, the right end's neighbour, the right end,
@@ -226,7 +226,6 @@ def claim_children_leftover(state, spec, mover, rule):
     """The end of a game of children: the seeds of the holes that are nobody's child go by ``rule``
     (LEFTOVERS; TO_MOVER: to ``mover``); the children keep theirs."""
     holes = spec[SPEC_PITS]
-    cells = 2 * holes + 2
     stores = (holes, 2 * holes + 1)
     left = 0
     for player in range(2):
@@ -238,16 +237,7 @@ def claim_children_leftover(state, spec, mover, rule):
                 else:
                     left += state[cell]
                 state[cell] = 0
-    if rule == TO_MOVER:
-        state[stores[mover]] += left
-    elif rule == DIVIDED:
-        half = left // 2
-        state[stores[0]] += half
-        state[stores[1]] += half
-        if left % 2:
-            state[stores[0] if state[stores[1]] > state[stores[0]] else stores[1]] += 1
-    elif rule == TO_NOBODY:
-        state[cells + OUT_OF_PLAY] += left
+    share_out(state, holes, mover, rule, left)
     if spec[CHILD_STORES]:
         stores_to_children(state, holes)
 

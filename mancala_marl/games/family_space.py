@@ -259,6 +259,24 @@ def next_sown(state, spec, cell, origin, holes, backward, own_store, mover, last
 
 
 @kernel(inline="always")
+def share_out(state, holes, mover, rule, left):
+    """``left`` seeds taken off the board at the end go by ``rule`` (LEFTOVERS but TO_OWNER, which
+    keeps each row's own): to ``mover``, divided (the odd one to the smaller store, player_1's when
+    level), or out of play."""
+    stores = (holes, 2 * holes + 1)
+    if rule == TO_MOVER:
+        state[stores[mover]] += left
+    elif rule == DIVIDED:
+        half = left // 2
+        state[stores[0]] += half
+        state[stores[1]] += half
+        if left % 2:
+            state[stores[0] if state[stores[1]] > state[stores[0]] else stores[1]] += 1
+    elif rule == TO_NOBODY:
+        state[2 * holes + 2 + OUT_OF_PLAY] += left
+
+
+@kernel(inline="always")
 def row_seeds(state, holes, player):
     total = 0
     first = player * (holes + 1)

@@ -8,13 +8,13 @@ import numpy as np
 
 from .._compile import kernel
 from .base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, action_count, sweep_to_stores
-from .family_space import (BOTH_STORES, CLEAR, CLEARED_EITHER, CLEARED_OPPONENT, CLEARED_OWN, DEPRIVE, DIRECTION, DIVIDED,
+from .family_space import (BOTH_STORES, CLEAR, CLEARED_EITHER, CLEARED_OPPONENT, CLEARED_OWN, DEPRIVE, DIRECTION,
                            EARLY_WIN, ENDLESS, ENDLESS_LEFTOVER, END_BELOW, END_CLEARED, END_SEEDS_LEFT, EXTRA_TURNS,
                            FIRST_WAY, GOAL, GRAND_SLAM, LEAVE_ONE, LEFTOVER, MIN_SEEDS, MOVES_PLAYED, MOVE_LIMIT,
                            MOVE_ONE, MOVE_RULE, MUST_PASS, MUST_SHARE, NOT_ACROSS_ONES, NO_RETURN, OPPONENT_OR_EMPTY, OPPOSED,
-                           OUT_OF_PLAY, REPEAT, SINGLES_LAST, SINGLE_TO_EMPTY, SKIP_ORIGIN, TO_OCCUPIED, SLAM_ILLEGAL,
-                           SOW_STORE, START, TO_MOVER, TO_NOBODY, TO_OWNER, TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT,
-                           CHILDREN_, CHILD_STORES, row_seeds, side_of, sown_store, step)
+                           REPEAT, SINGLES_LAST, SINGLE_TO_EMPTY, SKIP_ORIGIN, TO_OCCUPIED, SLAM_ILLEGAL,
+                           SOW_STORE, START, TO_MOVER, TO_OWNER, TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT,
+                           CHILDREN_, CHILD_STORES, row_seeds, share_out, side_of, sown_store, step)
 from .family_children import (child_seeds, claim_children_leftover, divide_into_children, free_row_seeds, has_child,
                               mark_of)
 from .family_start import start_total
@@ -158,24 +158,13 @@ def claim_leftover(state, holes, mover, rule):
     if rule == TO_OWNER:
         sweep_to_stores(state, holes)
         return
-    cells = 2 * holes + 2
-    stores = (holes, 2 * holes + 1)
     left = 0
     for player in range(2):
         first = player * (holes + 1)
         for cell in range(first, first + holes):
             left += state[cell]
             state[cell] = 0
-    if rule == TO_MOVER:
-        state[stores[mover]] += left
-    elif rule == DIVIDED:
-        half = left // 2
-        state[stores[0]] += half
-        state[stores[1]] += half
-        if left % 2:
-            state[stores[0] if state[stores[1]] > state[stores[0]] else stores[1]] += 1
-    elif rule == TO_NOBODY:
-        state[cells + OUT_OF_PLAY] += left
+    share_out(state, holes, mover, rule, left)
 
 
 @kernel
