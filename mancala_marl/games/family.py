@@ -156,10 +156,19 @@ few holes (or a random one that might leave the first player no move), ``passing
 ``sow_store`` (which MancalaGames plays oddly) and a parameter that would do nothing
 (``lap_rule`` without laps, ``lap_count`` without a count rule).
 
-Kalah and Sungka are points of the family (:func:`kalah_rules`, :func:`sungka_rules`: their rules
-written as its parameters play move for move as their own kernels); Oware is not (it ends on a
-repeated position) nor is Togyz Kumalak as the package plays it (its tuzduk's seeds go straight to
-the kazan, where MancalaGames' Toguz_Kumalak.txt keeps them in the child).
+**The package's own games.** Kalah, Sungka, Oware and Togyz Kumalak are points of the family
+(:func:`kalah_rules`, :func:`sungka_rules`, :func:`oware_rules`, :func:`togyz_rules`: their rules
+written as its parameters play move for move as their own kernels over random games). Four rules
+serve only the last two, where the package follows other sources than MancalaGames:
+``children_bank`` sends a child's seeds to its owner's store after each move (Togyz Kumalak's
+tuzduk feeds the kazan; MancalaGames' Toguz_Kumalak.txt keeps them in the child), not beside
+``children="weg"``, ``child_stores`` or ``sow_max``, which read a child's count;
+``slam_from_empty`` counts a grand slam of a row that was empty before the move too (OpenSpiel's
+Oware), with a ``grand_slam`` that undoes or cuts one back; ``win_sweep``, with ``early_win``, gives
+the seeds on the board by ``leftover`` at an outright win as at the other ends; and
+``repetition_ends`` ends the game, the seeds left going by ``leftover``, when a position (board,
+stores, player to move) comes again since the last move that put seeds in a store, or after 256
+such positions (Oware's rule: its history kept after the other slots, as Oware keeps it).
 
 The semantics are MancalaGames' (StoneShark's engine of 141 traditional games), which
 ``benchmarks/family_crosscheck.py`` plays against move for move; :func:`load_mancalagames` reads
@@ -176,7 +185,9 @@ from .family_children import CHILD_PARAMS, KEPT, children_refusal
 from .family_space import (CAPTURE_KINDS, CHAINS, CHILDREN, CHILD_HOLES, CHILD_SIDES, CHILD_SOWING, CHOICES, CLEARED,
                            DIRECTIONS, FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES, LEFTOVERS, MARKS, MOST_SEEDS_ONLY,
                            MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OPPONENT_STORES, OUT_OF_PLAY, PARAMETERS,
-                           PARITIES, PASSING, PRE_CAPTURES, SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED, WINNER)
+                           PARITIES, PASSING, PRE_CAPTURES, SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED, WINNER,
+                           HISTORY_SLOTS)
+from .oware import HISTORY, clear_history, record_position
 from .family_sowing import action_backward, way_allowed
 from .family_start import draw_rows, start_state, start_total
 from .family_turns import apply_move, legal_holes, may_move
@@ -201,6 +212,32 @@ def sungka_rules(houses: int = 7, stones: int = 7, sunog_needs_opposite: bool = 
             "early_win": False}
 
 
+def oware_rules(houses: int = 6, seeds: int = 4, grand_slam: str = "no_capture") -> dict:
+    """Oware's rules (:mod:`mancala_marl.games.oware`, its parameters as there) as a point of the
+    family, move for move as ``Oware(...)`` over random games, but for one bound: the family ends a
+    game at ``MOVE_LIMIT`` (1000) moves, where Oware's stretches of 256 positions without a capture
+    may run on longer. MancalaGames' Oware.txt is another point: it leaves the board as it is at an
+    outright win and has no repetition rule. Only ``grand_slam="no_capture"`` is a point: Oware's
+    ``"illegal"`` allows grand slams when every move is one, the family's when the opponent's row
+    was empty."""
+    if grand_slam != "no_capture":
+        raise BadInput(f"grand_slam={grand_slam!r}: only Oware's 'no_capture' is a point of the family")
+    return {"holes": houses, "seeds": seeds, "grand_slam": "no_capture", "slam_from_empty": True, "win_sweep": True,
+            "repetition_ends": True}
+
+
+def togyz_rules(holes: int = 9, balls: int = 9, stop_at_majority: bool = True) -> dict:
+    """Togyz Kumalak's rules (:mod:`mancala_marl.games.togyz_kumalak`, its parameters as there) as a
+    point of the family, move for move as ``TogyzKumalak(...)`` over random games: its tuzduk is a
+    child of ``children="one"``, its balls banked in the kazan (``children_bank``). MancalaGames'
+    Toguz_Kumalak.txt is another point: it keeps them in the tuzduk and ends with fewer than two
+    balls on the board."""
+    return {"holes": holes, "seeds": balls, "skip_origin": False, "leave_one": True, "move_one": True,
+            "capture_max": 0, "capture_parity": "even", "captures": 1, "must_share": False, "early_win": stop_at_majority,
+            "win_sweep": stop_at_majority, "children": "one", "child_count": 3, "child_side": "opponent",
+            "child_holes": "not_symmetric", "children_bank": True}
+
+
 REDRAWS = 1000  # random starts drawn for a row before a move rule that refuses them all is given up
 
 
@@ -217,14 +254,16 @@ class Family(Game):
     captures_opposite = False
     sweeps_at_end = False
     # Wari (the defaults); Kalah; Dakon (relay sowing into the store, passes, a game of rounds);
-    # Alemungula (outward sowing, the middle hole's way chosen: ten actions)
+    # Alemungula (outward sowing, the middle hole's way chosen: ten actions); Oware(4, 3) as the
+    # package plays it (its positions since a capture kept after the other slots: a 533-slot state)
     examples = ({},
                 {"sow_store": True, "capture_min": 0, "cross_capture": True, "take_own": "on_capture", "captures": 1,
                  "must_share": False},
                 {"holes": 7, "seeds": 7, "sow_store": True, "laps": "relay", "capture_min": 0, "cross_capture": True,
                  "take_own": "on_capture", "captures": 1, "must_share": False, "must_pass": True},
                 {"holes": 5, "seeds": 5, "direction": "outward", "choose_direction": "middle", "skip_origin": False,
-                 "capture_max": 4, "capture_parity": "even", "must_share": False})
+                 "capture_max": 4, "capture_parity": "even", "must_share": False},
+                oware_rules(4, 3))
 
     def __init__(self, *args, **values):
         super().__init__(*args, **values)
@@ -237,6 +276,10 @@ class Family(Game):
             raise BadInput(f"choose_direction='middle' needs an odd number of holes, got {params['holes']}")
         if not params["early_win"] and params["win_short"]:
             raise BadInput(f"win_short={params['win_short']} does nothing with early_win=False")
+        if params["slam_from_empty"] and params["grand_slam"] in ("legal", "illegal"):
+            raise BadInput(f"slam_from_empty=True does nothing with grand_slam={params['grand_slam']!r}")
+        if not params["early_win"] and params["win_sweep"]:
+            raise BadInput("win_sweep=True does nothing with early_win=False")
         if params["direction"] == "opposed" and choose != "none":
             raise BadInput(f"choose_direction={choose!r} with direction='opposed': the first move already chooses")
         if params["lap_rule"] != "any" and params["laps"] == "single":
@@ -297,8 +340,10 @@ class Family(Game):
         return (params["laps"] == "next" and params["sow_store"]) or params["capture_kind"] == "store_to_opponent"
 
     def count_slots(self) -> int:
-        """``extra_slots``, and in a game of children a mark for each cell of the board."""
-        return self.extra_slots + (2 * self.pits + 2 if self.params["children"] != "none" else 0)
+        """``extra_slots``; in a game of children a mark for each cell of the board; with
+        ``repetition_ends`` the positions since seeds were last banked (family_space.HISTORY_SLOTS)."""
+        return self.extra_slots + (2 * self.pits + 2 if self.params["children"] != "none" else 0) + \
+            (HISTORY_SLOTS if self.params["repetition_ends"] else 0)
 
     def from_board(self, board, to_move: int = 0) -> np.ndarray:
         """The base's state, with the children a game has from the start (``child_holes="fixed_right"``:
@@ -307,7 +352,15 @@ class Family(Game):
         if self.params["child_holes"] == "fixed_right":
             marks = self.board_size + MARKS
             state[marks + self.pits - 1], state[marks + 2 * self.pits] = 1, 2
+        self._remember_start(state)
         return state
+
+    def _remember_start(self, state):
+        """With ``repetition_ends``: the history is this position alone (as Oware's from_board has it)."""
+        if self.params["repetition_ends"]:
+            base = self.board_size + MARKS + (self.board_size if self.params["children"] != "none" else 0)
+            clear_history(state, self.board_size, base)
+            record_position(state, self.board_size, base)
 
     def children_of(self, state) -> list[tuple[int, int]]:
         """The children on the board, as (cell, owner) pairs (none in a game without children)."""
@@ -347,6 +400,8 @@ class Family(Game):
                     break
             else:
                 raise BadInput(f"move_rule={self.params['move_rule']!r} refused every hole of {REDRAWS} random starts")
+            for state in states:
+                self._remember_start(state)
         return states
 
     def _refuse_beside_goal(self):
@@ -392,9 +447,14 @@ class Family(Game):
         high[self.board_size + FIRST_WAY] = 2 if self.params["direction"] == "opposed" else 0
         high[self.board_size + NO_RETURN] = self.board_size
         high[self.board_size + WINNER] = 0 if self.params["goal"] == "most_seeds" else 2
+        history = self.board_size + MARKS
         if self.params["children"] != "none":  # a hole's mark: 1 + its owner; a store's none
-            high[self.board_size + MARKS:] = 2
+            high[history:history + self.board_size] = 2
             high[self.board_size + MARKS + self.pits] = high[self.board_size + MARKS + 2 * self.pits + 1] = 0
+            history += self.board_size
+        if self.params["repetition_ends"]:  # as Oware's: a count, then hash halves (any int32)
+            low[history + 1:], high[history + 1:] = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+            low[history], high[history] = 0, HISTORY
         return low, high
 
     def marked_pits(self, state):
@@ -461,6 +521,8 @@ class Family(Game):
             "children": st.sampled_from(CHILDREN), "child_count": st.integers(2, 4),
             "child_side": st.sampled_from(CHILD_SIDES), "child_holes": st.sampled_from(CHILD_HOLES),
             "child_sowing": st.sampled_from(CHILD_SOWING), "child_stores": st.booleans(),
+            "children_bank": st.booleans(), "slam_from_empty": st.booleans(), "win_sweep": st.booleans(),
+            "repetition_ends": st.booleans(),
             }).map(cls._consistent).filter(cls._takes)
 
     @staticmethod
@@ -469,7 +531,11 @@ class Family(Game):
         something, the choice of direction where the row and the direction allow it, the rules of
         children only in a game of children and beside the rules they are played with."""
         if not params["early_win"]:
-            params["win_short"] = 0
+            params.update(win_short=0, win_sweep=False)
+        if params["grand_slam"] in ("legal", "illegal"):
+            params["slam_from_empty"] = False
+        if params["children"] == "weg" or params["child_stores"]:
+            params["children_bank"] = False
         odd = params["holes"] % 2 == 1
         if params["direction"] == "opposed" or (params["choose_direction"] == "middle" and not odd):
             params["choose_direction"] = "none"

@@ -196,6 +196,16 @@ def child_seeds(state, holes, player):
 
 
 @kernel
+def bank_children(state, holes):
+    """children_bank: every child's seeds into its owner's store."""
+    for cell in range(2 * holes + 1):
+        mark = mark_of(state, holes, cell)
+        if mark != 0 and state[cell]:
+            state[(mark - 1) * (holes + 1) + holes] += state[cell]
+            state[cell] = 0
+
+
+@kernel
 def free_row_seeds(state, holes, player):
     """The seeds in ``player``'s row outside children."""
     total = 0
@@ -274,7 +284,7 @@ def divide_into_children(state, spec):
 
 # the parameters of children, which do nothing without them, and the rules a game of children
 # leaves at these values (no game of MancalaGames' has both; their interplay is not played)
-CHILD_PARAMS = ("child_count", "child_side", "child_holes", "child_sowing", "child_stores")
+CHILD_PARAMS = ("child_count", "child_side", "child_holes", "child_sowing", "child_stores", "children_bank")
 KEPT = {"lap_capture": False, "must_share": False, "unfed_takes": False, "capture_gap": False, "take_last": 0,
         "take_across": False, "goal": "most_seeds", "grand_slam": "legal", "passing": "none",
         "pre_capture": "none", "capture_kind": "standard", "opponent_store": "passed", "take_final": False,
@@ -297,6 +307,12 @@ def children_refusal(params: dict, defaults: dict) -> str:
         return f"child_count={params['child_count']} does nothing with child_holes='fixed_right': no child is made"
     if not fixed and params["child_count"] < (2 if kind == "bull" else 1):
         return f"children={kind!r} needs child_count >= {2 if kind == 'bull' else 1}, got {params['child_count']}"
+    if params["children_bank"]:  # a child then holds no seeds between moves: nothing may read its count
+        for name, value in (("children", "weg"), ("child_stores", True)):
+            if params[name] == value:
+                return f"children_bank=True is not played with {name}={value!r}: it reads the seeds a child keeps"
+        if params["sow_max"]:
+            return f"children_bank=True is not played with sow_max={params['sow_max']}: a full child is passed over"
     if params["child_stores"]:
         if params["sow_store"]:
             return "child_stores=True (no stores) is not played with sow_store=True"

@@ -10,7 +10,7 @@ from .family_space import (LAST_SEEDS_TO_OPPONENT, BOTH_STORES, BY_PARITY, CAPTU
                            CHOOSE_MIDDLE, COUNT_AT_LEAST, COUNT_IS, CROSS_CAPTURE, DIRECTION, ENDLESS, FIRST_WAY,
                            GRAND_SLAM, LAPS_, LAP_CAPTURE, LAP_COUNT, LAP_RULE, LEAVE_ONE, MAX_LAPS, MOVE_ONE, MIN_SEEDS, NEXT,
                            NO_CAPTURE_TURNS, OPPOSED, PRE_ACROSS_ONES, PRE_CAPTURE, OUTWARD, OUT_OF_PLAY, OWNER_ALL, OWN_SIDE, PASSING_, RELAY,
-                           REPEAT, SKIP_ORIGIN, SLAM_NO_CAPTURE, SOWER_OPPONENT, SOWER_OWN, SOW_MAX, SOW_STORE,
+                           REPEAT, SKIP_ORIGIN, SLAM_FROM_EMPTY, SLAM_NO_CAPTURE, SOWER_OPPONENT, SOWER_OWN, SOW_MAX, SOW_STORE,
                            TURNS_PLAYED, CHILDREN_, CHILD_SOWING_, next_sown, row_seeds, side_of, sown_store, step)
 from .family_capture import can_take, capture, pre_capture
 from .family_children import child_due, mark_of
@@ -35,7 +35,8 @@ def sow_and_capture(state, spec, action):
     stop_for_count = by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP] and not inhibited and \
         spec[CAPTURE_KIND] == 0
     # only a grand slam that takes nothing asks (a row's sum is a tenth of a move's time)
-    opponent_had_seeds = spec[GRAND_SLAM] >= SLAM_NO_CAPTURE and row_seeds(state, holes, 1 - mover) > 0
+    opponent_had_seeds = spec[GRAND_SLAM] >= SLAM_NO_CAPTURE and (spec[SLAM_FROM_EMPTY] or
+                                                                  row_seeds(state, holes, 1 - mover) > 0)
     lap_rule = spec[LAP_RULE]
     skip_origin, few_left = spec[SKIP_ORIGIN], spec[LAST_SEEDS_TO_OPPONENT]
     walk = spec[SOW_MAX] or spec[CHILD_SOWING_]  # holes to pass over beyond the origin

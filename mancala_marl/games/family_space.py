@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .._compile import kernel
 from .base import MAX_MOVES, pits_param, seeds_param, spec_index
+from .oware import HASHES, HISTORY
 from .params import Param
 
 MAX_LAPS = 75  # MancalaGames' bound on a relay sowing, after which it calls the sowing endless
@@ -52,7 +53,7 @@ CHILD_HOLES = ("anywhere", "ends", "no_ends", "inner_own", "ends_next_opponent",
 CHILD_SOWING = ("into", "skip_opponent", "skip_opponent_but_last")
 # the parameters that only say how a most_seeds game ends and scores: another goal leaves them at their defaults
 MOST_SEEDS_ONLY = ("end_seeds_left", "end_cleared", "early_win", "win_short", "end_below", "leftover", "unfed_takes",
-                   "endless_leftover")
+                   "endless_leftover", "win_sweep", "repetition_ends")
 MAX_COUNT = 1 << 20
 
 PARAMETERS = (
@@ -169,13 +170,28 @@ PARAMETERS = (
     Param("child_stores", bool, False, "the stores are not played: captures go into the capturer's first child "
                                        "(none before it has one), and the seeds claimed at the end into each "
                                        "player's first child"),
+    # the package's own Togyz Kumalak and Oware (not MancalaGames' files) as points of the space
+    Param("children_bank", bool, False, "seeds in a child go to its owner's store after each move, as Togyz "
+                                        "Kumalak's tuzduk sends them to the kazan (MancalaGames keeps them in the "
+                                        "child)"),
+    Param("slam_from_empty", bool, False, "a move that sows into the opponent's empty row and takes it all is a "
+                                          "grand slam too, as in OpenSpiel's Oware (MancalaGames: only a row that "
+                                          "held seeds)"),
+    Param("win_sweep", bool, False, "an outright win (early_win) also gives the seeds left on the board by leftover, "
+                                    "as OpenSpiel's Oware does (MancalaGames leaves the board as it is)"),
+    Param("repetition_ends", bool, False, "the game ends when a position (board, stores, player to move) comes again "
+                                          "since the last move that put seeds in a store, or after 256 such "
+                                          "positions (the package's Oware); the seeds left go by leftover"),
 )
+# repetition_ends: the positions since the last move that banked seeds, kept as Oware keeps them
+# (mancala_marl.games.oware: a count, their digest and 64-bit hashes), after the marks' slots
+HISTORY_SLOTS = HASHES + 2 * HISTORY
 (START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, OPPONENT_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, LAST_SEEDS_TO_OPPONENT, SKIP_ORIGIN, SOW_MAX,
  LEAVE_ONE, MOVE_ONE, MIN_SEEDS, MOVE_RULE, PRE_CAPTURE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
  TAKE_OWN_, CAPTURE_KIND, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_FINAL, TAKE_ACROSS,
  CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, GOAL,
  END_SEEDS_LEFT, END_CLEARED, EARLY_WIN, WIN_SHORT, END_BELOW, LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER, CHILDREN_,
- CHILD_COUNT, CHILD_SIDE, CHILD_HOLES_, CHILD_SOWING_, CHILD_STORES) = (
+ CHILD_COUNT, CHILD_SIDE, CHILD_HOLES_, CHILD_SOWING_, CHILD_STORES, CHILDREN_BANK, SLAM_FROM_EMPTY, WIN_SWEEP, REPETITION_ENDS) = (
     spec_index(PARAMETERS, param.name) for param in PARAMETERS[2:])
 RELAY, NEXT = LAPS.index("relay"), LAPS.index("next")
 EVEN, ODD = PARITIES.index("even"), PARITIES.index("odd")

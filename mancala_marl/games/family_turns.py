@@ -14,9 +14,11 @@ from .family_space import (BOTH_STORES, CLEAR, CLEARED_EITHER, CLEARED_OPPONENT,
                            MOVE_ONE, MOVE_RULE, MUST_PASS, MUST_SHARE, NOT_ACROSS_ONES, NO_RETURN, OPPONENT_OR_EMPTY, OPPOSED,
                            REPEAT, SINGLES_LAST, SINGLE_TO_EMPTY, SKIP_ORIGIN, TO_OCCUPIED, SLAM_ILLEGAL,
                            SOW_STORE, START, TO_MOVER, TO_OWNER, TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT,
-                           CHILDREN_, CHILD_STORES, row_seeds, share_out, side_of, sown_store, step)
-from .family_children import (child_seeds, claim_children_leftover, divide_into_children, free_row_seeds, has_child,
-                              mark_of)
+                           CHILDREN_, CHILD_STORES, CHILDREN_BANK, MARKS, REPETITION_ENDS, WIN_SWEEP, row_seeds,
+                           share_out, side_of, sown_store, step)
+from .family_children import (bank_children, child_seeds, claim_children_leftover, divide_into_children,
+                              free_row_seeds, has_child, mark_of)
+from .oware import clear_history, record_position
 from .family_start import start_total
 from .family_sowing import crossing_cell, sow_and_capture, sows_backward, way_allowed
 
@@ -184,6 +186,19 @@ def goal_outcome(state, spec, mover, following):
 
 
 @kernel
+def repeated(state, spec, banked):
+    """repetition_ends, after a move with the player to move set: whether the position came before
+    since the last move that put seeds in a store (``banked``: the stores' seeds before the move),
+    or the stretch of positions without one is full (Oware's history, kept after the marks)."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    base = cells + MARKS + (cells if spec[CHILDREN_] else 0)
+    if state[holes] + state[cells - 1] != banked:  # seeds banked never come back: no older position recurs
+        clear_history(state, cells, base)
+    return record_position(state, cells, base)
+
+
+@kernel
 def apply_move(state, action, spec):
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
@@ -193,7 +208,10 @@ def apply_move(state, action, spec):
         clockwise = action >= holes
         state[cells + FIRST_WAY] = 1 + (clockwise if mover == 0 else not clockwise)
     crossed = crossing_cell(state, spec, action)
+    banked = state[holes] + state[cells - 1]
     result = sow_and_capture(state, spec, action)
+    if spec[CHILDREN_BANK]:
+        bank_children(state, holes)
     state[cells + NO_RETURN] = crossed + 1 if crossed >= 0 and state[crossed] == 1 else 0
     if result & ENDLESS:  # another goal: a draw, the board as it is
         if spec[GOAL] == 0 and spec[CHILD_STORES]:  # (the importer keeps endless_leftover "divided" here)
@@ -246,11 +264,12 @@ def apply_move(state, action, spec):
         if children:  # a player's children count beside its store
             s0 += child_seeds(state, holes, 0)
             s1 += child_seeds(state, holes, 1)
-        if spec[EARLY_WIN] and (s0 > win or s1 > win or (s0 == win and s1 == win)):
+        won = spec[EARLY_WIN] and (s0 > win or s1 > win or (s0 == win and s1 == win))
+        if won and not spec[WIN_SWEEP]:
             state[cells] = GAME_OVER  # won outright: the board stays as it is
             return
         unfed = -1
-        if spec[UNFED_TAKES] and spec[MUST_SHARE] and not spec[MUST_PASS] and playable:  # MancalaGames' must-share end, before the general one
+        if not won and spec[UNFED_TAKES] and spec[MUST_SHARE] and not spec[MUST_PASS] and playable:  # MancalaGames' must-share end, before the general one
             mover_can, other_can = False, False
             for h in range(holes):
                 mover_can = mover_can or state[mover * (holes + 1) + h] >= spec[MIN_SEEDS]
@@ -262,7 +281,7 @@ def apply_move(state, action, spec):
         if unfed >= 0:
             ended = True
             claim_leftover(state, holes, unfed, TO_MOVER)  # all to the unfed player
-        elif not playable:
+        elif won or not playable:
             ended = True
         elif spec[MUST_PASS]:
             ended = not has_move(state, spec, mover) and not has_move(state, spec, 1 - mover)
@@ -276,7 +295,8 @@ def apply_move(state, action, spec):
                 following = 1 - following
                 state[cells + TURNS_PLAYED] += 1  # a pass is a turn
             state[cells] = following
-            return
+            if not (spec[REPETITION_ENDS] and repeated(state, spec, banked)):
+                return
     if children:
         claim_children_leftover(state, spec, mover, spec[LEFTOVER])
     else:

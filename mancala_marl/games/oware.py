@@ -128,10 +128,12 @@ def set64(state, i, value):
 
 
 @kernel
-def record_position(state, cells):
-    """Add the current position to the history; True if the game ends by repetition: the position
-    was there already, or the history is full."""
-    base = cells + 1
+def record_position(state, cells, base=-1):
+    """Add the current position to the history kept from slot ``base`` (-1: just after TO_MOVE, as
+    Oware keeps it; the family keeps it after slots of its own); True if the game ends by
+    repetition: the position was there already, or the history is full."""
+    if base < 0:
+        base = cells + 1
     h = position_hash(state, cells)
     n = state[base + COUNT]
     if n >= HISTORY:  # the longest stretch without capture we allow (module docstring)
@@ -146,8 +148,9 @@ def record_position(state, cells):
 
 
 @kernel
-def clear_history(state, cells):
-    base = cells + 1
+def clear_history(state, cells, base=-1):
+    if base < 0:
+        base = cells + 1
     state[base + COUNT] = 0
     state[base + DIGEST] = 0
     state[base + DIGEST + 1] = 0
