@@ -8,7 +8,9 @@ moves (``openings``) and seats a different pair of ``players`` in turn. No board
 (``Game.from_board``, as a user of the set would) and every legal move valued by the game's solver
 (``mancala_marl.endgame.solver``), on ``workers`` threads that share the endgame database.
 Where the solver can give up on a position (Oware's search budget), a tenth more are drawn and
-those it gave up on left out, each stage keeping its share. The set's header records all of it. ``mancala-marl positions GAME --build`` is the command.
+those it gave up on left out, each stage keeping its share; while that leaves fewer than asked,
+more are drawn (from other seeds, boards not taken yet) and valued, up to ``TOP_UPS`` times. The
+set's header records all of it. ``mancala-marl positions GAME --build`` is the command.
 """
 
 from __future__ import annotations
@@ -30,24 +32,28 @@ from mancala_marl.progress import progress_bar
 from .grading import BINS, BINS_PARAM, MAX_SEEDS_PARAM, _bin_of, _shares, draw_positions, seed_bins
 
 OPENINGS = (2, 4, 6, 8)
+TOP_UPS = 4
 # strong and weak play, seated in turn (each game: one of them against the next), so that a set
 # holds the positions good players reach and those they would avoid
 PLAYERS = ("alphabeta:depth=6", "alphabeta:depth=2", "greedy", "random")
 
 
-def _draw(game, count: int, seed: int, openings, players, bins: int, max_seeds) -> list[np.ndarray]:
+def _draw(game, count: int, seed: int, openings, players, bins: int, max_seeds, seen: set | None = None,
+          top_up: int = 0) -> list[np.ndarray]:
     """``count`` distinct positions (rebuilt from their boards), each stage its share: batch ``j``
-    opens with ``openings[j]`` random moves; where the batches drew boards already taken, or too few
-    of a stage, they draw again (up to 8 rounds) for what is missing."""
+    opens with ``openings[j]`` random moves; where the batches drew boards already taken (also in
+    ``seen``, which gains the new ones), or too few of a stage, they draw again (up to 8 rounds) for
+    what is missing. ``top_up``: the how-manieth draw of one set, which seeds it apart."""
     size = game.board_size
     edges = seed_bins(game, bins, max_seeds)
     shares = _shares(count, len(edges))
-    by_stage, seen = [[] for _ in edges], set()
+    by_stage, seen = [[] for _ in edges], set() if seen is None else seen
     want = count
     for round_ in range(8):
         for j, opening in enumerate(openings):
             batch = want // len(openings) + (j < want % len(openings))
-            batch_seed = int(np.random.SeedSequence([seed, j, round_]).generate_state(1)[0] >> 1)
+            entropy = [seed, j, round_] + ([top_up] if top_up else [])  # the first draw as it always was
+            batch_seed = int(np.random.SeedSequence(entropy).generate_state(1)[0] >> 1)
             for state in draw_positions(game, batch, batch_seed, opening, players, bins, max_seeds) if batch else ():
                 key = (state[:size].tobytes(), int(game.to_move(state)))
                 if key not in seen:
@@ -84,7 +90,7 @@ def build_set(game, count: int, seed: int = 0, bins: int = BINS, max_seeds: int 
     between the early positions, which share much of their trees; the values do not depend on it).
     """
     from mancala_marl.agents.perfect import default_db_seeds
-    from mancala_marl.endgame import database, solver, solver_class
+    from mancala_marl.endgame import database, solver_class
 
     game = parse_game(game)
     count = check_count("graded", count, "positions")
@@ -100,13 +106,46 @@ def build_set(game, count: int, seed: int = 0, bins: int = BINS, max_seeds: int 
         max_seeds = db_seeds if max_seeds is None else max_seeds
     start = time.perf_counter()
     spare = 0 if kind.covers_every_position else -(-count // 10)
-    states = _draw(game, count + spare, seed, tuple(openings), tuple(players), bins, max_seeds)
+    seen: set = set()
+    states = _draw(game, count + spare, seed, tuple(openings), tuple(players), bins, max_seeds, seen)
     drawn_seconds = time.perf_counter() - start
     db = database(game, db_seeds, progress=progress)
     workers = max(1, min(workers or os.cpu_count() or 1, len(states) or 1))
+    local = threading.local()
+    values, unsolved = _value(game, states, db, kind, tt_bits, workers, local, progress)
+    for top_up in range(1, TOP_UPS + 1):
+        short = count - int((~unsolved).sum())
+        if short <= 0:
+            break
+        # as many more as the give-up rate so far says are needed, and a tenth beside
+        more = int(short / max(0.05, 1 - unsolved.mean()) * 1.1) + 1
+        begun = time.perf_counter()
+        extra = _draw(game, more, seed, tuple(openings), tuple(players), bins, max_seeds, seen, top_up)
+        drawn_seconds += time.perf_counter() - begun
+        if not extra:
+            break
+        extra_values, extra_unsolved = _value(game, extra, db, kind, tt_bits, workers, local, progress)
+        states, values = states + extra, np.concatenate([values, extra_values])
+        unsolved = np.concatenate([unsolved, extra_unsolved])
+    edges = seed_bins(game, bins, max_seeds)
+    keep = _keep(states, unsolved, count, [_bin_of(game.seeds_in_play(s), edges) for s in states], len(edges))
+    states, values = [states[i] for i in keep], values[keep]
+    size = game.board_size
+    drawn = {"seed": seed, "openings": list(openings), "players": list(players),
+             "bins": [list(edge) for edge in edges], "db_seeds": db_seeds, "drawn": len(unsolved),
+             "unsolved": int(unsolved.sum()), "seconds": round(time.perf_counter() - start, 1),
+             "drawing_seconds": round(drawn_seconds, 1)}
+    return make_set(game, "margin" if kind.exact_margins else "result", [s[:size] for s in states],
+                    [game.to_move(s) for s in states], values, drawn)
+
+
+def _value(game, states, db, kind, tt_bits: int, workers: int, local, progress: bool):
+    """Every legal move of each of ``states`` valued by the solver on ``workers`` threads (each its
+    own solver, kept in ``local`` from one call to the next): (values, unsolved)."""
+    from mancala_marl.endgame import solver
+
     values = np.full((len(states), game.actions), ILLEGAL, dtype=np.int8)
     unsolved = np.zeros(len(states), dtype=bool)
-    local = threading.local()
     lock = threading.Lock()
 
     with progress_bar(disable=not progress) as bar:
@@ -133,15 +172,7 @@ def build_set(game, count: int, seed: int = 0, bins: int = BINS, max_seeds: int 
         with ThreadPoolExecutor(max_workers=workers) as pool:
             for done in [pool.submit(solve, i) for i in order]:
                 done.result()
-    edges = seed_bins(game, bins, max_seeds)
-    keep = _keep(states, unsolved, count, [_bin_of(game.seeds_in_play(s), edges) for s in states], len(edges))
-    states, values = [states[i] for i in keep], values[keep]
-    size = game.board_size
-    drawn = {"seed": seed, "openings": list(openings), "players": list(players),
-             "bins": [list(edge) for edge in edges], "db_seeds": db_seeds, "unsolved": int(unsolved.sum()),
-             "seconds": round(time.perf_counter() - start, 1), "drawing_seconds": round(drawn_seconds, 1)}
-    return make_set(game, "margin" if kind.exact_margins else "result", [s[:size] for s in states],
-                    [game.to_move(s) for s in states], values, drawn)
+    return values, unsolved
 
 
 __all__ = ["OPENINGS", "PLAYERS", "build_set"]

@@ -12,7 +12,7 @@ import pytest
 from mancala_marl.agents import Policy, make_policy
 from mancala_marl.endgame.labelled import (FOLDER, ILLEGAL, SHIPPED, PositionSetError, load_set, save_set,
                                            shipped_set)
-from mancala_marl.errors import BadInput
+from mancala_marl.errors import BadInput, NotSolved
 from mancala_marl.games import parse_game
 from mancala_marl.matches.grading import grade_agent, grade_on_set
 from mancala_marl.matches.labelling import build_set
@@ -198,3 +198,42 @@ def test_threads_sharing_a_game_never_read_each_others_legal_moves():
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         assert list(pool.map(play, boards)) == [0, 5]
+
+
+def test_positions_the_solver_gives_up_on_are_made_up_by_further_draws(monkeypatch):
+    # Oware's search has a budget; here it gives up on every position whose cells weighted by their
+    # index sum to an even number (about half), more than the tenth drawn beside: the builder draws again (new boards
+    # only) until the set has the positions asked for, each of them solved
+    import mancala_marl.endgame as endgame
+
+    real = endgame.solver
+
+    def odd_weight(board):
+        return int((np.arange(len(board)) * board.astype(np.int64)).sum()) % 2
+
+    def giving_up(db, tt_bits=22):
+        inner = real(db, tt_bits)
+
+        class Fussy:
+            table = inner.table
+
+            @staticmethod
+            def move_results(state):
+                if odd_weight(state[:db.game.board_size]) == 0:
+                    raise NotSolved("a test's budget")
+                return inner.move_results(state)
+        return Fussy()
+
+    monkeypatch.setattr(endgame, "solver", giving_up)
+    labelled = build_set("oware:houses=4,seeds=2", 40, seed=1, openings=(1, 2), players=("greedy", "random"),
+                         db_seeds=8, workers=2)
+    game = parse_game("oware:houses=4,seeds=2")
+    assert len(labelled) == 40 and labelled.header["unsolved"] > 4  # more than the tenth beside
+    assert labelled.header["drawn"] >= 40 + labelled.header["unsolved"]
+    keys = {(b.tobytes(), int(m)) for b, m in zip(labelled.boards, labelled.to_move)}
+    assert len(keys) == 40
+    assert all(odd_weight(b) == 1 for b in labelled.boards)
+    monkeypatch.setattr(endgame, "solver", real)
+    check = real(endgame.database(game, 8), 18)
+    for state, values in zip(labelled.states(game), labelled.values):
+        assert {pit: int(v) for pit, v in enumerate(values) if v != ILLEGAL} == check.move_results(state)
