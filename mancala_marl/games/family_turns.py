@@ -66,7 +66,7 @@ def first_lap_end(state, spec, origin, seeds, holes, backward, own_store):
     return cell
 
 
-@kernel
+@kernel(refcounts=False)
 def movable(state, spec, mover, out):
     """The actions whose hole holds enough seeds, that pass the move rule and, where a move names
     its way, may go that way, into ``out``; returns their count."""
@@ -103,7 +103,7 @@ def movable(state, spec, mover, out):
     return count
 
 
-@kernel
+@kernel(refcounts=False)
 def legal_holes(state, spec, out):
     """The mover's legal actions into ``out``; returns their count. Must-share and an illegal grand
     slam are decided by playing each move on a copy."""
@@ -121,6 +121,16 @@ def legal_holes(state, spec, out):
     no_slam = spec[GRAND_SLAM] == SLAM_ILLEGAL and opponent_seeds > 0
     if not share and not no_slam:
         return count
+    return tried_holes(state, spec, out, share)
+
+
+@kernel(refcounts=True)
+def tried_holes(state, spec, out, share):
+    """legal_holes' trial of each movable action in ``out`` on a copy: it stays legal when it
+    leaves the opponent seeds (``share``: the opponent has none; else the grand slam is illegal);
+    returns the count kept."""
+    holes = spec[SPEC_PITS]
+    mover = state[2 * holes + 2]
     kept = 0
     trial = np.empty(state.shape[0], dtype=state.dtype)  # not empty_like: the narration replays on an array subclass
     for action in range(action_count(spec)):
@@ -144,6 +154,13 @@ def has_move(state, spec, player):
             if state[cell] >= spec[MIN_SEEDS]:
                 return True
         return False
+    return has_legal_move(state, spec, player)
+
+
+@kernel(refcounts=True)
+def has_legal_move(state, spec, player):
+    """Whether ``player`` has a legal move, by legal_holes (into a mask it allocates)."""
+    cells = 2 * spec[SPEC_PITS] + 2
     scratch = np.empty(action_count(spec), dtype=np.bool_)
     saved = state[cells]
     state[cells] = player
@@ -152,7 +169,7 @@ def has_move(state, spec, player):
     return count > 0
 
 
-@kernel
+@kernel(refcounts=False)
 def claim_leftover(state, holes, mover, rule):
     """The end: the seeds still on the board go by ``rule`` (LEFTOVERS; TO_MOVER: to ``mover``)."""
     if rule == TO_OWNER:
@@ -167,7 +184,7 @@ def claim_leftover(state, holes, mover, rule):
     share_out(state, holes, mover, rule, left)
 
 
-@kernel
+@kernel(refcounts=False)
 def goal_outcome(state, spec, mover, following):
     """After ``mover``'s move in a game of another goal than most seeds, whose end no store count
     decides: -1 to play on, else the WINNER slot's value (1 + the winner, 0: a draw)."""
@@ -183,7 +200,7 @@ def goal_outcome(state, spec, mover, following):
     return 0 if state[2 * holes + 2 + MOVES_PLAYED] >= MOVE_LIMIT else -1
 
 
-@kernel
+@kernel(refcounts=False)
 def apply_move(state, action, spec):
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
