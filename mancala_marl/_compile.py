@@ -1,6 +1,15 @@
 """``kernel``: numba's ``njit``, cached on disk wherever a cache can be written, releasing the
 interpreter lock while it runs.
 
+``refcounts=False`` compiles a kernel without numba's reference counts on arrays (its runtime,
+NRT; numba's private ``_nrt`` option). A kernel that is handed an array increments and decrements
+the array's count, an atomic instruction each, on entry and on exit and around each call it makes
+with it; LLVM's pruning of the pairs gives up on a large kernel's branches, and in the two-row
+family's kernels they were 60% of a move's time. Such a kernel borrows its arrays from its caller,
+as every kernel of ours does; it must not allocate one (``np.empty``, ``.copy()``), nor return
+one. It may call a kernel that allocates, compiled with ``refcounts=True`` (else a kernel takes its
+caller's setting), which frees what it allocates before it returns.
+
 Every kernel runs with ``nogil=True``: none touches a Python object, and a search of seconds in
 one thread (a reply of ``mancala-marl serve``) must not stop the interpreter's other threads (the
 server's event loop answering other games) for its length.
@@ -33,10 +42,13 @@ warnings.filterwarnings("ignore", "Code running in object mode won't allow paral
                         numba.NumbaWarning)
 
 
-def kernel(function=None, **options):
+def kernel(function=None, refcounts=None, **options):
     """``numba.njit(cache=True, nogil=True, **options)``, falling back to no cache where none can be
-    written."""
+    written; ``refcounts`` True or False: with or without reference counts (above; None: the
+    caller's setting, on when called from Python)."""
     options.setdefault("nogil", True)
+    if refcounts is not None:
+        options["_nrt"] = refcounts
 
     def decorate(fn):
         try:

@@ -173,6 +173,12 @@ such positions (Oware's rule: its history kept after the other slots, as Oware k
 The semantics are MancalaGames' (StoneShark's engine of 141 traditional games), which
 ``benchmarks/family_crosscheck.py`` plays against move for move; :func:`load_mancalagames` reads
 its game files. A game of several rounds is its first round here.
+
+The kernels read the rules from ``spec`` as they play, so one compiled set serves every game of the
+family. They are compiled without reference counts on their arrays (``refcounts=False``,
+:mod:`mancala_marl._compile`), which had cost a move more than half its time; the few steps that
+allocate (must-share's trial of each move on a copy, the board kept for a grand slam rule) are
+kernels of their own that keep them.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._compile import kernel
 from .base import SPEC_PITS
 from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTURE_KIND, KIND_PULL_ACROSS,
@@ -53,7 +55,15 @@ def can_take(state, cell, holes, mover, spec, by_count, side_rule):
     return not (spec[CHILDREN_] and mark_of(state, holes, cell) != 0)  # a child is never taken
 
 
-@kernel
+@kernel(inline="always")
+def copy_cells(source, target, cells):
+    """The first ``cells`` of ``source`` into ``target``, cell by cell: a slice's assignment may
+    allocate a copy of its source, which a kernel without reference counts cannot."""
+    for cell in range(cells):
+        target[cell] = source[cell]
+
+
+@kernel(refcounts=False)
 def pre_capture(state, rule, origin, seeds, mover, holes):
     """The capture before a lap is sown (``pre_capture``), from the ``seeds`` lifted from
     ``origin``; returns the seeds left to sow. ``across_ones`` reads the board as the move found it:
@@ -76,7 +86,7 @@ def pre_capture(state, rule, origin, seeds, mover, holes):
     return seeds
 
 
-@kernel
+@kernel(refcounts=False)
 def take_last(state, spec, mover):
     """When a few seeds are left (``take_last`` or fewer, counted where captures come from), a
     player takes every seed on the board."""
@@ -94,7 +104,7 @@ def take_last(state, spec, mover):
                 state[cell] = 0
 
 
-@kernel
+@kernel(refcounts=False)
 def keep_grand_slam_hole(state, before, holes, mover, left):
     """A capture took every seed of the opponent's row: it is undone, and the opponent's holes
     are taken but one, the first holding seeds from the mover's ``left`` end or right end (as the
@@ -105,7 +115,7 @@ def keep_grand_slam_hole(state, before, holes, mover, left):
         full += before[cell] > 0
     if full <= 1:
         return
-    state[:2 * holes + 2] = before
+    copy_cells(before, state, 2 * holes + 2)
     keeper = -1
     store = mover * (holes + 1) + holes
     for h in range(holes):
@@ -118,7 +128,7 @@ def keep_grand_slam_hole(state, before, holes, mover, left):
                 state[cell] = 0
 
 
-@kernel
+@kernel(refcounts=False)
 def children_first(state, spec, last, mover, backward, own_store):
     """What a game of children does at the last hole before any capture: a weg's capture (-2, or
     -3 with another turn), a child made or, without stores and without a child, nothing (-4);
@@ -143,11 +153,27 @@ def children_first(state, spec, last, mover, backward, own_store):
     return home
 
 
-@kernel
+@kernel(refcounts=False)
 def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     """Take what a lap ending in ``last`` (a hole, after a lap of ``lap_seeds`` sown ``backward``
     or not) captures, then the last few seeds (``take_last``); a grand slam is undone or cut back
     by ``grand_slam``. Returns CAPTURED, with REPEAT for ``capture_extra_turn``, or 0."""
+    if SLAM_NO_CAPTURE <= spec[GRAND_SLAM] < SLAM_EXTRA_TURN:  # the board before the capture is kept
+        return capture_keeping_board(state, spec, last, lap_seeds, opponent_had_seeds, backward)
+    return take(state, spec, last, lap_seeds, opponent_had_seeds, backward, state)  # (no board kept)
+
+
+@kernel(refcounts=True)
+def capture_keeping_board(state, spec, last, lap_seeds, opponent_had_seeds, backward):
+    """capture, with room for the board before it (allocated: a kernel with reference counts)."""
+    saved = np.empty(2 * spec[SPEC_PITS] + 2, dtype=state.dtype)
+    return take(state, spec, last, lap_seeds, opponent_had_seeds, backward, saved)
+
+
+@kernel(refcounts=False)
+def take(state, spec, last, lap_seeds, opponent_had_seeds, backward, saved):
+    """capture's work; a grand slam rule that undoes or cuts back a capture keeps the board
+    before it in ``saved``."""
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = state[cells]
@@ -168,7 +194,7 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
         sides = 0
     slam_rule = spec[GRAND_SLAM]
     if SLAM_NO_CAPTURE <= slam_rule < SLAM_EXTRA_TURN:
-        saved = state[:cells].copy()
+        copy_cells(state, saved, cells)
     store = mover * (holes + 1) + holes
     banked = state[store] if home >= 0 else 0
     limit = spec[CAPTURES]
@@ -287,7 +313,7 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
         if slam_rule == SLAM_EXTRA_TURN:  # the capture stands, and the mover moves again
             return REPEAT | CAPTURED
         if slam_rule == SLAM_NO_CAPTURE:
-            state[:cells] = saved
+            copy_cells(saved, state, cells)
             return 0
         keep_grand_slam_hole(state, saved, holes, mover, slam_rule == LEAVE_LEFT)
     extra = spec[CAPTURE_EXTRA_TURN] and (not spec[EXTRA_TURN_ONCE] or state[cells + EXTRA_TURNS] == 0)

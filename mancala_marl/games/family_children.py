@@ -130,7 +130,7 @@ def bull_pair(a, b, count):
     return (a == count - 1 and b == count) or (a == count and b == count - 1)
 
 
-@kernel
+@kernel(refcounts=False)
 def has_child(state, holes, player):
     for cell in range(2 * holes + 1):
         if mark_of(state, holes, cell) == 1 + player:
@@ -138,7 +138,7 @@ def has_child(state, holes, player):
     return False
 
 
-@kernel
+@kernel(refcounts=False)
 def child_due(state, spec, cell, mover, backward, own_store):
     """Whether the last seed of ``mover``'s move, in ``cell``, makes a child there."""
     holes = spec[SPEC_PITS]
@@ -160,7 +160,7 @@ def child_due(state, spec, cell, mover, backward, own_store):
     return state[cell] == count
 
 
-@kernel
+@kernel(refcounts=False)
 def make_child(state, spec, cell, mover, backward, own_store):
     """Mark ``cell`` (and a bull's or a qur's second hole) as ``mover``'s child; child_due said so."""
     holes = spec[SPEC_PITS]
@@ -176,7 +176,7 @@ def make_child(state, spec, cell, mover, backward, own_store):
         state[marks + 2 * holes - cell] = 1 + mover
 
 
-@kernel
+@kernel(refcounts=False)
 def first_child(state, holes, player):
     """``player``'s first child in the order of the cells, or -1."""
     for cell in range(2 * holes + 1):
@@ -185,7 +185,7 @@ def first_child(state, holes, player):
     return -1
 
 
-@kernel
+@kernel(refcounts=False)
 def child_seeds(state, holes, player):
     """The seeds in ``player``'s children."""
     total = 0
@@ -195,7 +195,7 @@ def child_seeds(state, holes, player):
     return total
 
 
-@kernel
+@kernel(refcounts=False)
 def bank_children(state, holes):
     """children_bank: every child's seeds into its owner's store."""
     for cell in range(2 * holes + 1):
@@ -205,7 +205,7 @@ def bank_children(state, holes):
             state[cell] = 0
 
 
-@kernel
+@kernel(refcounts=False)
 def free_row_seeds(state, holes, player):
     """The seeds in ``player``'s row outside children."""
     total = 0
@@ -216,7 +216,7 @@ def free_row_seeds(state, holes, player):
     return total
 
 
-@kernel
+@kernel(refcounts=False)
 def stores_to_children(state, holes):
     """Without stores: what the stores hold goes into the players' first children (both into the
     only player's first child; into player_0's hole 0 and player_1's last hole where none)."""
@@ -231,7 +231,7 @@ def stores_to_children(state, holes):
         state[home] += seeds
 
 
-@kernel
+@kernel(refcounts=False)
 def claim_children_leftover(state, spec, mover, rule):
     """The end of a game of children: the seeds of the holes that are nobody's child go by ``rule``
     (LEFTOVERS; TO_MOVER: to ``mover``); the children keep theirs."""
@@ -252,7 +252,7 @@ def claim_children_leftover(state, spec, mover, rule):
         stores_to_children(state, holes)
 
 
-@kernel
+@kernel(refcounts=True)
 def divide_into_children(state, spec):
     """An endless sowing without stores: the seeds of the holes of nobody's shared between each
     player's last child, all to the only player with a child, out of play where none has."""

@@ -16,7 +16,7 @@ from .family_capture import can_take, capture, pre_capture
 from .family_children import child_due, mark_of
 
 
-@kernel
+@kernel(refcounts=False)
 def sow_and_capture(state, spec, action):
     """Play ``action`` (a hole of the player to move; where the way is chosen, ``hole + holes``
     sows it clockwise) and take what it captures; returns REPEAT | CAPTURED | ENDLESS bits. The

@@ -68,7 +68,7 @@ def first_lap_end(state, spec, origin, seeds, holes, backward, own_store):
     return cell
 
 
-@kernel
+@kernel(refcounts=False)
 def movable(state, spec, mover, out):
     """The actions whose hole holds enough seeds, that pass the move rule and, where a move names
     its way, may go that way, into ``out``; returns their count."""
@@ -105,7 +105,7 @@ def movable(state, spec, mover, out):
     return count
 
 
-@kernel
+@kernel(refcounts=False)
 def legal_holes(state, spec, out):
     """The mover's legal actions into ``out``; returns their count. Must-share and an illegal grand
     slam are decided by playing each move on a copy."""
@@ -123,6 +123,16 @@ def legal_holes(state, spec, out):
     no_slam = spec[GRAND_SLAM] == SLAM_ILLEGAL and opponent_seeds > 0
     if not share and not no_slam:
         return count
+    return tried_holes(state, spec, out, share)
+
+
+@kernel(refcounts=True)
+def tried_holes(state, spec, out, share):
+    """legal_holes' trial of each movable action in ``out`` on a copy: it stays legal when it
+    leaves the opponent seeds (``share``: the opponent has none; else the grand slam is illegal);
+    returns the count kept."""
+    holes = spec[SPEC_PITS]
+    mover = state[2 * holes + 2]
     kept = 0
     trial = np.empty(state.shape[0], dtype=state.dtype)  # not empty_like: the narration replays on an array subclass
     for action in range(action_count(spec)):
@@ -146,6 +156,13 @@ def has_move(state, spec, player):
             if state[cell] >= spec[MIN_SEEDS]:
                 return True
         return False
+    return has_legal_move(state, spec, player)
+
+
+@kernel(refcounts=True)
+def has_legal_move(state, spec, player):
+    """Whether ``player`` has a legal move, by legal_holes (into a mask it allocates)."""
+    cells = 2 * spec[SPEC_PITS] + 2
     scratch = np.empty(action_count(spec), dtype=np.bool_)
     saved = state[cells]
     state[cells] = player
@@ -154,7 +171,7 @@ def has_move(state, spec, player):
     return count > 0
 
 
-@kernel
+@kernel(refcounts=False)
 def claim_leftover(state, holes, mover, rule):
     """The end: the seeds still on the board go by ``rule`` (LEFTOVERS; TO_MOVER: to ``mover``)."""
     if rule == TO_OWNER:
@@ -169,7 +186,7 @@ def claim_leftover(state, holes, mover, rule):
     share_out(state, holes, mover, rule, left)
 
 
-@kernel
+@kernel(refcounts=False)
 def goal_outcome(state, spec, mover, following):
     """After ``mover``'s move in a game of another goal than most seeds, whose end no store count
     decides: -1 to play on, else the WINNER slot's value (1 + the winner, 0: a draw)."""
@@ -185,7 +202,7 @@ def goal_outcome(state, spec, mover, following):
     return 0 if state[2 * holes + 2 + MOVES_PLAYED] >= MOVE_LIMIT else -1
 
 
-@kernel
+@kernel(refcounts=False)
 def repeated(state, spec, banked):
     """repetition_ends, after a move with the player to move set: whether the position came before
     since the last move that put seeds in a store (``banked``: the stores' seeds before the move),
@@ -198,7 +215,7 @@ def repeated(state, spec, banked):
     return record_position(state, cells, base)
 
 
-@kernel
+@kernel(refcounts=False)
 def apply_move(state, action, spec):
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
