@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mancala_marl.games import make_game
-from mancala_marl.errors import BadInput
+from mancala_marl.errors import BadInput, IllegalMoveError
 from mancala_marl.games.family import Family, kalah_rules, oware_rules, sungka_rules, togyz_rules
 
 
@@ -59,11 +59,13 @@ def test_the_defaults_are_the_games_defaults(rules, game):
 
 
 @settings(max_examples=40, deadline=None)
-@given(houses=st.integers(2, 6), seeds=st.integers(1, 4), seed=st.integers(0, 2**32 - 1))
-def test_oware_as_family_parameters_plays_move_for_move_as_the_oware_kernel(houses, seeds, seed):
-    # small boards end by a repeated position in a third to three quarters of random games
-    oware = make_game("oware", houses=houses, seeds=seeds)
-    play_in_lockstep(Family(**oware_rules(houses, seeds)), oware, np.random.default_rng(seed), games=10)
+@given(houses=st.integers(2, 6), seeds=st.integers(1, 4), grand_slam=st.sampled_from(["no_capture", "illegal"]),
+       seed=st.integers(0, 2**32 - 1))
+def test_oware_as_family_parameters_plays_move_for_move_as_the_oware_kernel(houses, seeds, grand_slam, seed):
+    # small boards end by a repeated position in a third to three quarters of random games, and
+    # Oware(3, 2)'s illegal grand slams change the legal moves about once in two games
+    oware = make_game("oware", houses=houses, seeds=seeds, grand_slam=grand_slam)
+    play_in_lockstep(Family(**oware_rules(houses, seeds, grand_slam)), oware, np.random.default_rng(seed), games=10)
 
 
 @settings(max_examples=30, deadline=None)
@@ -158,15 +160,32 @@ def test_slam_from_empty_counts_a_grand_slam_of_a_row_that_was_empty():
     assert plain.legal_mask(plain.from_board(board, to_move=1)).tolist() == [False, False, False, True]
 
 
+def test_slam_avoided_forbids_a_grand_slam_while_another_move_is_legal():
+    game = Family(**oware_rules(3, 2, grand_slam="illegal"))
+    # hole 2's seed makes 3 in player_1's hole 0, the only seeds of that row: a grand slam, and
+    # hole 0 is legal beside it
+    assert game.legal_mask(game.from_board([1, 0, 1, 5, 2, 0, 0, 3])).tolist() == [True, False, False]
+    with pytest.raises(IllegalMoveError, match="hole 2 would be a grand slam, not legal while another move is"):
+        game.apply(game.from_board([1, 0, 1, 5, 2, 0, 0, 3]), 2)
+    lenient = Family(**oware_rules(3, 2))
+    assert lenient.legal_mask(lenient.from_board([1, 0, 1, 5, 2, 0, 0, 3])).tolist() == [True, False, True]
+    # the only move is a grand slam: legal, and it takes nothing
+    state = game.from_board([0, 0, 1, 5, 2, 0, 0, 4])
+    assert game.legal_mask(state).tolist() == [False, False, True]
+    game.apply(state, 2)
+    assert state[:8].tolist() == [0, 0, 0, 5, 3, 0, 0, 4]
+
+
 @pytest.mark.parametrize("params, named", [
     ({"children": "weg", "child_count": 4, "must_share": False, "children_bank": True}, "children_bank"),
     ({"children_bank": True, "must_share": False}, "children_bank"),
     ({"slam_from_empty": True}, "slam_from_empty"),
+    ({"grand_slam": "illegal", "slam_avoided": True}, "slam_avoided"),
     ({"early_win": False, "win_sweep": True}, "win_sweep"),
     ({"goal": "deprive", "must_share": False, "repetition_ends": True}, "repetition_ends"),
 ])
 def test_the_points_rules_refuse_what_they_do_not_play(params, named):
     with pytest.raises(BadInput, match=named):
         Family(**params)
-    with pytest.raises(BadInput, match="grand_slam='illegal'"):
-        oware_rules(grand_slam="illegal")
+    with pytest.raises(BadInput, match="grand_slam='leave_left'"):
+        oware_rules(grand_slam="leave_left")

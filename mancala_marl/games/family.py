@@ -158,13 +158,15 @@ few holes (or a random one that might leave the first player no move), ``passing
 
 **The package's own games.** Kalah, Sungka, Oware and Togyz Kumalak are points of the family
 (:func:`kalah_rules`, :func:`sungka_rules`, :func:`oware_rules`, :func:`togyz_rules`: their rules
-written as its parameters play move for move as their own kernels over random games). Four rules
+written as its parameters play move for move as their own kernels over random games). Five rules
 serve only the last two, where the package follows other sources than MancalaGames:
 ``children_bank`` sends a child's seeds to its owner's store after each move (Togyz Kumalak's
 tuzduk feeds the kazan; MancalaGames' Toguz_Kumalak.txt keeps them in the child), not beside
 ``children="weg"``, ``child_stores`` or ``sow_max``, which read a child's count;
 ``slam_from_empty`` counts a grand slam of a row that was empty before the move too (OpenSpiel's
-Oware), with a ``grand_slam`` that undoes or cuts one back; ``win_sweep``, with ``early_win``, gives
+Oware), with a ``grand_slam`` that undoes or cuts one back; ``slam_avoided``, with
+``grand_slam="no_capture"``, makes a grand slam illegal while another move is legal (Oware's
+``grand_slam="illegal"``, as Ludii has it); ``win_sweep``, with ``early_win``, gives
 the seeds on the board by ``leftover`` at an outright win as at the other ends; and
 ``repetition_ends`` ends the game, the seeds left going by ``leftover``, when a position (board,
 stores, player to move) comes again since the last move that put seeds in a store, or after 256
@@ -223,13 +225,13 @@ def oware_rules(houses: int = 6, seeds: int = 4, grand_slam: str = "no_capture")
     family, move for move as ``Oware(...)`` over random games, but for one bound: the family ends a
     game at ``MOVE_LIMIT`` (1000) moves, where Oware's stretches of 256 positions without a capture
     may run on longer. MancalaGames' Oware.txt is another point: it leaves the board as it is at an
-    outright win and has no repetition rule. Only ``grand_slam="no_capture"`` is a point: Oware's
-    ``"illegal"`` allows grand slams when every move is one, the family's when the opponent's row
-    was empty."""
-    if grand_slam != "no_capture":
-        raise BadInput(f"grand_slam={grand_slam!r}: only Oware's 'no_capture' is a point of the family")
-    return {"holes": houses, "seeds": seeds, "grand_slam": "no_capture", "slam_from_empty": True, "win_sweep": True,
-            "repetition_ends": True}
+    outright win and has no repetition rule. Oware's ``grand_slam="illegal"`` (a grand slam is
+    legal, and takes nothing, only when every move is one) is the family's ``"no_capture"`` with
+    ``slam_avoided``; the family's own ``"illegal"`` allows one where the opponent's row was empty."""
+    if grand_slam not in ("no_capture", "illegal"):
+        raise BadInput(f"grand_slam={grand_slam!r}: Oware's rules are 'no_capture' or 'illegal'")
+    return {"holes": houses, "seeds": seeds, "grand_slam": "no_capture", "slam_from_empty": True,
+            "slam_avoided": grand_slam == "illegal", "win_sweep": True, "repetition_ends": True}
 
 
 def togyz_rules(holes: int = 9, balls: int = 9, stop_at_majority: bool = True) -> dict:
@@ -284,6 +286,8 @@ class Family(Game):
             raise BadInput(f"win_short={params['win_short']} does nothing with early_win=False")
         if params["slam_from_empty"] and params["grand_slam"] in ("legal", "illegal"):
             raise BadInput(f"slam_from_empty=True does nothing with grand_slam={params['grand_slam']!r}")
+        if params["slam_avoided"] and params["grand_slam"] != "no_capture":
+            raise BadInput(f"slam_avoided=True needs grand_slam='no_capture', got {params['grand_slam']!r}")
         if not params["early_win"] and params["win_sweep"]:
             raise BadInput("win_sweep=True does nothing with early_win=False")
         if params["direction"] == "opposed" and choose != "none":
@@ -490,6 +494,9 @@ class Family(Game):
                    "straight back"
         if not may_move(state, self.spec, player, hole, action_backward(state, self.spec, player, action)):
             return f"player_{player}'s {named} is not allowed by move_rule={self.params['move_rule']!r}"
+        theirs = state[(1 - player) * (self.pits + 1):(1 - player) * (self.pits + 1) + self.pits]
+        if self.params["slam_avoided"] and theirs.any():
+            return f"player_{player}'s {named} would be a grand slam, not legal while another move is (slam_avoided)"
         return f"player_{player}'s {named} would leave the opponent's row empty (must_share, or an illegal grand slam)"
 
     @classmethod
@@ -527,7 +534,8 @@ class Family(Game):
             "children": st.sampled_from(CHILDREN), "child_count": st.integers(2, 4),
             "child_side": st.sampled_from(CHILD_SIDES), "child_holes": st.sampled_from(CHILD_HOLES),
             "child_sowing": st.sampled_from(CHILD_SOWING), "child_stores": st.booleans(),
-            "children_bank": st.booleans(), "slam_from_empty": st.booleans(), "win_sweep": st.booleans(),
+            "children_bank": st.booleans(), "slam_from_empty": st.booleans(), "slam_avoided": st.booleans(),
+            "win_sweep": st.booleans(),
             "repetition_ends": st.booleans(),
             }).map(cls._consistent).filter(cls._takes)
 
@@ -540,6 +548,8 @@ class Family(Game):
             params.update(win_short=0, win_sweep=False)
         if params["grand_slam"] in ("legal", "illegal"):
             params["slam_from_empty"] = False
+        if params["grand_slam"] != "no_capture":
+            params["slam_avoided"] = False
         if params["children"] == "weg" or params["child_stores"]:
             params["children_bank"] = False
         odd = params["holes"] % 2 == 1

@@ -14,7 +14,7 @@ from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTU
                            EXTRA_TURNS, EXTRA_TURN_ONCE, FORWARD, GRAND_SLAM, LAPS_, LEAVE_LEFT, NO_CAPTURE_TURNS,
                            NO_SINGLE_CAPTURE, ODD, ON_CAPTURE, OPPONENT_FIRST, OWN_FIRST, PRE_ACROSS_LONE,
                            PRE_ACROSS_ONES, PRE_ONE_SEED, REPEAT, SIDE_OPPONENT,
-                           SIDE_OWN, SLAM_EXTRA_TURN, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_,
+                           SIDE_OWN, SLAMMED, SLAM_EXTRA_TURN, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_,
                            TURNS_PLAYED, CHILDREN_, CHILD_STORES, WEG, row_seeds, side_of, sown_store, step)
 from .family_children import child_due, first_child, make_child, mark_of
 
@@ -314,7 +314,7 @@ def take(state, spec, last, lap_seeds, opponent_had_seeds, backward, saved):
             return REPEAT | CAPTURED
         if slam_rule == SLAM_NO_CAPTURE:
             copy_cells(saved, state, cells)
-            return 0
+            return SLAMMED
         keep_grand_slam_hole(state, saved, holes, mover, slam_rule == LEAVE_LEFT)
     extra = spec[CAPTURE_EXTRA_TURN] and (not spec[EXTRA_TURN_ONCE] or state[cells + EXTRA_TURNS] == 0)
     return REPEAT | CAPTURED if extra else CAPTURED

@@ -177,6 +177,8 @@ PARAMETERS = (
     Param("slam_from_empty", bool, False, "a move that sows into the opponent's empty row and takes it all is a "
                                           "grand slam too, as in OpenSpiel's Oware (MancalaGames: only a row that "
                                           "held seeds)"),
+    Param("slam_avoided", bool, False, "with grand_slam='no_capture': a grand slam is not a legal move while "
+                                       "another move is (the package's Oware with grand_slam='illegal', Ludii's)"),
     Param("win_sweep", bool, False, "an outright win (early_win) also gives the seeds left on the board by leftover, "
                                     "as OpenSpiel's Oware does (MancalaGames leaves the board as it is)"),
     Param("repetition_ends", bool, False, "the game ends when a position (board, stores, player to move) comes again "
@@ -191,7 +193,7 @@ HISTORY_SLOTS = HASHES + 2 * HISTORY
  TAKE_OWN_, CAPTURE_KIND, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_FINAL, TAKE_ACROSS,
  CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, GOAL,
  END_SEEDS_LEFT, END_CLEARED, EARLY_WIN, WIN_SHORT, END_BELOW, LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER, CHILDREN_,
- CHILD_COUNT, CHILD_SIDE, CHILD_HOLES_, CHILD_SOWING_, CHILD_STORES, CHILDREN_BANK, SLAM_FROM_EMPTY, WIN_SWEEP, REPETITION_ENDS) = (
+ CHILD_COUNT, CHILD_SIDE, CHILD_HOLES_, CHILD_SOWING_, CHILD_STORES, CHILDREN_BANK, SLAM_FROM_EMPTY, SLAM_AVOIDED, WIN_SWEEP, REPETITION_ENDS) = (
     spec_index(PARAMETERS, param.name) for param in PARAMETERS[2:])
 RELAY, NEXT = LAPS.index("relay"), LAPS.index("next")
 EVEN, ODD = PARITIES.index("even"), PARITIES.index("odd")
@@ -216,8 +218,8 @@ NORMAL_CHILD, ONE_CHILD, WEG, BULL, QUR = range(1, 6)
 FIXED_RIGHT = CHILD_HOLES.index("fixed_right")
 NOT_SYMMETRIC, NOT_FACING = CHILD_HOLES.index("not_symmetric"), CHILD_HOLES.index("not_facing")
 SKIP_OPPONENT, SKIP_BUT_LAST = 1, 2
-# What a sowing ended in (sow_and_capture's result): bits
-REPEAT, CAPTURED, ENDLESS = 1, 2, 4
+# What a sowing ended in (sow_and_capture's result): bits; SLAMMED: a grand slam that took nothing
+REPEAT, CAPTURED, ENDLESS, SLAMMED = 1, 2, 4, 8
 
 
 # -- the ring ---------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from .family_space import (BOTH_STORES, CLEAR, CLEARED_EITHER, CLEARED_OPPONENT,
                            MOVE_ONE, MOVE_RULE, MUST_PASS, MUST_SHARE, NOT_ACROSS_ONES, NO_RETURN, OPPONENT_OR_EMPTY, OPPOSED,
                            REPEAT, SINGLES_LAST, SINGLE_TO_EMPTY, SKIP_ORIGIN, TO_OCCUPIED, SLAM_ILLEGAL,
                            SOW_STORE, START, TO_MOVER, TO_OWNER, TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT,
-                           CHILDREN_, CHILD_STORES, CHILDREN_BANK, MARKS, REPETITION_ENDS, WIN_SWEEP, row_seeds,
+                           CHILDREN_, CHILD_STORES, CHILDREN_BANK, MARKS, REPETITION_ENDS, SLAMMED, SLAM_AVOIDED, WIN_SWEEP, row_seeds,
                            share_out, side_of, sown_store, step)
 from .family_children import (bank_children, child_seeds, claim_children_leftover, divide_into_children,
                               free_row_seeds, has_child, mark_of)
@@ -116,14 +116,32 @@ def legal_holes(state, spec, out):
         out[:] = False
         return 0
     count = movable(state, spec, mover, out)
-    if count == 0 or not (spec[MUST_SHARE] or spec[GRAND_SLAM] == SLAM_ILLEGAL):
+    if count and (spec[MUST_SHARE] or spec[GRAND_SLAM] == SLAM_ILLEGAL):
+        opponent_seeds = row_seeds(state, holes, 1 - mover)
+        share = spec[MUST_SHARE] and opponent_seeds == 0
+        if share or (spec[GRAND_SLAM] == SLAM_ILLEGAL and opponent_seeds > 0):
+            count = tried_holes(state, spec, out, share)
+    if count > 1 and spec[SLAM_AVOIDED]:
+        count = avoided_slams(state, spec, out, count)
+    return count
+
+
+@kernel(refcounts=True)
+def avoided_slams(state, spec, out, count):
+    """slam_avoided: the ``count`` legal actions in ``out`` less the grand slams (tried on a copy),
+    unless every one is a grand slam; returns the count kept."""
+    slams = np.zeros(out.shape[0], dtype=np.bool_)
+    trial = np.empty(state.shape[0], dtype=state.dtype)
+    for action in range(out.shape[0]):
+        if out[action]:
+            trial[:] = state
+            slams[action] = (sow_and_capture(trial, spec, action) & SLAMMED) != 0
+    taken = int(slams.sum())
+    if taken == count:
         return count
-    opponent_seeds = row_seeds(state, holes, 1 - mover)
-    share = spec[MUST_SHARE] and opponent_seeds == 0
-    no_slam = spec[GRAND_SLAM] == SLAM_ILLEGAL and opponent_seeds > 0
-    if not share and not no_slam:
-        return count
-    return tried_holes(state, spec, out, share)
+    for action in range(out.shape[0]):
+        out[action] = out[action] and not slams[action]
+    return count - taken
 
 
 @kernel(refcounts=True)
