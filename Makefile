@@ -29,7 +29,8 @@ demo: setup
 	$(VENV)/bin/mancala-marl demo
 
 # The virtualenvs are built side by side (pip waits on the network most of the time), and the
-# packaging checks, which mostly wait on pip too, run beside the quick suite.
+# packaging checks, which mostly wait on pip too, run beside the quick suite; the two Chromium
+# checks run side by side, and the integrations (mostly Ray starting) beside the JAX engines.
 # tests/jax runs from .venv-jax only (make test-jax).
 # Each step prints how long it took (docs/install.md has CI's table of where the time goes).
 timed = @start=$$(date +%s); $(MAKE) $(1); status=$$?; \
@@ -38,10 +39,8 @@ timed = @start=$$(date +%s); $(MAKE) $(1); status=$$?; \
 test:
 	$(call timed,-j4 setup integration-venvs .venv-jax/.installed $(VENV)/.docs-installed,the virtualenvs)
 	$(call timed,-j2 --output-sync=target test-quick test-package,the quick suite and the packaging checks)
-	$(call timed,test-docs,the docs site)
-	$(call timed,test-serve,the web page in Chromium)
-	$(call timed,test-integrations,the integrations)
-	$(call timed,test-jax,the JAX engines)
+	$(call timed,-j2 --output-sync=target test-docs test-serve,the docs site and the web page in Chromium)
+	$(call timed,-j2 --output-sync=target test-integrations test-jax,the integrations and the JAX engines)
 
 # The tests that need no extra virtualenv, browser or network: the quick suite.
 test-quick: setup

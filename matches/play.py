@@ -19,6 +19,7 @@ from __future__ import annotations
 import sys
 import threading
 
+from mancala_marl.errors import BadInput
 from mancala_marl.games import parse_game
 from mancala_marl.render import ansi
 
@@ -43,7 +44,7 @@ def default_opponent(game, write):
     try:
         policy.prepare(game)
         return policy
-    except ValueError:  # "was trained for kalah {...} but is used on kalah {...}"
+    except BadInput:  # "was trained for kalah {...} but is used on kalah {...}"
         write(f"no shipped AlphaZero network plays {game.cli_spec()}: your opponent is {FALLBACK_OPPONENT}\n")
         return make_policy(FALLBACK_OPPONENT)
 

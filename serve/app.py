@@ -91,9 +91,10 @@ def preset_rules(game) -> dict:
 
 
 def rules_doc(game) -> str:
-    """The rules a page shows for ``game``: its rules module's docstring, after a traditional game's
-    own lines (what sets it apart, where it is played, its source, the parameters that make it)."""
-    text, preset = game.rules_text(), game.preset
+    """The rules a page shows for ``game``: its rules module's docstring as plain text (no
+    reStructuredText marks), after a traditional game's own lines (what sets it apart, where it is
+    played, its source, the parameters that make it)."""
+    text, preset = game.rules_text(plain=True), game.preset
     if preset is None:
         return text
     head = [f"{preset.title}, {preset.region}. {preset.about}", f"Source: {preset.source}."]
@@ -273,7 +274,7 @@ def _catalog(table: Table) -> dict:
     """The answer of GET /api/games: the registered games with their parameters; the traditional
     games by name (``named``: each a registered game and its preset rules); the policies, the
     server's bounds and engines."""
-    games = [{"name": name, "rules_doc": cls().rules_text(),
+    games = [{"name": name, "rules_doc": cls().rules_text(plain=True),
               "parameters": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
                               "low": p.low, "high": p.high, "choices": list(p.choices)}
                              for p in cls.parameters],

@@ -176,7 +176,10 @@ function statusText(s) {
     const end = s.winner === null ? "a draw" : `${who(s.winner)} wins`;
     return `Game over, ${score}: ${end}.`;
   }
-  if (ui.busy) return `${who(s.to_move)} to move… (${score})`;
+  if (ui.busy) {  // a policy's reply searches for at most the server's move time
+    const thinking = ui.record.players[s.to_move] === null ? "" : `, thinking up to ${ui.catalog.limits.move_time} s`;
+    return `${who(s.to_move)} to move…${thinking} (${score})`;
+  }
   const pits = (s.board.length - 2) / 2, choose = s.legal.some((a) => a < pits && s.legal.includes(a + pits));
   const how = choose ? "click a pit (shift-click: sow it clockwise)" : "click a pit";
   return personToMove() ? `${who(s.to_move)} to move: ${how} (${score})` : `${who(s.to_move)} to move (${score})`;
@@ -419,7 +422,7 @@ async function start() {
   $("rules-button").addEventListener("click", () => {
     const info = gameInfo(ui.record?.game || $("game").value);
     $("rules-title").textContent = info.title || info.name;
-    $("rules-text").textContent = info.rules_doc.replace(/``(.+?)``/gs, "$1");  // the docs' code marks
+    $("rules-text").textContent = info.rules_doc;  // plain text: the server took the docs' marks out
     $("rules-dialog").showModal();
   });
   $("engine-toggle").addEventListener("change", analyse);
