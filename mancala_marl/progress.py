@@ -1,6 +1,33 @@
-"""The one progress bar of long work (databases, matches, grading): rich, on stderr, gone once done."""
+"""What the command line draws with rich: the one progress bar of long work (databases, matches,
+grading, training), and the consoles of its tables and bars."""
 
 from __future__ import annotations
+
+
+def console(file=None):
+    """A rich console for the command line's tables: as wide as the terminal, or 120 columns when
+    the output goes to a file or a pipe (rich's 80 broke titles and policy names into pieces)."""
+    from rich.console import Console
+
+    shown = Console(file=file)
+    return shown if shown.is_terminal else Console(file=file, width=120)
+
+
+def titled_table(title: str, **options):
+    """A rich Table at least as wide as its title: rich wraps a title to the width of the columns,
+    which broke a long one into lines."""
+    from rich.table import Table
+
+    return Table(title=title, min_width=len(title), **options)
+
+
+def progress_console(file=None):
+    """A rich console for a progress bar: the terminal, or to a file or a pipe one line as long as
+    it needs (at rich's 80 columns the last column, the status of a run, was cut off)."""
+    from rich.console import Console
+
+    shown = Console(file=file)
+    return shown if shown.is_terminal else Console(file=file, width=10_000)
 
 
 def progress_bar(disable: bool = False):
@@ -18,4 +45,4 @@ def progress_bar(disable: bool = False):
                     disable=disable or not shown.is_terminal)
 
 
-__all__ = ["progress_bar"]
+__all__ = ["console", "progress_bar", "progress_console", "titled_table"]

@@ -77,7 +77,7 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
         TimeElapsedColumn,
     )
 
-    from mancala_marl.matches.arena import progress_console
+    from mancala_marl.progress import progress_console
     from mancala_marl.atomic import write_atomically
     from mancala_marl.train.runs import Run, load_checkpoint
 

@@ -173,7 +173,7 @@ def train(config: JaxAlphaZeroConfig, run_dir, resume: bool = False, given=None,
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from tensorboardX import SummaryWriter
 
-    from mancala_marl.matches.arena import progress_console
+    from mancala_marl.progress import progress_console
     from mancala_marl.train.runs import Run
 
     run = Run(run_dir, COMMAND, "checkpoints/last.npz", "generation", RESUMABLE)
