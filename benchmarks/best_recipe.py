@@ -47,7 +47,7 @@ from mancala_marl.agents.learned import (
     save_for_shipping,
 )
 from mancala_marl.games import GAMES, make_game
-from mancala_marl.matches.arena import wilson
+from mancala_marl.matches.stats import wilson
 from mancala_marl.train.distill import DistillConfig, distill
 from mancala_marl.matches.evaluation import play
 from mancala_marl.cli.plot import plot_curves

@@ -11,7 +11,6 @@ from mancala_marl.games import make_game
 from mancala_marl.cli.arguments import (
     add_game_argument,
     command_config,
-    count_argument,
     layer_sizes,
     param_argument,
     seed_argument,
@@ -69,14 +68,14 @@ def add_parser(subparsers) -> None:
                         f"completed Q-values (default {d.policy_target}; with --resume, the run switches to it)")
     p.add_argument("--moves", type=ranged("moves"),
                    help=f"jax: self-play moves of every game per generation (default {j['moves']})")
-    p.add_argument("--minutes", type=count_argument("minutes"),
+    p.add_argument("--minutes", type=ranged("minutes"),
                    help=f"jax: stop after this much training, or at --generations if that comes first "
                         f"(default {j['minutes']:g}: no limit; the learning rate decays over it; with --resume, "
                         "a new total)")
-    p.add_argument("--reuse", type=float,
+    p.add_argument("--reuse", type=ranged("reuse"),
                    help=f"jax: optimiser steps per generation, as times each new position is drawn "
                         f"(default {j['reuse']})")
-    p.add_argument("--replay-every", type=count_argument("interval"), metavar="MINUTES",
+    p.add_argument("--replay-every", type=ranged("replay_every"), metavar="MINUTES",
                    help=f"jax: minutes between snapshots of the replay buffer, which a run killed outright resumes "
                         f"from (default {j['replay_every']:g}; 0: only at the end and on Ctrl-C, which saves "
                         "everything)")

@@ -56,7 +56,8 @@ def run(args) -> int:
 
     from mancala_marl.agents import make_policy
     from mancala_marl.games import make_game
-    from mancala_marl.matches.arena import arena, console, titled_table
+    from mancala_marl.matches.arena import arena
+    from mancala_marl.progress import console, titled_table
     from mancala_marl.train.runs import play_hint, program
     from mancala_marl.train.training import ALGO_NAMES, TrainConfig, recipe, train
 

@@ -76,7 +76,7 @@ def stage_cell(stage: dict) -> str:
 
 def print_report(result: dict, file=None) -> None:
     """Two rich tables: each policy overall, then by seeds in play."""
-    from mancala_marl.matches.arena import console, titled_table
+    from mancala_marl.progress import console, titled_table
 
     shown = console(file)
     how = (f"labelled set {result['set']['sha256'][:12]}" if result["source"] == "set"

@@ -13,7 +13,6 @@ from __future__ import annotations
 import csv
 import functools
 import itertools
-import math
 import multiprocessing
 import signal
 import sys
@@ -26,6 +25,9 @@ import numpy as np
 from mancala_marl.errors import BadInput
 from mancala_marl.games import MAX_MOVES, Game, IllegalMoveError, make_game, parse_game
 from mancala_marl.limits import check_count, check_workers
+from mancala_marl.progress import console, titled_table
+
+from .stats import wilson
 
 SEATS = ("first", "second")
 RECORD_FIELDS = ("index", "seat", "score_a", "score_b", "length")
@@ -177,16 +179,6 @@ def process_pool(workers: int):
     return multiprocessing.Pool(workers, initializer=_ignore_interrupt)
 
 
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval for a proportion (draws count as non-wins)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 class Tally:
     """A seat's results, added up game by game (:meth:`add`), summed up by :meth:`summary`."""
 
@@ -249,32 +241,6 @@ def arena(game, a, b, n: int = 100, seed: int = 0, workers: int = 1, opening: in
             "seed": seed, "opening": opening, "ended_in_opening": int(random_only),
             "seats": {seat: tally.summary() for seat, tally in tallies.items()},
             "overall": overall.summary()}
-
-
-def console(file=None):
-    """A rich console for the command line's tables: as wide as the terminal, or 120 columns when
-    the output goes to a file or a pipe (rich's 80 broke titles and policy names into pieces)."""
-    from rich.console import Console
-
-    shown = Console(file=file)
-    return shown if shown.is_terminal else Console(file=file, width=120)
-
-
-def titled_table(title: str, **options):
-    """A rich Table at least as wide as its title: rich wraps a title to the width of the columns,
-    which broke a long one into lines."""
-    from rich.table import Table
-
-    return Table(title=title, min_width=len(title), **options)
-
-
-def progress_console(file=None):
-    """A rich console for a progress bar: the terminal, or to a file or a pipe one line as long as
-    it needs (at rich's 80 columns the last column, the status of a run, was cut off)."""
-    from rich.console import Console
-
-    shown = Console(file=file)
-    return shown if shown.is_terminal else Console(file=file, width=10_000)
 
 
 def game_label(result: dict) -> str:

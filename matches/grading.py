@@ -43,7 +43,8 @@ from mancala_marl.games.params import Param
 from mancala_marl.limits import check_count
 from mancala_marl.progress import progress_bar
 
-from .arena import play_opening, wilson
+from .arena import play_opening
+from .stats import wilson
 
 PLAYERS = ("alphabeta:depth=4",)
 BINS = 6

@@ -15,8 +15,9 @@ import numpy as np
 from mancala_marl.agents import check_policies
 from mancala_marl.errors import BadInput
 from mancala_marl.games import parse_game
+from mancala_marl.progress import console, titled_table
 
-from .arena import arena, console, game_label, opening_label, titled_table
+from .arena import arena, game_label, opening_label
 
 PAPER_OPPONENTS = (("Random", "random"), ("Max", "max"), ("Exact", "exact"))
 

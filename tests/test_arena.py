@@ -8,7 +8,8 @@ import pytest
 from mancala_marl.agents import make_policy
 from mancala_marl.games import MAX_MOVES, make_game
 from mancala_marl.games import parse_game
-from mancala_marl.matches.arena import arena, check_writable, play_game, play_match, wilson
+from mancala_marl.matches.arena import arena, check_writable, play_game, play_match
+from mancala_marl.matches.stats import wilson
 from mancala_marl.cli import main
 from mancala_marl.matches.tournament import elo_ratings, paper_table, round_robin
 

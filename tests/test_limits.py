@@ -120,6 +120,13 @@ def test_arena_counts_its_games_on_a_progress_bar(monkeypatch, capsys):
     (["distill", "kalah", "--learning-rate", "0"], "argument --learning-rate: must be a number >= 1e-08 and <= 1"),
     (["alphazero", "kalah", "--sims", "0"], "argument --sims: must be an integer >= 1 and <= 1000000, got '0'"),
     (["alphazero", "kalah", "--margin-weight", "2"], "argument --margin-weight: must be a number >= 0 and <= 1"),
+    # the jax backend's own settings: argparse refuses them before jax is needed
+    (["alphazero", "kalah", "--backend", "jax", "--reuse", "0"],
+     "argument --reuse: must be a number >= 0.001 and <= 1000, got '0'"),
+    (["alphazero", "kalah", "--backend", "jax", "--minutes", "-1"],
+     "argument --minutes: must be a number >= 0.0 and <= 525600, got '-1'"),
+    (["alphazero", "kalah", "--backend", "jax", "--replay-every", "soon"],
+     "argument --replay-every: must be a number >= 0.0 and <= 525600, got 'soon'"),
     (["grade", "kalah", "greedy", "--bins", "0"], "argument --bins: must be an integer >= 1 and <= 20, got '0'"),
     (["grade", "kalah", "greedy", "--max-seeds", "x"], "argument --max-seeds: must be an integer >= 1 and <= 1000"),
     (["serve", "--idle", "0.5"], "argument --idle: must be a number >= 1 and <= 604800, got '0.5'"),
@@ -142,6 +149,7 @@ def test_a_run_setting_out_of_range_is_refused_on_the_command_line(argv, message
     (lambda: AlphaZeroConfig(sims=0), "sims must be >= 1, got 0; it takes 1..1000000"),
     (lambda: AlphaZeroConfig(value_q=-0.5), "value_q must be >= 0, got -0.5; it takes 0..1"),
     (lambda: AlphaZeroConfig(eval_every=-1), "eval_every must be >= 0, got -1; it takes 0..100000000000"),
+    (lambda: AlphaZeroConfig(weight_decay=-1e-4), "weight_decay must be >= 0, got -0.0001; it takes 0..1"),
     # the range the alphazero policy declares for its search, the one its training takes
     (lambda: AlphaZeroConfig(c_puct=0), "c_puct must be >= 0.001, got 0; it takes 0.001..1000"),
 ])

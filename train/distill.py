@@ -158,17 +158,20 @@ def _collect_job(args):
 
 
 def collect_parallel(config: DistillConfig, states: int, seed, student_path=None, progress=None):
-    """:func:`collect` split over ``config.workers`` processes, in chunks so the progress bar moves."""
+    """:func:`collect` split over ``config.workers`` processes, in chunks so the progress bar moves:
+    ``progress(k)``, where given, is called with the positions each chunk adds, ``states`` in all."""
     chunk = 2_000
     jobs = [(config, min(chunk, states - start), (seed, i), student_path)
             for i, start in enumerate(range(0, states, chunk))]
-    parts = []
+    parts, counted = [], 0
     in_process = contextlib.nullcontext(SimpleNamespace(imap=map))
     with process_pool(config.workers) if config.workers > 1 else in_process as pool:
         for part in pool.imap(_collect_job, jobs):
             parts.append(part)
             if progress is not None:  # a chunk ends its last game, so it holds a few more than asked
-                progress.update(min(len(part[2]), progress.total - progress.n))
+                added = min(len(part[2]), states - counted)
+                counted += added
+                progress(added)
     return tuple(np.concatenate(column) for column in zip(*parts))
 
 
@@ -193,7 +196,7 @@ def fit(model, obs, masks, labels, epochs: int, batch_size: int, learning_rate: 
     Holds out 5% of the positions and returns the final training loss and the agreement with the
     teacher there (``val_accuracy``). Positions recur (every game starts alike), so across DAgger
     rounds this is optimistic; :func:`distill` also reports agreement on each round's new positions
-    before fitting on them.
+    before fitting on them. ``progress()``, where given, is called after each epoch.
     """
     import torch
     import torch.nn.functional as F
@@ -226,7 +229,7 @@ def fit(model, obs, masks, labels, epochs: int, batch_size: int, learning_rate: 
             optimizer.step()
             schedule.step()
         if progress is not None:
-            progress.update(1)
+            progress()
     policy.set_training_mode(False)
     return {"loss": loss.item(), "val_accuracy": accuracy(model, obs[val], masks[val], labels[val])}
 
@@ -263,7 +266,6 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
     :data:`RESUMABLE` (:mod:`mancala_marl.train.runs`; ``given`` names the settings the caller
     set, by default those that differ from the defaults)."""
     import torch
-    from tqdm.auto import tqdm
 
     from mancala_marl.agents.learned import (
         load_model,
@@ -272,6 +274,7 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
         save_model,
     )
     from mancala_marl.matches.evaluation import evaluate, model_policy
+    from mancala_marl.progress import progress_bar
     from mancala_marl.train.runs import Run, read_config
 
     run = Run(run_dir, "distill", "checkpoints/last.zip", "round", RESUMABLE, resumes_before_checkpoint=True)
@@ -315,9 +318,11 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
             if path.is_file():  # a run stopped between writing this round's data and its model
                 new = _load_npz(path)
             else:
-                with tqdm(total=config.states_per_round, desc=f"round {k}: labelling", disable=not config.progress_bar) as bar:
+                with progress_bar(not config.progress_bar) as bar:
+                    task = bar.add_task(f"round {k}: labelling", total=config.states_per_round)
                     obs, masks, labels = collect_parallel(config, config.states_per_round, (config.seed, k),
-                                                          str(ckpt) if k > 0 else None, bar)
+                                                          str(ckpt) if k > 0 else None,
+                                                          lambda added: bar.advance(task, added))
                 new = {"obs": obs, "masks": masks, "labels": labels}
                 _save_npz(path, **new)
             rounds_data.append(new)
@@ -326,9 +331,10 @@ def distill(config: DistillConfig, run_dir, resume: bool = False, given=None):
             agreement = accuracy(model, new["obs"], new["masks"], new["labels"]) if k > 0 else None
             obs, masks, labels = (np.concatenate([d[key] for d in rounds_data]) for key in ("obs", "masks", "labels"))
             torch.set_num_threads(config.workers)  # the labelling processes are done: fitting gets their cores
-            with tqdm(total=config.epochs, desc=f"round {k}: fitting", disable=not config.progress_bar) as bar:
+            with progress_bar(not config.progress_bar) as bar:
+                task = bar.add_task(f"round {k}: fitting", total=config.epochs)
                 stats = fit(model, obs, masks, labels, config.epochs, config.batch_size, config.learning_rate,
-                            seed=config.seed + k, progress=bar)
+                            seed=config.seed + k, progress=lambda: bar.advance(task))
             torch.set_num_threads(1)
             seconds += time.time() - start
             save_model(model, ckpt, metadata(k + 1, len(labels), seconds))

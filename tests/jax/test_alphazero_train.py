@@ -4,6 +4,7 @@ network played by the CPU ``alphazero`` policy, and bad input refused in one lin
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -226,6 +227,18 @@ def test_every_option_of_the_jax_backend_is_a_setting_of_its_run():
     named = {COMMON_RENAMED.get(f.name, f.name) for f in fields(JaxAlphaZeroConfig)}
     assert options - set(command.TORCH_ONLY) - named == set()
     assert set(command.JAX_ONLY) <= named
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"reuse": 0}, "reuse must be >= 0.001, got 0; it takes 0.001..1000"),
+    ({"minutes": -1}, "minutes must be >= 0.0, got -1; it takes 0.0..525600"),
+    ({"replay_every": "soon"}, "replay_every must be a number >= 0.0 and <= 525600, got 'soon'"),
+    ({"weight_decay": -1e-4}, "weight_decay must be >= 0, got -0.0001; it takes 0..1"),
+])
+def test_the_jax_settings_are_refused_by_their_declarations(changes, message):
+    # reuse, minutes, replay_every and weight_decay are declared in RANGES, as the other settings
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        JaxAlphaZeroConfig(**{**TINY, **changes}).check()
 
 
 def test_the_help_names_the_jax_backends_defaults():

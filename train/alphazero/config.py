@@ -20,8 +20,8 @@ def cosine_decay(learning_rate: float, done: float) -> float:
 
 POLICY_TARGETS = ("visits", "completed-q")
 
-# The ranges of a run's counts, shares and rates, both backends' (each config holds its own
-# defaults), from :mod:`mancala_marl.limits`.
+# The ranges of a run's counts, shares, rates and minutes, both backends' (each config holds its
+# own defaults; a setting of one backend only says which), from :mod:`mancala_marl.limits`.
 RANGES = {param.name: param for param in (
     limit("generations", doc="self-play generations in all"),
     limit("envs", "games", doc="self-play games per generation, played at once"),
@@ -38,6 +38,12 @@ RANGES = {param.name: param for param in (
     limit("share", "margin_weight", doc="value target: the share of the final margin in it (torch)"),
     limit("share", "value_q", doc="value target: the share of the root search's value in it"),
     limit("learning_rate", doc="the optimiser's step size, decayed to a tenth (cosine)"),
+    Param("weight_decay", float, 1e-4, "the optimiser's weight decay", low=0, high=1),
+    Param("reuse", float, 4.0, "optimiser steps per generation, as times each new position is drawn (jax)",
+          low=0.001, high=1000),
+    limit("interval", "minutes", doc="minutes of training before the run stops (0: no limit) (jax)"),
+    limit("interval", "replay_every", doc="minutes between snapshots of the replay buffer (0: only at the end "
+                                          "and on Ctrl-C) (jax)"),
     # the search's exploration weight, as the alphazero policy that plays the network declares it
     next(param for param in az_policy.AlphaZeroPolicy.parameters if param.name == "c_puct"),
     Param("dirichlet", float, 1.0, "Dirichlet alpha of the root noise (torch)", low=0.001, high=1000),
@@ -87,8 +93,9 @@ class AlphaZeroConfig:
 
 def check_shared(config, names: tuple) -> None:
     """The checks of the settings both backends have: those ``names`` (of :data:`RANGES`) in their
-    ranges, the learning rate and the value target's blend too; the network's input and its layers."""
-    check_fields(config, [RANGES[name] for name in (*names, "learning_rate", "value_q")])
+    ranges, the learning rate, its weight decay and the value target's blend too; the network's
+    input and its layers."""
+    check_fields(config, [RANGES[name] for name in (*names, "learning_rate", "weight_decay", "value_q")])
     if config.obs_type not in az_policy.OBS_TYPES:
         raise BadInput(f"obs_type must be one of {list(az_policy.OBS_TYPES)}, got {config.obs_type!r}")
     if not (config.hidden and all(isinstance(n, int) and n > 0 for n in config.hidden)):

@@ -56,6 +56,11 @@ def evaluate(game, net, config: AlphaZeroConfig, generation: int) -> list[dict]:
     return rows
 
 
+def described(generation: int) -> str:
+    """The progress bar's description of a generation's self-play, counted in games."""
+    return f"[bold]generation {generation}[/]: games"
+
+
 # Settings that --resume may change: what the network learns from next, and how it is evaluated.
 RESUMABLE = {"policy_target", "opening", "eval_every", "eval_games", "eval_sims", "eval_opponents"}
 
@@ -69,16 +74,9 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
     ``config`` must be the run's (:mod:`mancala_marl.train.runs`; ``given`` names the settings
     the caller set, by default those that differ from the defaults)."""
     import torch
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
 
-    from mancala_marl.matches.arena import progress_console
     from mancala_marl.atomic import write_atomically
+    from mancala_marl.progress import progress_bar
     from mancala_marl.train.runs import Run, load_checkpoint
 
     run = Run(run_dir, "alphazero", "checkpoints/last.pt", "generation", RESUMABLE | {"generations"})
@@ -113,16 +111,13 @@ def train(config: AlphaZeroConfig, run_dir, resume: bool = False, generations: i
     model.eval()
     forest = mcts.Forest(game, config.games, config.sims + 2)
     writer = run.tensorboard()
-    columns = (TextColumn("[bold]generation {task.fields[generation]}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("games"), TimeElapsedColumn(), TextColumn("{task.fields[status]}"))
-    with run.interruptible(), Progress(*columns, console=progress_console(),
-                                                  disable=not config.progress_bar) as progress:
+    with run.interruptible(), progress_bar(not config.progress_bar, status=True, record=True) as progress:
         status = ""
-        task = progress.add_task("self-play", total=config.games, generation=generation, status=status)
+        task = progress.add_task(described(generation), total=config.games, status=status)
         while generation < config.generations:
             start = time.time()
-            # reset() replaces a task's fields, so every field the columns show is passed again
-            progress.reset(task, total=config.games, generation=generation + 1, status=status)
+            # reset() replaces a task's fields, so the status the bar shows is passed again
+            progress.reset(task, total=config.games, description=described(generation + 1), status=status)
             data, stats = self_play(game, torch_evaluator(model), config, rng, forest,
                                     progress=lambda: progress.advance(task))
             buffer.add(*data)

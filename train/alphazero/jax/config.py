@@ -43,15 +43,7 @@ class JaxAlphaZeroConfig:
 
         check_seed(self.seed)
         check_shared(self, ("generations", "games", "moves", "sims", "buffer", "batch_size", "eval_games",
-                            "eval_every", "eval_sims", "opening"))
-        for name in ("minutes", "replay_every"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise BadInput(f"{name} must be a number >= 0, got {value!r}")
-        if not self.reuse > 0:
-            raise BadInput(f"reuse must be > 0, got {self.reuse!r}")
-        if self.weight_decay < 0:
-            raise BadInput(f"weight_decay must be >= 0, got {self.weight_decay!r}")
+                            "eval_every", "eval_sims", "opening", "reuse", "minutes", "replay_every"))
         for name in ("games", "batch_size", "buffer"):
             if getattr(self, name) % devices:
                 raise BadInput(f"{name} ({getattr(self, name)}) must be a multiple of the {devices} devices")

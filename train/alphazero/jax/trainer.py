@@ -170,10 +170,9 @@ def train(config: JaxAlphaZeroConfig, run_dir, resume: bool = False, given=None,
     every local one); returns the path of the newest network (``network.npz``). ``stop_after``
     ends this call after that many generations, as a run stopped between two would;
     ``observer(generation, stats)``, where given, is called after each generation."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from tensorboardX import SummaryWriter
 
-    from mancala_marl.matches.arena import progress_console
+    from mancala_marl.progress import progress_bar
     from mancala_marl.train.runs import Run
 
     run = Run(run_dir, COMMAND, "checkpoints/last.npz", "generation", RESUMABLE)
@@ -184,9 +183,7 @@ def train(config: JaxAlphaZeroConfig, run_dir, resume: bool = False, given=None,
     learner = make_learner(config, game, devices)
     state = learner.initial(config.seed)
     progress = {"generation": 0, "seconds": 0.0, "positions": 0}
-    columns = (TextColumn("[bold]generation"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TextColumn("{task.fields[status]}"))
-    with Progress(*columns, console=progress_console(), disable=not config.progress_bar) as bar:
+    with progress_bar(not config.progress_bar, status=True, record=True) as bar:
         if resume:
             state, progress = resume_state(run, learner, state, lambda line: bar.console.print(line, markup=False))
             state = learner.place(state)
@@ -199,7 +196,7 @@ def train(config: JaxAlphaZeroConfig, run_dir, resume: bool = False, given=None,
         run.write_config(config)
         run.checkpoint.parent.mkdir(exist_ok=True)
         writer = SummaryWriter(str(run.folder / "tb"))
-        task = bar.add_task("self-play", total=config.generations, completed=progress["generation"], status="")
+        task = bar.add_task("[bold]generation", total=config.generations, completed=progress["generation"], status="")
         recorder = Recorder(run, game, config, len(devices), writer, bar, task)
         stop = config.generations if stop_after is None else min(config.generations, progress["generation"] + stop_after)
         snapshot, replayed = time.monotonic(), False
