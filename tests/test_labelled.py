@@ -20,7 +20,7 @@ from mancala_marl.matches.labelling import build_set
 SMALL = "kalah:pits=3,seeds=3"
 # the least size of each shipped set, and its stages that hold no position (Oware: a choice of move
 # with one or two seeds left is too rare for the draw to find; docs/perfect_play.md)
-TARGETS = {"kalah": 5000, "kalah:empty_capture=True": 2000, "oware": 1800}
+TARGETS = {"kalah": 5000, "kalah:empty_capture=True": 2000, "oware": 2000}
 EMPTY_STAGES = {"kalah": [], "kalah:empty_capture=True": [], "oware": [[1, 2]]}
 
 
