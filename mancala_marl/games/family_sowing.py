@@ -19,7 +19,7 @@ from .family_children import child_due, mark_of
 @kernel(refcounts=False)
 def sow_and_capture(state, spec, action):
     """Play ``action`` (a hole of the player to move; where the way is chosen, ``hole + holes``
-    sows it clockwise) and take what it captures; returns REPEAT | CAPTURED | ENDLESS bits. The
+    sows it clockwise) and take what it captures; returns REPEAT | CAPTURED | ENDLESS | SLAMMED bits. The
     turn and the end are left to the caller."""
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
