@@ -43,7 +43,7 @@ from mancala_marl.games.base import margin as _margin
 from mancala_marl.games.dispatch import apply_move as _apply
 from mancala_marl.games.dispatch import legal_moves
 from mancala_marl.search_core import (BOUND, BUDGET, BY_DEPTH, COUNTERS, MAX_PLY, NO_LIMIT, NODES, NONE, STOPPED,
-                                      Table, bounds_after, fnv1a, insert_ordered, lookup, new_counters, set_limits,
+                                      Table, bounds_after, copy_cells, fnv1a, insert_ordered, lookup, new_counters, set_limits,
                                       spend, store)
 
 from .base import SEED, Policy, check_game_on, register_policy
@@ -85,7 +85,7 @@ def _combine(p, v, f_best, f_move, f_alpha, f_beta, f_i, f_n, order):
         f_i[p] = f_n[p]
 
 
-@kernel
+@kernel(refcounts=True)
 def search(root, depth, max_chain, spec, keying, table, stack, counters, deadline):
     """Negamax value of the non-terminal ``root`` for its mover, searched ``depth`` turns deep.
 
@@ -96,12 +96,11 @@ def search(root, depth, max_chain, spec, keying, table, stack, counters, deadlin
     entries (with depths, or empty: no table); ``stack`` (MAX_PLY, actions, state size) scratch for the
     children; ``counters`` the search core's budget, then the best root move (``BEST``);
     ``deadline`` its clock. A search the budget or the clock stops returns 0, ``counters[STOPPED]`` set.
+
+    This allocates the search's frames and hands them to :func:`_search`, which runs without
+    reference counts (:mod:`mancala_marl._compile`): they were most of a node's time.
     """
-    store_free, key_cells = keying
-    pits = spec[SPEC_PITS]
     actions = action_count(spec)
-    cells = 2 * pits + 2
-    use_tt = table[0].shape[0] > 0
     nodes = np.empty((MAX_PLY, root.shape[0]), dtype=np.int32)
     f_depth = np.empty(MAX_PLY, dtype=np.int64)
     f_chain = np.empty(MAX_PLY, dtype=np.int64)
@@ -118,8 +117,23 @@ def search(root, depth, max_chain, spec, keying, table, stack, counters, deadlin
     order = np.empty((MAX_PLY, actions), dtype=np.int64)
     score = np.empty(actions, dtype=np.int64)
     legal = np.empty(actions, dtype=np.bool_)
+    return _search(root, depth, max_chain, spec, keying, table, stack, counters, deadline, nodes, f_depth,
+                   f_chain, f_effort, f_alpha, f_beta, f_alpha0, f_best, f_move, f_n, f_i, f_neg, f_key, order,
+                   score, legal)
 
-    nodes[0, :] = root
+
+@kernel(refcounts=False)
+def _search(root, depth, max_chain, spec, keying, table, stack, counters, deadline, nodes, f_depth, f_chain,
+            f_effort, f_alpha, f_beta, f_alpha0, f_best, f_move, f_n, f_i, f_neg, f_key, order, score, legal):
+    """:func:`search` in the frames it allocated (each row a ply), without reference counts: it
+    borrows every array and allocates none."""
+    store_free, key_cells = keying
+    pits = spec[SPEC_PITS]
+    actions = action_count(spec)
+    cells = 2 * pits + 2
+    use_tt = table[0].shape[0] > 0
+    size = root.shape[0]
+    copy_cells(root, nodes[0], size)
     f_depth[0], f_chain[0], f_alpha[0], f_beta[0] = depth, 0, -(1 << 29), 1 << 29
     p = 0
     phase = 0  # 0: enter the node at ply p, 1: its next child, 2: return ``ret`` to ply p-1
@@ -163,7 +177,7 @@ def search(root, depth, max_chain, spec, keying, table, stack, counters, deadlin
                 if not legal[pit]:
                     continue
                 child = stack[p, pit]
-                child[:] = state
+                copy_cells(state, child, size)
                 _apply(child, pit, spec)
                 s = 0
                 if p > 0:  # the root keeps the fixed order, so ties go to the pit nearest the store
@@ -202,7 +216,7 @@ def search(root, depth, max_chain, spec, keying, table, stack, counters, deadlin
                 # game over: the exact final margin; horizon: the store margin
                 _combine(p, _margin(child, pits, mover), f_best, f_move, f_alpha, f_beta, f_i, f_n, order)
                 continue
-            nodes[p + 1, :] = child
+            copy_cells(child, nodes[p + 1], size)
             if nxt == mover:
                 f_depth[p + 1] = d if free else d - 1
                 f_chain[p + 1] = c + 1

@@ -26,7 +26,7 @@ from mancala_marl.errors import BadInput
 from mancala_marl.games.base import GAME_OVER, MAX_MOVES, SPEC_PITS, action_count, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
 from mancala_marl.games.params import Param
-from mancala_marl.search_core import COUNTERS, NODES, insert_ordered, new_counters, set_limits, spend
+from mancala_marl.search_core import COUNTERS, NODES, copy_cells, insert_ordered, new_counters, set_limits, spend
 
 from .alphabeta import position_key
 from .rules import exact_pit, max_pit
@@ -64,19 +64,32 @@ def _settled(state, learner, spec, total):
     return UNKNOWN
 
 
-@kernel
+@kernel(refcounts=True)
 def _search(root, learner, spec, opponent, key_cells, total, table, used, frames, counters):
     """WIN, NO_WIN or UNKNOWN from ``root`` (see :meth:`BestResponse.can_win`). ``table``: a set
     of the positions explored, their keys by linear probing (0: an empty slot, as in the search
-    core's tables, which hold bounds this search has no use for), ``used`` the slots written; ``frames``: (states, children, order, count, next child, line) by ply."""
+    core's tables, which hold bounds this search has no use for), ``used`` the slots written; ``frames``: (states, children, order, count, next child, line) by ply.
+
+    This allocates the moves' scratch and hands it to :func:`_explore`, which runs without
+    reference counts (:mod:`mancala_marl._compile`)."""
+    actions = action_count(spec)
+    scratch, their_mask = np.empty_like(root), np.empty(actions, np.bool_)
+    mask, gains = np.empty(actions, np.bool_), np.empty(actions, np.int64)
+    return _explore(root, learner, spec, opponent, key_cells, total, table, used, frames, counters, scratch,
+                    their_mask, mask, gains)
+
+
+@kernel(refcounts=False)
+def _explore(root, learner, spec, opponent, key_cells, total, table, used, frames, counters, scratch, their_mask,
+             mask, gains):
+    """:func:`_search` with its scratch: it borrows every array and allocates none."""
     stack, children, order, count, next_child, line = frames
     pits = spec[SPEC_PITS]
     depth_limit = stack.shape[0] - 1
     size_mask = np.uint64(table.shape[0] - 1)
     actions = action_count(spec)
-    scratch, their_mask = np.empty_like(root), np.empty(actions, np.bool_)
-    mask, gains = np.empty(actions, np.bool_), np.empty(actions, np.int64)
-    stack[0, :] = root
+    size = root.shape[0]
+    copy_cells(root, stack[0], size)
     _answer(stack[0], learner, spec, opponent, scratch, their_mask)
     outcome = _settled(stack[0], learner, spec, total)
     if outcome != UNKNOWN:
@@ -95,7 +108,7 @@ def _search(root, learner, spec, opponent, key_cells, total, table, used, frames
             for p in range(actions):
                 if mask[p]:
                     after = children[d, p]  # kept, so that playing the move later is a copy
-                    after[:] = stack[d]
+                    copy_cells(stack[d], after, size)
                     apply_move(after, p, spec)
                     _answer(after, learner, spec, opponent, scratch, their_mask)
                     n = insert_ordered(order, d, gains, n, p, margin(after, pits, learner))
@@ -105,7 +118,7 @@ def _search(root, learner, spec, opponent, key_cells, total, table, used, frames
             d -= 1
             continue
         child = stack[d + 1]
-        child[:] = children[d, order[d, next_child[d]]]
+        copy_cells(children[d, order[d, next_child[d]]], child, size)
         next_child[d] += 1
         outcome = _settled(child, learner, spec, total)
         if outcome == WIN:

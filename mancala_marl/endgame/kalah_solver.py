@@ -46,7 +46,7 @@ def mover_view(state, pits, mover):
         state[pits + p] = state[pits + 1 + p]
 
 
-@kernel
+@kernel(refcounts=False)
 def negamax(seeds, alpha, beta, spec, frames, db, tt, counters, deadline):
     """The margin to come for the mover of ``frames[0][0]`` (``seeds`` in play), exact if it lies
     strictly inside ``(alpha, beta)``, else a bound on the side it failed.
@@ -57,7 +57,7 @@ def negamax(seeds, alpha, beta, spec, frames, db, tt, counters, deadline):
     (MAX_PLY, 9) int64 its numbers (the ``W_*`` columns), ``ply_keys`` (MAX_PLY) uint64 its table
     key. ``db`` is the database's (values, table, blocks, max_seeds); ``tt`` the search core's table
     entries; ``counters`` and ``deadline`` its budget and clock (a search they stop returns 0,
-    ``STOPPED`` set).
+    ``STOPPED`` set). Without reference counts (:mod:`mancala_marl._compile`): it allocates nothing.
     """
     boards, scratch, window, ply_keys = frames
     values, table, blocks, max_seeds = db

@@ -33,8 +33,8 @@ from mancala_marl.errors import BadInput, NoExactMargins, NotSolved
 from .._compile import kernel
 from ..games.base import GAME_OVER, SPEC_PITS
 from ..games.oware import COUNT, DIGEST, HASHES, HISTORY, apply_move, get64, legal_moves, position_hash
-from ..search_core import (BUDGET, BY_TIME, NO_MOVE, NODES, STOPPED, Table, insert_ordered, lookup, new_counters,
-                           set_limits, spend, store)
+from ..search_core import (BUDGET, BY_TIME, NO_MOVE, NODES, STOPPED, Table, copy_cells, insert_ordered, lookup,
+                           new_counters, set_limits, spend, store)
 from .oware_database import search_bounds
 from .ranking import next_side, state_index
 
@@ -83,7 +83,7 @@ def swept(state, pits):
     return total
 
 
-@kernel
+@kernel(refcounts=True)
 def search(alpha, beta, horizon, sweeps, stack, spec, bounds, tt, counters, deadline):
     """(lowest, highest): the range of the result (-1, 0, +1) for the mover of ``states[0]``, as
     far as a search of ``horizon`` plies settles it; one end past the window ``(alpha, beta)``
@@ -99,14 +99,24 @@ def search(alpha, beta, horizon, sweeps, stack, spec, bounds, tt, counters, dead
     ``bounds`` is (low, high, safe_low, safe_high, table, blocks) (:meth:`ResultSolver.__init__`);
     ``tt`` the search core's table entries, ``counters`` and ``deadline`` its budget and clock (a
     search they stop returns (0, 0) with ``counters[STOPPED]`` set).
+
+    This allocates the moves' scratch and hands it to :func:`_search`, which runs without
+    reference counts (:mod:`mancala_marl._compile`).
     """
+    pits = spec[SPEC_PITS]
+    legal = np.empty(pits, dtype=np.bool_)
+    gains = np.empty(pits, dtype=np.int64)
+    return _search(alpha, beta, horizon, sweeps, stack, spec, bounds, tt, counters, deadline, legal, gains)
+
+
+@kernel(refcounts=False)
+def _search(alpha, beta, horizon, sweeps, stack, spec, bounds, tt, counters, deadline, legal, gains):
+    """:func:`search` with its scratch: it borrows every array and allocates none."""
     low_swept, high_swept, unseen = sweeps
     states, frames, order, ply_keys = stack
     low, high, safe_low, safe_high, table, blocks = bounds
     pits = spec[SPEC_PITS]
     cells = 2 * pits + 2
-    legal = np.empty(pits, dtype=np.bool_)
-    gains = np.empty(pits, dtype=np.int64)
     p = 0
     frames[0, F_A], frames[0, F_B] = alpha, beta
     frames[0, F_MIN], frames[0, F_MAX], frames[0, F_UNSEEN] = low_swept, high_swept, unseen
@@ -152,7 +162,7 @@ def search(alpha, beta, horizon, sweeps, stack, spec, bounds, tt, counters, dead
             for house in range(pits - 1, -1, -1):
                 if not legal[house]:
                     continue
-                scratch[:used] = state[:used]
+                copy_cells(state, scratch, used)
                 apply_move(scratch, house, spec)
                 gain = _promise(scratch, mover, stores, pits, cells, low, high, table, blocks)
                 n = insert_ordered(order, p, gains, n, house, gain)
@@ -175,7 +185,7 @@ def search(alpha, beta, horizon, sweeps, stack, spec, bounds, tt, counters, dead
             child = states[p + 1]
             mover = state[cells]
             used = used_slots(state, cells)
-            child[:used] = state[:used]
+            copy_cells(state, child, used)
             apply_move(child, order[p, k], spec)
             if child[cells] == GAME_OVER:
                 r = sign(child[mover * (pits + 1) + pits] - child[(1 - mover) * (pits + 1) + pits])

@@ -134,7 +134,7 @@ def side_is_empty(state, pits, player):
     return True
 
 
-@kernel
+@kernel(refcounts=False)
 def sweep_to_stores(state, pits):
     """End of game: every seed still in a pit goes to the store of the side it lies on."""
     for player in range(2):
@@ -171,7 +171,7 @@ def end_move(state, pits, next_player, over):
 
 
 # -- kernels a game may take as they are ----------------------------------------------------
-@kernel
+@kernel(refcounts=False)
 def nonempty_pits(state, spec, out):
     """Legality in Kalah, Sungka and Togyz Kumalak: every non-empty pit of the mover (a Togyz
     tuzduk never holds balls). Writes the mask into ``out``; returns the number of legal moves."""
@@ -184,7 +184,7 @@ def nonempty_pits(state, spec, out):
     return count
 
 
-@kernel
+@kernel(refcounts=False)
 def store_exact(state, spec, scratch):
     """Kalah and Sungka's ``exact`` (Dionido & Bautista, III-D): the pit nearest the store whose
     seed count equals its distance to the store, so that the last seed falls in the store; -1 if

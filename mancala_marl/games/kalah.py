@@ -31,7 +31,7 @@ EMPTY_CAPTURE, END_RULE = (spec_index(PARAMETERS, name) for name in ("empty_capt
 END_WHEN_MOVER_EMPTY = END_RULES.index("mover")
 
 
-@kernel
+@kernel(refcounts=False)
 def apply_move(state, pit, spec):
     pits = spec[SPEC_PITS]
     empty_capture = spec[EMPTY_CAPTURE] != 0

@@ -127,7 +127,7 @@ def set64(state, i, value):
     state[i + 1] = np.int32(np.uint32(value >> np.uint64(32)))
 
 
-@kernel
+@kernel(refcounts=False)
 def record_position(state, cells, base=-1):
     """Add the current position to the history kept from slot ``base`` (-1: just after TO_MOVE, as
     Oware keeps it; the family keeps it after slots of its own); True if the game ends by
@@ -147,7 +147,7 @@ def record_position(state, cells, base=-1):
     return False
 
 
-@kernel
+@kernel(refcounts=False)
 def clear_history(state, cells, base=-1):
     if base < 0:
         base = cells + 1
@@ -156,7 +156,7 @@ def clear_history(state, cells, base=-1):
     state[base + DIGEST + 1] = 0
 
 
-@kernel
+@kernel(refcounts=False)
 def apply_move(state, house, spec):
     houses = spec[SPEC_PITS]
     cells = 2 * houses + 2
@@ -183,13 +183,29 @@ def apply_move(state, house, spec):
         s0, s1 = state[houses], state[cells - 1]
         over = s0 > half or s1 > half or (s0 == half and s1 == half)
     if not over:
-        over = legal_moves(state, spec, np.empty(houses, dtype=np.bool_)) == 0
+        over = not _can_move(state, houses, 1 - mover)  # (legal_moves counts none exactly then)
     if over:
         sweep_to_stores(state, houses)
         state[cells] = GAME_OVER
 
 
-@kernel
+@kernel(inline="always")
+def _can_move(state, houses, mover):
+    """Whether ``mover`` has a non-empty house, one that reaches the opponent's row when that is
+    empty: whether :func:`legal_moves` counts any move (the grand slam rule never leaves none)."""
+    first = mover * (houses + 1)
+    opponent_empty = True
+    for i in range((1 - mover) * (houses + 1), (1 - mover) * (houses + 1) + houses):
+        if state[i] > 0:
+            opponent_empty = False
+    for h in range(houses):
+        seeds = state[first + h]
+        if seeds > 0 and (not opponent_empty or seeds > houses - 1 - h):
+            return True
+    return False
+
+
+@kernel(refcounts=False)
 def legal_moves(state, spec, out):
     """Non-empty own houses; only those that reach the opponent's row when it is empty (must
     feed); with ``grand_slam="illegal"``, not a grand slam unless every move is one."""
@@ -211,6 +227,16 @@ def legal_moves(state, spec, out):
         count += out[h]
     if spec[GRAND_SLAM] != SLAM_ILLEGAL or count == 0:
         return count
+    return _without_slams(state, spec, out, count)
+
+
+@kernel(refcounts=True)
+def _without_slams(state, spec, out, count):
+    """legal_moves' grand slam rule: the ``count`` moves in ``out`` less the grand slams (each sown
+    on a copy, which this allocates), unless every one is a grand slam; returns the count kept."""
+    houses = spec[SPEC_PITS]
+    cells = 2 * houses + 2
+    mover = state[cells]
     scratch = np.empty(cells, dtype=state.dtype)
     slams = 0
     for h in range(houses):
@@ -230,7 +256,7 @@ def legal_moves(state, spec, out):
     return count - slams
 
 
-@kernel
+@kernel(refcounts=True)
 def capture_exact(state, spec, scratch):
     """The legal house nearest the store whose last seed captures (2 or 3 in the opponent's row,
     not a grand slam); -1 if none."""

@@ -42,7 +42,7 @@ PARAMETERS = (
 SUNOG_NEEDS_OPPOSITE = spec_index(PARAMETERS, "sunog_needs_opposite")
 
 
-@kernel
+@kernel(refcounts=False)
 def apply_move(state, house, spec):
     houses = spec[SPEC_PITS]
     sunog_needs_opposite = spec[SUNOG_NEEDS_OPPOSITE] != 0

@@ -54,7 +54,7 @@ def _cell(holes, ring):
     return ring if ring < holes else ring + 1
 
 
-@kernel
+@kernel(refcounts=False)
 def apply_move(state, hole, spec):
     holes = spec[SPEC_PITS]
     stop_at_majority = spec[STOP_AT_MAJORITY] != 0
@@ -103,7 +103,7 @@ def apply_move(state, hole, spec):
     end_move(state, holes, next_player, over)
 
 
-@kernel
+@kernel(refcounts=True)  # its copy of the state may allocate
 def capture_exact(state, spec, scratch):
     """The hole nearest the kazan whose last ball lands in an opponent's hole (not a tuzduk) and
     empties it into the mover's kazan: an even count captured, or a tuzduk made; -1 if none.
