@@ -1,7 +1,7 @@
 """``mancala-marl demo``: train an agent from scratch, then measure it in the arena (``make demo``).
 
 Masked DQN learns the game with the ``scratch`` recipe (no teacher; random seats; random, max and
-exact as opponents) for ``--timesteps`` moves (three to four minutes on 2 cores: 224 s in a measured run), then plays
+exact as opponents) for ``--timesteps`` moves (the demo takes about a minute and a half on 2 cores: 94 s measured), then plays
 ``--games`` games in each seat against random from the usual start and against max and exact
 from 4 random opening moves; the table shows the win rates with 95% Wilson intervals. ``--watch``
 instead plays and prints one game between two policies, board by board.
@@ -32,13 +32,13 @@ DEMO_FILES = {MARKER, "config.json", "checkpoints", "snapshots", "evaluations.cs
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "demo", help="train a small agent and evaluate it in the arena (make demo)",
-        description="Train GAME from scratch with the 'scratch' recipe (masked DQN, no teacher) for --timesteps moves (three to four "
-                    "minutes on Sungka on 2 cores), then play it against random, max and exact in both seats and show the win rates. "
+        description="Train GAME from scratch with the 'scratch' recipe (masked DQN, no teacher) for --timesteps moves (about a "
+                    "minute and a half on Sungka on 2 cores, the arena included), then play it against random, max and exact in both seats and show the win rates. "
                     "--watch instead prints one game between two policies.")
     parser.add_argument("game", nargs="?", default="sungka", choices=sorted(ENV_MODULES),
                         help="the game (default sungka)")
     parser.add_argument("--timesteps", type=count_argument("timesteps"), default=600_000,
-                        help="training moves (default 600000, three to four minutes on 2 cores)")
+                        help="training moves (default 600000, about 90 s on 2 cores)")
     parser.add_argument("--games", type=count_argument("games"), default=200, help="arena games per seat per opponent (default 200)")
     parser.add_argument("--run-dir", default="runs/demo",
                         help="where the run goes; replaced only if an earlier demo wrote it (default runs/demo)")
