@@ -194,7 +194,7 @@ from .family_space import (CAPTURE_KINDS, CHAINS, CHILDREN, CHILD_HOLES, CHILD_S
                            DIRECTIONS, FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES, LEFTOVERS, MARKS, MOST_SEEDS_ONLY,
                            MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OPPONENT_STORES, OUT_OF_PLAY, PARAMETERS,
                            PARITIES, PASSING, PRE_CAPTURES, SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED, WINNER,
-                           HISTORY_SLOTS)
+                           HISTORY_SLOTS, history_slot)
 from .oware import HISTORY, clear_history, record_position
 from .family_sowing import action_backward, way_allowed
 from .family_start import draw_rows, start_state, start_total
@@ -368,7 +368,7 @@ class Family(Game):
     def _remember_start(self, state):
         """With ``repetition_ends``: the history is this position alone (as Oware's from_board has it)."""
         if self.params["repetition_ends"]:
-            base = self.board_size + MARKS + (self.board_size if self.params["children"] != "none" else 0)
+            base = history_slot(self.spec)
             clear_history(state, self.board_size, base)
             record_position(state, self.board_size, base)
 
@@ -457,12 +457,12 @@ class Family(Game):
         high[self.board_size + FIRST_WAY] = 2 if self.params["direction"] == "opposed" else 0
         high[self.board_size + NO_RETURN] = self.board_size
         high[self.board_size + WINNER] = 0 if self.params["goal"] == "most_seeds" else 2
-        history = self.board_size + MARKS
+        marks = self.board_size + MARKS
         if self.params["children"] != "none":  # a hole's mark: 1 + its owner; a store's none
-            high[history:history + self.board_size] = 2
-            high[self.board_size + MARKS + self.pits] = high[self.board_size + MARKS + 2 * self.pits + 1] = 0
-            history += self.board_size
+            high[marks:marks + self.board_size] = 2
+            high[marks + self.pits] = high[marks + 2 * self.pits + 1] = 0
         if self.params["repetition_ends"]:  # as Oware's: a count, then hash halves (any int32)
+            history = int(history_slot(self.spec))
             low[history + 1:], high[history + 1:] = np.iinfo(np.int32).min, np.iinfo(np.int32).max
             low[history], high[history] = 0, HISTORY
         return low, high
@@ -494,8 +494,8 @@ class Family(Game):
                    "straight back"
         if not may_move(state, self.spec, player, hole, action_backward(state, self.spec, player, action)):
             return f"player_{player}'s {named} is not allowed by move_rule={self.params['move_rule']!r}"
-        theirs = state[(1 - player) * (self.pits + 1):(1 - player) * (self.pits + 1) + self.pits]
-        if self.params["slam_avoided"] and theirs.any():
+        opponent = (1 - player) * (self.pits + 1)
+        if self.params["slam_avoided"] and state[opponent:opponent + self.pits].any():
             return f"player_{player}'s {named} would be a grand slam, not legal while another move is (slam_avoided)"
         return f"player_{player}'s {named} would leave the opponent's row empty (must_share, or an illegal grand slam)"
 

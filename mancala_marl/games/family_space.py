@@ -5,7 +5,7 @@ the ring of holes and stores every kernel walks."""
 from __future__ import annotations
 
 from .._compile import kernel
-from .base import MAX_MOVES, pits_param, seeds_param, spec_index
+from .base import MAX_MOVES, SPEC_PITS, pits_param, seeds_param, spec_index
 from .oware import HASHES, HISTORY
 from .params import Param
 
@@ -274,6 +274,14 @@ def next_sown(state, spec, cell, origin, holes, backward, own_store, mover, last
         if skip_children and state[marks + cell] == theirs:
             continue
         return cell
+
+
+@kernel(inline="always")
+def history_slot(spec):
+    """repetition_ends: the first slot of the history (HISTORY_SLOTS), after the marks in a game of
+    children."""
+    cells = 2 * spec[SPEC_PITS] + 2
+    return cells + MARKS + (cells if spec[CHILDREN_] else 0)
 
 
 @kernel(inline="always")

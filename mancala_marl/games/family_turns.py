@@ -14,8 +14,8 @@ from .family_space import (BOTH_STORES, CLEAR, CLEARED_EITHER, CLEARED_OPPONENT,
                            MOVE_ONE, MOVE_RULE, MUST_PASS, MUST_SHARE, NOT_ACROSS_ONES, NO_RETURN, OPPONENT_OR_EMPTY, OPPOSED,
                            REPEAT, SINGLES_LAST, SINGLE_TO_EMPTY, SKIP_ORIGIN, TO_OCCUPIED, SLAM_ILLEGAL,
                            SOW_STORE, START, TO_MOVER, TO_OWNER, TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT,
-                           CHILDREN_, CHILD_STORES, CHILDREN_BANK, MARKS, REPETITION_ENDS, SLAMMED, SLAM_AVOIDED, WIN_SWEEP, row_seeds,
-                           share_out, side_of, sown_store, step)
+                           CHILDREN_, CHILD_STORES, CHILDREN_BANK, REPETITION_ENDS, SLAMMED, SLAM_AVOIDED, WIN_SWEEP, row_seeds,
+                           history_slot, share_out, side_of, sown_store, step)
 from .family_children import (bank_children, child_seeds, claim_children_leftover, divide_into_children,
                               free_row_seeds, has_child, mark_of)
 from .oware import clear_history, record_position
@@ -116,51 +116,48 @@ def legal_holes(state, spec, out):
         out[:] = False
         return 0
     count = movable(state, spec, mover, out)
-    if count and (spec[MUST_SHARE] or spec[GRAND_SLAM] == SLAM_ILLEGAL):
+    if count == 0:
+        return 0
+    share = fed = False
+    if spec[MUST_SHARE] or spec[GRAND_SLAM] == SLAM_ILLEGAL:
         opponent_seeds = row_seeds(state, holes, 1 - mover)
         share = spec[MUST_SHARE] and opponent_seeds == 0
-        if share or (spec[GRAND_SLAM] == SLAM_ILLEGAL and opponent_seeds > 0):
-            count = tried_holes(state, spec, out, share)
-    if count > 1 and spec[SLAM_AVOIDED]:
-        count = avoided_slams(state, spec, out, count)
+        fed = share or (spec[GRAND_SLAM] == SLAM_ILLEGAL and opponent_seeds > 0)
+    if fed or (spec[SLAM_AVOIDED] and count > 1):
+        count = tried_holes(state, spec, out, share, fed)
     return count
 
 
 @kernel(refcounts=True)
-def avoided_slams(state, spec, out, count):
-    """slam_avoided: the ``count`` legal actions in ``out`` less the grand slams (tried on a copy),
-    unless every one is a grand slam; returns the count kept."""
-    slams = np.zeros(out.shape[0], dtype=np.bool_)
-    trial = np.empty(state.shape[0], dtype=state.dtype)
-    for action in range(out.shape[0]):
-        if out[action]:
-            trial[:] = state
-            slams[action] = (sow_and_capture(trial, spec, action) & SLAMMED) != 0
-    taken = int(slams.sum())
-    if taken == count:
-        return count
-    for action in range(out.shape[0]):
-        out[action] = out[action] and not slams[action]
-    return count - taken
-
-
-@kernel(refcounts=True)
-def tried_holes(state, spec, out, share):
-    """legal_holes' trial of each movable action in ``out`` on a copy: it stays legal when it
-    leaves the opponent seeds (``share``: the opponent has none; else the grand slam is illegal);
-    returns the count kept."""
+def tried_holes(state, spec, out, share, fed):
+    """legal_holes' trial of each movable action in ``out`` on a copy, once: with ``fed``, it stays
+    legal when it leaves the opponent seeds (``share``: the opponent has none; else the grand slam
+    is illegal); then with ``slam_avoided``, the grand slams among those left are dropped unless
+    every one is. Returns the count kept."""
     holes = spec[SPEC_PITS]
     mover = state[2 * holes + 2]
+    avoid = spec[SLAM_AVOIDED] != 0
     kept = 0
+    slams = np.zeros(out.shape[0], dtype=np.bool_)
     trial = np.empty(state.shape[0], dtype=state.dtype)  # not empty_like: the narration replays on an array subclass
     for action in range(action_count(spec)):
         if out[action]:
             trial[:] = state
-            sow_and_capture(trial, spec, action)
-            out[action] = row_seeds(trial, holes, 1 - mover) > 0
+            result = sow_and_capture(trial, spec, action)
+            slams[action] = avoid and (result & SLAMMED) != 0
+            if fed:
+                out[action] = row_seeds(trial, holes, 1 - mover) > 0
             kept += out[action]
     if kept == 0 and share and spec[MUST_PASS]:  # nothing shares: any move will do
-        return movable(state, spec, mover, out)
+        kept = movable(state, spec, mover, out)
+    if avoid and kept > 1:
+        taken = 0
+        for action in range(out.shape[0]):
+            taken += out[action] and slams[action]
+        if taken < kept:
+            for action in range(out.shape[0]):
+                out[action] = out[action] and not slams[action]
+            kept -= taken
     return kept
 
 
@@ -227,7 +224,7 @@ def repeated(state, spec, banked):
     or the stretch of positions without one is full (Oware's history, kept after the marks)."""
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
-    base = cells + MARKS + (cells if spec[CHILDREN_] else 0)
+    base = history_slot(spec)
     if state[holes] + state[cells - 1] != banked:  # seeds banked never come back: no older position recurs
         clear_history(state, cells, base)
     return record_position(state, cells, base)
