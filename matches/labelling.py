@@ -111,8 +111,7 @@ def build_set(game, count: int, seed: int = 0, bins: int = BINS, max_seeds: int 
     drawn_seconds = time.perf_counter() - start
     db = database(game, db_seeds, progress=progress)
     workers = max(1, min(workers or os.cpu_count() or 1, len(states) or 1))
-    local = threading.local()
-    values, unsolved = _value(game, states, db, kind, tt_bits, workers, local, progress)
+    values, unsolved = _value(game, states, db, kind, tt_bits, workers, progress)
     for top_up in range(1, TOP_UPS + 1):
         short = count - int((~unsolved).sum())
         if short <= 0:
@@ -124,7 +123,7 @@ def build_set(game, count: int, seed: int = 0, bins: int = BINS, max_seeds: int 
         drawn_seconds += time.perf_counter() - begun
         if not extra:
             break
-        extra_values, extra_unsolved = _value(game, extra, db, kind, tt_bits, workers, local, progress)
+        extra_values, extra_unsolved = _value(game, extra, db, kind, tt_bits, workers, progress)
         states, values = states + extra, np.concatenate([values, extra_values])
         unsolved = np.concatenate([unsolved, extra_unsolved])
     edges = seed_bins(game, bins, max_seeds)
@@ -139,13 +138,14 @@ def build_set(game, count: int, seed: int = 0, bins: int = BINS, max_seeds: int 
                     [game.to_move(s) for s in states], values, drawn)
 
 
-def _value(game, states, db, kind, tt_bits: int, workers: int, local, progress: bool):
-    """Every legal move of each of ``states`` valued by the solver on ``workers`` threads (each its
-    own solver, kept in ``local`` from one call to the next): (values, unsolved)."""
+def _value(game, states, db, kind, tt_bits: int, workers: int, progress: bool):
+    """Every legal move of each of ``states`` valued by the solver on ``workers`` threads, each with
+    a solver of its own: (values, unsolved)."""
     from mancala_marl.endgame import solver
 
     values = np.full((len(states), game.actions), ILLEGAL, dtype=np.int8)
     unsolved = np.zeros(len(states), dtype=bool)
+    local = threading.local()
     lock = threading.Lock()
 
     with progress_bar(disable=not progress) as bar:
