@@ -21,8 +21,13 @@ The search is negamax with alpha-beta pruning, written with numba over the plain
   the store margin right after the move. At the root the order is fixed (pit nearest the own
   store first) and only a strictly better move replaces the best, so ties go to the pit nearest
   the own store and the choice does not depend on the table's history.
-- **Time limit**: iterative deepening against the search core's clock; an iteration the deadline
-  interrupts is thrown away.
+- **Bounded work**: every move searches at most ``nodes`` positions (``greedy``: 2**17,
+  ``alphabeta``: 2**22; a node budget, not the clock, so the move is the same on any machine),
+  and at most ``time_limit`` seconds where given. The search deepens one turn at a time, and an
+  iteration the budget or the deadline interrupts is thrown away. Where not even one turn fits
+  (passes and extra turns that chain: a turn of 12 moves of 8 holes each is 8**12 lines), the turn
+  is followed for 0, 1, 2... of its free moves, each within as many nodes again, and the longest
+  that finished gives the move (:func:`search_turn`): a move costs at most twice ``nodes``.
 
 The hash, the table, the budget and clock and the ordering are :mod:`mancala_marl.search_core`'s.
 """
@@ -36,28 +41,36 @@ from dataclasses import replace
 import numpy as np
 
 from mancala_marl._compile import kernel
-from mancala_marl.errors import BadInput
+from mancala_marl.errors import BadInput, NotSolved
 from mancala_marl.games import Param
 from mancala_marl.games.base import MAX_TOTAL_SEEDS, SPEC_PITS, action_count
 from mancala_marl.games.base import margin as _margin
 from mancala_marl.games.dispatch import apply_move as _apply
 from mancala_marl.games.dispatch import legal_moves
-from mancala_marl.search_core import (BOUND, BUDGET, BY_DEPTH, COUNTERS, MAX_PLY, NO_LIMIT, NODES, NONE, STOPPED,
-                                      Table, bounds_after, copy_cells, fnv1a, insert_ordered, lookup, new_counters, set_limits,
-                                      spend, store)
+from mancala_marl.search_core import (BOUND, BUDGET, BY_DEPTH, BY_NODES, BY_TIME, COUNTERS, MAX_PLY, NO_LIMIT, NODES,
+                                      NONE, STOPPED, Table, bounds_after, copy_cells, fnv1a, insert_ordered, lookup,
+                                      new_counters, set_limits, spend, store)
 
 from .base import SEED, Policy, check_game_on, register_policy
 
 # (``margin`` is imported as ``_margin``: the search uses the name for a local)
 GREEDY_MAX_CHAIN = 12
 UNBOUNDED = 1 << 30
-BEST = COUNTERS  # counters[BEST]: the best root move, after the search core's columns
+# after the search core's columns: the best root move; the free moves of the turn its search followed
+BEST, CHAIN = COUNTERS, COUNTERS + 1
+# The move's node budgets: about 3x the most the shipped games were seen to need, greedy's on
+# Sungka (41,302 nodes in 30 games), alphabeta:depth=6's on Sungka's opening (1.4 M)
+GREEDY_NODES = 1 << 17
+SEARCH_NODES = 1 << 22
+SOLVER_NODES = 1 << 27  # past it the solver says it has not solved the position (minutes of search)
 # A search without time_limit that looks like taking longer than this a move says so (seconds).
 SLOW_MOVE = 60.0
 
 DEPTH = Param("depth", int, 4, "turns", low=1, high=MAX_PLY)  # a turn is one ply or more
 TIME_LIMIT = Param("time_limit", float, None, "seconds per move", low=0.001, high=3600, optional=True)
 MAX_CHAIN = Param("max_chain", int, 4, "free moves per turn; 2**30: no bound", low=0, high=UNBOUNDED)
+NODE_BUDGET = Param("nodes", int, SEARCH_NODES, "positions searched per move at most (a turn that does not fit is "
+                    "followed for fewer moves; None: no bound)", low=1, high=NO_LIMIT, optional=True)
 TT_BITS = Param("tt_bits", int, None, "the table holds 2**tt_bits entries; 0 turns it off", low=0, high=30,
                 optional=True)
 
@@ -231,15 +244,53 @@ def _search(root, depth, max_chain, spec, keying, table, stack, counters, deadli
 
 
 @kernel
+def no_table():
+    """A table of no entries, of a depth-keeping :class:`~mancala_marl.search_core.Table`'s types."""
+    return (np.zeros(0, np.uint64), np.zeros(0, np.int16), np.zeros(0, np.int16), np.zeros(0, np.int8),
+            np.zeros(0, np.int32))
+
+
+@kernel(refcounts=True)
+def search_turn(root, max_chain, spec, keying, table, stack, counters, deadline):
+    """:func:`search` one turn deep within the budget and the clock of ``counters`` and ``deadline``.
+
+    Where the whole turn (``max_chain`` free moves) does not fit, the turn is followed for 0, 1, 2...
+    free moves instead, without the table (whose entries stand for the whole turn), each search
+    within as many nodes again as the budget, and the longest that finished gives the move. Following
+    no free move is one node, which no budget or clock stops, so there is always a move.
+
+    Returns the value for the mover; ``counters[BEST]`` is the move, ``counters[CHAIN]`` the free
+    moves its search followed, ``counters[NODES]`` every node spent, and ``counters[STOPPED]`` why
+    the whole turn did not fit (0 when it did).
+    """
+    budget = counters[BUDGET]
+    value = search(root, 1, max_chain, spec, keying, table, stack, counters, deadline)
+    counters[CHAIN] = max_chain
+    why = counters[STOPPED]
+    if why != BY_NODES and why != BY_TIME:
+        return value
+    spent, left, best = counters[NODES], budget, -1
+    for chain in range(min(max_chain, MAX_PLY - 2)):
+        counters[NODES], counters[BUDGET], counters[STOPPED] = 0, left, 0
+        found = search(root, 1, chain, spec, keying, no_table(), stack, counters, deadline)
+        spent += counters[NODES]
+        left -= counters[NODES]
+        if counters[STOPPED] and chain > 0:
+            break
+        value, best, counters[CHAIN] = found, counters[BEST], chain
+    counters[NODES], counters[BUDGET], counters[STOPPED], counters[BEST] = spent, budget, why, best
+    return value
+
+
+@kernel
 def greedy_pit(state, spec, stack, counters):
-    """``greedy``'s move as one compiled call (what :class:`GreedyPolicy` computes): the search one
-    turn deep, no table. ``stack`` is (MAX_PLY, actions, state size) scratch, ``counters`` the search
-    core's (:func:`~mancala_marl.search_core.new_counters` with one column of its own)."""
+    """``greedy``'s move as one compiled call (what :class:`GreedyPolicy` computes with its
+    defaults): the search one turn deep, no table, within :data:`GREEDY_NODES` nodes. ``stack`` is
+    (MAX_PLY, actions, state size) scratch, ``counters`` the search core's
+    (:func:`~mancala_marl.search_core.new_counters` with two columns of its own)."""
     counters[:] = 0
-    counters[BUDGET] = NO_LIMIT
-    no_table = (np.zeros(0, np.uint64), np.zeros(0, np.int16), np.zeros(0, np.int16), np.zeros(0, np.int8),
-                np.zeros(0, np.int32))
-    search(state.copy(), 1, GREEDY_MAX_CHAIN, spec, (False, 0), no_table, stack, counters, None)
+    counters[BUDGET] = GREEDY_NODES
+    search_turn(state.copy(), GREEDY_MAX_CHAIN, spec, (False, 0), no_table(), stack, counters, None)
     if counters[STOPPED] == BY_DEPTH:
         raise RuntimeError("greedy search went deeper than MAX_PLY plies")
     return counters[BEST]
@@ -253,7 +304,7 @@ class SearchTable:
         self.keying = (bool(game.store_free), int(game.key_cells))
         self.table = Table(0 if tt_bits is None else tt_bits, depths=True)
         self.stack = np.zeros((MAX_PLY, game.actions, game.state_size), dtype=np.int32)
-        self.counters = new_counters(extra=1)
+        self.counters = new_counters(extra=2)
 
     def matches(self, game) -> bool:
         return self.spec.shape == game.spec.shape and bool((self.spec == game.spec).all())
@@ -262,12 +313,20 @@ class SearchTable:
         self.table.clear()
 
     def search(self, state: np.ndarray, depth: int, max_chain: int = UNBOUNDED,
-               deadline: float | None = None) -> tuple[int, int, bool]:
+               deadline: float | None = None, nodes: int | None = None) -> tuple[int, int, bool]:
         """(best pit, value for the mover in seeds, completed) of a ``depth``-turn search of
-        ``state``, stopped short at ``deadline`` (a ``time.perf_counter()``; then not completed)."""
-        set_limits(self.counters)
-        value = search(state.astype(np.int32, copy=True), int(depth), int(max_chain), self.spec, self.keying,
-                       self.table.entries, self.stack, self.counters, deadline)
+        ``state`` within ``nodes`` nodes (None: no bound), stopped short at ``deadline`` (a
+        ``time.perf_counter()``); not completed when either stopped it. One turn deep, a search
+        that does not complete still gives a move, the turn followed for fewer moves
+        (:func:`search_turn`)."""
+        set_limits(self.counters, nodes)
+        root = state.astype(np.int32, copy=True)
+        if depth == 1:
+            value = search_turn(root, int(max_chain), self.spec, self.keying, self.table.entries, self.stack,
+                                self.counters, deadline)
+        else:
+            value = search(root, int(depth), int(max_chain), self.spec, self.keying, self.table.entries,
+                           self.stack, self.counters, deadline)
         if self.counters[STOPPED] == BY_DEPTH:
             # e.g. the solver on a small Togyz Kumalak board, where balls can circle for ever
             raise BadInput(f"search went deeper than {MAX_PLY} plies (a line of play that may never end); "
@@ -277,20 +336,21 @@ class SearchTable:
 
 class _SearchPolicy(Policy):
     tt_bits = 20
-    parameters = (DEPTH, TIME_LIMIT, MAX_CHAIN, TT_BITS, SEED)
+    parameters = (DEPTH, TIME_LIMIT, MAX_CHAIN, NODE_BUDGET, TT_BITS, SEED)
 
     def __init__(self, depth: int = 4, time_limit: float | None = None, max_chain: int = 4,
-                 tt_bits: int | None = None, seed: int | None = None):
+                 nodes: int | None = SEARCH_NODES, tt_bits: int | None = None, seed: int | None = None):
         super().__init__(seed)
         self.max_chain = min(int(max_chain), UNBOUNDED)  # the solver's are unbounded
         self.depth = int(depth)
         self.time_limit = None if time_limit is None else float(time_limit)
+        self.max_nodes = None if nodes is None else int(nodes)
         if tt_bits is not None:
             self.tt_bits = int(tt_bits)
         self._slow_said = False
         self._table = None
         self.last_value = None  # value of the last move chosen, in seeds, for the mover
-        self.last_depth = None  # depth of the last completed iteration
+        self.last_depth = None  # depth of the last completed iteration (0: not even one whole turn)
         self.nodes = 0
 
     def reset(self, seed=None):
@@ -304,39 +364,38 @@ class _SearchPolicy(Policy):
         return self._table
 
     def act(self, game, state):
+        """Deepen one turn at a time within the move's nodes and time; the deepest search that
+        finished gives the move (one turn that did not finish: the turn followed for fewer moves)."""
         check_game_on(game, state)
         table = self.table(game)
-        if self.time_limit is None:
-            move, spent = None, 0.0
-            for depth in range(1, self.depth + 1) if self.depth < UNBOUNDED else [self.depth]:
-                start = time.perf_counter()
-                move, value, _ = table.search(state, depth, self.max_chain)  # shallower passes fill the table's move order
-                self.nodes += int(table.counters[NODES])
-                spent, before = time.perf_counter() - start, spent
-                self._say_if_slow(depth, spent, before)
-            self.last_value, self.last_depth = value, self.depth
-            return move
-        deadline = time.perf_counter() + self.time_limit
-        move = None
-        for depth in range(1, self.depth + 1):
-            if time.perf_counter() >= deadline and move is not None:
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        depths = range(1, self.depth + 1) if self.depth < UNBOUNDED else [self.depth]
+        move, spent, took = None, 0, 0.0
+        for depth in depths:
+            left = None if self.max_nodes is None else self.max_nodes - spent
+            if move is not None and ((deadline is not None and time.perf_counter() >= deadline) or left == 0):
                 break
-            found, value, done = table.search(state, depth, self.max_chain, deadline=deadline)
-            self.nodes += int(table.counters[NODES])
+            start = time.perf_counter()
+            found, value, done = table.search(state, depth, self.max_chain, deadline, left)
+            spent += int(table.counters[NODES])
+            took, before = time.perf_counter() - start, took
+            if not done and move is not None:
+                break  # an interrupted iteration is thrown away
+            move, self.last_value, self.last_depth = found, value, depth if done else 0
             if not done:
-                if move is None:  # not even depth 1 fitted: finish it, a move is needed
-                    found, value, _ = table.search(state, 1, self.max_chain)
-                    move, self.last_value, self.last_depth = found, value, 1
                 break
-            move, self.last_value, self.last_depth = found, value, depth
+            if deadline is None:
+                self._say_if_slow(depth, took, before)
+        self.nodes += spent
         return move
 
     def _say_if_slow(self, depth: int, spent: float, before: float) -> None:
         """Warn, once, when the depths still to search look like more than :data:`SLOW_MOVE`
-        seconds, each costing as many times the one before as the last did."""
+        seconds, each costing as many times the one before as the last did (a search without a node
+        budget: ``nodes=None``)."""
         # below a second (of the minute) an iteration's time says too little of the next one's
         if (self._slow_said or depth < 2 or spent < SLOW_MOVE / 60 or depth >= self.depth
-                or self.depth >= UNBOUNDED):
+                or self.depth >= UNBOUNDED or self.max_nodes is not None):
             return
         growth = max(spent / max(before, 1e-6), 1.0)
         left, step = 0.0, spent
@@ -356,7 +415,8 @@ class AlphaBetaPolicy(_SearchPolicy):
     """Depth-limited alpha-beta (``depth`` turns, default 4; ``time_limit`` seconds per move, optional).
 
     Store-margin evaluation, exact at the end of the game; ties go to the pit nearest the own store.
-    ``max_chain`` (default 4) moves of one turn are free; later ones use depth (see module doc).
+    ``max_chain`` (default 4) moves of one turn are free; later ones use depth. A move searches at
+    most ``nodes`` positions (default 2**22), the deepest search that fits giving it (see module doc).
     """
 
 
@@ -366,13 +426,17 @@ class GreedyPolicy(_SearchPolicy):
 
     Ties go to the pit nearest the own store. The same search as ``alphabeta`` with ``depth=1``;
     a turn is followed for up to ``max_chain`` (default 12) moves, then scored as it stands
-    (Sungka's opening turn can otherwise run to millions of move sequences).
+    (Sungka's opening turn can otherwise run to millions of move sequences), within ``nodes``
+    (default 2**17) positions and ``time_limit`` seconds (optional): a turn that does not fit is
+    followed for fewer moves (see the module doc).
     """
 
-    parameters = (replace(MAX_CHAIN, default=GREEDY_MAX_CHAIN), SEED)
+    parameters = (replace(MAX_CHAIN, default=GREEDY_MAX_CHAIN), replace(NODE_BUDGET, default=GREEDY_NODES),
+                  TIME_LIMIT, SEED)
 
-    def __init__(self, max_chain: int = GREEDY_MAX_CHAIN, seed: int | None = None):
-        super().__init__(depth=1, max_chain=max_chain, tt_bits=0, seed=seed)
+    def __init__(self, max_chain: int = GREEDY_MAX_CHAIN, nodes: int = GREEDY_NODES, time_limit: float | None = None,
+                 seed: int | None = None):
+        super().__init__(depth=1, max_chain=max_chain, nodes=nodes, time_limit=time_limit, tt_bits=0, seed=seed)
 
 
 @register_policy("solver")
@@ -381,15 +445,20 @@ class SolverPolicy(_SearchPolicy):
 
     ``value(game, state)`` is the exact final margin (mover's store - opponent's) under perfect
     play. Refuses boards with more than ``max_seeds`` seeds (default 40: Kalah(5,4)), where it would not
-    finish in reasonable time.
+    finish in reasonable time. A search that needs more than ``nodes`` positions (default 2**27,
+    minutes; None: no bound) raises :class:`~mancala_marl.errors.NotSolved`.
     """
 
     tt_bits = 22
     parameters = (Param("max_seeds", int, 40, "the most seeds on a board it agrees to solve", low=1,
-                        high=MAX_TOTAL_SEEDS), TT_BITS, SEED)
+                        high=MAX_TOTAL_SEEDS), replace(NODE_BUDGET, default=SOLVER_NODES,
+                                                        doc="positions searched per move at most (more: not solved; "
+                                                            "None: no bound)"),
+                  TT_BITS, SEED)
 
-    def __init__(self, max_seeds: int = 40, tt_bits: int | None = None, seed: int | None = None):
-        super().__init__(depth=UNBOUNDED, max_chain=UNBOUNDED, tt_bits=tt_bits, seed=seed)
+    def __init__(self, max_seeds: int = 40, nodes: int | None = SOLVER_NODES, tt_bits: int | None = None,
+                 seed: int | None = None):
+        super().__init__(depth=UNBOUNDED, max_chain=UNBOUNDED, nodes=nodes, tt_bits=tt_bits, seed=seed)
         self.max_seeds = int(max_seeds)
 
     def prepare(self, game):
@@ -401,9 +470,17 @@ class SolverPolicy(_SearchPolicy):
         self.prepare(game)
         return super().table(game)
 
+    def act(self, game, state):
+        move = super().act(game, state)
+        if self.last_depth != self.depth:
+            raise NotSolved(f"{self.max_nodes:,} positions", f"solver: no exact move within nodes={self.max_nodes}")
+        return move
+
     def value(self, game, state) -> int:
         """The exact final margin, in seeds, for the player to move (0 for a finished game's mover: n/a)."""
         if game.is_terminal(state):
             raise BadInput("the game is over: its margin is game.scores(state), not a search value")
-        _, value, _ = self.table(game).search(state, UNBOUNDED)
+        _, value, done = self.table(game).search(state, UNBOUNDED, nodes=self.max_nodes)
+        if not done:
+            raise NotSolved(f"{self.max_nodes:,} positions", f"solver: no exact value within nodes={self.max_nodes}")
         return value

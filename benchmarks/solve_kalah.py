@@ -36,7 +36,7 @@ def main() -> int:
     for m in range(1, args.max_pits + 1):
         for n in range(1, args.max_seeds + 1):
             game = make_game("kalah", pits=m, seeds=n, empty_capture=args.empty_capture)
-            solver = make_policy("solver", max_seeds=10_000)
+            solver = make_policy("solver", max_seeds=10_000, nodes=None)
             start = time.perf_counter()
             value = solver.value(game, game.init())
             move = solver.act(game, game.init())

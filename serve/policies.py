@@ -5,7 +5,7 @@ A spec from a request (``"alphabeta:depth=6"``) is parsed as the command line pa
 its name must be one of :data:`WEB_POLICIES` (``solver`` searches without a clock, so it is not
 one); a network file (``model:NAME``, ``alphazero:path=NAME``) is taken only when the server was
 started with ``--networks DIR``, and only as the name of a file directly in that folder; every
-search gets the server's time cap per move (``alphabeta``'s ``time_limit``, ``alphazero``'s
+search gets the server's time cap per move (``alphabeta``'s and ``greedy``'s ``time_limit``, ``alphazero``'s
 ``time``, or ``sims`` up to :data:`MAX_SIMS`); search tables are bounded by :data:`MAX_TT_BITS`.
 """
 
@@ -48,8 +48,9 @@ def web_policy(spec, move_time: float, networks: Path | None = None):
             raise BadInput("model needs a network file: model:NAME, a file in the server's --networks folder")
     if args:
         raise BadInput(f"policy spec {spec!r}: parameters must be name=value")
-    if name == "alphabeta":
+    if name in ("alphabeta", "greedy"):
         params["time_limit"] = min(float(params.get("time_limit") or move_time), move_time)
+    if name == "alphabeta":
         if "tt_bits" in params:
             why = f"this server's cap: a table of 2**{MAX_TT_BITS} entries, about 19 MB"
             capped("alphabeta", "tt_bits", MAX_TT_BITS, why).check(params["tt_bits"])

@@ -290,10 +290,10 @@ def test_registry_specs_and_errors():
     with pytest.raises(ValueError, match=r"^unknown parameter 'depth' for policy 'max' \(its parameters: seed\)$"):
         make_policy("max:depth=3")
     with pytest.raises(ValueError, match=r"^unknown parameter 'dep' for policy 'alphabeta' "
-                                         r"\(its parameters: depth, time_limit, max_chain, tt_bits, seed\)$"):
+                                         r"\(its parameters: depth, time_limit, max_chain, nodes, tt_bits, seed\)$"):
         make_policy("alphabeta:dep=3")
     with pytest.raises(ValueError, match=r"^bad parameters for policy 'greedy': too many positional arguments"):
-        make_policy("greedy:1,2,3")
+        make_policy("greedy:1,2,3,4,5")
     with pytest.raises(ValueError, match="depth must be an integer >= 1"):
         make_policy("alphabeta", depth=0)
     # Parameters that take Python objects (a network in memory) are not offered on a command line.

@@ -59,11 +59,11 @@ def test_the_range_holds_for_the_classes_themselves_not_only_for_specs():
 def test_a_deep_search_without_time_limit_says_it_will_be_slow(monkeypatch):
     monkeypatch.setattr(alphabeta, "SLOW_MOVE", 0.5)  # so that the test need not wait a minute
     game = make_game("sungka")
-    policy = make_policy("alphabeta:depth=30")
+    policy = make_policy("alphabeta:depth=30,nodes=None")  # a node budget bounds the move: nothing to say
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # stops the search at the warning
         warnings.filterwarnings("ignore", category=NumbaWarning)  # numba's, compiling: not the point here
-        with pytest.raises(UserWarning, match=r"^alphabeta:depth=30 without time_limit: depth \d+ took .* s and each "
+        with pytest.raises(UserWarning, match=r"^alphabeta:depth=30,nodes=None without time_limit: depth \d+ took .* s and each "
                                               r"turn deeper about \d+ times as long, so this move may take more than "
                                               r"0\.5 s; give time_limit=SECONDS to bound each move$"):
             policy.act(game, game.init())
@@ -72,4 +72,5 @@ def test_a_deep_search_without_time_limit_says_it_will_be_slow(monkeypatch):
         warnings.simplefilter("error")
         warnings.filterwarnings("ignore", category=NumbaWarning)
         make_policy("alphabeta:depth=4").act(game, game.init())  # quick: nothing to say
+        make_policy("alphabeta:depth=30").act(game, game.init())  # within its nodes: nothing to say
         make_policy("alphabeta:depth=30,time_limit=0.2").act(game, game.init())  # bounded: nothing to say
