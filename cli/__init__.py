@@ -6,11 +6,13 @@ the function that runs it. Heavy imports (torch, SB3) stay inside those function
 
 Bad input never ends in a traceback: a wrong argument, game or policy parameter, a missing or
 corrupt file, a missing extra, Ctrl-C: each is one line on stderr and a non-zero status (2 for
-bad input, 130 for an interruption).
+bad input, 130 for an interruption). A closed pipe on stdout ends a command quietly (141, as a
+shell reports a command that SIGPIPE stopped).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 from mancala_marl import __version__
@@ -31,7 +33,7 @@ from mancala_marl.cli import (
     tournament,
     train,
 )
-from mancala_marl.cli.arguments import BAD_INPUT, INTERRUPTED, Parser, one_line
+from mancala_marl.cli.arguments import BAD_INPUT, BROKEN_PIPE, INTERRUPTED, Parser, one_line
 
 # in the order `mancala-marl --help` lists them
 COMMANDS = (demo, train, distill, alphazero, plot, arena, tournament, play, serve, solve, grade, positions)
@@ -56,6 +58,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\n{where}: interrupted", file=sys.stderr)
         return INTERRUPTED
+    except BrokenPipeError:
+        # the reader closed the pipe (`... --jsonl | head -3`): end quietly, as Unix tools do, with
+        # stdout pointed at /dev/null so that Python's flush at exit does not complain again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE
     except MissingExtraError as error:
         print(f"{where}: {one_line(error)}", file=sys.stderr)
         return BAD_INPUT

@@ -14,7 +14,7 @@ from mancala_marl.agents.base import literal, split_policy_specs
 from mancala_marl.errors import BadInput
 from mancala_marl.games import GAMES, NAMED, rules_help
 
-BAD_INPUT, INTERRUPTED = 2, 130  # the shell's status for an interrupt
+BAD_INPUT, INTERRUPTED, BROKEN_PIPE = 2, 130, 141  # the shell's statuses for an interrupt and SIGPIPE
 GAME_HELP = (f"one of {', '.join(GAMES)}, or a traditional game by name ({', '.join(NAMED)}), with rule "
              f"parameters if wanted: kalah:pits=4,seeds=3, wari:seeds=5. The parameters, with their defaults and "
              f"ranges: {rules_help()}")

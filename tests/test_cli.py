@@ -196,3 +196,22 @@ def test_the_policy_help_names_every_registered_policy():
 
     base._discover()
     assert set(base.POLICIES) - set(re.findall(r"[a-z_]+", POLICY_HELP)) == set()
+
+
+def test_a_closed_pipe_ends_a_command_quietly():
+    # `mancala-marl positions kalah --jsonl | head -1`: the reader goes, the command ends with no word
+    proc = subprocess.Popen([sys.executable, "-m", "mancala_marl.cli", "positions", "kalah", "--jsonl"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline().startswith(b'{"board": ')
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141 and err == ""
+
+
+def test_an_unknown_game_is_answered_with_the_nearest_names_each_game_once(capsys):
+    assert main(["play", "dakonn"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown game 'dakonn'; did you mean dakon? known games: kalah," in err
+    names = re.split(r"[;,:] ", err.split("known games: ")[1].strip().replace("named games: ", ""))
+    assert len(names) == len(set(names)) and {"oware", "sungka", "wari"} <= set(names)
+    assert main(["play", "chess"]) == 2 and "did you mean" not in capsys.readouterr().err

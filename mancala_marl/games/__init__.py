@@ -13,6 +13,8 @@ module ``mancala_marl/<name>_v0.py``: the three lines of ``kalah_v0.py`` with it
 so that editors and grep find it; tests/test_contract.py checks that every game has one).
 """
 
+import difflib
+
 import numpy as np
 
 from mancala_marl.errors import BadInput
@@ -119,9 +121,17 @@ def make_game(name: str, **params) -> Game:
         if colon and game in GAMES:  # the command line's GAME:rules, which the Python calls take as keywords
             raise BadInput(f"unknown game {name!r}: rules are keywords here, as in make_game({game!r}, "
                              f"{rules.replace(',', ', ')}); parse_game reads the {name!r} form") from None
-        raise BadInput(f"unknown game {name!r}; known games: {', '.join(GAMES)}; named games: "
-                       f"{', '.join(NAMED)}") from None
+        raise BadInput(unknown_game(name)) from None
     return cls(**params)  # which names an unknown parameter, and the game's own
+
+
+def unknown_game(name) -> str:
+    """The one line refusing an unknown game name: the nearest known names first (``dakonn``: did
+    you mean dakon?), then the games, each once (the package's own games are named games too)."""
+    named = [game for game in NAMED if game not in GAMES]
+    near = difflib.get_close_matches(str(name), [*GAMES, *named], n=3, cutoff=0.75)
+    hint = f"did you mean {' or '.join(near)}? " if near else ""
+    return f"unknown game {name!r}; {hint}known games: {', '.join(GAMES)}; named games: {', '.join(named)}"
 
 
 def parse_game(spec) -> Game:
