@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._compile import kernel
+from .._compile import copy_cells, kernel
 from .base import SPEC_PITS
 from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTURE_KIND, KIND_PULL_ACROSS,
                            KIND_NEXT, KIND_OPPONENT_COUNTS, KIND_OPPONENT_STORE, KIND_SINGLES, KIND_STORE_TO_OPPONENT,
@@ -53,14 +53,6 @@ def can_take(state, cell, holes, mover, spec, by_count, side_rule):
     if by_count and not count_qualifies(state[cell], spec):
         return False
     return not (spec[CHILDREN_] and mark_of(state, holes, cell) != 0)  # a child is never taken
-
-
-@kernel(inline="always")
-def copy_cells(source, target, cells):
-    """The first ``cells`` of ``source`` into ``target``, cell by cell: a slice's assignment may
-    allocate a copy of its source, which a kernel without reference counts cannot."""
-    for cell in range(cells):
-        target[cell] = source[cell]
 
 
 @kernel(refcounts=False)
