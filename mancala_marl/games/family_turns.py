@@ -18,7 +18,7 @@ from .family_space import (BOTH_STORES, CLEAR, CLEARED_EITHER, CLEARED_OPPONENT,
                            history_slot, share_out, side_of, sown_store, step)
 from .family_children import (bank_children, child_seeds, claim_children_leftover, divide_into_children,
                               free_row_seeds, has_child, mark_of)
-from .oware import clear_history, record_position
+from .history import clear_history, record_position
 from .family_start import start_total
 from .family_sowing import crossing_cell, sow_and_capture, sows_backward, way_allowed
 
