@@ -2,20 +2,21 @@
 interpreter lock while it runs; and ``copy_cells``, the copy that kernels without reference
 counts make.
 
-``refcounts=False`` compiles a kernel without numba's reference counts on arrays (its runtime,
-NRT; numba's private ``_nrt`` option). A kernel that is handed an array increments and decrements
-the array's count, an atomic instruction each, on entry and on exit and around each call it makes
-with it; LLVM's pruning of the pairs gives up on a large kernel's branches, and in the two-row
-family's kernels they were 60% of a move's time, in alpha-beta's loop two thirds of a search's.
-Such a kernel borrows its arrays from its caller, as every kernel of ours does; it must not
-allocate one (``np.empty``, ``.copy()``), nor return one. It may call a kernel that allocates,
-compiled with ``refcounts=True`` (else a kernel takes its caller's setting), which frees what it
-allocates before it returns. A slice's assignment (``a[:] = b``) may allocate a copy of its
-source: such kernels copy cell by cell (:func:`copy_cells`, here, where the rules and the
-searches both reach it). Numba refuses to compile a kernel without reference counts that
-allocates, so a mistake shows at its first call. The rules kernels that the searches call say
-``refcounts=False`` themselves: numba keeps one compiled copy of a kernel per signature, and the
-copy compiled first (from Python, with counts) would be the one linked in.
+``refcounts=False`` compiles a kernel without numba's reference counts on arrays (its runtime, NRT;
+numba's private ``_nrt`` option, hence pyproject's upper bound on numba and tests/test_compile.py).
+A kernel that is handed an array increments and decrements the array's count, an atomic instruction
+each, on entry and on exit and around each call it makes with it; LLVM's pruning of the pairs gives
+up on a large kernel's branches, and in the two-row family's kernels they were 60% of a move's
+time, in alpha-beta's loop two thirds of a search's. Such a kernel borrows its arrays from its
+caller, as every kernel of ours does; it must not allocate one (``np.empty``, ``.copy()``), nor
+return one. It may call a kernel that allocates, compiled with ``refcounts=True`` (else a kernel
+takes its caller's setting), which frees what it allocates before it returns. A slice's assignment
+(``a[:] = b``) may allocate a copy of its source: such kernels copy cell by cell
+(:func:`copy_cells`, here, where the rules and the searches both reach it). Numba refuses to
+compile a kernel without reference counts that allocates, so a mistake shows at its first call. The
+rules kernels that the searches call say ``refcounts=False`` themselves: numba keeps one compiled
+copy of a kernel per signature, and the copy compiled first (from Python, with counts) would be the
+one linked in.
 
 Every kernel runs with ``nogil=True``: none touches a Python object, and a search of seconds in
 one thread (a reply of ``mancala-marl serve``) must not stop the interpreter's other threads (the
