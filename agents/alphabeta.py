@@ -40,7 +40,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from mancala_marl._compile import kernel
+from mancala_marl._compile import copy_cells, kernel
 from mancala_marl.errors import BadInput, NotSolved
 from mancala_marl.games import Param
 from mancala_marl.games.base import MAX_TOTAL_SEEDS, SPEC_PITS, action_count
@@ -48,8 +48,8 @@ from mancala_marl.games.base import margin as _margin
 from mancala_marl.games.dispatch import apply_move as _apply
 from mancala_marl.games.dispatch import legal_moves
 from mancala_marl.search_core import (BOUND, BUDGET, BY_DEPTH, BY_NODES, BY_TIME, COUNTERS, MAX_PLY, NO_LIMIT, NODES,
-                                      NONE, STOPPED, Table, bounds_after, copy_cells, fnv1a, insert_ordered, lookup,
-                                      new_counters, set_limits, spend, store)
+                                      NONE, STOPPED, Table, bounds_after, fnv1a, insert_ordered, lookup, new_counters,
+                                      set_limits, spend, store)
 
 from .base import SEED, Policy, check_game_on, register_policy
 

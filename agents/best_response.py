@@ -26,7 +26,8 @@ from mancala_marl.errors import BadInput
 from mancala_marl.games.base import GAME_OVER, MAX_MOVES, SPEC_PITS, action_count, margin
 from mancala_marl.games.dispatch import apply_move, legal_moves
 from mancala_marl.games.params import Param
-from mancala_marl.search_core import COUNTERS, NODES, copy_cells, insert_ordered, new_counters, set_limits, spend
+from mancala_marl._compile import copy_cells
+from mancala_marl.search_core import COUNTERS, NODES, insert_ordered, new_counters, set_limits, spend
 
 from .alphabeta import position_key
 from .rules import exact_pit, max_pit

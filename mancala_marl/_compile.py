@@ -1,19 +1,22 @@
 """``kernel``: numba's ``njit``, cached on disk wherever a cache can be written, releasing the
-interpreter lock while it runs.
+interpreter lock while it runs; and ``copy_cells``, the copy that kernels without reference
+counts make.
 
-``refcounts=False`` compiles a kernel without numba's reference counts on arrays (its runtime,
-NRT; numba's private ``_nrt`` option). A kernel that is handed an array increments and decrements
-the array's count, an atomic instruction each, on entry and on exit and around each call it makes
-with it; LLVM's pruning of the pairs gives up on a large kernel's branches, and in the two-row
-family's kernels they were 60% of a move's time, in alpha-beta's loop two thirds of a search's.
-Such a kernel borrows its arrays from its caller, as every kernel of ours does; it must not
-allocate one (``np.empty``, ``.copy()``), nor return one. It may call a kernel that allocates, compiled with ``refcounts=True`` (else a kernel takes its
-caller's setting), which frees what it allocates before it returns. A slice's assignment
+``refcounts=False`` compiles a kernel without numba's reference counts on arrays (its runtime, NRT;
+numba's private ``_nrt`` option, hence pyproject's upper bound on numba and tests/test_compile.py).
+A kernel that is handed an array increments and decrements the array's count, an atomic instruction
+each, on entry and on exit and around each call it makes with it; LLVM's pruning of the pairs gives
+up on a large kernel's branches, and in the two-row family's kernels they were 60% of a move's
+time, in alpha-beta's loop two thirds of a search's. Such a kernel borrows its arrays from its
+caller, as every kernel of ours does; it must not allocate one (``np.empty``, ``.copy()``), nor
+return one. It may call a kernel that allocates, compiled with ``refcounts=True`` (else a kernel
+takes its caller's setting), which frees what it allocates before it returns. A slice's assignment
 (``a[:] = b``) may allocate a copy of its source: such kernels copy cell by cell
-(:func:`mancala_marl.search_core.copy_cells`). Numba refuses to compile a kernel without
-reference counts that allocates, so a mistake shows at its first call. The rules kernels that the
-searches call say ``refcounts=False`` themselves: numba keeps one compiled copy of a kernel per
-signature, and the copy compiled first (from Python, with counts) would be the one linked in.
+(:func:`copy_cells`, here, where the rules and the searches both reach it). Numba refuses to
+compile a kernel without reference counts that allocates, so a mistake shows at its first call. The
+rules kernels that the searches call say ``refcounts=False`` themselves: numba keeps one compiled
+copy of a kernel per signature, and the copy compiled first (from Python, with counts) would be the
+one linked in.
 
 Every kernel runs with ``nogil=True``: none touches a Python object, and a search of seconds in
 one thread (a reply of ``mancala-marl serve``) must not stop the interpreter's other threads (the
@@ -96,3 +99,11 @@ def drop_stale_cache(package: str, depends_on: tuple[str, ...] = ()) -> None:
         stamp.write_text(digest)
     except OSError:  # a read-only install: its files cannot change under the cache anyway
         pass
+
+
+@kernel(inline="always")
+def copy_cells(source, target, cells):
+    """The first ``cells`` of ``source`` into ``target``, cell by cell: a slice's assignment may
+    allocate a copy of its source, which a kernel without reference counts cannot."""
+    for cell in range(cells):
+        target[cell] = source[cell]

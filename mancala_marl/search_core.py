@@ -75,14 +75,6 @@ def fnv1a(cells, count, skip_a, skip_b):
     return h
 
 
-@kernel(inline="always")
-def copy_cells(source, target, cells):
-    """The first ``cells`` of ``source`` into ``target``, cell by cell: a slice's assignment may
-    allocate a copy of its source, which a kernel without reference counts cannot."""
-    for cell in range(cells):
-        target[cell] = source[cell]
-
-
 # -- the budget and the clock ------------------------------------------------------------------
 def new_counters(extra: int = 0) -> np.ndarray:
     """A search's counters: :data:`COUNTERS` shared columns, then ``extra`` of its own."""

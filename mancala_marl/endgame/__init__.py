@@ -22,7 +22,7 @@ from mancala_marl.games.params import Param
 from mancala_marl.progress import progress_bar
 from .._compile import drop_stale_cache
 
-drop_stale_cache(__name__, ("mancala_marl.games", "mancala_marl.search_core"))
+drop_stale_cache(__name__, ("mancala_marl._compile", "mancala_marl.games", "mancala_marl.search_core"))
 
 # ruff: noqa: E402
 from . import files, kalah_database, oware_database

@@ -33,7 +33,8 @@ import numpy as np
 
 from .._compile import kernel
 from ..games.base import GAME_OVER, SPEC_SEEDS
-from ..games.oware import apply_move, clear_history, legal_moves, record_position
+from ..games.history import clear_history, record_position
+from ..games.oware import apply_move, legal_moves
 from .ranking import index, next_side, state_index, unrank
 
 # the perfect policy's default database: 12 seeds on 6 houses (5.4 MiB of bounds); past it the

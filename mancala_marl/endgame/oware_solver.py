@@ -30,10 +30,11 @@ from __future__ import annotations
 import numpy as np
 
 from mancala_marl.errors import BadInput, NoExactMargins, NotSolved
-from .._compile import kernel
+from .._compile import copy_cells, kernel
 from ..games.base import GAME_OVER, SPEC_PITS
-from ..games.oware import COUNT, DIGEST, HASHES, HISTORY, apply_move, get64, legal_moves, position_hash
-from ..search_core import (BUDGET, BY_TIME, NO_MOVE, NODES, STOPPED, Table, copy_cells, insert_ordered, lookup,
+from ..games.history import COUNT, DIGEST, HASHES, HISTORY, get64, position_hash
+from ..games.oware import apply_move, legal_moves
+from ..search_core import (BUDGET, BY_TIME, NO_MOVE, NODES, STOPPED, Table, insert_ordered, lookup,
                            new_counters, set_limits, spend, store)
 from .oware_database import search_bounds
 from .ranking import next_side, state_index

@@ -20,7 +20,7 @@ import numpy as np
 from mancala_marl.errors import BadInput
 from .._compile import drop_stale_cache
 
-drop_stale_cache(__name__, ("mancala_marl.search_core",))  # before any compiled kernel is loaded from the cache
+drop_stale_cache(__name__, ("mancala_marl._compile", "mancala_marl.search_core"))  # before any compiled kernel is loaded from the cache
 
 # ruff: noqa: E402
 from .base import GAME_OVER, MAX_MOVES, Game, IllegalMoveError, no_custom_obs, no_features

@@ -195,7 +195,7 @@ from .family_space import (CAPTURE_KINDS, CHAINS, CHILDREN, CHILD_HOLES, CHILD_S
                            MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OPPONENT_STORES, OUT_OF_PLAY, PARAMETERS,
                            PARITIES, PASSING, PRE_CAPTURES, SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED, WINNER,
                            HISTORY_SLOTS, history_slot)
-from .oware import HISTORY, clear_history, record_position
+from .history import HISTORY, clear_history, record_position
 from .family_sowing import action_backward, way_allowed
 from .family_start import draw_rows, start_state, start_total
 from .family_turns import apply_move, legal_holes, may_move

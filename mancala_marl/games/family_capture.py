@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._compile import kernel
+from .._compile import copy_cells, kernel
 from .base import SPEC_PITS
 from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTURE_KIND, KIND_PULL_ACROSS,
                            KIND_NEXT, KIND_OPPONENT_COUNTS, KIND_OPPONENT_STORE, KIND_SINGLES, KIND_STORE_TO_OPPONENT,
@@ -14,7 +14,7 @@ from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTU
                            EXTRA_TURNS, EXTRA_TURN_ONCE, FORWARD, GRAND_SLAM, LAPS_, LEAVE_LEFT, NO_CAPTURE_TURNS,
                            NO_SINGLE_CAPTURE, ODD, ON_CAPTURE, OPPONENT_FIRST, OWN_FIRST, PRE_ACROSS_LONE,
                            PRE_ACROSS_ONES, PRE_ONE_SEED, REPEAT, SIDE_OPPONENT,
-                           SIDE_OWN, SLAMMED, SLAM_EXTRA_TURN, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_,
+                           SIDE_OWN, SLAMMED, SLAM_EXTRA_TURN, SLAM_NO_CAPTURE, TAKE_ACROSS, TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_,
                            TURNS_PLAYED, CHILDREN_, CHILD_STORES, WEG, row_seeds, side_of, sown_store, step)
 from .family_children import child_due, first_child, make_child, mark_of
 
@@ -53,14 +53,6 @@ def can_take(state, cell, holes, mover, spec, by_count, side_rule):
     if by_count and not count_qualifies(state[cell], spec):
         return False
     return not (spec[CHILDREN_] and mark_of(state, holes, cell) != 0)  # a child is never taken
-
-
-@kernel(inline="always")
-def copy_cells(source, target, cells):
-    """The first ``cells`` of ``source`` into ``target``, cell by cell: a slice's assignment may
-    allocate a copy of its source, which a kernel without reference counts cannot."""
-    for cell in range(cells):
-        target[cell] = source[cell]
 
 
 @kernel(refcounts=False)
@@ -128,29 +120,42 @@ def keep_grand_slam_hole(state, before, holes, mover, left):
                 state[cell] = 0
 
 
+# What a game of children does at the last hole before any capture (children_first), beside a
+# child cell that the capture goes into (child_stores)
+INTO_STORE = -1  # no child for it: a capture goes into the store, as in a game without children
+WEG_TAKEN = -2  # the opponent's weg gave up its seeds, and the turn passes
+WEG_TAKEN_AGAIN = -3  # so, and the mover moves again (capture_extra_turn)
+NOTHING_TAKEN = -4  # a child was made instead, or (child_stores) there is no child to capture into
+
+
 @kernel(refcounts=False)
 def children_first(state, spec, last, mover, backward, own_store):
-    """What a game of children does at the last hole before any capture: a weg's capture (-2, or
-    -3 with another turn), a child made or, without stores and without a child, nothing (-4);
-    else the child a capture goes into (child_stores), or -1."""
+    """What a game of children does at the last hole before any capture: a weg's capture
+    (WEG_TAKEN, WEG_TAKEN_AGAIN), a child made or, without stores and without a child, nothing
+    (NOTHING_TAKEN); else the child a capture goes into (child_stores), or INTO_STORE."""
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
-    home = -1
+    home = INTO_STORE
     due = child_due(state, spec, last, mover, backward, own_store)
     if spec[CHILD_STORES]:
         home = first_child(state, holes, mover)
         if home < 0 and not due:  # no child to capture into, none made: nothing happens
-            return -4
+            return NOTHING_TAKEN
     if spec[CHILDREN_] == WEG and mark_of(state, holes, last) == 2 - mover:  # the opponent's weg
         seeds = 2 if state[last] >= 2 else 1
         state[last] -= seeds
         state[home if home >= 0 else mover * (holes + 1) + holes] += seeds
-        extra = spec[CAPTURE_EXTRA_TURN] and (not spec[EXTRA_TURN_ONCE] or state[cells + EXTRA_TURNS] == 0)
-        return -3 if extra else -2
+        return WEG_TAKEN_AGAIN if extra_turn_due(state, spec, cells) else WEG_TAKEN
     if due:  # a child made instead of a capture
         make_child(state, spec, last, mover, backward, own_store)
-        return -4
+        return NOTHING_TAKEN
     return home
+
+
+@kernel(inline="always")
+def extra_turn_due(state, spec, cells):
+    """Whether a capture gives another turn (capture_extra_turn; extra_turn_once: not after one)."""
+    return spec[CAPTURE_EXTRA_TURN] and (not spec[EXTRA_TURN_ONCE] or state[cells + EXTRA_TURNS] == 0)
 
 
 @kernel(refcounts=False)
@@ -182,30 +187,68 @@ def take(state, spec, last, lap_seeds, opponent_had_seeds, backward, saved):
     inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
     if spec[NO_SINGLE_CAPTURE] and lap_seeds == 1 or inhibited:
         return 0
-    home = -1  # without stores (child_stores): the child the capture goes into
+    home = INTO_STORE  # or, without stores (child_stores): the child the capture goes into
     if spec[CHILDREN_]:
         home = children_first(state, spec, last, mover, backward, own_store)
-        if home < -1:  # a weg's capture (-2, -3: another turn), or a child made or nothing (-4)
-            return 0 if home == -4 else (CAPTURED if home == -2 else REPEAT | CAPTURED)
+        if home == NOTHING_TAKEN:
+            return 0
+        if home == WEG_TAKEN or home == WEG_TAKEN_AGAIN:
+            return CAPTURED if home == WEG_TAKEN else REPEAT | CAPTURED
     sides = spec[CAPTURE_SIDE]
     if sides >= OPPONENT_FIRST:  # the last hole decides for the whole chain, which may cross sides
         if not side_allowed(last, holes, mover, sides):
             return 0
         sides = 0
-    slam_rule = spec[GRAND_SLAM]
-    if SLAM_NO_CAPTURE <= slam_rule < SLAM_EXTRA_TURN:
+    if SLAM_NO_CAPTURE <= spec[GRAND_SLAM] < SLAM_EXTRA_TURN:
         copy_cells(state, saved, cells)
     store = mover * (holes + 1) + holes
     banked = state[store] if home >= 0 else 0
-    limit = spec[CAPTURES]
     chain_rule = spec[CHAIN]
-    chain_backward = chain_rule == CHAIN_CW if chain_rule >= CHAIN_CW else backward == (chain_rule == FORWARD)
-    taken = 0
-    cell = first = last  # first: the first hole taken (the last one sown, or two out)
+    backward = chain_rule == CHAIN_CW if chain_rule >= CHAIN_CW else backward == (chain_rule == FORWARD)  # the chain's way
     kind = spec[CAPTURE_KIND]
-    if kind == 0:  # the standard captures below, after one test
-        pass
-    elif side_of(last, holes) < 0:  # the opponent's store (opponent_store): it is taken
+    taken = 0
+    first = last  # the first hole taken (the last one sown, or two out)
+    if kind != 0:
+        taken = capture_of_kind(state, spec, last, store, mover, by_count, sides, backward, own_store)
+    # the standard captures, also where store_to_opponent or opponent_store took nothing
+    if kind == 0 or taken == 0 and (kind == KIND_STORE_TO_OPPONENT or kind == KIND_OPPONENT_STORE):
+        if spec[CAPTURE_GAP]:
+            taken = capture_two_out(state, spec, last, store, mover, sides, backward, own_store)
+            first = step(step(last, holes, backward, own_store), holes, backward, own_store)
+        elif spec[CROSS_CAPTURE]:
+            taken = capture_across(state, spec, last, store, mover, by_count, sides, backward, own_store)
+        elif by_count:  # the last hole, then each next one, while their counts are taken
+            taken = take_chain(state, spec, last, can_take(state, last, holes, mover, spec, True, sides), store,
+                               mover, True, sides, backward, own_store)
+    return after_capture(state, spec, last, first, taken, home, banked, saved, opponent_had_seeds, sides)
+
+
+@kernel(inline="always")
+def take_chain(state, spec, cell, go_on, store, mover, by_count, sides, backward, own_store):
+    """The chain: take ``cell`` (if ``go_on``), then each next hole while it may be taken, up to
+    ``captures`` holes; returns how many were taken."""
+    holes = spec[SPEC_PITS]
+    limit = spec[CAPTURES]
+    taken = 0
+    while go_on:
+        state[store] += state[cell]
+        state[cell] = 0
+        taken += 1
+        if limit == 1 or taken == limit:
+            break
+        cell = step(cell, holes, backward, own_store)
+        go_on = can_take(state, cell, holes, mover, spec, by_count, sides)
+    return taken
+
+
+@kernel(inline="always")
+def capture_of_kind(state, spec, last, store, mover, by_count, sides, backward, own_store):
+    """The capture a ``capture_kind`` other than the standard one makes at ``last``; returns how
+    many holes it took (1 for a capture of a kind that takes no hole)."""
+    holes = spec[SPEC_PITS]
+    kind = spec[CAPTURE_KIND]
+    taken = 0
+    if side_of(last, holes) < 0:  # the opponent's store (opponent_store): it is taken
         state[store] += state[last]
         state[last] = 0
         taken = 1
@@ -233,69 +276,78 @@ def take(state, spec, last, lap_seeds, opponent_had_seeds, backward, saved):
                     state[store] += state[cell]
                     state[cell] = 0
     elif kind == KIND_NEXT:  # the hole after the last one, then each next one while they qualify
-        cell = step(last, holes, chain_backward, own_store)
+        cell = step(last, holes, backward, own_store)
         if spec[LAPS_]:  # after laps, the last hole qualifies and the next holds seeds
             go_on = can_take(state, last, holes, mover, spec, by_count, sides) and \
                 side_of(cell, holes) >= 0 and state[cell] > 0
         else:
             go_on = can_take(state, cell, holes, mover, spec, by_count, sides)
-        while go_on:
+        taken = take_chain(state, spec, cell, go_on, store, mover, by_count, sides, backward, own_store)
+    return taken
+
+
+@kernel(inline="always")
+def capture_two_out(state, spec, last, store, mover, sides, backward, own_store):
+    """capture_gap: across an empty hole, from the last hole, then from each hole taken; returns
+    how many holes were taken."""
+    holes = spec[SPEC_PITS]
+    limit = spec[CAPTURES]
+    taken = 0
+    cell = last
+    while spec[LAPS_] != 0 or state[cell] > 1:  # without laps, the last seed must have joined others
+        gap = step(cell, holes, backward, own_store)
+        beyond = step(gap, holes, backward, own_store)
+        if state[gap] != 0 or not can_take(state, beyond, holes, mover, spec, False, sides):
+            break
+        state[store] += state[beyond]
+        state[beyond] = 0
+        taken += 1
+        if limit == 1 or taken == limit:
+            break
+        cell = beyond
+    return taken
+
+
+@kernel(inline="always")
+def capture_across(state, spec, last, store, mover, by_count, sides, backward, own_store):
+    """cross_capture: a last seed in an empty hole takes the hole across, and (cross_chain) each
+    next hole's across while the chain goes on; take_own takes the sown seed too. Returns how many
+    holes were taken across."""
+    holes = spec[SPEC_PITS]
+    limit = spec[CAPTURES]
+    taken = 0
+    cell = last
+    while True:
+        empty_before = state[cell] == 1 if taken == 0 else (state[cell] == 0 or spec[CROSS_CHAIN] == 1)
+        if side_of(cell, holes) < 0 or not empty_before:
+            break
+        across = 2 * holes - cell
+        if not can_take(state, across, holes, mover, spec, by_count, sides):
+            break
+        state[store] += state[across]
+        state[across] = 0
+        taken += 1
+        if taken == 1 and spec[TAKE_OWN_] == ON_CAPTURE:
             state[store] += state[cell]
             state[cell] = 0
-            taken += 1
-            if limit == 1 or taken == limit:
-                break
-            cell = step(cell, holes, chain_backward, own_store)
-            go_on = can_take(state, cell, holes, mover, spec, by_count, sides)
-    if kind != 0 and kind != KIND_STORE_TO_OPPONENT and kind != KIND_OPPONENT_STORE:
-        pass  # the kind was the capture
-    elif taken:
-        pass  # store_to_opponent or opponent_store took
-    elif not by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP]:
-        pass  # no capture at the last hole
-    elif spec[CAPTURE_GAP]:  # across an empty hole: from the last hole, then from each hole taken
-        while spec[LAPS_] != 0 or state[cell] > 1:  # without laps, the last seed must have joined others
-            gap = step(cell, holes, chain_backward, own_store)
-            beyond = step(gap, holes, chain_backward, own_store)
-            if state[gap] != 0 or not can_take(state, beyond, holes, mover, spec, False, sides):
-                break
-            state[store] += state[beyond]
-            state[beyond] = 0
-            if taken == 0:
-                first = beyond
-            taken += 1
-            if limit == 1 or taken == limit:
-                break
-            cell = beyond
-    elif spec[CROSS_CAPTURE]:
-        while True:
-            empty_before = state[cell] == 1 if taken == 0 else (state[cell] == 0 or spec[CROSS_CHAIN] == 1)
-            if side_of(cell, holes) < 0 or not empty_before:
-                break
-            across = 2 * holes - cell
-            if not can_take(state, across, holes, mover, spec, by_count, sides):
-                break
-            state[store] += state[across]
-            state[across] = 0
-            taken += 1
-            if taken == 1 and spec[TAKE_OWN_] == ON_CAPTURE:
-                state[store] += state[cell]
-                state[cell] = 0
-            if limit == 1 or taken == limit:
-                break
-            cell = step(cell, holes, chain_backward, own_store)
-        if spec[TAKE_OWN_] == ALWAYS and state[last] == 1 and \
-                side_allowed(2 * holes - last, holes, mover, spec[CAPTURE_SIDE]):
-            state[store] += 1
-            state[last] = 0
-    else:
-        while can_take(state, cell, holes, mover, spec, True, sides):
-            state[store] += state[cell]
-            state[cell] = 0
-            taken += 1
-            if limit == 1 or taken == limit:
-                break
-            cell = step(cell, holes, chain_backward, own_store)
+        if limit == 1 or taken == limit:
+            break
+        cell = step(cell, holes, backward, own_store)
+    if spec[TAKE_OWN_] == ALWAYS and state[last] == 1 and side_allowed(2 * holes - last, holes, mover, spec[CAPTURE_SIDE]):
+        state[store] += 1
+        state[last] = 0
+    return taken
+
+
+@kernel(inline="always")
+def after_capture(state, spec, last, first, taken, home, banked, saved, opponent_had_seeds, sides):
+    """What follows the capture's ``taken`` holes (``first`` the first of them): the holes across
+    and at the end that go with it, the last few seeds, the child it goes into (``home``; the
+    store held ``banked`` before it) and the grand slam rule; returns capture's result."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    mover = state[cells]
+    store = mover * (holes + 1) + holes
     if taken and spec[TAKE_ACROSS] and can_take(state, 2 * holes - first, holes, mover, spec, False, sides):
         state[store] += state[2 * holes - first]
         state[2 * holes - first] = 0
@@ -309,6 +361,7 @@ def take(state, spec, last, lap_seeds, opponent_had_seeds, backward, saved):
     if home >= 0:  # what the capture put in the store goes into the child
         state[home] += state[store] - banked
         state[store] = banked
+    slam_rule = spec[GRAND_SLAM]
     if slam_rule >= SLAM_NO_CAPTURE and opponent_had_seeds and row_seeds(state, holes, 1 - mover) == 0:
         if slam_rule == SLAM_EXTRA_TURN:  # the capture stands, and the mover moves again
             return REPEAT | CAPTURED
@@ -316,5 +369,4 @@ def take(state, spec, last, lap_seeds, opponent_had_seeds, backward, saved):
             copy_cells(saved, state, cells)
             return SLAMMED
         keep_grand_slam_hole(state, saved, holes, mover, slam_rule == LEAVE_LEFT)
-    extra = spec[CAPTURE_EXTRA_TURN] and (not spec[EXTRA_TURN_ONCE] or state[cells + EXTRA_TURNS] == 0)
-    return REPEAT | CAPTURED if extra else CAPTURED
+    return REPEAT | CAPTURED if extra_turn_due(state, spec, cells) else CAPTURED

@@ -10,7 +10,7 @@ from .family_space import (LAST_SEEDS_TO_OPPONENT, BOTH_STORES, BY_PARITY, CAPTU
                            CHOOSE_MIDDLE, COUNT_AT_LEAST, COUNT_IS, CROSS_CAPTURE, DIRECTION, ENDLESS, FIRST_WAY,
                            GRAND_SLAM, LAPS_, LAP_CAPTURE, LAP_COUNT, LAP_RULE, LEAVE_ONE, MAX_LAPS, MOVE_ONE, MIN_SEEDS, NEXT,
                            NO_CAPTURE_TURNS, OPPOSED, PRE_ACROSS_ONES, PRE_CAPTURE, OUTWARD, OUT_OF_PLAY, OWNER_ALL, OWN_SIDE, PASSING_, RELAY,
-                           REPEAT, SKIP_ORIGIN, SLAM_FROM_EMPTY, SLAM_NO_CAPTURE, SOWER_OPPONENT, SOWER_OWN, SOW_MAX, SOW_STORE,
+                           REPEAT, SKIP_ORIGIN, SLAM_FROM_EMPTY, SLAM_NO_CAPTURE, SOWER_OPPONENT, SOWER_OWN, SOW_MAX,
                            TURNS_PLAYED, CHILDREN_, CHILD_SOWING_, next_sown, row_seeds, side_of, sown_store, step)
 from .family_capture import can_take, capture, pre_capture
 from .family_children import child_due, mark_of
@@ -24,32 +24,21 @@ def sow_and_capture(state, spec, action):
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = state[cells]
-    hole = action % holes
-    origin = mover * (holes + 1) + hole
+    origin = mover * (holes + 1) + action % holes
     backward = action_backward(state, spec, mover, action)
     own_store = sown_store(spec, mover, holes)
-    by_count = spec[CAPTURE_MIN] > 0
     inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
-    passing = spec[PASSING_]
     # a lap stops where a capture by count is due, unless the captures are two out
-    stop_for_count = by_count and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP] and not inhibited and \
-        spec[CAPTURE_KIND] == 0
+    stop_for_count = spec[CAPTURE_MIN] > 0 and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP] and \
+        not inhibited and spec[CAPTURE_KIND] == 0
     # only a grand slam that takes nothing asks (a row's sum is a tenth of a move's time)
     opponent_had_seeds = spec[GRAND_SLAM] >= SLAM_NO_CAPTURE and (spec[SLAM_FROM_EMPTY] or
                                                                   row_seeds(state, holes, 1 - mover) > 0)
     lap_rule = spec[LAP_RULE]
-    skip_origin, few_left = spec[SKIP_ORIGIN], spec[LAST_SEEDS_TO_OPPONENT]
-    walk = spec[SOW_MAX] or spec[CHILD_SOWING_]  # holes to pass over beyond the origin
-
     pre = spec[PRE_CAPTURE]
     if pre == PRE_ACROSS_ONES:  # from the board as the move found it, once
         pre_capture(state, pre, origin, 0, mover, holes)
-    seeds = state[origin]
-    if spec[LEAVE_ONE] and not (seeds == 1 and spec[MOVE_ONE]):
-        seeds -= 1
-        state[origin] = 1
-    else:
-        state[origin] = 0
+    seeds = lift(state, spec, origin)
     last = origin
     laps = 0
     result = 0
@@ -57,32 +46,7 @@ def sow_and_capture(state, spec, action):
         if pre and pre != PRE_ACROSS_ONES:  # before each lap
             seeds = pre_capture(state, pre, origin, seeds, mover, holes)
         lap_seeds = seeds
-        cell = origin
-        # few seeds left on the board: those sown in the opponent's holes are the opponent's
-        to_opponent = few_left > 0 and row_seeds(state, holes, 0) + row_seeds(state, holes, 1) <= few_left
-        special = to_opponent or (passing and not inhibited)  # one test a seed where neither is
-        while seeds > 0:
-            if walk:  # full holes or the opponent's children to pass over too
-                cell = next_sown(state, spec, cell, origin, holes, backward, own_store, mover, seeds == 1)
-            else:  # the common walk, inline (next_sown's loop costs a most-seeds game 7%)
-                cell = step(cell, holes, backward, own_store)
-                if cell == origin and skip_origin:
-                    cell = step(cell, holes, backward, own_store)
-            state[cell] += 1
-            if special:
-                if passing and not inhibited and (seeds > 1 or passing == OWNER_ALL):
-                    side = side_of(cell, holes)
-                    if (passing != SOWER_OWN or side == mover) and (passing != SOWER_OPPONENT or side == 1 - mover) \
-                            and can_take(state, cell, holes, mover, spec, by_count, spec[CAPTURE_SIDE]):
-                        taker = side if passing <= OWNER_ALL else mover
-                        state[taker * (holes + 1) + holes] += state[cell]
-                        state[cell] = 0
-                if to_opponent and side_of(cell, holes) == 1 - mover and \
-                        (seeds > 1 or not can_take(state, cell, holes, mover, spec, True, spec[CAPTURE_SIDE])):
-                    state[cell] -= 1  # but a last seed that captures
-                    state[(1 - mover) * (holes + 1) + holes] += 1
-            seeds -= 1
-        last = cell
+        last = sow_lap(state, spec, origin, seeds, mover, backward, own_store, inhibited)
         if last == own_store:
             return result | REPEAT
         if own_store == BOTH_STORES and side_of(last, holes) < 0:  # (no laps: refused)
@@ -91,42 +55,13 @@ def sow_and_capture(state, spec, action):
             if spec[CAPTURE_KIND] == KIND_OPPONENT_STORE:
                 return capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
             return 0
-        go_on = False
         if own_store >= 0 and result & REPEAT:  # a lap's capture gave another turn: the sowing stops
             break
         if lap_rule and not lap_goes_on(state, spec, last, holes, mover, lap_rule):  # before a lap's capture
             break
-        if spec[LAPS_] == RELAY and spec[LAP_CAPTURE]:  # capture where a lap ends, and sow on
-            origin = last
-            if spec[CROSS_CAPTURE]:  # a lone seed that captured goes on alone; one that did not stops
-                if state[last] == 1:
-                    taken = capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
-                    result |= taken
-                    go_on = (taken & CAPTURED) != 0
-                else:
-                    go_on = state[last] > 1
-            elif spec[CAPTURE_GAP]:  # capture two out, then sow on from the last hole
-                go_on = state[last] > 1
-                if go_on:
-                    result |= capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
-            elif can_take(state, last, holes, mover, spec, True, spec[CAPTURE_SIDE]):  # capture, then sow on from the next hole
-                result |= capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
-                origin = step(last, holes, backward, own_store)
-                go_on = True
-            else:
-                go_on = state[last] > 1
-        elif spec[LAPS_] == RELAY:
-            go_on = state[last] > 1 and not (stop_for_count and can_take(state, last, holes, mover, spec, True, spec[CAPTURE_SIDE]))
-            if go_on and spec[CHILDREN_]:  # a lap stops in a child, or where one is to be made
-                go_on = mark_of(state, holes, last) == 0 and not child_due(state, spec, last, mover, backward, own_store)
-            origin = last
-        elif spec[LAPS_] == NEXT:
-            after = step(last, holes, backward, own_store)
-            stop_for_cross = spec[CROSS_CAPTURE] and state[last] == 1 and \
-                can_take(state, 2 * holes - last, holes, mover, spec, by_count, spec[CAPTURE_SIDE])
-            go_on = state[after] > 0 and not stop_for_cross and \
-                not (stop_for_count and can_take(state, last, holes, mover, spec, True, spec[CAPTURE_SIDE]))
-            origin = after
+        go_on, origin, taken = next_lap(state, spec, last, lap_seeds, mover, backward, own_store, stop_for_count,
+                                        opponent_had_seeds)
+        result |= taken
         if not go_on:
             break
         laps += 1
@@ -137,6 +72,103 @@ def sow_and_capture(state, spec, action):
         seeds = state[origin]
         state[origin] = 0
     return result | capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
+
+
+@kernel(inline="always")
+def lift(state, spec, origin):
+    """The seeds a move takes up from ``origin``: all of them, or all but one (leave_one; a lone
+    seed moves where move_one lets it)."""
+    seeds = state[origin]
+    if spec[LEAVE_ONE] and not (seeds == 1 and spec[MOVE_ONE]):
+        state[origin] = 1
+        return seeds - 1
+    state[origin] = 0
+    return seeds
+
+
+@kernel(inline="always")
+def sow_lap(state, spec, origin, seeds, mover, backward, own_store, inhibited):
+    """Sow ``seeds`` one a hole from ``origin``, with what passing and last_seeds_to_opponent take
+    on the way; returns the last cell sown."""
+    holes = spec[SPEC_PITS]
+    passing, few_left = spec[PASSING_], spec[LAST_SEEDS_TO_OPPONENT]
+    # few seeds left on the board: those sown in the opponent's holes are the opponent's
+    to_opponent = few_left > 0 and row_seeds(state, holes, 0) + row_seeds(state, holes, 1) <= few_left
+    special = to_opponent or (passing and not inhibited)  # one test a seed where neither is
+    walk = spec[SOW_MAX] or spec[CHILD_SOWING_]  # holes to pass over beyond the origin
+    skip_origin = spec[SKIP_ORIGIN]
+    cell = origin
+    while seeds > 0:
+        if walk:  # full holes or the opponent's children to pass over too
+            cell = next_sown(state, spec, cell, origin, holes, backward, own_store, mover, seeds == 1)
+        else:  # the common walk, inline (next_sown's loop costs a most-seeds game 7%)
+            cell = step(cell, holes, backward, own_store)
+            if cell == origin and skip_origin:
+                cell = step(cell, holes, backward, own_store)
+        state[cell] += 1
+        if special:
+            take_in_passing(state, spec, cell, seeds, mover, to_opponent, inhibited)
+        seeds -= 1
+    return cell
+
+
+@kernel(inline="always")
+def take_in_passing(state, spec, cell, seeds, mover, to_opponent, inhibited):
+    """A seed just sown in ``cell`` (``seeds`` in hand, this one included): the hole is taken as
+    the sowing passes (passing), or the seed is the opponent's (``to_opponent``), but a last seed
+    that captures."""
+    holes = spec[SPEC_PITS]
+    passing = spec[PASSING_]
+    if passing and not inhibited and (seeds > 1 or passing == OWNER_ALL):
+        side = side_of(cell, holes)
+        if (passing != SOWER_OWN or side == mover) and (passing != SOWER_OPPONENT or side == 1 - mover) \
+                and can_take(state, cell, holes, mover, spec, spec[CAPTURE_MIN] > 0, spec[CAPTURE_SIDE]):
+            taker = side if passing <= OWNER_ALL else mover
+            state[taker * (holes + 1) + holes] += state[cell]
+            state[cell] = 0
+    if to_opponent and side_of(cell, holes) == 1 - mover and \
+            (seeds > 1 or not can_take(state, cell, holes, mover, spec, True, spec[CAPTURE_SIDE])):
+        state[cell] -= 1
+        state[(1 - mover) * (holes + 1) + holes] += 1
+
+
+@kernel(inline="always")
+def next_lap(state, spec, last, lap_seeds, mover, backward, own_store, stop_for_count, opponent_had_seeds):
+    """Where a lap that ended in ``last`` (a hole) goes on, by ``laps``, after the capture a lap
+    makes (lap_capture): (whether another lap is sown, the hole it is sown from, capture's bits)."""
+    holes = spec[SPEC_PITS]
+    sides = spec[CAPTURE_SIDE]
+    go_on = False
+    origin = last
+    result = 0
+    if spec[LAPS_] == RELAY and spec[LAP_CAPTURE]:  # capture where a lap ends, and sow on
+        if spec[CROSS_CAPTURE]:  # a lone seed that captured goes on alone; one that did not stops
+            if state[last] == 1:
+                result = capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
+                go_on = (result & CAPTURED) != 0
+            else:
+                go_on = state[last] > 1
+        elif spec[CAPTURE_GAP]:  # capture two out, then sow on from the last hole
+            go_on = state[last] > 1
+            if go_on:
+                result = capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
+        elif can_take(state, last, holes, mover, spec, True, sides):  # capture, then sow on from the next hole
+            result = capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
+            origin = step(last, holes, backward, own_store)
+            go_on = True
+        else:
+            go_on = state[last] > 1
+    elif spec[LAPS_] == RELAY:
+        go_on = state[last] > 1 and not (stop_for_count and can_take(state, last, holes, mover, spec, True, sides))
+        if go_on and spec[CHILDREN_]:  # a lap stops in a child, or where one is to be made
+            go_on = mark_of(state, holes, last) == 0 and not child_due(state, spec, last, mover, backward, own_store)
+    elif spec[LAPS_] == NEXT:
+        origin = step(last, holes, backward, own_store)
+        stop_for_cross = spec[CROSS_CAPTURE] and state[last] == 1 and \
+            can_take(state, 2 * holes - last, holes, mover, spec, spec[CAPTURE_MIN] > 0, sides)
+        go_on = state[origin] > 0 and not stop_for_cross and \
+            not (stop_for_count and can_take(state, last, holes, mover, spec, True, sides))
+    return go_on, origin, result
 
 
 @kernel(inline="always")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .._compile import kernel
 from .base import MAX_MOVES, SPEC_PITS, pits_param, seeds_param, spec_index
-from .oware import HASHES, HISTORY
+from .history import HASHES, HISTORY
 from .params import Param
 
 MAX_LAPS = 75  # MancalaGames' bound on a relay sowing, after which it calls the sowing endless
@@ -186,7 +186,7 @@ PARAMETERS = (
                                           "positions (the package's Oware); the seeds left go by leftover"),
 )
 # repetition_ends: the positions since the last move that banked seeds, kept as Oware keeps them
-# (mancala_marl.games.oware: a count, their digest and 64-bit hashes), after the marks' slots
+# (mancala_marl.games.history: a count, their digest and 64-bit hashes), after the marks' slots
 HISTORY_SLOTS = HASHES + 2 * HISTORY
 (START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, OPPONENT_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, LAST_SEEDS_TO_OPPONENT, SKIP_ORIGIN, SOW_MAX,
  LEAVE_ONE, MOVE_ONE, MIN_SEEDS, MOVE_RULE, PRE_CAPTURE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,

@@ -13,12 +13,12 @@ from .family_space import (BOTH_STORES, CLEAR, CLEARED_EITHER, CLEARED_OPPONENT,
                            FIRST_WAY, GOAL, GRAND_SLAM, LEAVE_ONE, LEFTOVER, MIN_SEEDS, MOVES_PLAYED, MOVE_LIMIT,
                            MOVE_ONE, MOVE_RULE, MUST_PASS, MUST_SHARE, NOT_ACROSS_ONES, NO_RETURN, OPPONENT_OR_EMPTY, OPPOSED,
                            REPEAT, SINGLES_LAST, SINGLE_TO_EMPTY, SKIP_ORIGIN, TO_OCCUPIED, SLAM_ILLEGAL,
-                           SOW_STORE, START, TO_MOVER, TO_OWNER, TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT,
+                           START, TO_MOVER, TO_OWNER, TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT,
                            CHILDREN_, CHILD_STORES, CHILDREN_BANK, REPETITION_ENDS, SLAMMED, SLAM_AVOIDED, WIN_SWEEP, row_seeds,
                            history_slot, share_out, side_of, sown_store, step)
 from .family_children import (bank_children, child_seeds, claim_children_leftover, divide_into_children,
                               free_row_seeds, has_child, mark_of)
-from .oware import clear_history, record_position
+from .history import clear_history, record_position
 from .family_start import start_total
 from .family_sowing import crossing_cell, sow_and_capture, sows_backward, way_allowed
 
@@ -230,8 +230,15 @@ def repeated(state, spec, banked):
     return record_position(state, cells, base)
 
 
+# What follows a move in a game of most seeds (turn_after), beside the player to move next
+GAME_ENDS = -1  # the game is over: the seeds left go by leftover
+WON_AS_IT_LIES = -2  # won outright (early_win without win_sweep): the board stays as it is
+
+
 @kernel(refcounts=False)
 def apply_move(state, action, spec):
+    """Play ``action`` for the player to move: its sowing and captures, then the turn and the end,
+    by the goal's rule or, for most seeds, by turn_after's."""
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = state[cells]
@@ -245,14 +252,8 @@ def apply_move(state, action, spec):
     if spec[CHILDREN_BANK]:
         bank_children(state, holes)
     state[cells + NO_RETURN] = crossed + 1 if crossed >= 0 and state[crossed] == 1 else 0
-    if result & ENDLESS:  # another goal: a draw, the board as it is
-        if spec[GOAL] == 0 and spec[CHILD_STORES]:  # (the importer keeps endless_leftover "divided" here)
-            divide_into_children(state, spec)
-        elif spec[GOAL] == 0 and spec[CHILDREN_]:
-            claim_children_leftover(state, spec, mover, spec[ENDLESS_LEFTOVER])
-        elif spec[GOAL] == 0:
-            claim_leftover(state, holes, mover, spec[ENDLESS_LEFTOVER])
-        state[cells] = GAME_OVER
+    if result & ENDLESS:
+        end_endless(state, spec, mover)
         return
     repeat = (result & REPEAT) != 0
     following = mover if repeat else 1 - mover
@@ -263,11 +264,78 @@ def apply_move(state, action, spec):
         state[cells + WINNER] = max(outcome, 0)
         state[cells] = GAME_OVER if outcome >= 0 else following
         return
+    following = turn_after(state, spec, mover, repeat)
+    if following == WON_AS_IT_LIES:
+        state[cells] = GAME_OVER
+        return
+    if following >= 0:
+        state[cells] = following
+        if not (spec[REPETITION_ENDS] and repeated(state, spec, banked)):
+            return
+    if spec[CHILDREN_]:
+        claim_children_leftover(state, spec, mover, spec[LEFTOVER])
+    else:
+        claim_leftover(state, holes, mover, spec[LEFTOVER])
+    state[cells] = GAME_OVER
+
+
+@kernel(inline="always")
+def end_endless(state, spec, mover):
+    """A move that sowed without end (MAX_LAPS) ends the game: in a game of most seeds the seeds
+    left go by endless_leftover; another goal's is a draw, the board as it is."""
+    holes = spec[SPEC_PITS]
+    if spec[GOAL] == 0 and spec[CHILD_STORES]:  # (the importer keeps endless_leftover "divided" here)
+        divide_into_children(state, spec)
+    elif spec[GOAL] == 0 and spec[CHILDREN_]:
+        claim_children_leftover(state, spec, mover, spec[ENDLESS_LEFTOVER])
+    elif spec[GOAL] == 0:
+        claim_leftover(state, holes, mover, spec[ENDLESS_LEFTOVER])
+    state[2 * holes + 2] = GAME_OVER
+
+
+@kernel(inline="always")
+def turn_after(state, spec, mover, repeat):
+    """After ``mover``'s move in a game of most seeds (another turn if ``repeat``): the player to
+    move next, a pass made (must_pass), or GAME_ENDS, or WON_AS_IT_LIES."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    following = mover if repeat else 1 - mover
+    on_board, playable = seeds_in_play(state, spec)
+    if 0 <= spec[END_SEEDS_LEFT] and on_board <= spec[END_SEEDS_LEFT] or row_cleared(state, spec, mover):
+        return GAME_ENDS
+    won = won_outright(state, spec)
+    if won and not spec[WIN_SWEEP]:
+        return WON_AS_IT_LIES
+    if not won and spec[UNFED_TAKES] and spec[MUST_SHARE] and not spec[MUST_PASS] and playable:
+        unfed = unfed_player(state, spec, mover, repeat)  # MancalaGames' must-share end, before the general one
+        if unfed >= 0:
+            claim_leftover(state, holes, unfed, TO_MOVER)  # all to the unfed player
+            return GAME_ENDS
+    if won or not playable:
+        return GAME_ENDS
+    if spec[MUST_PASS]:
+        ended = not has_move(state, spec, mover) and not has_move(state, spec, 1 - mover)
+    else:
+        ended = not has_move(state, spec, following)
+    children = spec[CHILDREN_]
+    few = 0 < on_board < spec[END_BELOW] and not (children and (has_child(state, holes, 0) or has_child(state, holes, 1)))
+    if ended or few or state[cells + MOVES_PLAYED] >= MOVE_LIMIT:
+        return GAME_ENDS
+    if spec[MUST_PASS] and not has_move(state, spec, following):
+        following = 1 - following
+        state[cells + TURNS_PLAYED] += 1  # a pass is a turn
+    return following
+
+
+@kernel(inline="always")
+def seeds_in_play(state, spec):
+    """The seeds in the holes out of children, and whether a hole holds enough to be played, where
+    a rule asks for them; else (0, True): an empty board is found by has_move (the per-move loop
+    was a tenth of a move's time)."""
+    holes = spec[SPEC_PITS]
+    children = spec[CHILDREN_]
     on_board = 0
     playable = True
-    # The board's count, where a rule asks for it (else an empty board is found by has_move below:
-    # the per-move loop was a tenth of a move's time)
-    children = spec[CHILDREN_]
     if spec[END_SEEDS_LEFT] >= 0 or spec[END_BELOW] > 0 or spec[MIN_SEEDS] > 1 or spec[UNFED_TAKES] or children:
         playable = False
         for player in range(2):
@@ -277,60 +345,53 @@ def apply_move(state, action, spec):
                     continue
                 on_board += state[cell]
                 playable = playable or state[cell] >= spec[MIN_SEEDS]
+    return on_board, playable
 
-    ended = 0 <= spec[END_SEEDS_LEFT] and on_board <= spec[END_SEEDS_LEFT]
+
+@kernel(inline="always")
+def row_cleared(state, spec, mover):
+    """Whether a row is empty that ends the game by end_cleared (its children left out)."""
     cleared = spec[END_CLEARED]
-    if cleared:
-        mine = free_row_seeds(state, holes, mover) if children else row_seeds(state, holes, mover)
-        theirs = free_row_seeds(state, holes, 1 - mover) if children else row_seeds(state, holes, 1 - mover)
-        if cleared == CLEARED_OWN:
-            ended = ended or mine == 0
-        elif cleared == CLEARED_OPPONENT:
-            ended = ended or theirs == 0
-        elif cleared == CLEARED_EITHER:
-            ended = ended or mine == 0 or theirs == 0
-    if not ended:
-        total = start_total(spec[START], holes, spec[SPEC_SEEDS])  # MancalaGames counts from the rules, not the board
-        win = total - spec[WIN_SHORT] if spec[WIN_SHORT] else (total + 1) // 2
-        s0, s1 = state[holes], state[cells - 1]
-        if children:  # a player's children count beside its store
-            s0 += child_seeds(state, holes, 0)
-            s1 += child_seeds(state, holes, 1)
-        won = spec[EARLY_WIN] and (s0 > win or s1 > win or (s0 == win and s1 == win))
-        if won and not spec[WIN_SWEEP]:
-            state[cells] = GAME_OVER  # won outright: the board stays as it is
-            return
-        unfed = -1
-        if not won and spec[UNFED_TAKES] and spec[MUST_SHARE] and not spec[MUST_PASS] and playable:  # MancalaGames' must-share end, before the general one
-            mover_can, other_can = False, False
-            for h in range(holes):
-                mover_can = mover_can or state[mover * (holes + 1) + h] >= spec[MIN_SEEDS]
-                other_can = other_can or state[(1 - mover) * (holes + 1) + h] >= spec[MIN_SEEDS]
-            if repeat and mover_can and not other_can and not has_move(state, spec, mover):
-                unfed = 1 - mover
-            elif not repeat and not mover_can and other_can and not has_move(state, spec, 1 - mover):
-                unfed = mover
-        if unfed >= 0:
-            ended = True
-            claim_leftover(state, holes, unfed, TO_MOVER)  # all to the unfed player
-        elif won or not playable:
-            ended = True
-        elif spec[MUST_PASS]:
-            ended = not has_move(state, spec, mover) and not has_move(state, spec, 1 - mover)
-        else:
-            ended = not has_move(state, spec, following)
-        few = 0 < on_board < spec[END_BELOW] and not (children and (has_child(state, holes, 0) or has_child(state, holes, 1)))
-        if not ended and (few or state[cells + MOVES_PLAYED] >= MOVE_LIMIT):
-            ended = True
-        if not ended:
-            if spec[MUST_PASS] and not has_move(state, spec, following):
-                following = 1 - following
-                state[cells + TURNS_PLAYED] += 1  # a pass is a turn
-            state[cells] = following
-            if not (spec[REPETITION_ENDS] and repeated(state, spec, banked)):
-                return
-    if children:
-        claim_children_leftover(state, spec, mover, spec[LEFTOVER])
-    else:
-        claim_leftover(state, holes, mover, spec[LEFTOVER])
-    state[cells] = GAME_OVER
+    if not cleared:
+        return False
+    holes = spec[SPEC_PITS]
+    children = spec[CHILDREN_]
+    mine = free_row_seeds(state, holes, mover) if children else row_seeds(state, holes, mover)
+    theirs = free_row_seeds(state, holes, 1 - mover) if children else row_seeds(state, holes, 1 - mover)
+    if cleared == CLEARED_OWN:
+        return mine == 0
+    if cleared == CLEARED_OPPONENT:
+        return theirs == 0
+    return cleared == CLEARED_EITHER and (mine == 0 or theirs == 0)
+
+
+@kernel(inline="always")
+def won_outright(state, spec):
+    """early_win: whether a store (with its player's children) holds more than half the seeds
+    (win_short: all but that many), or both exactly half."""
+    if not spec[EARLY_WIN]:
+        return False
+    holes = spec[SPEC_PITS]
+    total = start_total(spec[START], holes, spec[SPEC_SEEDS])  # MancalaGames counts from the rules, not the board
+    win = total - spec[WIN_SHORT] if spec[WIN_SHORT] else (total + 1) // 2
+    s0, s1 = state[holes], state[2 * holes + 1]
+    if spec[CHILDREN_]:  # a player's children count beside its store
+        s0 += child_seeds(state, holes, 0)
+        s1 += child_seeds(state, holes, 1)
+    return s0 > win or s1 > win or (s0 == win and s1 == win)
+
+
+@kernel(inline="always")
+def unfed_player(state, spec, mover, repeat):
+    """MancalaGames' must-share end (unfed_takes): the player whose row is empty when the player to
+    move holds seeds but has no move (none feeds it), who takes the seeds left; or -1."""
+    holes = spec[SPEC_PITS]
+    mover_can, other_can = False, False
+    for h in range(holes):
+        mover_can = mover_can or state[mover * (holes + 1) + h] >= spec[MIN_SEEDS]
+        other_can = other_can or state[(1 - mover) * (holes + 1) + h] >= spec[MIN_SEEDS]
+    if repeat and mover_can and not other_can and not has_move(state, spec, mover):
+        return 1 - mover
+    if not repeat and not mover_can and other_can and not has_move(state, spec, 1 - mover):
+        return mover
+    return -1

@@ -51,8 +51,6 @@ DEFAULTS = {
     "xcpickown": 0, "pickextra": 0, "multicapt": 0, "grandslam": 0, "capt_rturn": 0, "capt_on": [],
 }
 TEXT_ONLY = {"name", "about", "help_file"}
-# Options that only shape the rounds after the first
-LATER_ROUNDS = {"round_starter", "round_fill", "blocks"}
 # option -> {value in the file: our value}; a value not listed is refused
 CHOICES = {
     "sow_direct": ("direction", {1: "ccw", -1: "cw", 0: "outward", 4: "inward", 3: "by_parity", 2: "opposed"}),

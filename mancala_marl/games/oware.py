@@ -22,11 +22,9 @@
   instead; the two agree move for move wherever no stretch reaches 256 positions
   (``examples/openspiel_crosscheck.py`` compares them).
 
-State slots after TO_MOVE: ``[n, digest_lo, digest_hi, h0_lo, h0_hi, ..., h{H-1}_lo, h{H-1}_hi]``,
-the 64-bit hashes of the ``n`` positions since the last capture (the current one included) and
-their XOR, the digest, which stands for the whole set in a search's table key: 2 * 256 + 3 = 515
-int32 slots, 2 KB a state. Since the stretch itself is bounded by ``H``, the history is never
-truncated: every repetition within a stretch is seen.
+State slots after TO_MOVE: the positions since the last capture, as
+:mod:`mancala_marl.games.history` keeps them (a count, their digest and their 64-bit hashes):
+2 * 256 + 3 = 515 int32 slots, 2 KB a state.
 """
 
 from __future__ import annotations
@@ -45,7 +43,7 @@ from .base import (
     store_of,
     sweep_to_stores,
 )
-from ..search_core import NONE, fnv1a
+from .history import COUNT, DIGEST, HASHES, HISTORY, clear_history, record_position
 from .params import Param
 
 GRAND_SLAM_RULES = ("no_capture", "illegal")
@@ -57,10 +55,6 @@ PARAMETERS = (
 )
 GRAND_SLAM = spec_index(PARAMETERS, "grand_slam")
 SLAM_ILLEGAL = GRAND_SLAM_RULES.index("illegal")
-HISTORY = 256
-# Offsets from the first slot after TO_MOVE: positions recorded, their XOR (lo, hi), the hashes.
-COUNT, DIGEST, HASHES = 0, 1, 3
-_LOW32 = np.uint64(0xFFFFFFFF)
 
 
 @kernel(inline="always")
@@ -102,58 +96,6 @@ def _is_grand_slam(state, houses, last):
         if count != 2 and count != 3:
             return False
     return True
-
-
-@kernel(inline="always")
-def position_hash(state, cells):
-    """64-bit hash of the board, the stores and the player to move."""
-    h = fnv1a(state, cells + 1, NONE, NONE)
-    h ^= h >> np.uint64(33)  # splitmix64's finalizer, so that small changes spread
-    h *= np.uint64(0xFF51AFD7ED558CCD)
-    h ^= h >> np.uint64(33)
-    return h
-
-
-@kernel(inline="always")
-def get64(state, i):
-    """The uint64 kept in the int32 slots ``i`` (low half) and ``i + 1`` (high half)."""
-    return (np.uint64(np.uint32(state[i + 1])) << np.uint64(32)) | np.uint64(np.uint32(state[i]))
-
-
-@kernel(inline="always")
-def set64(state, i, value):
-    """Keep the uint64 ``value`` in the int32 slots ``i`` and ``i + 1`` (see :func:`get64`)."""
-    state[i] = np.int32(np.uint32(value & _LOW32))  # the bits as they are: int32 slots
-    state[i + 1] = np.int32(np.uint32(value >> np.uint64(32)))
-
-
-@kernel(refcounts=False)
-def record_position(state, cells, base=-1):
-    """Add the current position to the history kept from slot ``base`` (-1: just after TO_MOVE, as
-    Oware keeps it; the family keeps it after slots of its own); True if the game ends by
-    repetition: the position was there already, or the history is full."""
-    if base < 0:
-        base = cells + 1
-    h = position_hash(state, cells)
-    n = state[base + COUNT]
-    if n >= HISTORY:  # the longest stretch without capture we allow (module docstring)
-        return True
-    for k in range(n):
-        if get64(state, base + HASHES + 2 * k) == h:
-            return True
-    set64(state, base + HASHES + 2 * n, h)
-    set64(state, base + DIGEST, get64(state, base + DIGEST) ^ h)
-    state[base + COUNT] = n + 1
-    return False
-
-
-@kernel(refcounts=False)
-def clear_history(state, cells, base=-1):
-    if base < 0:
-        base = cells + 1
-    state[base + COUNT] = 0
-    state[base + DIGEST] = 0
-    state[base + DIGEST + 1] = 0
 
 
 @kernel(refcounts=False)

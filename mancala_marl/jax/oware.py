@@ -18,12 +18,12 @@ import jax.numpy as jnp
 from jax import lax
 
 from mancala_marl.search_core import FNV_OFFSET, FNV_PRIME
-from mancala_marl.games.oware import COUNT, DIGEST, HASHES, HISTORY
+from mancala_marl.games.history import COUNT, DIGEST, HASHES, HISTORY
 from mancala_marl.jax.rules import Rules, batch_max
 
 assert (COUNT, DIGEST, HASHES) == (0, 1, 3), "apply writes count, digest and hashes in this order"
 
-# the constants of numba's games.oware.position_hash
+# the constants of numba's games.history.position_hash
 _MIX = 0xFF51AFD7ED558CCD
 _LOW16 = 0xFFFF
 CHUNK = 32  # history slots compared at a time; divides HISTORY

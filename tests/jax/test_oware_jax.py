@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from mancala_marl.games import GAME_OVER, Oware
-from mancala_marl.games import oware as numba_oware
-from mancala_marl.games.oware import HISTORY
+from mancala_marl.games.history import HISTORY
+from mancala_marl.games.history import position_hash as numba_position_hash
 from mancala_marl.jax.oware import make_rules, position_hash
 
 
@@ -24,7 +24,7 @@ def test_position_hash_has_the_numba_bits():
               for _ in range(50)]
     hashes = np.asarray(jax.jit(jax.vmap(position_hash))(jnp.asarray(np.stack(states))))
     for state, (lo, hi) in zip(states, hashes.view(np.uint32).astype(np.uint64)):
-        assert (hi << np.uint64(32)) | lo == numba_oware.position_hash(state, cells)
+        assert (hi << np.uint64(32)) | lo == numba_position_hash(state, cells)
 
 
 def _start():
