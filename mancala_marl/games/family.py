@@ -443,7 +443,7 @@ class Family(Game):
 
 
 def sample_rules(rng: np.random.Generator, *, fixed: dict | None = None, choices: dict | None = None,
-                 tries: int = 100, **bounds: tuple[int, int]) -> dict:
+                 tries: int = 1000, **bounds: tuple[int, int]) -> dict:
     """A rule set of the family drawn at random from ``rng``, one that ``Family(**rules)`` takes.
 
     Each parameter is drawn uniformly over :data:`~mancala_marl.games.family_rules.DRAWS`, as the
