@@ -61,6 +61,13 @@ def test_the_verdicts_recorded_before_the_table_stand():
         "a row without a recorded verdict: `python -m tests.test_family_rules`"
 
 
+def test_a_forced_first_move_is_not_tried_where_the_table_refuses_the_rules():
+    # before the table, start_state played rightmost_first's forced move before the sow_max rows
+    # were read: with every hole full, that sowing never ended
+    with pytest.raises(BadInput, match="sow_max=4 is too small for 48 seeds"):
+        Family(start="rightmost_first", sow_max=4)
+
+
 def test_the_repair_leaves_no_row_broken_in_raw_draws():
     rng = np.random.default_rng(5)
     for _ in range(300):

@@ -154,7 +154,9 @@ and a ``"clear"`` game moves any hole of seeds (``min_seeds=1``, ``move_rule="an
 A rule set in which no hole can be played at the start is refused, as are a start pattern on too
 few holes (or a random one that might leave the first player no move), ``passing`` with
 ``sow_store`` (which MancalaGames plays oddly) and a parameter that would do nothing
-(``lap_rule`` without laps, ``lap_count`` without a count rule).
+(``lap_rule`` without laps, ``lap_count`` without a count rule): each refused combination is a
+row of :data:`mancala_marl.games.family_rules.RULES`, with its message and its repair.
+:func:`sample_rules` draws rule sets the family takes, at random, within bounds.
 
 **The package's own games.** Kalah, Sungka, Oware and Togyz Kumalak are points of the family
 (:func:`kalah_rules`, :func:`sungka_rules`, :func:`oware_rules`, :func:`togyz_rules`: their rules
