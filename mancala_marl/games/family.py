@@ -191,8 +191,8 @@ import numpy as np
 
 from mancala_marl.errors import BadInput
 from .base import Game
-from .family_space import (FIRST_WAY, HISTORY_SLOTS, MARKS, MOVES_PLAYED, MOVE_LIMIT, NO_RETURN, OUT_OF_PLAY, PARAMETERS,
-                           STARTS, TURNS_PLAYED, WINNER, history_slot)
+from .family_space import (FIRST_WAY, HISTORY_SLOTS, MARKS, MOVES_PLAYED, MOVE_LIMIT, NO_RETURN, OUT_OF_PLAY,
+                           PARAMETERS, STARTS, TURNS_PLAYED, WINNER, history_slot)
 from .oware import HISTORY, clear_history, record_position
 from .family_rules import DRAWS, draw, refusal, repaired, strategy
 from .family_sowing import action_backward, way_allowed

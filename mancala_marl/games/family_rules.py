@@ -153,7 +153,8 @@ RULES: tuple[Rule, ...] = (
          "taken twice", {"last_seeds_to_opponent": 0}, {"last_seeds_to_opponent": 1, "passing": "owner"}),
     Rule(lambda p: p["move_one"] and not p["leave_one"], "move_one=True is not played with leave_one=False",
          {"move_one": False}, {"move_one": True}),
-    Rule(lambda p: p["move_one"] and p["direction"] == "outward", "move_one=True is not played with direction='outward'",
+    Rule(lambda p: p["move_one"] and p["direction"] == "outward",
+         "move_one=True is not played with direction='outward'",
          {"move_one": False}, {"move_one": True, "leave_one": True, "direction": "outward"}),
     # MancalaGames plays it oddly
     Rule(lambda p: p["passing"] != "none" and p["sow_store"],
@@ -229,7 +230,8 @@ RULES: tuple[Rule, ...] = (
     Rule(lambda p: has_children(p) and p["child_stores"] and p["take_own"] == "always",
          "take_own='always' is not played with child_stores=True", {"take_own": "on_capture"},
          {**_CHILDREN, "child_stores": True, "take_own": "always"}),
-    Rule(lambda p: has_children(p) and p["child_stores"] and p["laps"] != "single" and p["endless_leftover"] != "divided",
+    Rule(lambda p: (has_children(p) and p["child_stores"] and p["laps"] != "single"
+                    and p["endless_leftover"] != "divided"),
          "endless_leftover={endless_leftover!r} is not played with child_stores=True (only 'divided')",
          {"endless_leftover": "divided"}, {**_CHILDREN, "child_stores": True, "laps": "relay",
                                            "endless_leftover": "owner"}),
