@@ -154,7 +154,9 @@ and a ``"clear"`` game moves any hole of seeds (``min_seeds=1``, ``move_rule="an
 A rule set in which no hole can be played at the start is refused, as are a start pattern on too
 few holes (or a random one that might leave the first player no move), ``passing`` with
 ``sow_store`` (which MancalaGames plays oddly) and a parameter that would do nothing
-(``lap_rule`` without laps, ``lap_count`` without a count rule).
+(``lap_rule`` without laps, ``lap_count`` without a count rule): each refused combination is a
+row of :data:`mancala_marl.games.family_rules.RULES`, with its message and its repair.
+:func:`sample_rules` draws rule sets the family takes, at random, within bounds.
 
 **The package's own games.** Kalah, Sungka, Oware and Togyz Kumalak are points of the family
 (:func:`kalah_rules`, :func:`sungka_rules`, :func:`oware_rules`, :func:`togyz_rules`: their rules
@@ -189,13 +191,10 @@ import numpy as np
 
 from mancala_marl.errors import BadInput
 from .base import Game
-from .family_children import CHILD_PARAMS, KEPT, children_refusal
-from .family_space import (CAPTURE_KINDS, CHAINS, CHILDREN, CHILD_HOLES, CHILD_SIDES, CHILD_SOWING, CHOICES, CLEARED,
-                           DIRECTIONS, FIRST_WAY, GOALS, GRAND_SLAMS, LAPS, LAP_RULES, LEFTOVERS, MARKS, MOST_SEEDS_ONLY,
-                           MOVES_PLAYED, MOVE_LIMIT, MOVE_RULES, NO_RETURN, OPPONENT_STORES, OUT_OF_PLAY, PARAMETERS,
-                           PARITIES, PASSING, PRE_CAPTURES, SIDES, STARTS, TAKERS, TAKE_OWN, TURNS_PLAYED, WINNER,
-                           HISTORY_SLOTS, history_slot)
+from .family_space import (FIRST_WAY, HISTORY_SLOTS, MARKS, MOVES_PLAYED, MOVE_LIMIT, NO_RETURN, OUT_OF_PLAY,
+                           PARAMETERS, STARTS, TURNS_PLAYED, WINNER, history_slot)
 from .history import HISTORY, clear_history, record_position
+from .family_rules import DRAWS, draw, refusal, repaired, strategy
 from .family_sowing import action_backward, way_allowed
 from .family_start import draw_rows, start_state, start_total
 from .family_turns import apply_move, legal_holes, may_move
@@ -276,67 +275,14 @@ class Family(Game):
     def __init__(self, *args, **values):
         super().__init__(*args, **values)
         params = self.params
-        choose = params["choose_direction"]
-        if params["direction"] in ("outward", "inward") and params["holes"] % 2 and choose == "none":
-            raise BadInput(f"direction={params['direction']!r} with an odd number of holes ({params['holes']}) needs "
-                           "choose_direction='middle' or 'all': the middle hole has no way of its own")
-        if choose == "middle" and not params["holes"] % 2:
-            raise BadInput(f"choose_direction='middle' needs an odd number of holes, got {params['holes']}")
-        if not params["early_win"] and params["win_short"]:
-            raise BadInput(f"win_short={params['win_short']} does nothing with early_win=False")
-        if params["slam_from_empty"] and params["grand_slam"] in ("legal", "illegal"):
-            raise BadInput(f"slam_from_empty=True does nothing with grand_slam={params['grand_slam']!r}")
-        if params["slam_avoided"] and params["grand_slam"] != "no_capture":
-            raise BadInput(f"slam_avoided=True needs grand_slam='no_capture', got {params['grand_slam']!r}")
-        if not params["early_win"] and params["win_sweep"]:
-            raise BadInput("win_sweep=True does nothing with early_win=False")
-        if params["direction"] == "opposed" and choose != "none":
-            raise BadInput(f"choose_direction={choose!r} with direction='opposed': the first move already chooses")
-        if params["lap_rule"] != "any" and params["laps"] == "single":
-            raise BadInput(f"lap_rule={params['lap_rule']!r} needs laps: with laps='single' it does nothing")
-        if params["lap_count"] and not params["lap_rule"].startswith("count"):
-            raise BadInput(f"lap_count={params['lap_count']} does nothing with lap_rule={params['lap_rule']!r}")
-        if params["pre_capture"] in ("across_ones", "across_lone") and params["laps"] != "single":
-            raise BadInput(f"pre_capture={params['pre_capture']!r} with laps={params['laps']!r} is not played: "
-                           "only a move of one lap captures across before sowing")
-        if params["opponent_store"] != "passed" and not params["sow_store"]:
-            raise BadInput(f"opponent_store={params['opponent_store']!r} needs sow_store=True")
-        if params["opponent_store"] != "passed" and params["laps"] != "single":
-            raise BadInput(f"opponent_store={params['opponent_store']!r} with laps={params['laps']!r} is not played: "
-                           "a lap would start from a store")
-        kind = params["capture_kind"]
-        if kind == "opponent_store" and params["opponent_store"] != "sown_no_turn":
-            raise BadInput("capture_kind='opponent_store' needs opponent_store='sown_no_turn': a last seed there must "
-                           "end the turn to take it")
-        if params["take_final"] and params["capture_gap"]:
-            raise BadInput("take_final=True with capture_gap=True is not played: the hole taken is not the last one")
-        if kind in ("singles", "pull_across", "opponent_counts", "next") and (params["cross_capture"] or
-                                                                            params["capture_gap"]):
-            name = "cross_capture" if params["cross_capture"] else "capture_gap"
-            raise BadInput(f"capture_kind={kind!r} with {name}=True is not played: the kind is the capture")
-        if kind == "singles" and params["capture_min"]:
-            raise BadInput(f"capture_min={params['capture_min']} does nothing with capture_kind='singles'")
-        if params["last_seeds_to_opponent"] and params["passing"] != "none":
-            raise BadInput(f"last_seeds_to_opponent={params['last_seeds_to_opponent']} with "
-                           f"passing={params['passing']!r} is not played: a seed would be taken twice")
-        if params["move_one"] and (not params["leave_one"] or params["direction"] == "outward"):
-            name, value = ("leave_one", False) if not params["leave_one"] else ("direction", "outward")
-            raise BadInput(f"move_one=True is not played with {name}={value!r}")
-        if self.params["passing"] != "none" and self.params["sow_store"]:
-            raise BadInput("passing captures with sow_store=True are not played: a store is not a hole to take")
+        refused = refusal(params)  # the table of family_rules: the combinations that are not played
+        if refused:
+            raise BadInput(refused)
         self.random_start = params["start"] == "random"
         self.total_seeds = int(start_total(STARTS.index(params["start"]), self.pits, self.seeds))
+        # what the table cannot say, needing the built game: the forced first move of
+        # "rightmost_first" (start_state), a random start's move rule (init_rows), a first move
         self._start = start_state(self)  # a random start: each hole's floor, filled by init_rows
-        if params["sow_max"] and (params["move_rule"] != "any" or params["laps"] == "next"):
-            name, value = ("move_rule", params["move_rule"]) if params["move_rule"] != "any" else ("laps", "next")
-            raise BadInput(f"sow_max={params['sow_max']} with {name}={value!r} is not played: no game has both")
-        if params["sow_max"] and (2 * self.pits - 1) * params["sow_max"] <= self.total_seeds:
-            raise BadInput(f"sow_max={params['sow_max']} is too small for {self.total_seeds} seeds on {self.pits} "
-                           "holes a side: every hole could be full, and a sowing would find no hole")
-        self._refuse_beside_goal()
-        refusal = children_refusal(params, {param.name: param.default for param in PARAMETERS})
-        if refusal:
-            raise BadInput(refusal)
         if not self.legal_mask_fast(self.init(np.random.default_rng(0))).any():
             raise BadInput(f"no first move: with seeds={self.seeds}, start={params['start']!r}, "
                            f"min_seeds={self.params['min_seeds']} and move_rule={self.params['move_rule']!r} no hole "
@@ -413,23 +359,6 @@ class Family(Game):
             for state in states:
                 self._remember_start(state)
         return states
-
-    def _refuse_beside_goal(self):
-        """Another goal than most seeds: the parameters it makes meaningless at their defaults, no
-        must-share or must-pass, and (clear) every hole of seeds playable."""
-        params, goal = self.params, self.params["goal"]
-        if goal == "most_seeds":
-            return
-        for param in PARAMETERS:
-            if param.name in MOST_SEEDS_ONLY and params[param.name] != param.default:
-                raise BadInput(f"{param.name}={params[param.name]!r} does nothing with goal={goal!r}: no store count "
-                               "ends or wins the game")
-        for name in ("must_share", "must_pass"):
-            if params[name]:
-                raise BadInput(f"{name}=True is not played with goal={goal!r}: pass {name}=False")
-        if goal == "clear" and (params["min_seeds"] > 1 or params["move_rule"] != "any"):
-            raise BadInput(f"goal='clear' needs every hole of seeds playable: min_seeds={params['min_seeds']} and "
-                           f"move_rule={params['move_rule']!r} (1 and 'any')")
 
     def returns(self, state):
         """+1/-1/0 per player once the game is over: by the stores for most seeds, else as the
@@ -509,87 +438,88 @@ class Family(Game):
 
     @classmethod
     def param_strategy(cls, st):
-        return st.fixed_dictionaries({
-            "holes": st.integers(2, 8), "seeds": st.integers(1, 5),
-            "start": st.sampled_from(STARTS[:-1]),  # not "random": hypothesis replays each example
-            "direction": st.sampled_from(DIRECTIONS), "choose_direction": st.sampled_from(CHOICES), "sow_store": st.booleans(), "laps": st.sampled_from(LAPS), "lap_capture": st.booleans(),
-            "skip_origin": st.booleans(), "leave_one": st.booleans(), "min_seeds": st.just(1),
-            "capture_min": st.integers(0, 4), "capture_max": st.integers(0, 4),
-            "capture_parity": st.sampled_from(PARITIES), "capture_side": st.sampled_from(SIDES),
-            "move_rule": st.sampled_from(MOVE_RULES), "pre_capture": st.sampled_from(PRE_CAPTURES),
-            "capture_kind": st.sampled_from(CAPTURE_KINDS), "take_final": st.booleans(), "last_seeds_to_opponent": st.integers(0, 6),
-            "opponent_store": st.sampled_from(OPPONENT_STORES), "capture_gap": st.booleans(), "passing": st.sampled_from(PASSING),
-            "no_capture_turns": st.integers(0, 2), "take_last": st.integers(0, 4),
-            "take_last_by": st.sampled_from(TAKERS), "unfed_takes": st.booleans(),
-            "cross_capture": st.booleans(), "cross_chain": st.sampled_from(("empty", "any")), "take_own": st.sampled_from(TAKE_OWN), "captures": st.integers(0, 2),
-            "chain": st.sampled_from(CHAINS), "no_single_capture": st.booleans(),
-            "grand_slam": st.sampled_from(GRAND_SLAMS), "capture_extra_turn": st.booleans(),
-            "take_across": st.booleans(), "extra_turn_once": st.booleans(),
-            "must_share": st.booleans(), "must_pass": st.booleans(), "end_seeds_left": st.integers(-1, 3),
-            "end_cleared": st.sampled_from(CLEARED), "win_short": st.integers(0, 4), "early_win": st.booleans(),
-            "end_below": st.integers(0, 4), "leftover": st.sampled_from(LEFTOVERS),
-            "endless_leftover": st.sampled_from(LEFTOVERS), "lap_rule": st.sampled_from(LAP_RULES),
-            "lap_count": st.integers(0, 4),
-            "goal": st.one_of(st.just("most_seeds"), st.sampled_from(GOALS)), "move_one": st.booleans(),
-            "children": st.sampled_from(CHILDREN), "child_count": st.integers(2, 4),
-            "child_side": st.sampled_from(CHILD_SIDES), "child_holes": st.sampled_from(CHILD_HOLES),
-            "child_sowing": st.sampled_from(CHILD_SOWING), "child_stores": st.booleans(),
-            "children_bank": st.booleans(), "slam_from_empty": st.booleans(), "slam_avoided": st.booleans(),
-            "win_sweep": st.booleans(),
-            "repetition_ends": st.booleans(),
-            }).map(cls._consistent).filter(cls._takes)
+        """Rule sets drawn over family_rules.DRAWS and repaired by its table, but for a random
+        start: hypothesis replays each example, and a random start is drawn afresh each time."""
+        draws = dict(DRAWS, start=tuple(start for start in STARTS if start != "random"))
+        return strategy(st, draws).map(repaired).filter(cls._takes)
 
-    @staticmethod
-    def _consistent(params):
-        """A drawn set made one the rules take: a lap rule and win_short kept only where they do
-        something, the choice of direction where the row and the direction allow it, the rules of
-        children only in a game of children and beside the rules they are played with."""
-        if not params["early_win"]:
-            params.update(win_short=0, win_sweep=False)
-        if params["grand_slam"] in ("legal", "illegal"):
-            params["slam_from_empty"] = False
-        if params["grand_slam"] != "no_capture":
-            params["slam_avoided"] = False
-        if params["children"] == "weg" or params["child_stores"]:
-            params["children_bank"] = False
-        odd = params["holes"] % 2 == 1
-        if params["direction"] == "opposed" or (params["choose_direction"] == "middle" and not odd):
-            params["choose_direction"] = "none"
-        if params["direction"] in ("outward", "inward") and odd and params["choose_direction"] == "none":
-            params["choose_direction"] = "middle"
-        if not params["sow_store"] or params["laps"] != "single":
-            params["opponent_store"] = "passed"
-        if params["capture_kind"] == "opponent_store" and params["opponent_store"] != "sown_no_turn":
-            params["capture_kind"] = "standard"
-        if params["passing"] != "none":
-            params["last_seeds_to_opponent"] = 0
-        if params["capture_kind"] in ("singles", "pull_across", "opponent_counts", "next"):
-            params.update(cross_capture=False, capture_gap=False)
-        if params["capture_gap"]:
-            params["take_final"] = False
-        if params["capture_kind"] == "singles":
-            params["capture_min"] = 0
-        defaults = {param.name: param.default for param in PARAMETERS}
-        params["move_one"] = params["move_one"] and params["leave_one"] and params["direction"] != "outward"
-        if params["children"] == "none":
-            params.update({name: defaults[name] for name in CHILD_PARAMS})
-        else:  # the rules a game of children leaves as they are
-            params.update(KEPT, laps="single" if params["laps"] == "next" else params["laps"])
-            if params["child_holes"] == "fixed_right":
-                params["child_count"] = 0
-            if params["child_stores"]:
-                params.update(sow_store=False, endless_leftover="divided",
-                              leftover="owner" if params["leftover"] == "divided" else params["leftover"],
-                              take_own="on_capture" if params["take_own"] == "always" else params["take_own"])
-        if params["laps"] == "single":
-            params["lap_rule"] = "any"
-        elif params["pre_capture"] in ("across_ones", "across_lone"):
-            params["pre_capture"] = "none"
-        if not params["lap_rule"].startswith("count"):
-            params["lap_count"] = 0
-        if params["goal"] != "most_seeds":
-            params.update({param.name: param.default for param in PARAMETERS if param.name in MOST_SEEDS_ONLY},
-                          must_share=False, must_pass=False)
-            if params["goal"] == "clear":
-                params.update(min_seeds=1, move_rule="any")
-        return params
+
+def sample_rules(rng: np.random.Generator, *, fixed: dict | None = None, choices: dict | None = None,
+                 tries: int = 1000, **bounds: tuple[int, int]) -> dict:
+    """A rule set of the family drawn at random from ``rng``, one that ``Family(**rules)`` takes.
+
+    Each parameter is drawn uniformly over :data:`~mancala_marl.games.family_rules.DRAWS`, as the
+    tests' generator draws them: by default holes 2..8, seeds 1..5, min_seeds 1, sow_max 0, the
+    other numbers over small ranges (``family_rules.RANGES``), every string parameter over its
+    choices (all the starts, the random one too) and every bool over both. The draw is repaired by
+    the family's table of refused combinations (``family_rules.RULES``), and drawn again where the
+    built game still refuses it (no first move) or where a repair left what the arguments ask:
+    ``tries`` draws at most, then BadInput.
+
+    - ``bounds``: ``name=(low, high)`` for an integer parameter, both ends included, in place of
+      its range: ``holes=(3, 3)``; ``sow_max=(0, 12)`` draws sow_max too.
+    - ``choices``: ``{name: (value, ...)}`` for a string or bool parameter, the values drawn
+      from: ``choices={"children": ("none",), "sow_store": (True,)}``.
+    - ``fixed``: ``{name: value}``, parameters kept at a value: ``fixed={"start": "equal"}``.
+
+    A rule set returned keeps to all three. It holds every parameter, as ``Family(**rules).params``.
+    An unknown parameter, a choice or a bound it does not take, is refused naming it.
+
+    >>> rules = sample_rules(np.random.default_rng(0), holes=(4, 6), choices={"children": ("none",)})
+    >>> game = Family(**rules)
+    >>> 4 <= game.pits <= 6 and rules["children"] == "none"
+    True
+    """
+    draws, asked = _sampled_over(fixed or {}, choices or {}, bounds)
+    reason = ""
+    for _ in range(tries):
+        rules = repaired(draw(rng, draws))
+        strayed = [name for name, values in asked.items() if rules[name] not in values]
+        if strayed:
+            reason = f"the table's repair set {strayed[0]}={rules[strayed[0]]!r}"
+            continue
+        try:
+            return dict(Family(**rules).params)
+        except BadInput as error:  # a refusal the table cannot make: no first move
+            reason = str(error)
+    raise BadInput(f"sample_rules: no rule set within these bounds was taken in {tries} draws (the last: {reason})")
+
+
+def _sampled_over(fixed: dict, choices: dict, bounds: dict) -> tuple[dict, dict]:
+    """family_rules.DRAWS narrowed by sample_rules' arguments, and the values each argument asks for."""
+    known = {param.name: param for param in PARAMETERS}
+    asked = {}
+    for kind, given in (("fixed", fixed), ("choices", choices), ("bound", bounds)):
+        for name, value in given.items():
+            if name not in known:
+                raise BadInput(f"sample_rules: the family has no parameter {name!r} (a {kind}); its parameters: "
+                               f"{', '.join(known)}")
+            if name in asked:
+                raise BadInput(f"sample_rules: {name} is given twice (fixed, choices, bounds)")
+            asked[name] = _values_asked(kind, known[name], value)
+    return {**DRAWS, **asked}, asked
+
+
+def _values_asked(kind: str, param, value) -> tuple | range:
+    name = param.name
+    if kind == "fixed":
+        return (param.check(value),)
+    if kind == "choices":
+        takes = param.choices or (False, True) if param.type in (str, bool) else ()
+        if not takes:
+            raise BadInput(f"sample_rules: {name} is a number: give a bound, {name}=(low, high), not choices")
+        if isinstance(value, str) or not value:
+            raise BadInput(f"sample_rules: choices for {name} must be a non-empty tuple of values, got {value!r}")
+        for choice in value:
+            if choice not in takes or isinstance(choice, bool) != (param.type is bool):
+                raise BadInput(f"sample_rules: {name} has no choice {choice!r}; it takes {param.range_text}")
+        return tuple(value)
+    if param.type is not int:
+        raise BadInput(f"sample_rules: {name} is not a number: give choices={{{name!r}: (...)}}, not a bound")
+    if not (isinstance(value, tuple) and len(value) == 2 and value[0] <= value[1]):
+        raise BadInput(f"sample_rules: the bound {name}={value!r} must be a pair (low, high) with low <= high")
+    try:
+        low, high = (param.check(end) for end in value)
+    except BadInput as error:
+        raise BadInput(f"sample_rules: the bound {name}={value!r}: {error}") from None
+    return range(low, high + 1)

@@ -283,42 +283,10 @@ def divide_into_children(state, spec):
 
 
 # the parameters of children, which do nothing without them, and the rules a game of children
-# leaves at these values (no game of MancalaGames' has both; their interplay is not played)
+# leaves at these values (no game of MancalaGames' has both; their interplay is not played): rows
+# of the family's table of refusals (family_rules)
 CHILD_PARAMS = ("child_count", "child_side", "child_holes", "child_sowing", "child_stores", "children_bank")
 KEPT = {"lap_capture": False, "must_share": False, "unfed_takes": False, "capture_gap": False, "take_last": 0,
         "take_across": False, "goal": "most_seeds", "grand_slam": "legal", "passing": "none",
         "pre_capture": "none", "capture_kind": "standard", "opponent_store": "passed", "take_final": False,
         "last_seeds_to_opponent": 0}
-
-
-def children_refusal(params: dict, defaults: dict) -> str:
-    """Why the rules of children in ``params`` are not played ('' when they are)."""
-    kind = params["children"]
-    if kind == "none":
-        for name in CHILD_PARAMS:
-            if params[name] != defaults[name]:
-                return f"{name}={params[name]!r} does nothing with children='none'"
-        return ""
-    for name, value in (*KEPT.items(), ("laps", params["laps"] if params["laps"] != "next" else "single")):
-        if params[name] != value:
-            return f"{name}={params[name]!r} is not played with children={kind!r}"
-    fixed = params["child_holes"] == "fixed_right"
-    if fixed and params["child_count"]:
-        return f"child_count={params['child_count']} does nothing with child_holes='fixed_right': no child is made"
-    if not fixed and params["child_count"] < (2 if kind == "bull" else 1):
-        return f"children={kind!r} needs child_count >= {2 if kind == 'bull' else 1}, got {params['child_count']}"
-    if params["children_bank"]:  # a child then holds no seeds between moves: nothing may read its count
-        for name, value in (("children", "weg"), ("child_stores", True)):
-            if params[name] == value:
-                return f"children_bank=True is not played with {name}={value!r}: it reads the seeds a child keeps"
-        if params["sow_max"]:
-            return f"children_bank=True is not played with sow_max={params['sow_max']}: a full child is passed over"
-    if params["child_stores"]:
-        if params["sow_store"]:
-            return "child_stores=True (no stores) is not played with sow_store=True"
-        if params["leftover"] == "divided" or params["take_own"] == "always":
-            name = "leftover" if params["leftover"] == "divided" else "take_own"
-            return f"{name}={params[name]!r} is not played with child_stores=True"
-        if params["laps"] != "single" and params["endless_leftover"] != "divided":
-            return f"endless_leftover={params['endless_leftover']!r} is not played with child_stores=True (only 'divided')"
-    return ""

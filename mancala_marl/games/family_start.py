@@ -103,12 +103,10 @@ def draw_rows(rows: int, holes: int, seeds: int, rng: np.random.Generator) -> np
 
 
 def start_state(game) -> np.ndarray:
-    """The start of a Family ``game`` (a random start: each hole's floor), or BadInput naming why
-    its start is not played with its other rules."""
+    """The start of a Family ``game`` (a random start: each hole's floor), or BadInput where the
+    forced first move of ``rightmost_first`` cannot be played (family_rules refuses the starts that
+    the parameters alone rule out)."""
     params = game.params
-    refusal = start_refusal(params, game.actions > game.pits)
-    if refusal:
-        raise BadInput(refusal)
     row0, row1 = start_rows(params["start"], game.pits, game.seeds)
     state = game.from_board(np.concatenate([row0, [0], row1, [0]]))
     if params["start"] == "rightmost_first":  # the starter's forced move from its last hole
@@ -119,22 +117,3 @@ def start_state(game) -> np.ndarray:
         if game.is_terminal(state):
             raise BadInput("start='rightmost_first' is not played where its forced move ends the game")
     return state
-
-
-def start_refusal(params: dict, names_way: bool) -> str:
-    """Why the start cannot be played with these rules ('' when it can); ``names_way``: a move
-    names its way."""
-    start, holes = params["start"], params["holes"]
-    if holes < FEWEST_HOLES.get(start, 0):
-        return f"start={start!r} needs at least {FEWEST_HOLES[start]} holes a side, got holes={holes}"
-    if start == "alternate_split" and holes % 2:
-        return f"start='alternate_split' needs an even number of holes, got holes={holes}"
-    if start == "rightmost_first" and names_way:
-        return "start='rightmost_first' is not played where a move names its way (its forced move names none)"
-    if start == "random":  # every hole keeps two seeds: then every hole opens the game
-        for name, bad in (("seeds", params["seeds"] < RANDOM_FLOOR), ("min_seeds", params["min_seeds"] > RANDOM_FLOOR),
-                          ("grand_slam", params["grand_slam"] == "illegal")):
-            if bad:
-                return f"{name}={params[name]!r} with start='random' is not played: a drawn start must let every " \
-                       "hole open the game (seeds >= 2, min_seeds <= 2, grand_slam not 'illegal')"
-    return ""

@@ -1,0 +1,290 @@
+"""The two-row family's refused combinations, as one table, and what its rule sets are drawn over.
+
+Each of :data:`RULES` is one combination of parameters the family does not play (a parameter
+that would do nothing, or two rules whose interplay no game has): when it applies, the message
+``Family(...)`` refuses it with, the changes that make a drawn set keep to it, and an example.
+``Family.__init__`` refuses the first row that a set breaks; the tests' generator
+(``Family.param_strategy``) and :func:`mancala_marl.games.family.sample_rules` draw each
+parameter over :data:`DRAWS` and repair the draw by the rows (:func:`repaired`); the tests check
+each row with its example. A new rule that forbids a combination is one row here.
+
+What stays out of the table needs the built game: a start in which no hole may be played, the
+forced first move of ``start="rightmost_first"``, a random start that the move rule never lets
+player_0 open (``Family.__init__`` and ``init_rows`` refuse those).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .family_children import CHILD_PARAMS, KEPT
+from .family_space import GOALS, MOST_SEEDS_ONLY, PARAMETERS, STARTS
+from .family_start import FEWEST_HOLES, RANDOM_FLOOR, start_total
+
+DEFAULTS = {param.name: param.default for param in PARAMETERS}
+# the capture kinds that are the whole capture: no cross capture nor gap capture beside them
+WHOLE_KINDS = ("singles", "pull_across", "opponent_counts", "next")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A refused combination. ``breaks(params)``: whether a full set of parameters has it;
+    ``says``: the refusal, a template formatted with the parameters (and ``total_seeds``, the
+    seeds the start puts down); ``fix``: the values that make a set keep to it (the generator's
+    repair); ``example``: values over the defaults that break this row alone."""
+
+    breaks: Callable[[dict], bool]
+    says: str
+    fix: dict
+    example: dict
+
+    def message(self, params: dict) -> str:
+        return self.says.format(**params, total_seeds=start_seeds(params))
+
+
+def start_seeds(params: dict) -> int:
+    return int(start_total(STARTS.index(params["start"]), params["holes"], params["seeds"]))
+
+
+def names_way(params: dict) -> bool:
+    """Whether a move names its way (``Family.count_actions``: 2H actions)."""
+    return params["choose_direction"] != "none" or params["direction"] == "opposed"
+
+
+def has_children(params: dict) -> bool:
+    return params["children"] != "none"
+
+
+# a value of each parameter that the loops below refuse beside another goal, without children
+# or with them, other than the value they ask for (each loop row's example)
+_OTHER = {"end_seeds_left": 0, "end_cleared": "own", "early_win": False, "win_short": 1, "end_below": 1,
+          "leftover": "mover", "unfed_takes": True, "endless_leftover": "owner", "win_sweep": True,
+          "repetition_ends": True, "child_count": 2, "child_side": "opponent", "child_holes": "ends",
+          "child_sowing": "skip_opponent", "child_stores": True, "children_bank": True, "lap_capture": True,
+          "must_share": True, "capture_gap": True, "take_last": 1, "take_across": True, "goal": "deprive",
+          "grand_slam": "illegal", "passing": "owner", "pre_capture": "one_seed", "capture_kind": "pull_across",
+          "opponent_store": "sown", "take_final": True, "last_seeds_to_opponent": 1}
+_GOAL = {"goal": "deprive", "must_share": False}  # another goal, with what it asks of the rest
+_CHILDREN = {"children": "normal", "child_count": 2, "must_share": False}  # a game of children, likewise
+_RANDOM = "with start='random' is not played: a drawn start must let every hole open the game (seeds >= 2, " \
+          "min_seeds <= 2, grand_slam not 'illegal')"
+
+
+def _beside_goal(name: str) -> Rule:
+    return Rule(lambda p: p["goal"] != "most_seeds" and p[name] != DEFAULTS[name],
+                f"{name}={{{name}!r}} does nothing with goal={{goal!r}}: no store count ends or wins the game",
+                {name: DEFAULTS[name]}, {**_GOAL, name: _OTHER[name]})
+
+
+def _without_children(name: str) -> Rule:
+    return Rule(lambda p: not has_children(p) and p[name] != DEFAULTS[name],
+                f"{name}={{{name}!r}} does nothing with children='none'", {name: DEFAULTS[name]}, {name: _OTHER[name]})
+
+
+def _kept_beside_children(name: str) -> Rule:  # KEPT: the rules a game of children leaves as they are
+    extra = {"sow_store": True} if name == "opponent_store" else {}
+    return Rule(lambda p: has_children(p) and p[name] != KEPT[name],
+                f"{name}={{{name}!r}} is not played with children={{children!r}}", {name: KEPT[name]},
+                {**_CHILDREN, **extra, name: _OTHER[name]})
+
+
+def _start_holes(start: str, fewest: int) -> Rule:
+    return Rule(lambda p: p["start"] == start and p["holes"] < fewest,
+                f"start={{start!r}} needs at least {fewest} holes a side, got holes={{holes}}", {"start": "equal"},
+                {"start": start, "holes": fewest - 1})
+
+
+# In the order Family.__init__ reads them: the first row a set breaks is the refusal it gets.
+RULES: tuple[Rule, ...] = (
+    # the way of sowing
+    Rule(lambda p: p["direction"] in ("outward", "inward") and p["holes"] % 2 and p["choose_direction"] == "none",
+         "direction={direction!r} with an odd number of holes ({holes}) needs choose_direction='middle' or 'all': "
+         "the middle hole has no way of its own", {"choose_direction": "middle"}, {"direction": "outward", "holes": 5}),
+    Rule(lambda p: p["choose_direction"] == "middle" and not p["holes"] % 2,
+         "choose_direction='middle' needs an odd number of holes, got {holes}", {"choose_direction": "none"},
+         {"choose_direction": "middle"}),
+    # a rule that would do nothing
+    Rule(lambda p: not p["early_win"] and p["win_short"], "win_short={win_short} does nothing with early_win=False",
+         {"win_short": 0}, {"early_win": False, "win_short": 1}),
+    Rule(lambda p: p["slam_from_empty"] and p["grand_slam"] in ("legal", "illegal"),
+         "slam_from_empty=True does nothing with grand_slam={grand_slam!r}", {"slam_from_empty": False},
+         {"slam_from_empty": True}),
+    Rule(lambda p: p["slam_avoided"] and p["grand_slam"] != "no_capture",
+         "slam_avoided=True needs grand_slam='no_capture', got {grand_slam!r}", {"slam_avoided": False},
+         {"slam_avoided": True}),
+    Rule(lambda p: not p["early_win"] and p["win_sweep"], "win_sweep=True does nothing with early_win=False",
+         {"win_sweep": False}, {"early_win": False, "win_sweep": True}),
+    Rule(lambda p: p["direction"] == "opposed" and p["choose_direction"] != "none",
+         "choose_direction={choose_direction!r} with direction='opposed': the first move already chooses",
+         {"choose_direction": "none"}, {"direction": "opposed", "choose_direction": "all"}),
+    Rule(lambda p: p["lap_rule"] != "any" and p["laps"] == "single",
+         "lap_rule={lap_rule!r} needs laps: with laps='single' it does nothing", {"lap_rule": "any"},
+         {"lap_rule": "own_side"}),
+    Rule(lambda p: p["lap_count"] and not p["lap_rule"].startswith("count"),
+         "lap_count={lap_count} does nothing with lap_rule={lap_rule!r}", {"lap_count": 0}, {"lap_count": 1}),
+    # rules whose interplay no game has
+    Rule(lambda p: p["pre_capture"] in ("across_ones", "across_lone") and p["laps"] != "single",
+         "pre_capture={pre_capture!r} with laps={laps!r} is not played: only a move of one lap captures across "
+         "before sowing", {"pre_capture": "none"}, {"pre_capture": "across_ones", "laps": "relay"}),
+    Rule(lambda p: p["opponent_store"] != "passed" and not p["sow_store"],
+         "opponent_store={opponent_store!r} needs sow_store=True", {"opponent_store": "passed"},
+         {"opponent_store": "sown"}),
+    Rule(lambda p: p["opponent_store"] != "passed" and p["laps"] != "single",
+         "opponent_store={opponent_store!r} with laps={laps!r} is not played: a lap would start from a store",
+         {"opponent_store": "passed"}, {"sow_store": True, "opponent_store": "sown", "laps": "relay"}),
+    Rule(lambda p: p["capture_kind"] == "opponent_store" and p["opponent_store"] != "sown_no_turn",
+         "capture_kind='opponent_store' needs opponent_store='sown_no_turn': a last seed there must end the turn "
+         "to take it", {"capture_kind": "standard"}, {"capture_kind": "opponent_store"}),
+    Rule(lambda p: p["take_final"] and p["capture_gap"],
+         "take_final=True with capture_gap=True is not played: the hole taken is not the last one",
+         {"take_final": False}, {"take_final": True, "capture_gap": True}),
+    Rule(lambda p: p["capture_kind"] in WHOLE_KINDS and p["cross_capture"],
+         "capture_kind={capture_kind!r} with cross_capture=True is not played: the kind is the capture",
+         {"cross_capture": False}, {"capture_kind": "pull_across", "cross_capture": True}),
+    Rule(lambda p: p["capture_kind"] in WHOLE_KINDS and p["capture_gap"],
+         "capture_kind={capture_kind!r} with capture_gap=True is not played: the kind is the capture",
+         {"capture_gap": False}, {"capture_kind": "pull_across", "capture_gap": True}),
+    Rule(lambda p: p["capture_kind"] == "singles" and p["capture_min"],
+         "capture_min={capture_min} does nothing with capture_kind='singles'", {"capture_min": 0},
+         {"capture_kind": "singles"}),
+    Rule(lambda p: p["last_seeds_to_opponent"] and p["passing"] != "none",
+         "last_seeds_to_opponent={last_seeds_to_opponent} with passing={passing!r} is not played: a seed would be "
+         "taken twice", {"last_seeds_to_opponent": 0}, {"last_seeds_to_opponent": 1, "passing": "owner"}),
+    Rule(lambda p: p["move_one"] and not p["leave_one"], "move_one=True is not played with leave_one=False",
+         {"move_one": False}, {"move_one": True}),
+    Rule(lambda p: p["move_one"] and p["direction"] == "outward",
+         "move_one=True is not played with direction='outward'",
+         {"move_one": False}, {"move_one": True, "leave_one": True, "direction": "outward"}),
+    # MancalaGames plays it oddly
+    Rule(lambda p: p["passing"] != "none" and p["sow_store"],
+         "passing captures with sow_store=True are not played: a store is not a hole to take", {"passing": "none"},
+         {"passing": "owner", "sow_store": True}),
+    # the start (family_start)
+    *(_start_holes(start, fewest) for start, fewest in FEWEST_HOLES.items()),
+    Rule(lambda p: p["start"] == "alternate_split" and p["holes"] % 2,
+         "start='alternate_split' needs an even number of holes, got holes={holes}", {"start": "equal"},
+         {"start": "alternate_split", "holes": 5}),
+    Rule(lambda p: p["start"] == "rightmost_first" and names_way(p),
+         "start='rightmost_first' is not played where a move names its way (its forced move names none)",
+         {"start": "equal"}, {"start": "rightmost_first", "choose_direction": "all"}),
+    # every hole of a random start keeps two seeds: then every hole opens the game
+    Rule(lambda p: p["start"] == "random" and p["seeds"] < RANDOM_FLOOR, "seeds={seeds!r} " + _RANDOM,
+         {"start": "equal"}, {"start": "random", "seeds": 1}),
+    Rule(lambda p: p["start"] == "random" and p["min_seeds"] > RANDOM_FLOOR, "min_seeds={min_seeds!r} " + _RANDOM,
+         {"start": "equal"}, {"start": "random", "min_seeds": 3}),
+    Rule(lambda p: p["start"] == "random" and p["grand_slam"] == "illegal", "grand_slam={grand_slam!r} " + _RANDOM,
+         {"start": "equal"}, {"start": "random", "grand_slam": "illegal"}),
+    # Urim's full holes
+    Rule(lambda p: p["sow_max"] and p["move_rule"] != "any",
+         "sow_max={sow_max} with move_rule={move_rule!r} is not played: no game has both", {"sow_max": 0},
+         {"sow_max": 10, "move_rule": "singles_last"}),
+    Rule(lambda p: p["sow_max"] and p["laps"] == "next", "sow_max={sow_max} with laps='next' is not played: no "
+         "game has both", {"sow_max": 0}, {"sow_max": 10, "laps": "next"}),
+    Rule(lambda p: p["sow_max"] and (2 * p["holes"] - 1) * p["sow_max"] <= start_seeds(p),
+         "sow_max={sow_max} is too small for {total_seeds} seeds on {holes} holes a side: every hole could be "
+         "full, and a sowing would find no hole", {"sow_max": 0}, {"sow_max": 4}),
+    # another goal than most seeds: what only ends or scores a most-seeds game stays at its default
+    *(_beside_goal(param.name) for param in PARAMETERS if param.name in MOST_SEEDS_ONLY),
+    Rule(lambda p: p["goal"] != "most_seeds" and p["must_share"],
+         "must_share=True is not played with goal={goal!r}: pass must_share=False", {"must_share": False},
+         {"goal": "deprive"}),
+    Rule(lambda p: p["goal"] != "most_seeds" and p["must_pass"],
+         "must_pass=True is not played with goal={goal!r}: pass must_pass=False", {"must_pass": False},
+         {**_GOAL, "must_pass": True}),
+    Rule(lambda p: p["goal"] == "clear" and (p["min_seeds"] > 1 or p["move_rule"] != "any"),
+         "goal='clear' needs every hole of seeds playable: min_seeds={min_seeds} and move_rule={move_rule!r} "
+         "(1 and 'any')", {"min_seeds": 1, "move_rule": "any"}, {**_GOAL, "goal": "clear", "min_seeds": 2}),
+    # children (family_children): their parameters do nothing without them, and no game of
+    # MancalaGames' has them beside the rules KEPT leaves as they are
+    *(_without_children(name) for name in CHILD_PARAMS),
+    *(_kept_beside_children(name) for name in KEPT),
+    Rule(lambda p: has_children(p) and p["laps"] == "next", "laps={laps!r} is not played with children={children!r}",
+         {"laps": "single"}, {**_CHILDREN, "laps": "next"}),
+    Rule(lambda p: has_children(p) and p["child_holes"] == "fixed_right" and p["child_count"],
+         "child_count={child_count} does nothing with child_holes='fixed_right': no child is made",
+         {"child_count": 0}, {**_CHILDREN, "child_holes": "fixed_right"}),
+    Rule(lambda p: p["children"] == "bull" and p["child_holes"] != "fixed_right" and p["child_count"] < 2,
+         "children='bull' needs child_count >= 2, got {child_count}", {"child_count": 2},
+         {**_CHILDREN, "children": "bull", "child_count": 1}),
+    Rule(lambda p: p["children"] not in ("none", "bull") and p["child_holes"] != "fixed_right" and p["child_count"] < 1,
+         "children={children!r} needs child_count >= 1, got {child_count}", {"child_count": 1},
+         {**_CHILDREN, "child_count": 0}),
+    # children_bank: a child then holds no seeds between moves, so nothing may read its count
+    Rule(lambda p: p["children_bank"] and p["children"] == "weg",
+         "children_bank=True is not played with children='weg': it reads the seeds a child keeps",
+         {"children_bank": False}, {**_CHILDREN, "children": "weg", "children_bank": True}),
+    Rule(lambda p: has_children(p) and p["children_bank"] and p["child_stores"],
+         "children_bank=True is not played with child_stores=True: it reads the seeds a child keeps",
+         {"children_bank": False}, {**_CHILDREN, "child_stores": True, "children_bank": True}),
+    Rule(lambda p: has_children(p) and p["children_bank"] and p["sow_max"],
+         "children_bank=True is not played with sow_max={sow_max}: a full child is passed over",
+         {"children_bank": False}, {**_CHILDREN, "children_bank": True, "sow_max": 10}),
+    # child_stores: the stores are not played
+    Rule(lambda p: has_children(p) and p["child_stores"] and p["sow_store"],
+         "child_stores=True (no stores) is not played with sow_store=True", {"sow_store": False},
+         {**_CHILDREN, "child_stores": True, "sow_store": True}),
+    Rule(lambda p: has_children(p) and p["child_stores"] and p["leftover"] == "divided",
+         "leftover='divided' is not played with child_stores=True", {"leftover": "owner"},
+         {**_CHILDREN, "child_stores": True, "leftover": "divided"}),
+    Rule(lambda p: has_children(p) and p["child_stores"] and p["take_own"] == "always",
+         "take_own='always' is not played with child_stores=True", {"take_own": "on_capture"},
+         {**_CHILDREN, "child_stores": True, "take_own": "always"}),
+    Rule(lambda p: (has_children(p) and p["child_stores"] and p["laps"] != "single"
+                    and p["endless_leftover"] != "divided"),
+         "endless_leftover={endless_leftover!r} is not played with child_stores=True (only 'divided')",
+         {"endless_leftover": "divided"}, {**_CHILDREN, "child_stores": True, "laps": "relay",
+                                           "endless_leftover": "owner"}),
+)
+
+
+def broken(params: dict) -> list[Rule]:
+    """The rows a full set of parameters breaks, in the table's order."""
+    return [rule for rule in RULES if rule.breaks(params)]
+
+
+def refusal(params: dict) -> str:
+    """Why ``Family`` refuses a full set of parameters by the table ('' when no row does)."""
+    for rule in RULES:
+        if rule.breaks(params):
+            return rule.message(params)
+    return ""
+
+
+def repaired(params: dict) -> dict:
+    """``params`` (the defaults for those it lacks) changed by each broken row's ``fix``, pass after pass
+    until no row is broken (a fix may break a row above it: ``child_stores`` turns ``sow_store``
+    off, after which ``opponent_store`` must be passed)."""
+    params = {**DEFAULTS, **params}
+    for _ in range(10):  # two passes settle every set so far
+        rules = broken(params)
+        if not rules:
+            return params
+        for rule in rules:
+            if rule.breaks(params):  # an earlier fix may have mended it
+                params.update(rule.fix)
+    raise AssertionError(f"the family's rules table does not settle on {params}: its fixes undo one another")
+
+
+# What the tests' generator and sample_rules draw each parameter from, uniformly: a number over its
+# range here (sow_max, which has none, stays 0), a string over its choices, a bool over both values.
+# goal: most_seeds is twice a choice, so that half the games or so play the usual goal.
+RANGES = {"holes": (2, 8), "seeds": (1, 5), "lap_count": (0, 4), "last_seeds_to_opponent": (0, 6),
+          "min_seeds": (1, 1), "capture_min": (0, 4), "capture_max": (0, 4), "captures": (0, 2),
+          "no_capture_turns": (0, 2), "take_last": (0, 4), "end_seeds_left": (-1, 3), "win_short": (0, 4),
+          "end_below": (0, 4), "child_count": (2, 4)}
+DRAWS: dict[str, range | tuple] = {
+    param.name: range(RANGES[param.name][0], RANGES[param.name][1] + 1) if param.type is int
+    else ("most_seeds", *GOALS) if param.name == "goal" else param.choices or (False, True)
+    for param in PARAMETERS if param.type is not int or param.name in RANGES}
+
+
+def draw(rng, draws: dict) -> dict:
+    """One value of each of ``draws`` (a dict as :data:`DRAWS`) from a numpy Generator."""
+    return {name: values[int(rng.integers(len(values)))] for name, values in draws.items()}
+
+
+def strategy(st, draws: dict):
+    """A hypothesis strategy of dicts, each of ``draws`` (a dict as :data:`DRAWS`) drawn over its values."""
+    return st.fixed_dictionaries({name: st.integers(values.start, values.stop - 1) if isinstance(values, range)
+                                  else st.sampled_from(values) for name, values in draws.items()})
