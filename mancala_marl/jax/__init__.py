@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mancala_marl.errors import BadInput
-from ..games import VARIANTS, Game, make_game
+from ..games import GAMES, VARIANTS, Game, make_game
 from ..games.base import MAX_MOVES, MAX_MOVES_PARAM
 from ..games.params import Param
 from .env import OBS_TYPES, REWARDS, MancalaEnv, State
@@ -31,20 +31,33 @@ NUM_MOVES = Param("num_moves", int, 0, "moves played already", low=0, high=MAX_M
 JAX_VARIANTS = tuple(name for name in VARIANTS if importlib.util.find_spec(f"{__name__}.{name}") is not None)
 
 
-def make(game: str, obs_type: str = "counts", reward: str = "result", max_moves: int = MAX_MOVES,
+def make(game: str | Game, obs_type: str = "counts", reward: str = "result", max_moves: int = MAX_MOVES,
          **rules) -> MancalaEnv:
     """The JAX environment of a registered game, with its rule parameters as ``make_game`` takes
-    them (``make("kalah", pits=4, seeds=3)``); ``obs_type``, ``reward`` and ``max_moves`` as the
-    PettingZoo environments take them (see :class:`MancalaEnv`).
+    them (``make("kalah", pits=4, seeds=3)``), of a traditional game by name (``make("wari")``) or
+    of a :class:`Game` (``make(load_mancalagames(path))``); ``obs_type``, ``reward`` and
+    ``max_moves`` as the PettingZoo environments take them (see :class:`MancalaEnv`).
 
-    Raises ValueError naming an unknown game or rule parameter, a bad value, or a game that has no
-    JAX rules file."""
-    numba_game = make_game(game, **rules)  # the same errors as everywhere else
-    if game not in JAX_VARIANTS:
-        raise BadInput(f"{game} has no JAX rules yet; the JAX environments: {', '.join(JAX_VARIANTS)}")
-    module = importlib.import_module(f"{__name__}.{game}")
+    Raises ValueError naming an unknown game or rule parameter, a bad value, a game that has no
+    JAX rules file, or a rule its JAX rules do not play yet."""
+    if isinstance(game, Game):
+        if rules:
+            raise BadInput(f"make({game!r}) takes no rule parameters: the game has its rules already")
+        numba_game = game
+    else:
+        numba_game = make_game(game, **rules)  # the same errors as everywhere else
+    if numba_game.name not in JAX_VARIANTS:
+        raise BadInput(f"{numba_game.name} has no JAX rules yet; the JAX environments: {', '.join(JAX_VARIANTS)}")
+    module = importlib.import_module(f"{__name__}.{numba_game.name}")
     return MancalaEnv(numba_game, module.make_rules(numba_game), obs_type=obs_type, reward=reward,
                       max_moves=max_moves)
+
+
+def examples(name: str) -> tuple[dict, ...]:
+    """The example rule sets of the registered game ``name`` (``Game.examples``) that its JAX rules
+    play: all of them, but where the rules file plays only some (its ``examples()``)."""
+    module = importlib.import_module(f"{__name__}.{name}")
+    return module.examples() if hasattr(module, "examples") else GAMES[name].examples
 
 
 def to_state(state: State) -> np.ndarray:
@@ -75,4 +88,5 @@ def _default_env(name: str, params: tuple) -> MancalaEnv:
     return make(name, **dict(params))  # one per rule set: each env compiles its own from_boards
 
 
-__all__ = ["JAX_VARIANTS", "OBS_TYPES", "REWARDS", "MancalaEnv", "Rules", "State", "from_state", "make", "to_state"]
+__all__ = ["JAX_VARIANTS", "OBS_TYPES", "REWARDS", "MancalaEnv", "Rules", "State", "examples", "from_state", "make",
+           "to_state"]

@@ -105,3 +105,49 @@ def _compare_step(env, numba_states, done, t, first, actions, boards, players, m
             raise Mismatch(f"{where}, game {first + bad[0]} ({len(bad)} games differ): {what} JAX "
                            f"{got[bad[0]].tolist()}, numba {expected[bad[0]].tolist()}")
     return done | over | cut
+
+
+def crosscheck_rule_sets(games, plays: int = 4, seed: int = 0) -> dict:
+    """The JAX family held to the numba family on many rule sets at once: ``plays`` random games of
+    each numba :class:`~mancala_marl.games.Family` in ``games``, side by side in one batch whose
+    rows are different games, with one compiled step for all of them (the rules read from each
+    row's spec, the flat states padded to the largest board). After every move, every cell of each
+    row (the padding left zero), its legal mask (none past its own actions) and its end are
+    compared with numba's; raises :class:`Mismatch` at the first difference. Returns
+    ``{"rule_sets", "games", "moves"}``."""
+    from . import family
+
+    size, actions = max(game.state_size for game in games), max(game.actions for game in games)
+    rows = [game for game in games for _ in range(plays)]
+    specs = jnp.stack([family.spec_of(game) for game in rows])
+    starts = np.zeros((len(rows), size), np.int32)
+    for i, game in enumerate(rows):
+        starts[i, :game.state_size] = game.init()
+    apply = jax.jit(jax.vmap(lambda flat, action, spec: family.apply(flat, action, spec, actions)))
+    legal = jax.jit(jax.vmap(lambda flat, spec: family.legal(flat, spec, actions)))
+    rng = np.random.default_rng(seed)
+    flats, cpu = starts.copy(), [game.init() for game in rows]
+    done = np.zeros(len(rows), bool)
+    moves = t = 0
+    while not done.all():
+        masks = np.asarray(legal(jnp.asarray(flats), specs))
+        picks = np.zeros(len(rows), np.int32)
+        for i in np.flatnonzero(~done):
+            game, expected = rows[i], cpu[i]
+            if not (np.array_equal(masks[i, :game.actions], game.legal_mask(expected)) and not masks[i, game.actions:].any()):
+                raise Mismatch(f"{game!r}, step {t}, row {i}: legal mask JAX {masks[i].tolist()}, numba "
+                               f"{game.legal_mask(expected).tolist()} in {expected.tolist()}")
+            picks[i] = rng.choice(np.flatnonzero(masks[i]))
+        # a finished row plays its start again, thrown away: no step sows from a finished board
+        after = np.asarray(apply(jnp.asarray(np.where(done[:, None], starts, flats)), jnp.asarray(picks), specs))
+        t += 1
+        for i in np.flatnonzero(~done):
+            game = rows[i]
+            before, cpu[i] = cpu[i], game.apply(cpu[i], int(picks[i]))
+            moves += 1
+            if not (np.array_equal(after[i, :game.state_size], cpu[i]) and not after[i, game.state_size:].any()):
+                raise Mismatch(f"{game!r}, step {t}, row {i}: {before.tolist()} after {picks[i]}: flat state JAX "
+                               f"{after[i].tolist()}, numba {cpu[i].tolist()}")
+            flats[i] = after[i]
+            done[i] = game.is_terminal(cpu[i])
+    return {"rule_sets": len(games), "games": len(rows), "moves": moves}

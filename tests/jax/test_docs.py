@@ -13,4 +13,4 @@ def test_every_python_block_of_the_page_runs(capsys):
     for block in blocks:
         exec(compile(block, str(PAGE), "exec"), namespace)
     out = capsys.readouterr().out
-    assert "('kalah', 'sungka', 'togyz_kumalak', 'oware')" in out
+    assert "('kalah', 'sungka', 'togyz_kumalak', 'oware', 'family')" in out

@@ -8,7 +8,7 @@ import pytest
 import mancala_marl.jax as mjax
 from mancala_marl.agents import make_policy
 from mancala_marl.games import GAMES, make_game
-from mancala_marl.jax import JAX_VARIANTS, from_state, make, to_state
+from mancala_marl.jax import JAX_VARIANTS, examples, from_state, make, to_state
 
 
 @pytest.mark.parametrize("call, message", [
@@ -36,7 +36,7 @@ def test_a_variant_without_jax_rules_is_refused(monkeypatch):
 
 def test_the_rules_and_their_defaults_are_the_numba_games():
     for name in JAX_VARIANTS:
-        for params in GAMES[name].examples:
+        for params in examples(name):
             env = make(name, **params)
             assert env.game.params == make_game(name, **params).params
             assert env.num_actions == env.game.pits

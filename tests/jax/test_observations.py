@@ -10,7 +10,7 @@ import pytest
 
 from mancala_marl import observations
 from mancala_marl.games import GAMES, make_game
-from mancala_marl.jax import JAX_VARIANTS, make
+from mancala_marl.jax import JAX_VARIANTS, examples, make
 
 from ..helpers import random_game
 
@@ -40,7 +40,7 @@ def check(name, params, obs_type, count):
 @pytest.mark.parametrize("name", JAX_VARIANTS)
 @pytest.mark.parametrize("obs_type", ["counts", "paper"])
 def test_board_encodings_on_every_rule_set(name, obs_type):
-    for params in GAMES[name].examples:
+    for params in examples(name):
         check(name, params, obs_type, 200)
 
 

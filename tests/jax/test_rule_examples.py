@@ -59,7 +59,11 @@ def jax_rules(monkeypatch):
     monkeypatch.setattr(observations, "encode", _encode)
 
 
-for _variant in JAX_VARIANTS:
+# The family's hand-worked examples are for every rule of it, most of which its JAX rules do not
+# play yet (they refuse them): tests/jax/test_family_jax.py holds those to numba move for move instead.
+REPLAYED = tuple(variant for variant in JAX_VARIANTS if variant != "family")
+
+for _variant in REPLAYED:
     try:
         _module = importlib.import_module(f"tests.test_{_variant}")
     except ModuleNotFoundError:
@@ -71,7 +75,7 @@ for _variant in JAX_VARIANTS:
 
 def test_the_examples_of_every_variant_are_here():
     collected = {name.split("__")[0][5:] for name in globals() if "__" in name and name.startswith("test_")}
-    assert collected == set(JAX_VARIANTS)
+    assert collected == set(REPLAYED)
 
 
 def test_the_moves_go_through_the_jax_rules():

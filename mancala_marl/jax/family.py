@@ -1,0 +1,441 @@
+"""The two-row family's rules in JAX (:mod:`mancala_marl.games.family` says them in words), a
+second implementation held to the numba kernels move for move (tests/jax/test_family_jax.py).
+
+**Rules as data.** Every function here reads the rules from ``spec``, a traced int32 array (the
+numba game's own ``spec``, then :data:`TOTAL`, the game's seeds), and the board size from it too:
+nothing is specialised to one rule set, so one compiled step can serve a batch whose rows are
+different games, their flat states padded to the largest.
+
+**What is played.** Sowing one way round the ring, the stores sown or passed, the origin skipped
+or not, all seeds lifted or all but one; one lap, relay laps and laps from the next hole, with
+their lap rules; captures by count (with chains either way, a side rule, a limit), across (with
+the sowing seed) or two out, the hole across from the first and the last hole taken too, the
+holes taken as the seeds pass, the last seeds sown to the opponent, the last few seeds taken,
+captures withheld in the first turns or from a single seed; every grand slam rule but those that
+leave a hole; extra turns on a capture; must-share, passes and every end of a most-seeds game.
+Any other rule is refused by :func:`refusal` in one line naming the parameter; the numba engine
+plays it.
+
+The code is the numba kernels' own control flow, written with ``lax.while_loop`` and selects, so
+that the two can be read side by side; a select computes both its branches, so writes at an
+index are always additions of what the branch would add (zero when not taken).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from mancala_marl.errors import BadInput
+from ..games.base import GAME_OVER, SPEC_PITS
+from ..games.family_space import (CAPTURE_GAP, COUNT_AT_LEAST, COUNT_IS, LAP_COUNT, LAP_RULE, LAST_SEEDS_TO_OPPONENT,
+                                  LEAVE_ONE, MOVE_ONE, OWNER_ALL, OWN_SIDE, PASSING_, SOWER_OPPONENT, SOWER_OWN,
+                                  CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTURE_MAX, CAPTURE_MIN, CAPTURE_PARITY,
+                                  CAPTURE_SIDE, CHAIN, CHAIN_CW, CLEARED_EITHER, CLEARED_OPPONENT, CLEARED_OWN,
+                                  CROSS_CAPTURE, CROSS_CHAIN, DIRECTION, DIVIDED, EARLY_WIN, ENDLESS, ENDLESS_LEFTOVER,
+                                  END_BELOW, END_CLEARED, END_SEEDS_LEFT, EVEN, EXTRA_TURNS, EXTRA_TURN_ONCE, FORWARD,
+                                  GRAND_SLAM, LAPS_, LEFTOVER, MAX_LAPS, MIN_SEEDS, MOVES_PLAYED, MOVE_LIMIT,
+                                  MUST_PASS, MUST_SHARE, NEXT, NO_CAPTURE_TURNS, NO_RETURN, NO_SINGLE_CAPTURE, ODD,
+                                  ON_CAPTURE, ALWAYS, OPPONENT_FIRST, OUT_OF_PLAY, OWN_FIRST, REPEAT, RELAY,
+                                  SIDE_OPPONENT, SIDE_OWN, SKIP_ORIGIN, SLAMMED, SLAM_AVOIDED, SLAM_EXTRA_TURN,
+                                  SLAM_FROM_EMPTY, SLAM_ILLEGAL, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_FINAL,
+                                  TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_, TO_MOVER, TO_NOBODY, TO_OWNER, TURNS_PLAYED,
+                                  UNFED_TAKES, WIN_SHORT, WIN_SWEEP)
+from .rules import Rules
+
+# Each rule the JAX family does not play yet, with the values it plays: a rule set with another
+# value is refused, naming the first such parameter.
+PLAYED = {"direction": ("ccw", "cw"), "choose_direction": ("none",), "opponent_store": ("passed",),
+          "lap_capture": (False,), "sow_max": (0,), "move_rule": ("any",), "pre_capture": ("none",),
+          "capture_kind": ("standard",),
+          "grand_slam": ("legal", "illegal", "no_capture", "extra_turn"), "goal": ("most_seeds",),
+          "children": ("none",), "children_bank": (False,), "repetition_ends": (False,)}
+
+
+def examples():
+    """The rule sets of ``Family.examples`` these rules play (the generic JAX tests run on them)."""
+    from ..games import Family
+    return tuple(params for params in Family.examples if refusal(Family(**params)) is None)
+
+
+def refusal(game) -> str | None:
+    """Why the JAX family cannot play ``game`` (a numba Family), in one line; None when it can."""
+    if game.name != "family":
+        return f"{game!r} is not a game of the two-row family"
+    preset = getattr(game, "preset", None)
+    label = preset.name if preset is not None else "family"
+    if game.random_start:
+        return f"{label}: start='random' is not played by the JAX family yet (the numba engine plays it)"
+    for name, values in PLAYED.items():
+        if game.params[name] not in values:
+            return (f"{label}: {name}={game.params[name]!r} is not played by the JAX family yet (it plays "
+                    f"{', '.join(map(repr, values))}; the numba engine plays every value)")
+    return None
+
+
+def spec_of(game) -> jnp.ndarray:
+    """The rules as data: the numba game's spec, then its seeds (:data:`TOTAL`)."""
+    return jnp.asarray([*game.spec.tolist(), game.total_seeds], jnp.int32)
+
+
+def make_rules(game) -> Rules:
+    """The rules of one rule set, its spec a constant; :func:`apply` and :func:`legal` take any."""
+    why = refusal(game)
+    if why:
+        raise BadInput(why)
+    spec, actions = spec_of(game), game.actions
+    return Rules(apply=lambda flat, pit: apply(flat, pit, spec, actions),
+                 legal=lambda flat: legal(flat, spec, actions), extra_obs=None)
+
+
+# -- the ring ---------------------------------------------------------------------------------------
+def side_of(cell, holes):
+    """0 or 1 for a hole, -1 for a store."""
+    return jnp.where(cell < holes, 0, jnp.where((cell > holes) & (cell <= 2 * holes), 1, -1))
+
+
+def _ring_step(cell, cells, backward):
+    cell = jnp.where(backward, cell - 1, cell + 1)
+    return jnp.where(cell == cells, 0, jnp.where(cell < 0, cells - 1, cell))
+
+
+def step(cell, holes, backward, own_store):
+    """The cell after ``cell`` along the ring (before it, ``backward``), passing over the stores
+    but ``own_store`` (-1: none). A store passed over is followed by a hole, so two steps do."""
+    cells = 2 * holes + 2
+    once = _ring_step(cell, cells, backward)
+    passable = ((once != holes) & (once != cells - 1)) | (once == own_store)
+    return jnp.where(passable, once, _ring_step(once, cells, backward))
+
+
+def row_seeds(flat, holes, player):
+    cell = jnp.arange(flat.shape[0])
+    first = player * (holes + 1)
+    return jnp.where((cell >= first) & (cell < first + holes), flat, 0).sum()
+
+
+def is_hole(flat, holes):
+    cell = jnp.arange(flat.shape[0])
+    return (cell < 2 * holes + 1) & (cell != holes)
+
+
+def move_seeds(flat, source, target, when):
+    """The seeds of ``source`` into ``target`` where ``when``."""
+    seeds = jnp.where(when, flat[source], 0)
+    return flat.at[source].add(-seeds).at[target].add(seeds)
+
+
+# -- captures -------------------------------------------------------------------------------------
+def count_qualifies(count, spec):
+    low, high, parity = spec[CAPTURE_MIN], spec[CAPTURE_MAX], spec[CAPTURE_PARITY]
+    in_range = (count >= jnp.maximum(low, 1)) & ((high == 0) | (count <= high))
+    return in_range & ~((parity == EVEN) & (count % 2 == 1)) & ~((parity == ODD) & (count % 2 == 0))
+
+
+def side_allowed(cell, holes, mover, side_rule):
+    side = side_of(cell, holes)
+    theirs = (side_rule == SIDE_OPPONENT) | (side_rule == OPPONENT_FIRST)
+    mine = (side_rule == SIDE_OWN) | (side_rule == OWN_FIRST)
+    return jnp.where(theirs, side == 1 - mover, jnp.where(mine, side == mover, True))
+
+
+def can_take(flat, cell, holes, mover, spec, by_count, side_rule):
+    """A hole with seeds, on a side ``side_rule`` allows, of a count taken (``by_count``)."""
+    by_count = jnp.asarray(by_count, jnp.bool_)  # (~ on a Python bool is an int's)
+    return ((side_of(cell, holes) >= 0) & (flat[cell] != 0) & side_allowed(cell, holes, mover, side_rule)
+            & (~by_count | count_qualifies(flat[cell], spec)))
+
+
+def take_chain(flat, spec, start, holes, mover, sides, chain_backward, own_store, across, going):
+    """The chain of captures from ``start``: by count (the hole itself), or ``across`` (the hole
+    across from each empty one, the sowing seed with the first where ``take_own`` says). Returns
+    (flat, holes taken)."""
+    store = mover * (holes + 1) + holes
+    by_count = spec[CAPTURE_MIN] > 0
+    limit = spec[CAPTURES]
+
+    def body(carry):
+        flat, cell, taken, _ = carry
+        empty_before = jnp.where(taken == 0, flat[cell] == 1, (flat[cell] == 0) | (spec[CROSS_CHAIN] == 1))
+        target = jnp.where(across, jnp.where(side_of(cell, holes) >= 0, 2 * holes - cell, cell), cell)
+        ok = jnp.where(across, (side_of(cell, holes) >= 0) & empty_before, True) & \
+            can_take(flat, target, holes, mover, spec, jnp.where(across, by_count, True), sides)
+        flat = move_seeds(flat, target, store, ok)
+        taken = taken + ok
+        flat = move_seeds(flat, cell, store, ok & across & (taken == 1) & (spec[TAKE_OWN_] == ON_CAPTURE))
+        going = ok & (limit != 1) & (taken != limit)
+        return flat, jnp.where(going, step(cell, holes, chain_backward, own_store), cell), taken, going
+
+    flat, _, taken, _ = lax.while_loop(lambda carry: carry[3], body, (flat, start, jnp.int32(0), going))
+    return flat, taken
+
+
+def take_two_out(flat, spec, last, holes, mover, sides, chain_backward, own_store, going):
+    """capture_gap: across an empty hole, the hole beyond, from the last hole, then from each hole
+    taken (without laps, the last seed must have joined others). Returns (flat, holes taken)."""
+    store = mover * (holes + 1) + holes
+    limit = spec[CAPTURES]
+
+    def body(carry):
+        flat, cell, taken, _ = carry
+        gap = step(cell, holes, chain_backward, own_store)
+        beyond = step(gap, holes, chain_backward, own_store)
+        ok = (flat[gap] == 0) & can_take(flat, beyond, holes, mover, spec, False, sides)
+        flat = move_seeds(flat, beyond, store, ok)
+        taken = taken + ok
+        going = ok & (limit != 1) & (taken != limit)
+        return flat, jnp.where(going, beyond, cell), taken, going
+
+    def goes_on(carry):
+        flat, cell, _, going = carry
+        return going & ((spec[LAPS_] != 0) | (flat[cell] > 1))
+
+    flat, _, taken, _ = lax.while_loop(goes_on, body, (flat, last, jnp.int32(0), going))
+    return flat, taken
+
+
+def take_last(flat, spec, holes, mover):
+    """When at most ``take_last`` seeds are left where captures come from, one player takes all."""
+    cell = jnp.arange(flat.shape[0])
+    counted = is_hole(flat, holes) & ((spec[CROSS_CAPTURE] != 0) | side_allowed(cell, holes, mover, spec[CAPTURE_SIDE]))
+    left = jnp.where(counted, flat, 0).sum()
+    taker = jnp.where(spec[TAKE_LAST_BY] == 0, mover, 0)
+    return claim(flat, holes, taker, TO_MOVER, (left > 0) & (left <= spec[TAKE_LAST]))
+
+
+def capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward):
+    """What a lap ending in the hole ``last`` captures, and the grand slam rules; (flat, result)."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    mover = flat[cells]
+    own_store = jnp.where(spec[SOW_STORE] != 0, mover * (holes + 1) + holes, -1)
+    store = mover * (holes + 1) + holes
+    by_count, across = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0
+    side_rule = spec[CAPTURE_SIDE]
+    first_side = side_rule >= OPPONENT_FIRST  # the last hole decides, and the chain may cross sides
+    skip = ((spec[NO_SINGLE_CAPTURE] != 0) & (lap_seeds == 1)) | (flat[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]) \
+        | (first_side & ~side_allowed(last, holes, mover, side_rule))
+    sides = jnp.where(first_side, 0, side_rule)
+    chain = spec[CHAIN]
+    chain_backward = jnp.where(chain >= CHAIN_CW, chain == CHAIN_CW, backward == (chain == FORWARD))
+    saved = flat
+    gap = spec[CAPTURE_GAP] != 0
+    taking, taken = take_chain(flat, spec, last, holes, mover, sides, chain_backward, own_store, across,
+                               ~skip & ~gap & (by_count | across))
+    taking, two_out = take_two_out(taking, spec, last, holes, mover, sides, chain_backward, own_store, ~skip & gap)
+    taken = taken + two_out
+    across = across & ~gap
+    always = across & (spec[TAKE_OWN_] == ALWAYS) & (taking[last] == 1) & \
+        side_allowed(2 * holes - last, holes, mover, side_rule)
+    always = always.astype(jnp.int32)
+    taking = taking.at[last].add(-always).at[store].add(always)
+    # the first hole taken: the last one sown, or two out
+    first = jnp.where(gap, step(step(last, holes, chain_backward, own_store), holes, chain_backward, own_store), last)
+    opposite = jnp.clip(2 * holes - first, 0, cells - 1)
+    taking = move_seeds(taking, opposite, store, (taken > 0) & (spec[TAKE_ACROSS] != 0) & (side_of(first, holes) >= 0) &
+                        can_take(taking, opposite, holes, mover, spec, False, sides))
+    taking = move_seeds(taking, last, store, (taken > 0) & (spec[TAKE_FINAL] != 0) &
+                        can_take(taking, last, holes, mover, spec, False, sides))
+    taking = jnp.where(spec[TAKE_LAST] > 0, take_last(taking, spec, holes, mover), taking)
+    slam_rule = spec[GRAND_SLAM]
+    slam = (taken > 0) & (slam_rule >= SLAM_NO_CAPTURE) & opponent_had_seeds & (row_seeds(taking, holes, 1 - mover) == 0)
+    extra = (spec[CAPTURE_EXTRA_TURN] != 0) & ((spec[EXTRA_TURN_ONCE] == 0) | (flat[cells + EXTRA_TURNS] == 0))
+    result = jnp.where(taken == 0, 0, jnp.where(extra, REPEAT | CAPTURED, CAPTURED))
+    result = jnp.where(slam & (slam_rule == SLAM_EXTRA_TURN), REPEAT | CAPTURED,
+                       jnp.where(slam & (slam_rule == SLAM_NO_CAPTURE), SLAMMED, result))
+    taking = jnp.where(slam & (slam_rule == SLAM_NO_CAPTURE), saved, taking)
+    return jnp.where(skip, flat, taking), jnp.where(skip, 0, result)
+
+
+# -- sowing ---------------------------------------------------------------------------------------
+def sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited):
+    """One seed in each cell after ``origin``, with what ``passing`` and ``last_seeds_to_opponent``
+    take on the way; (flat, the cell of the last seed)."""
+    holes = spec[SPEC_PITS]
+    passing, few_left = spec[PASSING_], spec[LAST_SEEDS_TO_OPPONENT]
+    skip_origin = spec[SKIP_ORIGIN] != 0
+    # few seeds left on the board: those sown in the opponent's holes are the opponent's
+    to_opponent = (few_left > 0) & (row_seeds(flat, holes, 0) + row_seeds(flat, holes, 1) <= few_left)
+
+    def body(carry):
+        flat, cell, left = carry
+        cell = step(cell, holes, backward, own_store)
+        cell = jnp.where((cell == origin) & skip_origin, step(cell, holes, backward, own_store), cell)
+        flat = flat.at[cell].add(1)
+        side = side_of(cell, holes)
+        taker = jnp.where(passing <= OWNER_ALL, side, mover)
+        passed = (passing != 0) & ~inhibited & ((left > 1) | (passing == OWNER_ALL)) & \
+            ((passing != SOWER_OWN) | (side == mover)) & ((passing != SOWER_OPPONENT) | (side == 1 - mover)) & \
+            can_take(flat, cell, holes, mover, spec, spec[CAPTURE_MIN] > 0, spec[CAPTURE_SIDE])
+        flat = move_seeds(flat, cell, jnp.maximum(taker, 0) * (holes + 1) + holes, passed)
+        theirs = to_opponent & (side == 1 - mover) & \
+            ((left > 1) | ~can_take(flat, cell, holes, mover, spec, True, spec[CAPTURE_SIDE]))
+        theirs = theirs.astype(jnp.int32)
+        flat = flat.at[cell].add(-theirs).at[(1 - mover) * (holes + 1) + holes].add(theirs)
+        return flat, cell, left - 1
+
+    flat, last, _ = lax.while_loop(lambda carry: carry[2] > 0, body, (flat, origin, seeds))
+    return flat, last
+
+
+def lap_goes_on(flat, spec, last, holes, mover):
+    """Whether ``lap_rule`` lets a further lap start at the last hole sown."""
+    rule, count = spec[LAP_RULE], flat[last]
+    return jnp.where(rule == 0, True, jnp.where(rule == COUNT_IS, count == spec[LAP_COUNT], jnp.where(
+        rule == COUNT_AT_LEAST, count >= spec[LAP_COUNT],
+        side_of(last, holes) == jnp.where(rule == OWN_SIDE, mover, 1 - mover))))
+
+
+def sow_and_capture(flat, spec, action):
+    """Play ``action`` (a hole of the player to move) and take what it captures; (flat, the
+    REPEAT | CAPTURED | ENDLESS | SLAMMED bits). The turn and the end are left to :func:`apply`."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    mover = flat[cells]
+    origin = mover * (holes + 1) + action
+    backward = spec[DIRECTION] == 1
+    own_store = jnp.where(spec[SOW_STORE] != 0, mover * (holes + 1) + holes, -1)
+    by_count, across, side_rule = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0, spec[CAPTURE_SIDE]
+    inhibited = flat[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
+    # a relay stops where a capture by count is due, unless the captures are two out
+    stop_for_count = by_count & ~across & (spec[CAPTURE_GAP] == 0) & ~inhibited
+    opponent_had_seeds = (spec[GRAND_SLAM] >= SLAM_NO_CAPTURE) & \
+        ((spec[SLAM_FROM_EMPTY] != 0) | (row_seeds(flat, holes, 1 - mover) > 0))
+    laps_rule = spec[LAPS_]
+    GOING, CAPTURE, IN_STORE, ENDS = 0, 1, 2, 3
+
+    def lap(carry):
+        flat, origin, seeds, _, laps, _, _ = carry
+        flat, last = sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited)
+        due = stop_for_count & can_take(flat, last, holes, mover, spec, True, side_rule)
+        after = step(last, holes, backward, own_store)
+        opposite = jnp.clip(2 * holes - last, 0, cells - 1)
+        stop_for_across = across & (flat[last] == 1) & can_take(flat, opposite, holes, mover, spec, by_count, side_rule)
+        go_on = lap_goes_on(flat, spec, last, holes, mover) & jnp.where(
+            laps_rule == RELAY, (flat[last] > 1) & ~due, (laps_rule == NEXT) & (flat[after] > 0) & ~stop_for_across & ~due)
+        following = jnp.where(laps_rule == NEXT, after, last)
+        status = jnp.where(last == own_store, IN_STORE,
+                           jnp.where(~go_on, CAPTURE, jnp.where(laps + 1 >= MAX_LAPS, ENDS, GOING)))
+        lifted = jnp.where((status == GOING) | (status == ENDS), flat[following], 0)
+        flat = flat.at[following].add(-lifted)
+        # an endless sowing: the seeds in hand leave play, as MancalaGames drops them
+        flat = flat.at[cells + OUT_OF_PLAY].add(jnp.where(status == ENDS, lifted, 0))
+        return flat, following, lifted, last, laps + 1, seeds, status
+
+    seeds = flat[origin]
+    leave = (spec[LEAVE_ONE] != 0) & ~((seeds == 1) & (spec[MOVE_ONE] != 0))  # all but one seed lifted
+    seeds = seeds - leave.astype(jnp.int32)
+    start = (flat.at[origin].set(leave.astype(jnp.int32)), origin, seeds, origin, jnp.int32(0), seeds,
+             jnp.int32(GOING))
+    flat, _, _, last, _, lap_seeds, status = lax.while_loop(lambda carry: carry[6] == GOING, lap, start)
+    captured, result = capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward)
+    return (jnp.where(status == CAPTURE, captured, flat),
+            jnp.where(status == CAPTURE, result, jnp.where(status == IN_STORE, REPEAT, ENDLESS)))
+
+
+# -- turns ------------------------------------------------------------------------------------------
+def movable(flat, spec, actions: int):
+    """The actions whose hole holds enough seeds: bool[actions]."""
+    holes = spec[SPEC_PITS]
+    mover = flat[2 * holes + 2]
+    hole = jnp.arange(actions)
+    cell = jnp.clip(jnp.maximum(mover, 0) * (holes + 1) + hole, 0, flat.shape[0] - 1)
+    return (mover >= 0) & (hole < holes) & (flat[cell] >= spec[MIN_SEEDS])
+
+
+def legal(flat, spec, actions: int):
+    """The mover's legal actions: bool[actions]. Must-share and an illegal grand slam are decided
+    by playing every movable action on a copy (all of them, as a select computes both branches)."""
+    holes = spec[SPEC_PITS]
+    mover = flat[2 * holes + 2]
+    out = movable(flat, spec, actions)
+    count = out.sum()
+    opponent_seeds = row_seeds(flat, holes, 1 - mover)
+    share = (spec[MUST_SHARE] != 0) & (opponent_seeds == 0)
+    fed = share | ((spec[GRAND_SLAM] == SLAM_ILLEGAL) & (opponent_seeds > 0))
+    avoid = spec[SLAM_AVOIDED] != 0
+    # a finished game, or an action that cannot move, is tried as a movable one (thrown away), so
+    # that no trial sows from a slot
+    trial = flat.at[2 * holes + 2].set(jnp.maximum(mover, 0))
+    trials, results = jax.vmap(lambda action: sow_and_capture(trial, spec, action))(
+        jnp.where(out, jnp.arange(actions), jnp.argmax(out)))
+    kept = jnp.where(fed, out & (jax.vmap(lambda trial: row_seeds(trial, holes, 1 - mover))(trials) > 0), out)
+    kept = jnp.where((kept.sum() == 0) & share & (spec[MUST_PASS] != 0), out, kept)
+    slams = kept & avoid & ((results & SLAMMED) != 0)
+    kept = jnp.where(avoid & (kept.sum() > 1) & (slams.sum() < kept.sum()), kept & ~slams, kept)
+    return jnp.where((count > 0) & (fed | (avoid & (count > 1))), kept, out)
+
+
+def has_move(flat, spec, player, actions: int):
+    cells = 2 * spec[SPEC_PITS] + 2
+    return legal(flat.at[cells].set(player), spec, actions).any()
+
+
+def claim(flat, holes, who, rule, when=True):
+    """The end: the seeds on the board go by ``rule`` (LEFTOVERS; TO_MOVER: all to ``who``;
+    DIVIDED: the odd seed to the smaller store, player_1's when level), where ``when``."""
+    cell = jnp.arange(flat.shape[0])
+    hole = is_hole(flat, holes) & when
+    left = jnp.where(hole, flat, 0).sum()
+    row0 = jnp.where(hole & (cell < holes), flat, 0).sum()
+    half, odd = left // 2, (left % 2 == 1) & (flat[2 * holes + 1] > flat[holes])
+    player = jnp.arange(2)
+    gains = jnp.where(rule == TO_OWNER, jnp.stack([row0, left - row0]),
+                      jnp.where(rule == TO_MOVER, jnp.where(player == who, left, 0),
+                                jnp.where(rule == DIVIDED, half + (left % 2) * jnp.where(player == 0, odd, ~odd), 0)))
+    flat = jnp.where(hole, 0, flat).at[holes].add(gains[0]).at[2 * holes + 1].add(gains[1])
+    return flat.at[2 * holes + 2 + OUT_OF_PLAY].add(jnp.where(rule == TO_NOBODY, left, 0))
+
+
+def apply(flat, action, spec, actions: int):
+    """``action`` of the player to move, played whole: the sowing, the turn, the end.
+    ``actions``: the length of a legal mask (static), for the trials of the turn's end."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    mover = flat[cells]
+    flat = flat.at[cells + MOVES_PLAYED].add(1)
+    flat, result = sow_and_capture(flat, spec, action)
+    flat = flat.at[cells + NO_RETURN].set(0)
+    endless = claim(flat, holes, mover, spec[ENDLESS_LEFTOVER]).at[cells].set(GAME_OVER)
+    repeat = (result & REPEAT) != 0
+    flat = flat.at[cells + TURNS_PLAYED].add((~repeat).astype(jnp.int32)).at[cells + EXTRA_TURNS].set(
+        jnp.where(repeat, flat[cells + EXTRA_TURNS] + 1, 0))
+    return jnp.where((result & ENDLESS) != 0, endless, turn_after(flat, spec, mover, repeat, actions))
+
+
+def turn_after(flat, spec, mover, repeat, actions: int):
+    """After a move that did not end in an endless sowing: the game's end, or who moves next."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    following = jnp.where(repeat, mover, 1 - mover)
+    hole = is_hole(flat, holes)
+    counted = (spec[END_SEEDS_LEFT] >= 0) | (spec[END_BELOW] > 0) | (spec[MIN_SEEDS] > 1) | (spec[UNFED_TAKES] != 0)
+    on_board = jnp.where(counted, jnp.where(hole, flat, 0).sum(), 0)
+    playable = ~counted | (hole & (flat >= spec[MIN_SEEDS])).any()
+    mine, theirs = row_seeds(flat, holes, mover), row_seeds(flat, holes, 1 - mover)
+    cleared = spec[END_CLEARED]
+    ended = ((spec[END_SEEDS_LEFT] >= 0) & (on_board <= spec[END_SEEDS_LEFT])) | \
+        ((cleared == CLEARED_OWN) & (mine == 0)) | ((cleared == CLEARED_OPPONENT) & (theirs == 0)) | \
+        ((cleared == CLEARED_EITHER) & ((mine == 0) | (theirs == 0)))
+    total = spec[-1]
+    win = jnp.where(spec[WIN_SHORT] > 0, total - spec[WIN_SHORT], (total + 1) // 2)
+    s0, s1 = flat[holes], flat[cells - 1]
+    won = (spec[EARLY_WIN] != 0) & ((s0 > win) | (s1 > win) | ((s0 == win) & (s1 == win)))
+    as_it_lies = ~ended & won & (spec[WIN_SWEEP] == 0)
+    can = [has_move(flat, spec, mover, actions), has_move(flat, spec, 1 - mover, actions)]
+    row = jnp.arange(flat.shape[0])
+    mover_can = (hole & (side_of(row, holes) == mover) & (flat >= spec[MIN_SEEDS])).any()
+    other_can = (hole & (side_of(row, holes) == 1 - mover) & (flat >= spec[MIN_SEEDS])).any()
+    unfed_rule = ~won & (spec[UNFED_TAKES] != 0) & (spec[MUST_SHARE] != 0) & (spec[MUST_PASS] == 0) & playable
+    unfed = jnp.where(unfed_rule & repeat & mover_can & ~other_can & ~can[0], 1 - mover,
+                      jnp.where(unfed_rule & ~repeat & ~mover_can & other_can & ~can[1], mover, -1))
+    following_can = jnp.where(repeat, can[0], can[1])
+    ends = (unfed >= 0) | won | ~playable | jnp.where(spec[MUST_PASS] != 0, ~can[0] & ~can[1], ~following_can)
+    few = (on_board > 0) & (on_board < spec[END_BELOW])
+    ends = ends | few | (flat[cells + MOVES_PLAYED] >= MOVE_LIMIT)
+    unfed_flat = claim(flat, holes, jnp.maximum(unfed, 0), TO_MOVER, unfed >= 0)
+    passes = (spec[MUST_PASS] != 0) & ~following_can
+    playing = flat.at[cells + TURNS_PLAYED].add(passes.astype(jnp.int32)).at[cells].set(jnp.where(passes, 1 - following, following))
+    over = claim(jnp.where(ended, flat, unfed_flat), holes, mover, spec[LEFTOVER]).at[cells].set(GAME_OVER)
+    return jnp.where(as_it_lies, flat.at[cells].set(GAME_OVER), jnp.where(ended | ends, over, playing))

@@ -1,0 +1,96 @@
+"""The two-row family in JAX against the numba family, move for move: every named game and
+MancalaGames file whose rules it plays, and rule sets drawn by the family's sampler, many rule sets
+in one batch and one compiled step; and the rules it does not play yet, refused in one line."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mancala_marl.errors import BadInput
+from mancala_marl.games import GAMES, NAMED, Family, load_mancalagames, make_game
+from mancala_marl.games.family import sample_rules
+from mancala_marl.games.family_space import PARAMETERS, STARTS
+from mancala_marl.jax import family, make
+from mancala_marl.jax.crosscheck import Mismatch, crosscheck_rule_sets
+
+ROOT = Path(__file__).resolve().parents[2]
+ORACLE = ROOT.parent / "shared" / "oracles" / "mancalagames" / "GameProps"
+# what the sampler draws from where the JAX family plays only some values
+TYPES = {param.name: param.type for param in PARAMETERS}
+PLAYED_CHOICES = {name: values for name, values in family.PLAYED.items() if TYPES[name] in (str, bool)}
+PLAYED_CHOICES["start"] = tuple(start for start in STARTS if start != "random")
+PLAYED_BOUNDS = {name: (min(values), max(values)) for name, values in family.PLAYED.items() if TYPES[name] is int}
+
+
+def played(games):
+    return [game for game in games if game.name == "family" and family.refusal(game) is None]
+
+
+def test_every_named_game_it_plays_matches_numba_in_one_batch():
+    games = played(make_game(name) for name in NAMED if name not in GAMES)
+    assert len(games) >= 33  # Wari, Dakon, Bohnenspiel, Songo, Pallanguli...: the named games of its rules
+    totals = crosscheck_rule_sets(games, plays=3, seed=1)
+    assert totals["games"] == 3 * len(games) and totals["moves"] > 100 * len(games)
+
+
+@pytest.mark.skipif(not ORACLE.is_dir(), reason="MancalaGames' files are in ../shared/oracles beside the clone")
+def test_the_mancalagames_files_it_plays_match_numba():
+    games = []
+    for path in sorted(ORACLE.glob("*.txt")):
+        try:
+            games.append(load_mancalagames(path))
+        except BadInput:  # a file the numba family does not play either
+            continue
+    games = played(games)
+    assert len(games) >= 56
+    crosscheck_rule_sets(games, plays=2, seed=2)
+
+
+def test_drawn_rule_sets_match_numba_in_one_batch():
+    rng = np.random.default_rng(3)
+    games = [Family(**sample_rules(rng, choices=PLAYED_CHOICES, **PLAYED_BOUNDS)) for _ in range(40)]
+    assert all(family.refusal(game) is None for game in games)
+    assert len({game.pits for game in games}) > 3  # boards of several sizes in the one batch
+    totals = crosscheck_rule_sets(games, plays=2, seed=4)
+    assert totals["games"] == 80
+
+
+def test_a_difference_is_caught():
+    # the check itself: a JAX family sowing one seed too many into player_1's store is caught
+    apply = family.apply
+    try:
+        family.apply = lambda flat, action, spec, actions: apply(flat, action, spec, actions).at[
+            2 * spec[1] + 1].add(1)
+        with pytest.raises(Mismatch, match="flat state JAX"):
+            crosscheck_rule_sets([make_game("wari")], plays=1)
+    finally:
+        family.apply = apply
+
+
+def test_make_plays_a_named_game_a_rule_set_and_a_game():
+    assert make("wari").game.params == make_game("wari").params
+    assert make("family", holes=4, seeds=3).game.pits == 4
+    game = make_game("dakon")
+    assert make(game).game is game
+    with pytest.raises(ValueError, match="takes no rule parameters"):
+        make(game, holes=5)
+
+
+@pytest.mark.parametrize("name", sorted(family.PLAYED))
+def test_each_rule_it_does_not_play_yet_is_refused_naming_it(name):
+    param = next(p for p in PARAMETERS if p.name == name)
+    values = [value for value in param.choices or ((True, False) if param.type is bool else (1, 2, 3, 8, 12))
+              if value not in family.PLAYED[name]]
+    rng = np.random.default_rng(5)
+    others = {key: choices for key, choices in PLAYED_CHOICES.items() if key != name}
+    bounds = {key: bound for key, bound in PLAYED_BOUNDS.items() if key != name}
+    for value in values:
+        try:  # the other rules played ones, where the family takes that
+            rules = sample_rules(rng, fixed={name: value}, choices=others, tries=300, **bounds)
+        except BadInput:  # (children_bank: only in a game of children, itself refused first)
+            rules = sample_rules(rng, fixed={name: value}, tries=300)
+        first = next(key for key, played in family.PLAYED.items() if rules[key] not in played)
+        assert first == name or list(family.PLAYED).index(first) < list(family.PLAYED).index(name)
+        with pytest.raises(ValueError, match=rf"^family: {first}={rules[first]!r} is not played by the JAX family yet"):
+            make("family", **rules)
