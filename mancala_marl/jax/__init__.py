@@ -22,6 +22,7 @@ from ..games import GAMES, VARIANTS, Game, make_game
 from ..games.base import MAX_MOVES, MAX_MOVES_PARAM
 from ..games.params import Param
 from .env import OBS_TYPES, REWARDS, MancalaEnv, State
+from .mixed import MixedEnv, MixedState, make_mixed
 from .rules import Rules
 
 # from_state's num_moves: the moves played already, counted in the state's int32 as max_moves is
@@ -88,5 +89,5 @@ def _default_env(name: str, params: tuple) -> MancalaEnv:
     return make(name, **dict(params))  # one per rule set: each env compiles its own from_boards
 
 
-__all__ = ["JAX_VARIANTS", "OBS_TYPES", "REWARDS", "MancalaEnv", "Rules", "State", "examples", "from_state", "make",
-           "to_state"]
+__all__ = ["JAX_VARIANTS", "OBS_TYPES", "REWARDS", "MancalaEnv", "MixedEnv", "MixedState", "Rules", "State", "examples",
+           "from_state", "make", "make_mixed", "to_state"]

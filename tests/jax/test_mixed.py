@@ -1,0 +1,127 @@
+"""make_mixed: a batch whose rows play different games of the family, each row held to its own
+game's numba engine after every step; Pgx's API checks on the mixed environment; the draw of games."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from pgx.experimental import act_randomly, auto_reset
+
+from mancala_marl.games import make_game, parse_game
+from mancala_marl.games.family_encoding import encode_rules, rules_length
+from mancala_marl.jax import make_mixed
+
+GAMES = ["wari", "dakon", "family:holes=4,seeds=3", "songo", "bohnenspiel"]
+
+
+@pytest.fixture(scope="module")
+def env():
+    return make_mixed(GAMES)
+
+
+def test_each_row_plays_its_own_game_as_numba(env):
+    games = [parse_game(spec) for spec in GAMES]
+    n = 40
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), n))
+    step = jax.jit(jax.vmap(env.step))
+    rows = np.asarray(state.game)
+    assert set(rows.tolist()) == set(range(len(games)))  # every game drawn
+    cpu = [games[g].init() for g in rows]
+    key = jax.random.PRNGKey(1)
+    for t in range(2000):
+        board, mask = np.asarray(state._board), np.asarray(state.legal_action_mask)
+        for i, g in enumerate(rows):
+            game = games[g]
+            assert np.array_equal(board[i, :game.state_size], cpu[i]) and not board[i, game.state_size:].any(), (t, i)
+            over = game.is_terminal(cpu[i])
+            assert bool(state.terminated[i]) == over or bool(state.truncated[i]), (t, i)
+            if not over:
+                assert np.array_equal(mask[i, :game.actions], game.legal_mask(cpu[i])) and not mask[i, game.actions:].any()
+                assert int(state.current_player[i]) == game.to_move(cpu[i])
+        if bool((state.terminated | state.truncated).all()):
+            break
+        key, sub = jax.random.split(key)
+        actions = np.asarray(act_randomly(sub, state.legal_action_mask))
+        before = state
+        state = step(state, jnp.asarray(actions))
+        for i, g in enumerate(rows):
+            if not (before.terminated[i] or before.truncated[i]):
+                cpu[i] = games[g].apply(cpu[i], int(actions[i]))
+                if games[g].is_terminal(cpu[i]):
+                    expected = games[g].returns(cpu[i])
+                    assert np.array_equal(np.asarray(state.rewards[i]), expected), (t, i)
+    assert bool((state.terminated | state.truncated).all())
+
+
+def test_the_pgx_api_holds(env):
+    assert env.id == "family-mixed" and env.num_players == 2 and env.version == "v0"
+    assert env.num_actions == max(make_game("wari").actions, make_game("dakon").actions)
+    init, step = jax.jit(env.init), jax.jit(env.step)
+    state = init(jax.random.PRNGKey(3))
+    assert state.observation.shape == env.observation_shape == (2 * 7 + 2 + rules_length(),)
+    assert state.game.dtype == jnp.int32 and state.current_player.dtype == jnp.int32
+    key = jax.random.PRNGKey(4)
+    while not state.terminated:
+        key, sub = jax.random.split(key)
+        state = step(state, act_randomly(sub, state.legal_action_mask[None])[0])
+        assert state.rewards.sum() == 0 and state.legal_action_mask.any()
+        assert jnp.array_equal(state.observation, env._observe(state, state.current_player))
+    assert state.legal_action_mask.all()
+    again = step(state, jnp.int32(0))
+    assert not again.rewards.any() and (again._board == state._board).all()
+    # an illegal action loses for the mover, an out-of-range one too
+    fresh = init(jax.random.PRNGKey(5))
+    lost = step(fresh, jnp.int32(env.num_actions + 3))
+    assert lost.terminated and lost.rewards[fresh.current_player] == -1
+
+
+def test_auto_reset_draws_a_new_game(env):
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+    state = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(6), 16))
+    seen = set()
+    key = jax.random.PRNGKey(7)
+    for _ in range(400):
+        key, k1, k2 = jax.random.split(key, 3)
+        state = step(state, act_randomly(k1, state.legal_action_mask), jax.random.split(k2, 16))
+        seen |= set(np.asarray(state.game).tolist())
+    assert seen == set(range(len(GAMES)))
+
+
+def test_the_rules_observation_tells_the_games_apart(env):
+    states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(8), 32))
+    rules = np.asarray(states.observation[:, 2 * 7 + 2:])
+    for g, spec in enumerate(GAMES):
+        assert np.array_equal(rules[np.asarray(states.game) == g], np.tile(encode_rules(parse_game(spec)), (
+            int((np.asarray(states.game) == g).sum()), 1)))
+    assert len({tuple(encode_rules(parse_game(spec))) for spec in GAMES}) == len(GAMES)
+    counts = make_mixed(GAMES, obs_type="counts")
+    assert counts.observation_shape == (16,)
+    state = jax.jit(counts.init)(jax.random.PRNGKey(9))
+    game = parse_game(GAMES[int(state.game)])
+    board = np.asarray(state._board)
+    own = np.zeros(7)
+    own[:game.pits] = board[:game.pits]
+    assert np.array_equal(np.asarray(state.observation)[:8], np.append(own, board[game.pits]))
+
+
+def test_the_draw_follows_the_weights():
+    env = make_mixed(["wari", "dakon"], weights=[1, 3])
+    games = np.asarray(jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(10), 4000)).game)
+    assert abs(games.mean() - 0.75) < 0.03
+    only = make_mixed(["wari", "dakon"], weights=[0, 1])
+    assert (np.asarray(jax.vmap(only.init)(jax.random.split(jax.random.PRNGKey(11), 50)).game) == 1).all()
+
+
+@pytest.mark.parametrize("games, weights, message", [
+    (["kalah", "wari"], None, r"^make_mixed: Kalah\(.*\) is not a game of the two-row family"),
+    (["wari", "alemungula"], None, r"^make_mixed: alemungula: direction='outward' is not played by the JAX family yet"),
+    ("wari", None, r"^make_mixed takes a list of games"),
+    (["wari", "dakon"], [1, -1], r"^weights must be 2 numbers >= 0"),
+    (["wari", "dakon"], [0, 0], r"^weights must be 2 numbers >= 0"),
+    (["wari", "nope"], None, r"unknown game 'nope'"),
+])
+def test_what_is_refused_is_named(games, weights, message):
+    with pytest.raises(ValueError, match=message):
+        make_mixed(games, weights)
+    with pytest.raises(ValueError, match=r"^obs_type must be one of \['counts', 'rules'\]"):
+        make_mixed(["wari"], obs_type="moves")
