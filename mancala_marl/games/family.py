@@ -197,6 +197,7 @@ from .history import HISTORY, clear_history, record_position
 from .family_rules import DRAWS, draw, refusal, repaired, strategy
 from .family_sowing import action_backward, way_allowed
 from .family_start import draw_rows, start_state, start_total
+from .family_encoding import BOARD_LENGTH, RULES_HOLES, RULES_LENGTH, rules_observation
 from .family_turns import apply_move, legal_holes, may_move
 
 
@@ -259,6 +260,10 @@ class Family(Game):
     # game of children only, a mark per cell (count_slots)
     extra_slots = 7
     captures_opposite = False
+    # "rules": the board padded and the rule set encoded (family_encoding), one network for any game;
+    # not offered past RULES_HOLES holes a row
+    custom_obs = ("rules",)
+    custom_obs_kernel = staticmethod(rules_observation)
     sweeps_at_end = False
     # Wari (the defaults); Kalah; Dakon (relay sowing into the store, passes, a game of rounds);
     # Alemungula (outward sowing, the middle hole's way chosen: ten actions); Oware(4, 3) as the
@@ -278,6 +283,8 @@ class Family(Game):
         refused = refusal(params)  # the table of family_rules: the combinations that are not played
         if refused:
             raise BadInput(refused)
+        if self.pits > RULES_HOLES:
+            self.custom_obs = ()
         self.random_start = params["start"] == "random"
         self.total_seeds = int(start_total(STARTS.index(params["start"]), self.pits, self.seeds))
         # what the table cannot say, needing the built game: the forced first move of
@@ -287,6 +294,11 @@ class Family(Game):
             raise BadInput(f"no first move: with seeds={self.seeds}, start={params['start']!r}, "
                            f"min_seeds={self.params['min_seeds']} and move_rule={self.params['move_rule']!r} no hole "
                            "may be played at the start")
+
+    def custom_obs_high(self, obs_type: str) -> np.ndarray:
+        """Upper bounds of the ``rules`` observation: the seeds on the board, then 1."""
+        return np.concatenate([np.full(BOARD_LENGTH, float(self.total_seeds), np.float32),
+                               np.ones(RULES_LENGTH, np.float32)])
 
     @property
     def stores_can_shrink(self) -> bool:

@@ -11,9 +11,10 @@ and a finished game's mask):
   ``num_actions`` is the most actions of any game, and a row's legal mask is False past its own.
 - ``obs_type="counts"``: the observer's holes (padded to the largest row, from its left end),
   its store, the opponent's holes (padded the same), the opponent's store: ``2 * holes + 2``
-  for the largest ``holes``. ``"rules"``: those counts, then the row's rules encoded
-  (:func:`mancala_marl.games.family_encoding.encode_rules`), so that one network can tell the games
-  apart.
+  for the largest ``holes``. ``"rules"``: the family's own ``rules`` observation, as the numba
+  environments write it (:mod:`mancala_marl.games.family_encoding`): the same counts padded to 16
+  holes a row, then the row's rules encoded, so that one network can tell the games apart and
+  play them in any environment.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pgx._src.struct import dataclass
 from mancala_marl.errors import BadInput
 from ..games import Game, parse_game
 from ..games.base import GAME_OVER, MAX_MOVES, check_max_moves
-from ..games.family_encoding import encode_rules
+from ..games.family_encoding import RULES_HOLES, encode_rules
 from . import family
 from .env import REWARDS, State
 
@@ -72,6 +73,9 @@ class MixedEnv(core.Env):
         check_max_moves(max_moves)
         self.obs_type, self.reward_type, self.max_moves = obs_type, reward, int(max_moves)
         self._holes = max(game.pits for game in self.games)
+        if obs_type == "rules" and self._holes > RULES_HOLES:
+            raise BadInput(f"obs_type='rules' pads rows to {RULES_HOLES} holes; {self._holes} is too many: use 'counts'")
+        self._padded = RULES_HOLES if obs_type == "rules" else self._holes
         self._actions = max(game.actions for game in self.games)
         self._size = max(game.state_size for game in self.games)
         self._specs = jnp.stack([family.spec_of(game) for game in self.games])
@@ -109,7 +113,7 @@ class MixedEnv(core.Env):
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
-        return (2 * self._holes + 2 + (self._rules.shape[1] if self.obs_type == "rules" else 0),)
+        return (2 * self._padded + 2 + (self._rules.shape[1] if self.obs_type == "rules" else 0),)
 
     def _init(self, key=None) -> MixedState:
         game = jax.random.choice(key, len(self.games), p=self.weights).astype(jnp.int32)
@@ -165,7 +169,7 @@ class MixedEnv(core.Env):
     def _observe(self, state: MixedState, player_id) -> jax.Array:
         holes = self._specs[state.game][1]
         player = jnp.asarray(player_id, jnp.int32)
-        hole = jnp.arange(self._holes)
+        hole = jnp.arange(self._padded)
 
         def row(side):
             cells = side * (holes + 1) + hole

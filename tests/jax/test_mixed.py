@@ -8,7 +8,8 @@ import pytest
 from pgx.experimental import act_randomly, auto_reset
 
 from mancala_marl.games import make_game, parse_game
-from mancala_marl.games.family_encoding import encode_rules, rules_length
+from mancala_marl import observations
+from mancala_marl.games.family_encoding import BOARD_LENGTH, encode_rules, rules_length
 from mancala_marl.jax import make_mixed
 
 GAMES = ["wari", "dakon", "family:holes=4,seeds=3", "songo", "bohnenspiel"]
@@ -16,7 +17,7 @@ GAMES = ["wari", "dakon", "family:holes=4,seeds=3", "songo", "bohnenspiel"]
 
 @pytest.fixture(scope="module")
 def env():
-    return make_mixed(GAMES)
+    return make_mixed(GAMES, max_moves=300)  # (a truncated row is compared too)
 
 
 def test_each_row_plays_its_own_game_as_numba(env):
@@ -58,7 +59,7 @@ def test_the_pgx_api_holds(env):
     assert env.num_actions == max(make_game("wari").actions, make_game("dakon").actions)
     init, step = jax.jit(env.init), jax.jit(env.step)
     state = init(jax.random.PRNGKey(3))
-    assert state.observation.shape == env.observation_shape == (2 * 7 + 2 + rules_length(),)
+    assert state.observation.shape == env.observation_shape == (2 * 16 + 2 + rules_length(),)
     assert state.game.dtype == jnp.int32 and state.current_player.dtype == jnp.int32
     key = jax.random.PRNGKey(4)
     while not state.terminated:
@@ -89,7 +90,7 @@ def test_auto_reset_draws_a_new_game(env):
 
 def test_the_rules_observation_tells_the_games_apart(env):
     states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(8), 32))
-    rules = np.asarray(states.observation[:, 2 * 7 + 2:])
+    rules = np.asarray(states.observation[:, BOARD_LENGTH:])
     for g, spec in enumerate(GAMES):
         assert np.array_equal(rules[np.asarray(states.game) == g], np.tile(encode_rules(parse_game(spec)), (
             int((np.asarray(states.game) == g).sum()), 1)))
@@ -102,6 +103,21 @@ def test_the_rules_observation_tells_the_games_apart(env):
     own = np.zeros(7)
     own[:game.pits] = board[:game.pits]
     assert np.array_equal(np.asarray(state.observation)[:8], np.append(own, board[game.pits]))
+
+
+def test_the_rules_observation_is_the_numba_environments(env):
+    # the same numbers as the PettingZoo and Gymnasium environments' obs_type="rules", every row
+    state = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(12), 24))
+    step = jax.jit(jax.vmap(env.step))
+    for i in range(30):
+        state = step(state, act_randomly(jax.random.PRNGKey(i), state.legal_action_mask))
+    observe = jax.vmap(env._observe, (0, None))
+    for player in (0, 1):
+        seen = np.asarray(observe(state, player))
+        for i, g in enumerate(np.asarray(state.game)):
+            game = parse_game(GAMES[g])
+            flat = np.asarray(state._board[i, :game.state_size])
+            assert np.array_equal(seen[i], observations.encode(game, flat, player, "rules")), (i, player)
 
 
 def test_the_draw_follows_the_weights():
