@@ -251,12 +251,16 @@ def capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward):
 # -- sowing ---------------------------------------------------------------------------------------
 def sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited):
     """One seed in each cell after ``origin``, with what ``passing`` and ``last_seeds_to_opponent``
-    take on the way; (flat, the cell of the last seed)."""
+    take on the way; (flat, the cell of the last seed). A lap that takes nothing on the way is
+    sown in closed form (:func:`sow_at_once`); the others seed by seed, the loop running only for
+    them (under ``vmap`` a loop runs as long as its longest row)."""
     holes = spec[SPEC_PITS]
     passing, few_left = spec[PASSING_], spec[LAST_SEEDS_TO_OPPONENT]
-    skip_origin = spec[SKIP_ORIGIN] != 0
     # few seeds left on the board: those sown in the opponent's holes are the opponent's
     to_opponent = (few_left > 0) & (row_seeds(flat, holes, 0) + row_seeds(flat, holes, 1) <= few_left)
+    special = ((passing != 0) & ~inhibited) | to_opponent
+    at_once, last_at_once = sow_at_once(flat, spec, origin, jnp.where(special, 0, seeds), backward, own_store)
+    skip_origin = spec[SKIP_ORIGIN] != 0
 
     def body(carry):
         flat, cell, left = carry
@@ -275,8 +279,29 @@ def sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited):
         flat = flat.at[cell].add(-theirs).at[(1 - mover) * (holes + 1) + holes].add(theirs)
         return flat, cell, left - 1
 
-    flat, last, _ = lax.while_loop(lambda carry: carry[2] > 0, body, (flat, origin, seeds))
-    return flat, last
+    flat, last, _ = lax.while_loop(lambda carry: carry[2] > 0, body, (flat, origin, jnp.where(special, seeds, 0)))
+    return jnp.where(special, flat, at_once), jnp.where(special, last, last_at_once)
+
+
+def sow_at_once(flat, spec, origin, seeds, backward, own_store):
+    """A lap of ``seeds`` from ``origin`` without a loop: the cells it sows, in order along the
+    ring from ``origin`` (the stores passed over but ``own_store``, the origin itself where
+    ``skip_origin``), each get ``seeds // ring`` and the first ``seeds % ring`` one more; (flat,
+    the cell of the last seed, ``origin`` for none)."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    cell = jnp.arange(flat.shape[0])
+    distance = jnp.where(backward, origin - cell, cell - origin) % cells
+    distance = jnp.where(distance == 0, cells, distance)  # the origin comes round last
+    sown = (cell < cells) & (((cell != holes) & (cell != cells - 1)) | (cell == own_store)) & \
+        ~((cell == origin) & (spec[SKIP_ORIGIN] != 0))
+    ring = jnp.maximum(sown.sum(), 1)
+    # each sown cell's place in the lap: how many sown cells come before it, itself included
+    place = jnp.where(sown, (sown[None, :] & (distance[None, :] <= distance[:, None])).sum(1), 0)
+    drops = jnp.where(sown, seeds // ring + (place <= seeds % ring), 0)
+    last_place = (seeds - 1) % ring + 1
+    last = jnp.where(seeds > 0, jnp.argmax(sown & (place == last_place)), origin)
+    return flat + drops.astype(flat.dtype), last
 
 
 def lap_goes_on(flat, spec, last, holes, mover):
@@ -287,9 +312,11 @@ def lap_goes_on(flat, spec, last, holes, mover):
         side_of(last, holes) == jnp.where(rule == OWN_SIDE, mover, 1 - mover))))
 
 
-def sow_and_capture(flat, spec, action):
+def sow_and_capture(flat, spec, action, live=True):
     """Play ``action`` (a hole of the player to move) and take what it captures; (flat, the
-    REPEAT | CAPTURED | ENDLESS | SLAMMED bits). The turn and the end are left to :func:`apply`."""
+    REPEAT | CAPTURED | ENDLESS | SLAMMED bits). The turn and the end are left to :func:`apply`.
+    Not ``live``: a move whose result is thrown away, sown as if its hole were empty, so that its
+    loops end at once (under ``vmap`` a loop runs as long as its longest row)."""
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = flat[cells]
@@ -323,8 +350,8 @@ def sow_and_capture(flat, spec, action):
         flat = flat.at[cells + OUT_OF_PLAY].add(jnp.where(status == ENDS, lifted, 0))
         return flat, following, lifted, last, laps + 1, seeds, status
 
-    seeds = flat[origin]
-    leave = (spec[LEAVE_ONE] != 0) & ~((seeds == 1) & (spec[MOVE_ONE] != 0))  # all but one seed lifted
+    seeds = jnp.where(live, flat[origin], 0)
+    leave = (seeds > 0) & (spec[LEAVE_ONE] != 0) & ~((seeds == 1) & (spec[MOVE_ONE] != 0))  # all but one seed lifted
     seeds = seeds - leave.astype(jnp.int32)
     start = (flat.at[origin].set(leave.astype(jnp.int32)), origin, seeds, origin, jnp.int32(0), seeds,
              jnp.int32(GOING))
@@ -358,13 +385,14 @@ def legal(flat, spec, actions: int):
     # a finished game, or an action that cannot move, is tried as a movable one (thrown away), so
     # that no trial sows from a slot
     trial = flat.at[2 * holes + 2].set(jnp.maximum(mover, 0))
-    trials, results = jax.vmap(lambda action: sow_and_capture(trial, spec, action))(
-        jnp.where(out, jnp.arange(actions), jnp.argmax(out)))
+    need = (count > 0) & (fed | (avoid & (count > 1)))
+    trials, results = jax.vmap(lambda action, live: sow_and_capture(trial, spec, action, live))(
+        jnp.where(out, jnp.arange(actions), jnp.argmax(out)), out & need)
     kept = jnp.where(fed, out & (jax.vmap(lambda trial: row_seeds(trial, holes, 1 - mover))(trials) > 0), out)
     kept = jnp.where((kept.sum() == 0) & share & (spec[MUST_PASS] != 0), out, kept)
     slams = kept & avoid & ((results & SLAMMED) != 0)
     kept = jnp.where(avoid & (kept.sum() > 1) & (slams.sum() < kept.sum()), kept & ~slams, kept)
-    return jnp.where((count > 0) & (fed | (avoid & (count > 1))), kept, out)
+    return jnp.where(need, kept, out)
 
 
 def has_move(flat, spec, player, actions: int):
