@@ -282,6 +282,15 @@ def search_turn(root, max_chain, spec, keying, table, stack, counters, deadline)
     return value
 
 
+@kernel(refcounts=True)
+def search_root(root, depth, max_chain, spec, keying, table, stack, counters, deadline):
+    """A search from Python: one turn deep by :func:`search_turn`, deeper by :func:`search`. One
+    compiled function for both, so that a first move compiles every depth it may later search."""
+    if depth == 1:
+        return search_turn(root, max_chain, spec, keying, table, stack, counters, deadline)
+    return search(root, depth, max_chain, spec, keying, table, stack, counters, deadline)
+
+
 @kernel
 def greedy_pit(state, spec, stack, counters):
     """``greedy``'s move as one compiled call (what :class:`GreedyPolicy` computes with its
@@ -320,13 +329,8 @@ class SearchTable:
         that does not complete still gives a move, the turn followed for fewer moves
         (:func:`search_turn`)."""
         set_limits(self.counters, nodes)
-        root = state.astype(np.int32, copy=True)
-        if depth == 1:
-            value = search_turn(root, int(max_chain), self.spec, self.keying, self.table.entries, self.stack,
-                                self.counters, deadline)
-        else:
-            value = search(root, int(depth), int(max_chain), self.spec, self.keying, self.table.entries,
-                           self.stack, self.counters, deadline)
+        value = search_root(state.astype(np.int32, copy=True), int(depth), int(max_chain), self.spec, self.keying,
+                            self.table.entries, self.stack, self.counters, deadline)
         if self.counters[STOPPED] == BY_DEPTH:
             # e.g. the solver on a small Togyz Kumalak board, where balls can circle for ever
             raise BadInput(f"search went deeper than {MAX_PLY} plies (a line of play that may never end); "
