@@ -41,12 +41,13 @@ from ..games.family_space import (CAPTURE_GAP, COUNT_AT_LEAST, COUNT_IS, LAP_COU
                                   SIDE_OPPONENT, SIDE_OWN, SKIP_ORIGIN, SLAMMED, SLAM_AVOIDED, SLAM_EXTRA_TURN,
                                   SLAM_FROM_EMPTY, SLAM_ILLEGAL, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_FINAL,
                                   TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_, TO_MOVER, TO_NOBODY, TO_OWNER, TURNS_PLAYED,
-                                  UNFED_TAKES, WIN_SHORT, WIN_SWEEP)
+                                  UNFED_TAKES, WIN_SHORT, WIN_SWEEP, BY_PARITY, OUTWARD, CHOOSE_ALL, CHOOSE_MIDDLE,
+                                  CHOOSE_DIRECTION,                                   OPPOSED, FIRST_WAY)
 from .rules import Rules
 
 # Each rule the JAX family does not play yet, with the values it plays: a rule set with another
 # value is refused, naming the first such parameter.
-PLAYED = {"direction": ("ccw", "cw"), "choose_direction": ("none",), "opponent_store": ("passed",),
+PLAYED = {"direction": ("ccw", "cw", "outward", "inward", "by_parity"), "choose_direction": ("none",), "opponent_store": ("passed",),
           "lap_capture": (False,), "sow_max": (0,), "move_rule": ("any",), "pre_capture": ("none",),
           "capture_kind": ("standard",),
           "grand_slam": ("legal", "illegal", "no_capture", "extra_turn"), "goal": ("most_seeds",),
@@ -287,14 +288,51 @@ def lap_goes_on(flat, spec, last, holes, mover):
         side_of(last, holes) == jnp.where(rule == OWN_SIDE, mover, 1 - mover))))
 
 
+def action_count(spec):
+    """The game's actions (the numba spec's last entry, before :data:`TOTAL`)."""
+    return spec[-2]
+
+
+def sows_backward(spec, hole, seeds):
+    """Whether a move of ``hole`` (lifting ``seeds``) sows clockwise, by ``direction``."""
+    rule = spec[DIRECTION]
+    left_half = hole < spec[SPEC_PITS] // 2  # (an odd row's middle hole is always chosen)
+    return jnp.where(rule <= 1, rule == 1, jnp.where(rule == BY_PARITY, seeds % 2 == 0,
+                                                     jnp.where(rule == OUTWARD, left_half, ~left_half)))
+
+
+def action_backward(flat, spec, mover, action):
+    """Whether ``action`` of ``mover`` sows clockwise: the way it names, where a move names its way
+    (``hole + holes``: clockwise), else its hole's way by the rules."""
+    holes = spec[SPEC_PITS]
+    cell = jnp.clip(jnp.maximum(mover, 0) * (holes + 1) + action % holes, 0, flat.shape[0] - 1)
+    return jnp.where(action_count(spec) > holes, action >= holes, sows_backward(spec, action % holes, flat[cell]))
+
+
+def crossing_cell(flat, spec, action):
+    """Where a lone seed sown outward from an end hole crosses into the other row (its owner may
+    not play it straight back: MancalaGames' rule for outward sowing), or -1."""
+    holes = spec[SPEC_PITS]
+    mover = jnp.maximum(flat[2 * holes + 2], 0)
+    hole = action % holes
+    origin = mover * (holes + 1) + hole
+    ruled = (spec[DIRECTION] == OUTWARD) & (spec[MIN_SEEDS] == 1) & (spec[LEAVE_ONE] == 0) & \
+        (spec[CHOOSE_DIRECTION] != CHOOSE_ALL) & (flat[origin] == 1)
+    clockwise = action_backward(flat, spec, mover, action)
+    at_end = (hole == 0) & clockwise | (hole == holes - 1) & ~clockwise
+    own_store = jnp.where(spec[SOW_STORE] != 0, mover * (holes + 1) + holes, -1)
+    target = step(origin, holes, clockwise, own_store)  # (one seed: never back at the origin, nor past a full hole)
+    return jnp.where(ruled & at_end & (side_of(target, holes) == 1 - mover), target, -1)
+
+
 def sow_and_capture(flat, spec, action):
     """Play ``action`` (a hole of the player to move) and take what it captures; (flat, the
     REPEAT | CAPTURED | ENDLESS | SLAMMED bits). The turn and the end are left to :func:`apply`."""
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = flat[cells]
-    origin = mover * (holes + 1) + action
-    backward = spec[DIRECTION] == 1
+    origin = mover * (holes + 1) + action % holes
+    backward = action_backward(flat, spec, mover, action)
     own_store = jnp.where(spec[SOW_STORE] != 0, mover * (holes + 1) + holes, -1)
     by_count, across, side_rule = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0, spec[CAPTURE_SIDE]
     inhibited = flat[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
@@ -336,12 +374,35 @@ def sow_and_capture(flat, spec, action):
 
 # -- turns ------------------------------------------------------------------------------------------
 def movable(flat, spec, actions: int):
-    """The actions whose hole holds enough seeds: bool[actions]."""
+    """The actions whose hole holds enough seeds, that pass the move rule and, where a move names
+    its way, may go that way: bool[actions]."""
     holes = spec[SPEC_PITS]
-    mover = flat[2 * holes + 2]
-    hole = jnp.arange(actions)
+    cells = 2 * holes + 2
+    mover = flat[cells]
+    first = jnp.maximum(mover, 0) * (holes + 1)
+    action = jnp.arange(actions)
+    hole = action % holes
+    seeds = flat[jnp.clip(first + hole, 0, flat.shape[0] - 1)]
+    chosen = action_count(spec) > holes  # hole h counter-clockwise, then h + holes clockwise
+    backward = jnp.where(chosen, action >= holes, sows_backward(spec, hole, seeds))
+    # the hole a lone seed just crossed into may not be played back (no hole: out of 0..holes-1)
+    blocked = flat[cells + NO_RETURN] - 1 - first
+    way = way_allowed(flat, spec, mover, hole, backward)  # (elementwise over the actions)
+    out = (mover >= 0) & (action < action_count(spec)) & (hole != blocked) & (~chosen | way) & \
+        (seeds >= spec[MIN_SEEDS])
+    return out
+
+
+def way_allowed(flat, spec, mover, hole, backward):
+    """Whether ``hole`` may be sown that way (clockwise: ``backward``), in a game where a move names
+    its way: "opposed", the way of the mover's first move; a chosen hole, either way."""
+    holes = spec[SPEC_PITS]
+    first = flat[2 * holes + 2 + FIRST_WAY]
+    opposed = (first == 0) | (backward == ((first == 2) == (mover == 0)))
+    choose = spec[CHOOSE_DIRECTION]
+    free = (choose == CHOOSE_ALL) | ((choose == CHOOSE_MIDDLE) & (hole == holes // 2))
     cell = jnp.clip(jnp.maximum(mover, 0) * (holes + 1) + hole, 0, flat.shape[0] - 1)
-    return (mover >= 0) & (hole < holes) & (flat[cell] >= spec[MIN_SEEDS])
+    return jnp.where(spec[DIRECTION] == OPPOSED, opposed, free | (backward == sows_backward(spec, hole, flat[cell])))
 
 
 def legal(flat, spec, actions: int):
@@ -395,8 +456,10 @@ def apply(flat, action, spec, actions: int):
     cells = 2 * holes + 2
     mover = flat[cells]
     flat = flat.at[cells + MOVES_PLAYED].add(1)
+    crossed = crossing_cell(flat, spec, action)
     flat, result = sow_and_capture(flat, spec, action)
-    flat = flat.at[cells + NO_RETURN].set(0)
+    kept = (crossed >= 0) & (flat[jnp.maximum(crossed, 0)] == 1)  # still a lone seed after the capture
+    flat = flat.at[cells + NO_RETURN].set(jnp.where(kept, crossed + 1, 0))
     endless = claim(flat, holes, mover, spec[ENDLESS_LEFTOVER]).at[cells].set(GAME_OVER)
     repeat = (result & REPEAT) != 0
     flat = flat.at[cells + TURNS_PLAYED].add((~repeat).astype(jnp.int32)).at[cells + EXTRA_TURNS].set(
