@@ -42,13 +42,14 @@ from ..games.family_space import (CAPTURE_GAP, COUNT_AT_LEAST, COUNT_IS, LAP_COU
                                   SLAM_FROM_EMPTY, SLAM_ILLEGAL, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_FINAL,
                                   TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_, TO_MOVER, TO_NOBODY, TO_OWNER, TURNS_PLAYED,
                                   UNFED_TAKES, WIN_SHORT, WIN_SWEEP, BY_PARITY, OUTWARD, CHOOSE_ALL, CHOOSE_MIDDLE,
-                                  CHOOSE_DIRECTION,                                   OPPOSED, FIRST_WAY)
+                                  CHOOSE_DIRECTION,                                   OPPOSED, FIRST_WAY, MOVE_RULE, OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY, NOT_ACROSS_ONES,
+                                  SINGLES_LAST, TO_OCCUPIED)
 from .rules import Rules
 
 # Each rule the JAX family does not play yet, with the values it plays: a rule set with another
 # value is refused, naming the first such parameter.
 PLAYED = {"direction": ("ccw", "cw", "outward", "inward", "by_parity"), "choose_direction": ("none",), "opponent_store": ("passed",),
-          "lap_capture": (False,), "sow_max": (0,), "move_rule": ("any",), "pre_capture": ("none",),
+          "lap_capture": (False,), "sow_max": (0,), "move_rule": ("any", "opponent_or_empty", "single_to_empty", "not_across_ones", "singles_last", "to_occupied"), "pre_capture": ("none",),
           "capture_kind": ("standard",),
           "grand_slam": ("legal", "illegal", "no_capture", "extra_turn"), "goal": ("most_seeds",),
           "children": ("none",), "children_bank": (False,), "repetition_ends": (False,)}
@@ -388,9 +389,56 @@ def movable(flat, spec, actions: int):
     # the hole a lone seed just crossed into may not be played back (no hole: out of 0..holes-1)
     blocked = flat[cells + NO_RETURN] - 1 - first
     way = way_allowed(flat, spec, mover, hole, backward)  # (elementwise over the actions)
-    out = (mover >= 0) & (action < action_count(spec)) & (hole != blocked) & (~chosen | way) & \
-        (seeds >= spec[MIN_SEEDS])
-    return out
+    rule_ok = jax.vmap(lambda h, b: may_move(flat, spec, mover, h, b))(hole, backward)
+    out = (mover >= 0) & (action < action_count(spec)) & (hole != blocked) & (~chosen | way) & rule_ok
+    # singles_last: a hole of one only when every hole that may be played holds one
+    others = (out & (seeds != 1)).any()
+    return jnp.where((spec[MOVE_RULE] == SINGLES_LAST) & others, out & (seeds != 1), out)
+
+
+def may_move(flat, spec, mover, hole, backward):
+    """Whether ``hole`` holds enough seeds and passes the move rule, sown clockwise (``backward``)
+    or not (not yet must-share or an illegal grand slam)."""
+    holes = spec[SPEC_PITS]
+    last_cell = flat.shape[0] - 1
+    origin = jnp.clip(jnp.maximum(mover, 0) * (holes + 1) + hole, 0, last_cell)
+    seeds = flat[origin]
+    rule = spec[MOVE_RULE]
+    own_store = jnp.where(spec[SOW_STORE] != 0, jnp.maximum(mover, 0) * (holes + 1) + holes, -1)
+    # single_to_empty: a lone seed moves only into an empty hole (and never into the store)
+    following = step(origin, holes, backward, own_store)
+    single = (side_of(following, holes) >= 0) & ~((seeds == 1) & (flat[following] > 0))
+    # not_across_ones: not across from a hole of the opponent's holding one seed
+    across = flat[jnp.clip(2 * holes - origin, 0, last_cell)] != 1
+    # opponent_or_empty: the first lap (of a move of no more seeds than holes) ends across, or empty
+    laps_end = (rule == OPPONENT_OR_EMPTY) | (rule == TO_OCCUPIED)
+    cell = first_lap_end(flat, spec, origin, jnp.where(laps_end, seeds, 0), holes, backward, own_store)
+    side = side_of(cell, holes)
+    opponent_or_empty = (seeds > holes) | ~((side == mover) & (flat[cell] > 0))
+    # to_occupied: the first lap must not end in a hole it leaves holding one seed; the seeds the
+    # lap drops there: it passes every cell of the ring alike, laps apart
+    ring = 2 * holes + (own_store >= 0) - (spec[SKIP_ORIGIN] != 0)
+    left = jnp.where(spec[LEAVE_ONE] != 0, seeds - 1, seeds)
+    dropped = (left - 1) // ring + 1
+    before = jnp.where(cell == origin, jnp.where(spec[LEAVE_ONE] != 0, 1, 0), flat[cell])
+    occupied = (side < 0) | (before + dropped != 1)
+    ruled = jnp.select([rule == SINGLE_TO_EMPTY, rule == NOT_ACROSS_ONES, rule == OPPONENT_OR_EMPTY,
+                        rule == TO_OCCUPIED], [single, across, opponent_or_empty, occupied], True)
+    return (seeds >= spec[MIN_SEEDS]) & ruled
+
+
+def first_lap_end(flat, spec, origin, seeds, holes, backward, own_store):
+    """The cell where a move's first lap from ``origin`` (``seeds`` in it) drops its last seed."""
+    lone = (seeds == 1) & (spec[MOVE_ONE] != 0)
+    left = jnp.where((spec[LEAVE_ONE] != 0) & ~lone, seeds - 1, seeds)
+
+    def body(carry):
+        cell, left = carry
+        cell = step(cell, holes, backward, own_store)
+        cell = jnp.where((cell == origin) & (spec[SKIP_ORIGIN] != 0), step(cell, holes, backward, own_store), cell)
+        return cell, left - 1
+
+    return lax.while_loop(lambda carry: carry[1] > 0, body, (origin, left))[0]
 
 
 def way_allowed(flat, spec, mover, hole, backward):
