@@ -48,7 +48,7 @@ from .rules import Rules
 
 # Each rule the JAX family does not play yet, with the values it plays: a rule set with another
 # value is refused, naming the first such parameter.
-PLAYED = {"direction": ("ccw", "cw", "outward", "inward", "by_parity"), "choose_direction": ("none",), "opponent_store": ("passed",),
+PLAYED = {"direction": ("ccw", "cw", "outward", "inward", "by_parity", "opposed"), "choose_direction": ("none", "middle", "all"), "opponent_store": ("passed",),
           "lap_capture": (False,), "sow_max": (0,), "move_rule": ("any", "opponent_or_empty", "single_to_empty", "not_across_ones", "singles_last", "to_occupied"), "pre_capture": ("none",),
           "capture_kind": ("standard",),
           "grand_slam": ("legal", "illegal", "no_capture", "extra_turn"), "goal": ("most_seeds",),
@@ -504,6 +504,11 @@ def apply(flat, action, spec, actions: int):
     cells = 2 * holes + 2
     mover = flat[cells]
     flat = flat.at[cells + MOVES_PLAYED].add(1)
+    # "opposed": the way of the first move is the mover's for the game, the other the opponent's
+    clockwise = action >= holes
+    first_way = jnp.where((spec[DIRECTION] == OPPOSED) & (flat[cells + FIRST_WAY] == 0),
+                          1 + jnp.where(mover == 0, clockwise, ~clockwise), flat[cells + FIRST_WAY])
+    flat = flat.at[cells + FIRST_WAY].set(first_way.astype(jnp.int32))
     crossed = crossing_cell(flat, spec, action)
     flat, result = sow_and_capture(flat, spec, action)
     kept = (crossed >= 0) & (flat[jnp.maximum(crossed, 0)] == 1)  # still a lone seed after the capture
