@@ -43,15 +43,15 @@ from ..games.family_space import (CAPTURE_GAP, COUNT_AT_LEAST, COUNT_IS, LAP_COU
                                   TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_, TO_MOVER, TO_NOBODY, TO_OWNER, TURNS_PLAYED,
                                   UNFED_TAKES, WIN_SHORT, WIN_SWEEP, BY_PARITY, OUTWARD, CHOOSE_ALL, CHOOSE_MIDDLE,
                                   CHOOSE_DIRECTION,                                   OPPOSED, FIRST_WAY, MOVE_RULE, OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY, NOT_ACROSS_ONES,
-                                  SINGLES_LAST, TO_OCCUPIED)
+                                  SINGLES_LAST, TO_OCCUPIED, LEAVE_LEFT, LAP_CAPTURE)
 from .rules import Rules
 
 # Each rule the JAX family does not play yet, with the values it plays: a rule set with another
 # value is refused, naming the first such parameter.
 PLAYED = {"direction": ("ccw", "cw", "outward", "inward", "by_parity", "opposed"), "choose_direction": ("none", "middle", "all"), "opponent_store": ("passed",),
-          "lap_capture": (False,), "sow_max": (0,), "move_rule": ("any", "opponent_or_empty", "single_to_empty", "not_across_ones", "singles_last", "to_occupied"), "pre_capture": ("none",),
+          "lap_capture": (False, True), "sow_max": (0,), "move_rule": ("any", "opponent_or_empty", "single_to_empty", "not_across_ones", "singles_last", "to_occupied"), "pre_capture": ("none",),
           "capture_kind": ("standard",),
-          "grand_slam": ("legal", "illegal", "no_capture", "extra_turn"), "goal": ("most_seeds",),
+          "grand_slam": ("legal", "illegal", "no_capture", "leave_left", "leave_right", "extra_turn"), "goal": ("most_seeds",),
           "children": ("none",), "children_bank": (False,), "repetition_ends": (False,)}
 
 
@@ -247,7 +247,23 @@ def capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward):
     result = jnp.where(slam & (slam_rule == SLAM_EXTRA_TURN), REPEAT | CAPTURED,
                        jnp.where(slam & (slam_rule == SLAM_NO_CAPTURE), SLAMMED, result))
     taking = jnp.where(slam & (slam_rule == SLAM_NO_CAPTURE), saved, taking)
+    leave = slam & (slam_rule >= LEAVE_LEFT) & (slam_rule < SLAM_EXTRA_TURN)
+    taking = jnp.where(leave, keep_grand_slam_hole(taking, saved, holes, mover, slam_rule == LEAVE_LEFT), taking)
     return jnp.where(skip, flat, taking), jnp.where(skip, 0, result)
+
+
+def keep_grand_slam_hole(taking, before, holes, mover, left):
+    """A capture took every seed of the opponent's row: it is undone, and the opponent's holes
+    are taken but one, the first holding seeds from the mover's ``left`` end or right end (as the
+    mover sees the board). A row of one full hole is taken all the same."""
+    cell = jnp.arange(before.shape[0])
+    first = (1 - mover) * (holes + 1)
+    full = (cell >= first) & (cell < first + holes) & (before > 0)
+    # the opponent's pit 0 faces the mover's right end: from the left, the highest cell comes first
+    keeper = jnp.where(left, jnp.where(full, cell, -1).max(), jnp.where(full, cell, before.shape[0]).min())
+    taken = full & (cell != keeper)
+    kept = jnp.where(taken, 0, before).at[mover * (holes + 1) + holes].add(jnp.where(taken, before, 0).sum())
+    return jnp.where(full.sum() <= 1, taking, kept)
 
 
 # -- sowing ---------------------------------------------------------------------------------------
@@ -335,42 +351,64 @@ def sow_and_capture(flat, spec, action):
     origin = mover * (holes + 1) + action % holes
     backward = action_backward(flat, spec, mover, action)
     own_store = jnp.where(spec[SOW_STORE] != 0, mover * (holes + 1) + holes, -1)
-    by_count, across, side_rule = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0, spec[CAPTURE_SIDE]
+    by_count, across = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0
     inhibited = flat[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
     # a relay stops where a capture by count is due, unless the captures are two out
     stop_for_count = by_count & ~across & (spec[CAPTURE_GAP] == 0) & ~inhibited
     opponent_had_seeds = (spec[GRAND_SLAM] >= SLAM_NO_CAPTURE) & \
         ((spec[SLAM_FROM_EMPTY] != 0) | (row_seeds(flat, holes, 1 - mover) > 0))
-    laps_rule = spec[LAPS_]
     GOING, CAPTURE, IN_STORE, ENDS = 0, 1, 2, 3
 
     def lap(carry):
-        flat, origin, seeds, _, laps, _, _ = carry
+        flat, origin, seeds, _, laps, _, _, result = carry
         flat, last = sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited)
-        due = stop_for_count & can_take(flat, last, holes, mover, spec, True, side_rule)
-        after = step(last, holes, backward, own_store)
-        opposite = jnp.clip(2 * holes - last, 0, cells - 1)
-        stop_for_across = across & (flat[last] == 1) & can_take(flat, opposite, holes, mover, spec, by_count, side_rule)
-        go_on = lap_goes_on(flat, spec, last, holes, mover) & jnp.where(
-            laps_rule == RELAY, (flat[last] > 1) & ~due, (laps_rule == NEXT) & (flat[after] > 0) & ~stop_for_across & ~due)
-        following = jnp.where(laps_rule == NEXT, after, last)
+        # one capture a lap serves both: the one a lap makes (lap_capture) and the move's last
+        captured, taken = capture(flat, spec, last, seeds, opponent_had_seeds, backward)
+        # a lap's capture that gave another turn stops the sowing (where a store is sown)
+        stops = ((own_store >= 0) & ((result & REPEAT) != 0)) | ~lap_goes_on(flat, spec, last, holes, mover)
+        go_on, following, lap_takes = next_lap(flat, spec, last, taken, mover, backward, own_store, stop_for_count)
         status = jnp.where(last == own_store, IN_STORE,
-                           jnp.where(~go_on, CAPTURE, jnp.where(laps + 1 >= MAX_LAPS, ENDS, GOING)))
+                           jnp.where(stops | ~go_on, CAPTURE, jnp.where(laps + 1 >= MAX_LAPS, ENDS, GOING)))
+        takes = (status == CAPTURE) | ((status != IN_STORE) & lap_takes)
+        flat = jnp.where(takes, captured, flat)
+        result = result | jnp.where(takes, taken, 0)
         lifted = jnp.where((status == GOING) | (status == ENDS), flat[following], 0)
         flat = flat.at[following].add(-lifted)
         # an endless sowing: the seeds in hand leave play, as MancalaGames drops them
         flat = flat.at[cells + OUT_OF_PLAY].add(jnp.where(status == ENDS, lifted, 0))
-        return flat, following, lifted, last, laps + 1, seeds, status
+        return flat, following, lifted, last, laps + 1, seeds, status, result
 
     seeds = flat[origin]
     leave = (spec[LEAVE_ONE] != 0) & ~((seeds == 1) & (spec[MOVE_ONE] != 0))  # all but one seed lifted
     seeds = seeds - leave.astype(jnp.int32)
     start = (flat.at[origin].set(leave.astype(jnp.int32)), origin, seeds, origin, jnp.int32(0), seeds,
-             jnp.int32(GOING))
-    flat, _, _, last, _, lap_seeds, status = lax.while_loop(lambda carry: carry[6] == GOING, lap, start)
-    captured, result = capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward)
-    return (jnp.where(status == CAPTURE, captured, flat),
-            jnp.where(status == CAPTURE, result, jnp.where(status == IN_STORE, REPEAT, ENDLESS)))
+             jnp.int32(GOING), jnp.int32(0))
+    flat, _, _, _, _, _, status, result = lax.while_loop(lambda carry: carry[6] == GOING, lap, start)
+    return flat, jnp.where(status == IN_STORE, result | REPEAT, jnp.where(status == ENDS, ENDLESS, result))
+
+
+def next_lap(flat, spec, last, taken, mover, backward, own_store, stop_for_count):
+    """Where a lap that ended in ``last`` (a hole) goes on, by ``laps``, after the capture a lap
+    makes (lap_capture; ``taken``: that capture's bits): (whether another lap is sown, the hole
+    it is sown from, whether the lap's capture is made)."""
+    holes = spec[SPEC_PITS]
+    sides, laps_rule = spec[CAPTURE_SIDE], spec[LAPS_]
+    by_count, across, gap = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0, spec[CAPTURE_GAP] != 0
+    due = stop_for_count & can_take(flat, last, holes, mover, spec, True, sides)
+    after = step(last, holes, backward, own_store)
+    lone, more = flat[last] == 1, flat[last] > 1
+    # lap_capture (relay): across, a lone seed that captured goes on alone, one that did not stops;
+    # two out, the capture then a lap from the last hole; by count, from the next hole
+    count_due = can_take(flat, last, holes, mover, spec, True, sides)
+    lap_capture = (laps_rule == RELAY) & (spec[LAP_CAPTURE] != 0)
+    takes = jnp.where(across, lone, jnp.where(gap, more, count_due))
+    lap_go = jnp.where(across & lone, (taken & CAPTURED) != 0, more | (~across & ~gap & count_due))
+    opposite = jnp.clip(2 * holes - last, 0, flat.shape[0] - 1)
+    stop_for_across = across & lone & can_take(flat, opposite, holes, mover, spec, by_count, sides)
+    go_on = jnp.where(lap_capture, lap_go, jnp.where(
+        laps_rule == RELAY, more & ~due, (laps_rule == NEXT) & (flat[after] > 0) & ~stop_for_across & ~due))
+    from_next = jnp.where(lap_capture, ~across & ~gap & count_due, laps_rule == NEXT)
+    return go_on, jnp.where(from_next, after, last), lap_capture & takes
 
 
 # -- turns ------------------------------------------------------------------------------------------
