@@ -32,7 +32,7 @@ from pgx._src.struct import dataclass, field
 
 from mancala_marl.errors import BadInput
 from ..games.base import GAME_OVER, MAX_MOVES, Game, check_max_moves
-from ..observations import MOVE_FEATURES, MOVE_SCALE, PER_PIT, TURN_CHAIN, _size
+from ..observations import MOVE_FEATURES, MOVE_SCALE, PER_PIT, TURN_CHAIN, _size, check_obs_type
 from .rules import Rules
 
 OBS_TYPES = ("counts", "paper", "moves", "turns", "afterstates")
@@ -76,17 +76,19 @@ class MancalaEnv(core.Env):
             raise BadInput(f"obs_type must be one of {list(OBS_TYPES)} for the JAX environments, got {obs_type!r}")
         if reward not in REWARDS:
             raise BadInput(f"reward must be one of {list(REWARDS)}, got {reward!r}")
+        check_obs_type(game, obs_type)  # each pit's move features: not where a move also names its way
         check_max_moves(max_moves)
         self.game, self.rules = game, rules
         self.obs_type, self.reward_type, self.max_moves = obs_type, reward, int(max_moves)
-        self._pits, self._cells, self._to = game.pits, game.board_size, game.to_move_index
+        # actions: the pits, or (a game whose move names its way) twice as many
+        self._pits, self._actions, self._cells, self._to = game.pits, game.actions, game.board_size, game.to_move_index
         self._stores = jnp.array([game.pits, 2 * game.pits + 1])
         self._init_board = jnp.asarray(game.init())
         # the numba kernel itself, not game.legal_mask: tests/jax reroutes that method to this class
-        self._init_legal = np.empty(game.pits, np.bool_)
+        self._init_legal = np.empty(game.actions, np.bool_)
         type(game).legal_kernel(game.init(), game.spec, self._init_legal)
         self._obs_size = _size(game, obs_type)
-        self._sequences = jnp.asarray(list(itertools.product(range(game.pits), repeat=TURN_CHAIN)), jnp.int32)
+        self._sequences = jnp.asarray(list(itertools.product(range(game.actions), repeat=TURN_CHAIN)), jnp.int32)
 
     # -- Pgx's Env -------------------------------------------------------------------------------
     @property
@@ -103,7 +105,7 @@ class MancalaEnv(core.Env):
 
     @property
     def num_actions(self) -> int:
-        return self._pits  # Pgx's default plays init() to find out
+        return self._actions  # Pgx's default plays init() to find out
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
@@ -120,7 +122,7 @@ class MancalaEnv(core.Env):
         every field of every branch."""
         del key  # the rules have no chance element
         action = jnp.asarray(action, jnp.int32)
-        pit = jnp.clip(action, 0, self._pits - 1)
+        pit = jnp.clip(action, 0, self._actions - 1)
         done = state.terminated | state.truncated
         illegal = ~done & ((action != pit) | ~state.legal_action_mask[pit])
         moves = ~done & ~illegal
@@ -194,9 +196,9 @@ class MancalaEnv(core.Env):
         return jnp.where(ok, self.rules.apply(base, move), board)
 
     def _children(self, board):
-        """Every pit played from ``board``: (legal mask, (pits, state_size) boards)."""
+        """Every action played from ``board``: (legal mask, (actions, state_size) boards)."""
         legal = self.rules.legal(board)
-        return legal, jax.vmap(self.play, (None, 0, None))(board, jnp.arange(self._pits), legal)
+        return legal, jax.vmap(self.play, (None, 0, None))(board, jnp.arange(self._actions), legal)
 
     def returns(self, board):
         """+1/-1/0 per player (more seeds in the store wins) once the game is over, zeros before."""

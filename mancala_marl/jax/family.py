@@ -41,15 +41,17 @@ from ..games.family_space import (CAPTURE_GAP, COUNT_AT_LEAST, COUNT_IS, LAP_COU
                                   SIDE_OPPONENT, SIDE_OWN, SKIP_ORIGIN, SLAMMED, SLAM_AVOIDED, SLAM_EXTRA_TURN,
                                   SLAM_FROM_EMPTY, SLAM_ILLEGAL, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_FINAL,
                                   TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_, TO_MOVER, TO_NOBODY, TO_OWNER, TURNS_PLAYED,
-                                  UNFED_TAKES, WIN_SHORT, WIN_SWEEP)
+                                  UNFED_TAKES, WIN_SHORT, WIN_SWEEP, BY_PARITY, OUTWARD, CHOOSE_ALL, CHOOSE_MIDDLE,
+                                  CHOOSE_DIRECTION,                                   OPPOSED, FIRST_WAY, MOVE_RULE, OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY, NOT_ACROSS_ONES,
+                                  SINGLES_LAST, TO_OCCUPIED, LEAVE_LEFT, LAP_CAPTURE)
 from .rules import Rules
 
 # Each rule the JAX family does not play yet, with the values it plays: a rule set with another
 # value is refused, naming the first such parameter.
-PLAYED = {"direction": ("ccw", "cw"), "choose_direction": ("none",), "opponent_store": ("passed",),
-          "lap_capture": (False,), "sow_max": (0,), "move_rule": ("any",), "pre_capture": ("none",),
+PLAYED = {"direction": ("ccw", "cw", "outward", "inward", "by_parity", "opposed"), "choose_direction": ("none", "middle", "all"), "opponent_store": ("passed",),
+          "lap_capture": (False, True), "sow_max": (0,), "move_rule": ("any", "opponent_or_empty", "single_to_empty", "not_across_ones", "singles_last", "to_occupied"), "pre_capture": ("none",),
           "capture_kind": ("standard",),
-          "grand_slam": ("legal", "illegal", "no_capture", "extra_turn"), "goal": ("most_seeds",),
+          "grand_slam": ("legal", "illegal", "no_capture", "leave_left", "leave_right", "extra_turn"), "goal": ("most_seeds",),
           "children": ("none",), "children_bank": (False,), "repetition_ends": (False,)}
 
 
@@ -245,7 +247,23 @@ def capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward):
     result = jnp.where(slam & (slam_rule == SLAM_EXTRA_TURN), REPEAT | CAPTURED,
                        jnp.where(slam & (slam_rule == SLAM_NO_CAPTURE), SLAMMED, result))
     taking = jnp.where(slam & (slam_rule == SLAM_NO_CAPTURE), saved, taking)
+    leave = slam & (slam_rule >= LEAVE_LEFT) & (slam_rule < SLAM_EXTRA_TURN)
+    taking = jnp.where(leave, keep_grand_slam_hole(taking, saved, holes, mover, slam_rule == LEAVE_LEFT), taking)
     return jnp.where(skip, flat, taking), jnp.where(skip, 0, result)
+
+
+def keep_grand_slam_hole(taking, before, holes, mover, left):
+    """A capture took every seed of the opponent's row: it is undone, and the opponent's holes
+    are taken but one, the first holding seeds from the mover's ``left`` end or right end (as the
+    mover sees the board). A row of one full hole is taken all the same."""
+    cell = jnp.arange(before.shape[0])
+    first = (1 - mover) * (holes + 1)
+    full = (cell >= first) & (cell < first + holes) & (before > 0)
+    # the opponent's pit 0 faces the mover's right end: from the left, the highest cell comes first
+    keeper = jnp.where(left, jnp.where(full, cell, -1).max(), jnp.where(full, cell, before.shape[0]).min())
+    taken = full & (cell != keeper)
+    kept = jnp.where(taken, 0, before).at[mover * (holes + 1) + holes].add(jnp.where(taken, before, 0).sum())
+    return jnp.where(full.sum() <= 1, taking, kept)
 
 
 # -- sowing ---------------------------------------------------------------------------------------
@@ -312,6 +330,43 @@ def lap_goes_on(flat, spec, last, holes, mover):
         side_of(last, holes) == jnp.where(rule == OWN_SIDE, mover, 1 - mover))))
 
 
+def action_count(spec):
+    """The game's actions (the numba spec's last entry, before :data:`TOTAL`)."""
+    return spec[-2]
+
+
+def sows_backward(spec, hole, seeds):
+    """Whether a move of ``hole`` (lifting ``seeds``) sows clockwise, by ``direction``."""
+    rule = spec[DIRECTION]
+    left_half = hole < spec[SPEC_PITS] // 2  # (an odd row's middle hole is always chosen)
+    return jnp.where(rule <= 1, rule == 1, jnp.where(rule == BY_PARITY, seeds % 2 == 0,
+                                                     jnp.where(rule == OUTWARD, left_half, ~left_half)))
+
+
+def action_backward(flat, spec, mover, action):
+    """Whether ``action`` of ``mover`` sows clockwise: the way it names, where a move names its way
+    (``hole + holes``: clockwise), else its hole's way by the rules."""
+    holes = spec[SPEC_PITS]
+    cell = jnp.clip(jnp.maximum(mover, 0) * (holes + 1) + action % holes, 0, flat.shape[0] - 1)
+    return jnp.where(action_count(spec) > holes, action >= holes, sows_backward(spec, action % holes, flat[cell]))
+
+
+def crossing_cell(flat, spec, action):
+    """Where a lone seed sown outward from an end hole crosses into the other row (its owner may
+    not play it straight back: MancalaGames' rule for outward sowing), or -1."""
+    holes = spec[SPEC_PITS]
+    mover = jnp.maximum(flat[2 * holes + 2], 0)
+    hole = action % holes
+    origin = mover * (holes + 1) + hole
+    ruled = (spec[DIRECTION] == OUTWARD) & (spec[MIN_SEEDS] == 1) & (spec[LEAVE_ONE] == 0) & \
+        (spec[CHOOSE_DIRECTION] != CHOOSE_ALL) & (flat[origin] == 1)
+    clockwise = action_backward(flat, spec, mover, action)
+    at_end = (hole == 0) & clockwise | (hole == holes - 1) & ~clockwise
+    own_store = jnp.where(spec[SOW_STORE] != 0, mover * (holes + 1) + holes, -1)
+    target = step(origin, holes, clockwise, own_store)  # (one seed: never back at the origin, nor past a full hole)
+    return jnp.where(ruled & at_end & (side_of(target, holes) == 1 - mover), target, -1)
+
+
 def sow_and_capture(flat, spec, action, live=True):
     """Play ``action`` (a hole of the player to move) and take what it captures; (flat, the
     REPEAT | CAPTURED | ENDLESS | SLAMMED bits). The turn and the end are left to :func:`apply`.
@@ -320,55 +375,147 @@ def sow_and_capture(flat, spec, action, live=True):
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = flat[cells]
-    origin = mover * (holes + 1) + action
-    backward = spec[DIRECTION] == 1
+    origin = mover * (holes + 1) + action % holes
+    backward = action_backward(flat, spec, mover, action)
     own_store = jnp.where(spec[SOW_STORE] != 0, mover * (holes + 1) + holes, -1)
-    by_count, across, side_rule = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0, spec[CAPTURE_SIDE]
+    by_count, across = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0
     inhibited = flat[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
     # a relay stops where a capture by count is due, unless the captures are two out
     stop_for_count = by_count & ~across & (spec[CAPTURE_GAP] == 0) & ~inhibited
     opponent_had_seeds = (spec[GRAND_SLAM] >= SLAM_NO_CAPTURE) & \
         ((spec[SLAM_FROM_EMPTY] != 0) | (row_seeds(flat, holes, 1 - mover) > 0))
-    laps_rule = spec[LAPS_]
     GOING, CAPTURE, IN_STORE, ENDS = 0, 1, 2, 3
 
     def lap(carry):
-        flat, origin, seeds, _, laps, _, _ = carry
+        flat, origin, seeds, _, laps, _, _, result = carry
         flat, last = sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited)
-        due = stop_for_count & can_take(flat, last, holes, mover, spec, True, side_rule)
-        after = step(last, holes, backward, own_store)
-        opposite = jnp.clip(2 * holes - last, 0, cells - 1)
-        stop_for_across = across & (flat[last] == 1) & can_take(flat, opposite, holes, mover, spec, by_count, side_rule)
-        go_on = lap_goes_on(flat, spec, last, holes, mover) & jnp.where(
-            laps_rule == RELAY, (flat[last] > 1) & ~due, (laps_rule == NEXT) & (flat[after] > 0) & ~stop_for_across & ~due)
-        following = jnp.where(laps_rule == NEXT, after, last)
+        # one capture a lap serves both: the one a lap makes (lap_capture) and the move's last
+        captured, taken = capture(flat, spec, last, seeds, opponent_had_seeds, backward)
+        # a lap's capture that gave another turn stops the sowing (where a store is sown)
+        stops = ((own_store >= 0) & ((result & REPEAT) != 0)) | ~lap_goes_on(flat, spec, last, holes, mover)
+        go_on, following, lap_takes = next_lap(flat, spec, last, taken, mover, backward, own_store, stop_for_count)
         status = jnp.where(last == own_store, IN_STORE,
-                           jnp.where(~go_on, CAPTURE, jnp.where(laps + 1 >= MAX_LAPS, ENDS, GOING)))
+                           jnp.where(stops | ~go_on, CAPTURE, jnp.where(laps + 1 >= MAX_LAPS, ENDS, GOING)))
+        takes = (status == CAPTURE) | ((status != IN_STORE) & lap_takes)
+        flat = jnp.where(takes, captured, flat)
+        result = result | jnp.where(takes, taken, 0)
         lifted = jnp.where((status == GOING) | (status == ENDS), flat[following], 0)
         flat = flat.at[following].add(-lifted)
         # an endless sowing: the seeds in hand leave play, as MancalaGames drops them
         flat = flat.at[cells + OUT_OF_PLAY].add(jnp.where(status == ENDS, lifted, 0))
-        return flat, following, lifted, last, laps + 1, seeds, status
+        return flat, following, lifted, last, laps + 1, seeds, status, result
 
     seeds = jnp.where(live, flat[origin], 0)
     leave = (seeds > 0) & (spec[LEAVE_ONE] != 0) & ~((seeds == 1) & (spec[MOVE_ONE] != 0))  # all but one seed lifted
     seeds = seeds - leave.astype(jnp.int32)
     start = (flat.at[origin].set(leave.astype(jnp.int32)), origin, seeds, origin, jnp.int32(0), seeds,
-             jnp.int32(GOING))
-    flat, _, _, last, _, lap_seeds, status = lax.while_loop(lambda carry: carry[6] == GOING, lap, start)
-    captured, result = capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward)
-    return (jnp.where(status == CAPTURE, captured, flat),
-            jnp.where(status == CAPTURE, result, jnp.where(status == IN_STORE, REPEAT, ENDLESS)))
+             jnp.int32(GOING), jnp.int32(0))
+    flat, _, _, _, _, _, status, result = lax.while_loop(lambda carry: carry[6] == GOING, lap, start)
+    return flat, jnp.where(status == IN_STORE, result | REPEAT, jnp.where(status == ENDS, ENDLESS, result))
+
+
+def next_lap(flat, spec, last, taken, mover, backward, own_store, stop_for_count):
+    """Where a lap that ended in ``last`` (a hole) goes on, by ``laps``, after the capture a lap
+    makes (lap_capture; ``taken``: that capture's bits): (whether another lap is sown, the hole
+    it is sown from, whether the lap's capture is made)."""
+    holes = spec[SPEC_PITS]
+    sides, laps_rule = spec[CAPTURE_SIDE], spec[LAPS_]
+    by_count, across, gap = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0, spec[CAPTURE_GAP] != 0
+    due = stop_for_count & can_take(flat, last, holes, mover, spec, True, sides)
+    after = step(last, holes, backward, own_store)
+    lone, more = flat[last] == 1, flat[last] > 1
+    # lap_capture (relay): across, a lone seed that captured goes on alone, one that did not stops;
+    # two out, the capture then a lap from the last hole; by count, from the next hole
+    count_due = can_take(flat, last, holes, mover, spec, True, sides)
+    lap_capture = (laps_rule == RELAY) & (spec[LAP_CAPTURE] != 0)
+    takes = jnp.where(across, lone, jnp.where(gap, more, count_due))
+    lap_go = jnp.where(across & lone, (taken & CAPTURED) != 0, more | (~across & ~gap & count_due))
+    opposite = jnp.clip(2 * holes - last, 0, flat.shape[0] - 1)
+    stop_for_across = across & lone & can_take(flat, opposite, holes, mover, spec, by_count, sides)
+    go_on = jnp.where(lap_capture, lap_go, jnp.where(
+        laps_rule == RELAY, more & ~due, (laps_rule == NEXT) & (flat[after] > 0) & ~stop_for_across & ~due))
+    from_next = jnp.where(lap_capture, ~across & ~gap & count_due, laps_rule == NEXT)
+    return go_on, jnp.where(from_next, after, last), lap_capture & takes
 
 
 # -- turns ------------------------------------------------------------------------------------------
 def movable(flat, spec, actions: int):
-    """The actions whose hole holds enough seeds: bool[actions]."""
+    """The actions whose hole holds enough seeds, that pass the move rule and, where a move names
+    its way, may go that way: bool[actions]."""
     holes = spec[SPEC_PITS]
-    mover = flat[2 * holes + 2]
-    hole = jnp.arange(actions)
+    cells = 2 * holes + 2
+    mover = flat[cells]
+    first = jnp.maximum(mover, 0) * (holes + 1)
+    action = jnp.arange(actions)
+    hole = action % holes
+    seeds = flat[jnp.clip(first + hole, 0, flat.shape[0] - 1)]
+    chosen = action_count(spec) > holes  # hole h counter-clockwise, then h + holes clockwise
+    backward = jnp.where(chosen, action >= holes, sows_backward(spec, hole, seeds))
+    # the hole a lone seed just crossed into may not be played back (no hole: out of 0..holes-1)
+    blocked = flat[cells + NO_RETURN] - 1 - first
+    way = way_allowed(flat, spec, mover, hole, backward)  # (elementwise over the actions)
+    rule_ok = jax.vmap(lambda h, b: may_move(flat, spec, mover, h, b))(hole, backward)
+    out = (mover >= 0) & (action < action_count(spec)) & (hole != blocked) & (~chosen | way) & rule_ok
+    # singles_last: a hole of one only when every hole that may be played holds one
+    others = (out & (seeds != 1)).any()
+    return jnp.where((spec[MOVE_RULE] == SINGLES_LAST) & others, out & (seeds != 1), out)
+
+
+def may_move(flat, spec, mover, hole, backward):
+    """Whether ``hole`` holds enough seeds and passes the move rule, sown clockwise (``backward``)
+    or not (not yet must-share or an illegal grand slam)."""
+    holes = spec[SPEC_PITS]
+    last_cell = flat.shape[0] - 1
+    origin = jnp.clip(jnp.maximum(mover, 0) * (holes + 1) + hole, 0, last_cell)
+    seeds = flat[origin]
+    rule = spec[MOVE_RULE]
+    own_store = jnp.where(spec[SOW_STORE] != 0, jnp.maximum(mover, 0) * (holes + 1) + holes, -1)
+    # single_to_empty: a lone seed moves only into an empty hole (and never into the store)
+    following = step(origin, holes, backward, own_store)
+    single = (side_of(following, holes) >= 0) & ~((seeds == 1) & (flat[following] > 0))
+    # not_across_ones: not across from a hole of the opponent's holding one seed
+    across = flat[jnp.clip(2 * holes - origin, 0, last_cell)] != 1
+    # opponent_or_empty: the first lap (of a move of no more seeds than holes) ends across, or empty
+    laps_end = (rule == OPPONENT_OR_EMPTY) | (rule == TO_OCCUPIED)
+    cell = first_lap_end(flat, spec, origin, jnp.where(laps_end, seeds, 0), holes, backward, own_store)
+    side = side_of(cell, holes)
+    opponent_or_empty = (seeds > holes) | ~((side == mover) & (flat[cell] > 0))
+    # to_occupied: the first lap must not end in a hole it leaves holding one seed; the seeds the
+    # lap drops there: it passes every cell of the ring alike, laps apart
+    ring = 2 * holes + (own_store >= 0) - (spec[SKIP_ORIGIN] != 0)
+    left = jnp.where(spec[LEAVE_ONE] != 0, seeds - 1, seeds)
+    dropped = (left - 1) // ring + 1
+    before = jnp.where(cell == origin, jnp.where(spec[LEAVE_ONE] != 0, 1, 0), flat[cell])
+    occupied = (side < 0) | (before + dropped != 1)
+    ruled = jnp.select([rule == SINGLE_TO_EMPTY, rule == NOT_ACROSS_ONES, rule == OPPONENT_OR_EMPTY,
+                        rule == TO_OCCUPIED], [single, across, opponent_or_empty, occupied], True)
+    return (seeds >= spec[MIN_SEEDS]) & ruled
+
+
+def first_lap_end(flat, spec, origin, seeds, holes, backward, own_store):
+    """The cell where a move's first lap from ``origin`` (``seeds`` in it) drops its last seed."""
+    lone = (seeds == 1) & (spec[MOVE_ONE] != 0)
+    left = jnp.where((spec[LEAVE_ONE] != 0) & ~lone, seeds - 1, seeds)
+
+    def body(carry):
+        cell, left = carry
+        cell = step(cell, holes, backward, own_store)
+        cell = jnp.where((cell == origin) & (spec[SKIP_ORIGIN] != 0), step(cell, holes, backward, own_store), cell)
+        return cell, left - 1
+
+    return lax.while_loop(lambda carry: carry[1] > 0, body, (origin, left))[0]
+
+
+def way_allowed(flat, spec, mover, hole, backward):
+    """Whether ``hole`` may be sown that way (clockwise: ``backward``), in a game where a move names
+    its way: "opposed", the way of the mover's first move; a chosen hole, either way."""
+    holes = spec[SPEC_PITS]
+    first = flat[2 * holes + 2 + FIRST_WAY]
+    opposed = (first == 0) | (backward == ((first == 2) == (mover == 0)))
+    choose = spec[CHOOSE_DIRECTION]
+    free = (choose == CHOOSE_ALL) | ((choose == CHOOSE_MIDDLE) & (hole == holes // 2))
     cell = jnp.clip(jnp.maximum(mover, 0) * (holes + 1) + hole, 0, flat.shape[0] - 1)
-    return (mover >= 0) & (hole < holes) & (flat[cell] >= spec[MIN_SEEDS])
+    return jnp.where(spec[DIRECTION] == OPPOSED, opposed, free | (backward == sows_backward(spec, hole, flat[cell])))
 
 
 def legal(flat, spec, actions: int):
@@ -423,8 +570,15 @@ def apply(flat, action, spec, actions: int):
     cells = 2 * holes + 2
     mover = flat[cells]
     flat = flat.at[cells + MOVES_PLAYED].add(1)
+    # "opposed": the way of the first move is the mover's for the game, the other the opponent's
+    clockwise = action >= holes
+    first_way = jnp.where((spec[DIRECTION] == OPPOSED) & (flat[cells + FIRST_WAY] == 0),
+                          1 + jnp.where(mover == 0, clockwise, ~clockwise), flat[cells + FIRST_WAY])
+    flat = flat.at[cells + FIRST_WAY].set(first_way.astype(jnp.int32))
+    crossed = crossing_cell(flat, spec, action)
     flat, result = sow_and_capture(flat, spec, action)
-    flat = flat.at[cells + NO_RETURN].set(0)
+    kept = (crossed >= 0) & (flat[jnp.maximum(crossed, 0)] == 1)  # still a lone seed after the capture
+    flat = flat.at[cells + NO_RETURN].set(jnp.where(kept, crossed + 1, 0))
     endless = claim(flat, holes, mover, spec[ENDLESS_LEFTOVER]).at[cells].set(GAME_OVER)
     repeat = (result & REPEAT) != 0
     flat = flat.at[cells + TURNS_PLAYED].add((~repeat).astype(jnp.int32)).at[cells + EXTRA_TURNS].set(

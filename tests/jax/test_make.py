@@ -19,6 +19,8 @@ from mancala_marl.jax import JAX_VARIANTS, examples, from_state, make, to_state
     (lambda: make("sungka", stones=2.5), r"stones must be an integer >= 1 and <= 2\*\*30 - 1, got 2.5"),
     (lambda: make("kalah", obs_type="tesauro"), "obs_type must be one of .* for the JAX environments"),
     (lambda: make("kalah", reward="win"), "reward must be one of"),
+    # a move of Alemungula also names its way (ten actions): no per-pit move features, as with numba
+    (lambda: make("alemungula", obs_type="moves"), "obs_type 'moves' describes each pit's move"),
     (lambda: make("kalah", max_moves=0), r"max_moves must be >= 1, got 0; it takes 1..2\*\*31 - 1"),
     (lambda: from_state(make_game("kalah"), make_game("kalah").init(), num_moves=-1),
      r"num_moves must be >= 0, got -1; it takes 0..2\*\*31 - 1"),
@@ -39,7 +41,7 @@ def test_the_rules_and_their_defaults_are_the_numba_games():
         for params in examples(name):
             env = make(name, **params)
             assert env.game.params == make_game(name, **params).params
-            assert env.num_actions == env.game.pits
+            assert env.num_actions == env.game.actions  # twice the pits where a move names its way
 
 
 @pytest.mark.parametrize("name", JAX_VARIANTS)
