@@ -130,7 +130,8 @@ def test_the_draw_follows_the_weights():
 
 @pytest.mark.parametrize("games, weights, message", [
     (["kalah", "wari"], None, r"^make_mixed: Kalah\(.*\) is not a game of the two-row family"),
-    (["wari", "alemungula"], None, r"^make_mixed: alemungula: direction='outward' is not played by the JAX family yet"),
+    (["wari", "family:repetition_ends=True"], None,
+     r"^make_mixed: family: repetition_ends=True is not played by the JAX family yet"),
     ("wari", None, r"^make_mixed takes a list of games"),
     (["wari", "dakon"], [1, -1], r"^weights must be 2 numbers >= 0"),
     (["wari", "dakon"], [0, 0], r"^weights must be 2 numbers >= 0"),
