@@ -6,13 +6,18 @@ numba game's own ``spec``, then :data:`TOTAL`, the game's seeds), and the board 
 nothing is specialised to one rule set, so one compiled step can serve a batch whose rows are
 different games, their flat states padded to the largest.
 
-**What is played.** Sowing one way round the ring, the stores sown or passed, the origin skipped
-or not, all seeds lifted or all but one; one lap, relay laps and laps from the next hole, with
-their lap rules; captures by count (with chains either way, a side rule, a limit), across (with
-the sowing seed) or two out, the hole across from the first and the last hole taken too, the
-holes taken as the seeds pass, the last seeds sown to the opponent, the last few seeds taken,
-captures withheld in the first turns or from a single seed; every grand slam rule but those that
-leave a hole; extra turns on a capture; must-share, passes and every end of a most-seeds game.
+**What is played.** Sowing counter-clockwise, clockwise, outward (a lone seed crossing into the
+other row not played straight back), inward or by parity, the opposed and chosen ways (``2H``
+actions: ``h`` sows hole ``h`` counter-clockwise, ``h + H`` clockwise); every move rule; the
+stores sown or passed, the origin skipped or not, all seeds lifted or all but one; one lap, relay
+laps (with the captures a lap makes, lap_capture) and laps from the next hole, with their lap
+rules; the captures before a lap (pre_capture); captures by count (with chains either way, a side
+rule, a limit), across (with the sowing seed) or two out, the hole across from the first and the
+last hole taken too, the holes taken as the seeds pass, the last seeds sown to the opponent, the
+last few seeds taken, captures withheld in the first turns or from a single seed; every grand
+slam rule; extra turns on a capture; must-share, passes and every end of a most-seeds game.
+Not yet: children, capture kinds but the standard one, goals but most seeds, the opponent's store
+sown, full holes skipped (sow_max), random starts and repetition_ends (:data:`PLAYED`).
 Any other rule is refused by :func:`refusal` in one line naming the parameter; the numba engine
 plays it.
 
@@ -42,16 +47,14 @@ from ..games.family_space import (CAPTURE_GAP, COUNT_AT_LEAST, COUNT_IS, LAP_COU
                                   SLAM_FROM_EMPTY, SLAM_ILLEGAL, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_FINAL,
                                   TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_, TO_MOVER, TO_NOBODY, TO_OWNER, TURNS_PLAYED,
                                   UNFED_TAKES, WIN_SHORT, WIN_SWEEP, BY_PARITY, OUTWARD, CHOOSE_ALL, CHOOSE_MIDDLE,
-                                  CHOOSE_DIRECTION,                                   OPPOSED, FIRST_WAY, MOVE_RULE, OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY, NOT_ACROSS_ONES,
-                                  SINGLES_LAST, TO_OCCUPIED, LEAVE_LEFT, LAP_CAPTURE)
+                                  CHOOSE_DIRECTION, OPPOSED, FIRST_WAY, MOVE_RULE, OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY,
+                                  NOT_ACROSS_ONES, SINGLES_LAST, TO_OCCUPIED, LEAVE_LEFT, LAP_CAPTURE,
+                                  PRE_CAPTURE, PRE_ONE_SEED, PRE_ACROSS_ONES, PRE_ACROSS_LONE)
 from .rules import Rules
 
 # Each rule the JAX family does not play yet, with the values it plays: a rule set with another
 # value is refused, naming the first such parameter.
-PLAYED = {"direction": ("ccw", "cw", "outward", "inward", "by_parity", "opposed"), "choose_direction": ("none", "middle", "all"), "opponent_store": ("passed",),
-          "lap_capture": (False, True), "sow_max": (0,), "move_rule": ("any", "opponent_or_empty", "single_to_empty", "not_across_ones", "singles_last", "to_occupied"), "pre_capture": ("none",),
-          "capture_kind": ("standard",),
-          "grand_slam": ("legal", "illegal", "no_capture", "leave_left", "leave_right", "extra_turn"), "goal": ("most_seeds",),
+PLAYED = {"opponent_store": ("passed",), "sow_max": (0,), "capture_kind": ("standard",), "goal": ("most_seeds",),
           "children": ("none",), "children_bank": (False,), "repetition_ends": (False,)}
 
 
@@ -241,7 +244,8 @@ def capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward):
                         can_take(taking, last, holes, mover, spec, False, sides))
     taking = jnp.where(spec[TAKE_LAST] > 0, take_last(taking, spec, holes, mover), taking)
     slam_rule = spec[GRAND_SLAM]
-    slam = (taken > 0) & (slam_rule >= SLAM_NO_CAPTURE) & opponent_had_seeds & (row_seeds(taking, holes, 1 - mover) == 0)
+    slam = (taken > 0) & (slam_rule >= SLAM_NO_CAPTURE) & opponent_had_seeds & \
+        (row_seeds(taking, holes, 1 - mover) == 0)
     extra = (spec[CAPTURE_EXTRA_TURN] != 0) & ((spec[EXTRA_TURN_ONCE] == 0) | (flat[cells + EXTRA_TURNS] == 0))
     result = jnp.where(taken == 0, 0, jnp.where(extra, REPEAT | CAPTURED, CAPTURED))
     result = jnp.where(slam & (slam_rule == SLAM_EXTRA_TURN), REPEAT | CAPTURED,
@@ -388,6 +392,7 @@ def sow_and_capture(flat, spec, action, live=True):
 
     def lap(carry):
         flat, origin, seeds, _, laps, _, _, result = carry
+        flat, seeds = pre_capture(flat, spec, origin, seeds, mover)
         flat, last = sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited)
         # one capture a lap serves both: the one a lap makes (lap_capture) and the move's last
         captured, taken = capture(flat, spec, last, seeds, opponent_had_seeds, backward)
@@ -405,6 +410,7 @@ def sow_and_capture(flat, spec, action, live=True):
         flat = flat.at[cells + OUT_OF_PLAY].add(jnp.where(status == ENDS, lifted, 0))
         return flat, following, lifted, last, laps + 1, seeds, status, result
 
+    flat = across_ones(flat, spec, mover)
     seeds = jnp.where(live, flat[origin], 0)
     leave = (seeds > 0) & (spec[LEAVE_ONE] != 0) & ~((seeds == 1) & (spec[MOVE_ONE] != 0))  # all but one seed lifted
     seeds = seeds - leave.astype(jnp.int32)
@@ -412,6 +418,30 @@ def sow_and_capture(flat, spec, action, live=True):
              jnp.int32(GOING), jnp.int32(0))
     flat, _, _, _, _, _, status, result = lax.while_loop(lambda carry: carry[6] == GOING, lap, start)
     return flat, jnp.where(status == IN_STORE, result | REPEAT, jnp.where(status == ENDS, ENDLESS, result))
+
+
+def pre_capture(flat, spec, origin, seeds, mover):
+    """The capture before each lap is sown (pre_capture but across_ones), from the ``seeds``
+    lifted from ``origin``: one of them to the store (one_seed), or a lone one takes the hole
+    across (across_lone). Returns (flat, the seeds left to sow)."""
+    holes = spec[SPEC_PITS]
+    rule, store = spec[PRE_CAPTURE], mover * (holes + 1) + holes
+    one = ((rule == PRE_ONE_SEED) & (seeds > 0)).astype(jnp.int32)
+    lone = (rule == PRE_ACROSS_LONE) & (seeds == 1) & (side_of(origin, holes) >= 0)
+    flat = move_seeds(flat.at[store].add(one), jnp.clip(2 * holes - origin, 0, flat.shape[0] - 1), store, lone)
+    return flat, seeds - one
+
+
+def across_ones(flat, spec, mover):
+    """pre_capture across_ones, once, from the board as the move found it: each of the mover's
+    holes holding one seed takes the hole across."""
+    holes = spec[SPEC_PITS]
+    cell = jnp.arange(flat.shape[0])
+    across = flat[jnp.clip(2 * holes - cell, 0, flat.shape[0] - 1)]
+    # an opponent's hole is taken where the mover's hole across holds one seed
+    taken = (spec[PRE_CAPTURE] == PRE_ACROSS_ONES) & (side_of(cell, holes) == 1 - mover) & (across == 1)
+    gain = jnp.where(taken, flat, 0).sum()
+    return jnp.where(taken, 0, flat).at[mover * (holes + 1) + holes].add(gain)
 
 
 def next_lap(flat, spec, last, taken, mover, backward, own_store, stop_for_count):

@@ -43,7 +43,7 @@ def test_the_mancalagames_files_it_plays_match_numba():
         except BadInput:  # a file the numba family does not play either
             continue
     games = played(games)
-    assert len(games) >= 76
+    assert len(games) >= 80
     crosscheck_rule_sets(games, plays=2, seed=2)
 
 
@@ -82,14 +82,16 @@ def test_each_rule_it_does_not_play_yet_is_refused_naming_it(name):
     param = next(p for p in PARAMETERS if p.name == name)
     values = [value for value in param.choices or ((True, False) if param.type is bool else (1, 2, 3, 8, 12))
               if value not in family.PLAYED[name]]
+    assert values, f"{name}: every value is played; the entry goes from PLAYED"
     rng = np.random.default_rng(5)
     others = {key: choices for key, choices in PLAYED_CHOICES.items() if key != name}
     bounds = {key: bound for key, bound in PLAYED_BOUNDS.items() if key != name}
     for value in values:
         try:  # the other rules played ones, where the family takes that
             rules = sample_rules(rng, fixed={name: value}, choices=others, tries=300, **bounds)
-        except BadInput:  # (children_bank: only in a game of children, itself refused first)
-            rules = sample_rules(rng, fixed={name: value}, tries=300)
+        except BadInput:  # (children_bank: only in a game of children, itself refused first; capture_kind
+            # 'opponent_store' needs three other rules, drawn together once in a few hundred draws)
+            rules = sample_rules(rng, fixed={name: value}, tries=3000)
         first = next(key for key, played in family.PLAYED.items() if rules[key] not in played)
         assert first == name or list(family.PLAYED).index(first) < list(family.PLAYED).index(name)
         with pytest.raises(ValueError, match=rf"^family: {first}={rules[first]!r} is not played by the JAX family yet"):
