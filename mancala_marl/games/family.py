@@ -155,7 +155,7 @@ A rule set in which no hole can be played at the start is refused, as are a star
 few holes (or a random one that might leave the first player no move), ``passing`` with
 ``sow_store`` (which MancalaGames plays oddly) and a parameter that would do nothing
 (``lap_rule`` without laps, ``lap_count`` without a count rule): each refused combination is a
-row of :data:`mancala_marl.games.family_rules.RULES`, with its message and its repair.
+row of ``mancala_marl.games.family_rules.RULES``, with its message and its repair.
 :func:`sample_rules` draws rule sets the family takes, at random, within bounds.
 
 **The package's own games.** Kalah, Sungka, Oware and Togyz Kumalak are points of the family
@@ -460,7 +460,7 @@ def sample_rules(rng: np.random.Generator, *, fixed: dict | None = None, choices
                  tries: int = 1000, **bounds: tuple[int, int]) -> dict:
     """A rule set of the family drawn at random from ``rng``, one that ``Family(**rules)`` takes.
 
-    Each parameter is drawn uniformly over :data:`~mancala_marl.games.family_rules.DRAWS`, as the
+    Each parameter is drawn uniformly over ``family_rules.DRAWS``, as the
     tests' generator draws them: by default holes 2..8, seeds 1..5, min_seeds 1, sow_max 0, the
     other numbers over small ranges (``family_rules.RANGES``), every string parameter over its
     choices (all the starts, the random one too) and every bool over both. The draw is repaired by
