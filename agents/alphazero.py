@@ -35,6 +35,7 @@ from mancala_marl.atomic import write_atomically
 from mancala_marl.errors import BadInput
 from mancala_marl.games import Game, Param
 from mancala_marl.games.base import SPEC_PITS
+from mancala_marl.games.family_encoding import BOARD_LENGTH, RULES_HOLES, RULES_LENGTH, TOTAL_SCALE
 
 from . import mcts
 from .base import SEED, Policy, check_game_on, register_policy
@@ -44,12 +45,19 @@ FORMAT = "mancala_marl.alphazero/1"
 
 
 # -- network input ---------------------------------------------------------------------------
-OBS_TYPES = observations.COUNTS_FIRST  # the layout below scales and one-hots their leading counts
+# the layout below scales and one-hots their leading counts; "rules" (the two-row family's) too,
+# with one layout for every game of the family, so that one network reads them all
+OBS_TYPES = observations.COUNTS_FIRST + ("rules",)
 
 
 @functools.lru_cache(maxsize=64)
 def _layout(game_type: type, params: tuple, obs_type: str) -> tuple[np.ndarray, int]:
     game = game_type(**dict(params))
+    if obs_type == "rules":
+        observations.check_obs_type(game, obs_type)  # a game of the family, of at most RULES_HOLES a row
+        scale = np.zeros(BOARD_LENGTH + RULES_LENGTH, np.float32)
+        scale[:BOARD_LENGTH] = TOTAL_SCALE  # not the game's own seeds: the same input for every game
+        return scale, scale.size + BOARD_LENGTH * (MAX_COUNT + 1)
     high = observations.observation_space(game, obs_type).high.astype(np.float32)
     counts = observations.observation_space(game, "counts").shape[0]  # the move features come after
     scale = np.where((high > 1) & (np.arange(high.size) < counts), high, 0).astype(np.float32)
@@ -146,10 +154,26 @@ class Network:
         _forward(x, self._weights, self._biases, logits, values)
         return logits, values
 
+    @property
+    def actions(self) -> int:
+        return self.policy[1].size
+
+    def plays(self, game: Game) -> bool:
+        """Whether this network reads ``game``: its own rules, or, for a network of the family's
+        ``rules`` observation (trained on several games at once), any game of the family that fits
+        that observation and its policy head."""
+        if self.obs_type == "rules":
+            return "rules" in observations.obs_types(game) and game.actions <= self.actions
+        return (self.meta["game"], self.meta["rule_params"]) == (game.name, dict(game.params))
+
     def check(self, game: Game, where: str) -> None:
+        if self.plays(game):
+            return
+        if self.obs_type == "rules":
+            raise BadInput(f"{where} reads the two-row family's rules: it plays a game of the family of at most "
+                           f"{RULES_HOLES} holes a row and {self.actions} actions, not {game.cli_spec()}")
         ours, theirs = (self.meta["game"], self.meta["rule_params"]), (game.name, dict(game.params))
-        if ours != theirs:
-            raise BadInput(f"{where} was trained for {ours[0]} {ours[1]} but is used on {theirs[0]} {theirs[1]}")
+        raise BadInput(f"{where} was trained for {ours[0]} {ours[1]} but is used on {theirs[0]} {theirs[1]}")
 
     def save(self, path, weights: dict) -> None:
         """Write ``weights`` (numpy arrays) and the metadata to ``path`` atomically."""
@@ -235,7 +259,9 @@ def search(game: Game, net, forest: mcts.Forest, sims: int, c_puct: float = 1.5,
     arrays = forest.arrays()
     scale, size = feature_layout(game, obs_type)
     batch = np.empty((len(forest.roots), size), dtype=np.float32)
-    logits = np.zeros((len(forest.roots), game.actions), dtype=np.float32)
+    # a network of several games has as many logits as the one with the most actions
+    width = net.actions if isinstance(net, Network) else game.actions
+    logits = np.zeros((len(forest.roots), width), dtype=np.float32)
     values = np.zeros(len(forest.roots), dtype=np.float32)
     done = 0
     while done < sims and (deadline is None or done == 0 or time.perf_counter() < deadline):
@@ -310,8 +336,11 @@ class AlphaZeroPolicy(Policy):
     def network(self, game: Game) -> Network:
         key = _rules_key(game.name, game.params)
         if key not in self._nets:
-            if self._nets:  # a network given by path= or net= plays its own game only
-                next(iter(self._nets.values())).check(game, f"alphazero network {self.path or ''}".strip())
+            if self._nets:  # a network given by path= or net= plays its own game (a rules network, its family)
+                given = next(iter(self._nets.values()))
+                given.check(game, f"alphazero network {self.path or ''}".strip())
+                self._nets[key] = given
+                return given
             path = shipped_network(game)
             net = Network.load(path)
             # The shipped network is trained on the default rules: on others its input has another
@@ -339,7 +368,7 @@ class AlphaZeroPolicy(Policy):
             return int(np.flatnonzero(legal)[0])
         if self.sims == 0 and self.time_limit is None:
             logits, _ = net(features(game, state, net.obs_type))
-            return int(np.flatnonzero(legal)[np.argmax(logits[0][legal])])
+            return int(np.flatnonzero(legal)[np.argmax(logits[0, :game.actions][legal])])
         sims = self.sims if self.time_limit is None else 1 << 30
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         # With a time limit, room for more simulations than fit in it (~10-40 us each).

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from mancala_marl.agents import alphazero as az_policy  # the policy that plays the trained network
 from mancala_marl.errors import BadInput
-from mancala_marl.games import make_game
+from mancala_marl.games import make_game, parse_game
 from mancala_marl.cli.arguments import (
     add_game_argument,
     command_config,
@@ -45,7 +45,7 @@ def add_parser(subparsers) -> None:
                                           "--generations total, --policy-target (torch) or --minutes (jax), "
                                           "--opening and the --eval-* options, and refuses any other option "
                                           "that differs from the run's.")
-    add_game_argument(p)
+    add_game_argument(p, several=True)
     p.add_argument("--backend", choices=("torch", "jax"), default="torch",
                    help="torch: PUCT self-play on the CPU (default); jax: Gumbel MuZero self-play of thousands of "
                         "games at once on every local accelerator (mctx, the [jax] extra), the same network file")
@@ -116,6 +116,9 @@ def run(args) -> int:
         raise BadInput(f"{names}: not an option of --backend {args.backend}")
     if args.resume and args.run_dir:
         check_backend(Path(args.run_dir), args.backend)
+    args.game, args.mix = (args.game[0], None) if len(args.game) == 1 else ("family", args.game)
+    if args.mix and args.backend == "torch":
+        raise BadInput(f"{' '.join(args.mix)}: one network on several games trains with --backend jax only")
     if args.backend == "jax":
         return run_jax(args)
     require("train", "this command")
@@ -142,9 +145,16 @@ def run_jax(args) -> int:
     require("jax", "--backend jax")
     from mancala_marl.train.alphazero.jax import JaxAlphaZeroConfig, train
 
+    if args.mix and args.obs_type is None:
+        args.obs_type = "rules"  # the one input that tells the games apart
     config, given = command_config(args, JaxAlphaZeroConfig, None, {"hidden": layer_sizes})
-    run_dir = args.run_dir or default_run_dir(args.game, config.rule_params, "alphazero-jax")
+    if config.mix:  # runs/wari+dakon-alphazero-jax
+        run_dir = args.run_dir or "runs/" + "+".join(game.cli_spec().replace(":", "-").replace(",", "-")
+                                                     for game in config.played()) + "-alphazero-jax"
+    else:
+        run_dir = args.run_dir or default_run_dir(args.game, config.rule_params, "alphazero-jax")
     path = train(config, run_dir, resume=args.resume, given=given)
-    game = make_game(args.game, **az_policy.Network.load(path).meta["rule_params"])
+    meta = az_policy.Network.load(path).meta
+    game = parse_game(meta["mix"][0]) if meta.get("mix") else make_game(args.game, **meta["rule_params"])
     print(f"network: {path}   {play_hint(game, f'alphazero:path={path}')}")
     return 0

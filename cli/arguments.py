@@ -127,9 +127,10 @@ def layer_sizes(text: str, option: str) -> list[int]:
         raise BadInput(f"{option} must be comma-separated layer sizes, got {text!r}") from None
 
 
-def add_game_argument(parser) -> None:
+def add_game_argument(parser, several: bool = False) -> None:
     """GAME of the training commands, written as arena writes it: a name, with its rules if wanted
-    (``kalah:pits=4,seeds=3``), the one way every command takes rules."""
+    (``kalah:pits=4,seeds=3``), the one way every command takes rules; with ``several``, one or
+    more of them (a list)."""
     from mancala_marl.games import make_game
 
     def game(text: str) -> str:
@@ -141,7 +142,12 @@ def add_game_argument(parser) -> None:
                 raise argparse.ArgumentTypeError(str(error)) from None
         return text
 
-    parser.add_argument("game", type=game, metavar="GAME", help=GAME_HELP)
+    if several:
+        parser.add_argument("game", type=game, metavar="GAME", nargs="+",
+                            help=GAME_HELP + "; several games of the two-row family (--backend jax, --obs-type "
+                                 "rules) train one network on all of them")
+    else:
+        parser.add_argument("game", type=game, metavar="GAME", help=GAME_HELP)
 
 
 def fold_game_rules(args) -> None:

@@ -29,16 +29,17 @@ from .kalah import Kalah
 from .mancalagames import load_mancalagames
 from .named import NAMED, NAMED_GAMES, NamedGame
 from .oware import Oware
-from .params import Param, parse_spec
+from .params import Param, check_values, parse_spec
 from .sungka import Sungka
 from .togyz_kumalak import TogyzKumalak
 
 KERNELS = ("apply_kernel", "legal_kernel", "exact_kernel", "extra_obs_kernel", "custom_obs_kernel")
 
 
-def game_class_faults(cls) -> list[str]:
+def game_class_faults(cls, build: bool = True) -> list[str]:
     """What ``cls`` lacks of what the environments, the batch engine, the observations, the
-    search and the pictures use (see :mod:`mancala_marl.games.base`), one entry each."""
+    search and the pictures use (see :mod:`mancala_marl.games.base`), one entry each. Its
+    ``examples`` are built (``build``), or only their parameters checked against its declarations."""
     if not (isinstance(cls, type) and issubclass(cls, Game)):
         return [f"to be a subclass of mancala_marl.games.Game, got {cls!r}"]
     module = cls.__module__.rsplit(".", 1)[-1]
@@ -73,7 +74,7 @@ def game_class_faults(cls) -> list[str]:
     elif not faults:
         for example in examples:
             try:
-                cls(**example)
+                cls(**example) if build else check_values(cls.parameters, example, cls.name)
             except (ValueError, TypeError) as error:
                 faults.append(f"examples that it takes: {example} is refused ({error})")
     return faults
@@ -82,7 +83,9 @@ def game_class_faults(cls) -> list[str]:
 def _register(*classes: type[Game]) -> dict[str, type[Game]]:
     games = {}
     for game_id, cls in enumerate(classes):
-        faults = game_class_faults(cls)
+        # Not built here: a game checks its rules with its kernels (the family compiles its legal
+        # moves, half a minute on a cold cache), which every import would pay; the tests build them.
+        faults = game_class_faults(cls, build=False)
         if faults:
             raise TypeError(f"game class {getattr(cls, '__qualname__', cls)} cannot be registered; it needs "
                             + "; ".join(faults))

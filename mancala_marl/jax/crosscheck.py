@@ -19,6 +19,9 @@ from .env import MancalaEnv
 from .rules import pick_legal
 
 
+CHUNK = 32  # rows of crosscheck_rule_sets' compiled step
+
+
 class Mismatch(AssertionError):
     """The two engines disagree; the message names the game, the step, the row and both values."""
 
@@ -119,35 +122,42 @@ def crosscheck_rule_sets(games, plays: int = 4, seed: int = 0) -> dict:
 
     size, actions = max(game.state_size for game in games), max(game.actions for game in games)
     rows = [game for game in games for _ in range(plays)]
-    specs = jnp.stack([family.spec_of(game) for game in rows])
-    starts = np.zeros((len(rows), size), np.int32)
+    specs = np.stack([np.asarray(family.spec_of(game)) for game in rows])
+    flats = np.zeros((len(rows), size), np.int32)
     for i, game in enumerate(rows):
-        starts[i, :game.state_size] = game.init()
-    apply = jax.jit(jax.vmap(lambda flat, action, spec: family.apply(flat, action, spec, actions)))
-    legal = jax.jit(jax.vmap(lambda flat, spec: family.legal(flat, spec, actions)))
+        flats[i, :game.state_size] = game.init()
+
+    def moved(flat, action, spec):
+        after = family.apply(flat, action, spec, actions)
+        return after, family.legal(after, spec, actions)
+
+    step = jax.jit(jax.vmap(moved))
+    masks = np.array(jax.jit(jax.vmap(lambda flat, spec: family.legal(flat, spec, actions)))(flats, specs))
     rng = np.random.default_rng(seed)
-    flats, cpu = starts.copy(), [game.init() for game in rows]
-    done = np.zeros(len(rows), bool)
-    moves = t = 0
-    while not done.all():
-        masks = np.asarray(legal(jnp.asarray(flats), specs))
+    cpu = [game.init() for game in rows]
+    live = np.arange(len(rows))
+    width, moves, t = min(CHUNK, len(rows)), 0, 0
+    while live.size:
         picks = np.zeros(len(rows), np.int32)
-        for i in np.flatnonzero(~done):
+        for i in live:
             game, expected = rows[i], cpu[i]
             if not (np.array_equal(masks[i, :game.actions], game.legal_mask(expected)) and not masks[i, game.actions:].any()):
                 raise Mismatch(f"{game!r}, step {t}, row {i}: legal mask JAX {masks[i].tolist()}, numba "
                                f"{game.legal_mask(expected).tolist()} in {expected.tolist()}")
             picks[i] = rng.choice(np.flatnonzero(masks[i]))
-        # a finished row plays its start again, thrown away: no step sows from a finished board
-        after = np.asarray(apply(jnp.asarray(np.where(done[:, None], starts, flats)), jnp.asarray(picks), specs))
+        # the live rows in chunks of one size (the last one filled up with rows again, unused), so
+        # that a step costs what the games still on need, and the step is compiled once
+        for chunk in range(0, live.size, width):
+            part = np.resize(live[chunk:chunk + width], width)
+            after, after_masks = (np.asarray(x) for x in step(flats[part], picks[part], specs[part]))
+            for k, i in enumerate(live[chunk:chunk + width]):
+                game = rows[i]
+                before, cpu[i] = cpu[i], game.apply(cpu[i], int(picks[i]))
+                moves += 1
+                if not (np.array_equal(after[k, :game.state_size], cpu[i]) and not after[k, game.state_size:].any()):
+                    raise Mismatch(f"{game!r}, step {t + 1}, row {i}: {before.tolist()} after {picks[i]}: flat state "
+                                   f"JAX {after[k].tolist()}, numba {cpu[i].tolist()}")
+                flats[i], masks[i] = after[k], after_masks[k]
         t += 1
-        for i in np.flatnonzero(~done):
-            game = rows[i]
-            before, cpu[i] = cpu[i], game.apply(cpu[i], int(picks[i]))
-            moves += 1
-            if not (np.array_equal(after[i, :game.state_size], cpu[i]) and not after[i, game.state_size:].any()):
-                raise Mismatch(f"{game!r}, step {t}, row {i}: {before.tolist()} after {picks[i]}: flat state JAX "
-                               f"{after[i].tolist()}, numba {cpu[i].tolist()}")
-            flats[i] = after[i]
-            done[i] = game.is_terminal(cpu[i])
+        live = np.array([i for i in live if not rows[i].is_terminal(cpu[i])], np.int64)
     return {"rule_sets": len(games), "games": len(rows), "moves": moves}

@@ -1,6 +1,7 @@
 """``mancala-marl alphazero GAME --backend jax``: a tiny run on CPU, resumed from the same state, its
 network played by the CPU ``alphazero`` policy, and bad input refused in one line."""
 
+import csv
 import io
 import json
 import os
@@ -10,12 +11,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
 from mancala_marl.agents import alphazero as az_policy
 from mancala_marl.agents import make_policy
-from mancala_marl.games import make_game
+from mancala_marl.games import make_game, parse_game
 from mancala_marl.jax import from_state, make
 from mancala_marl.train.alphazero.jax import JaxAlphaZeroConfig, feature_fn, forward, train
 from mancala_marl.train.alphazero.jax.checkpoints import redeal
@@ -165,6 +167,56 @@ def test_the_command_trains_evaluates_and_refuses_bad_input(tmp_path, capsys):
     (tmp_path / "run" / "checkpoints" / "last.npz").write_bytes(b"not a checkpoint")
     err = refused("kalah:pits=4,seeds=3", "--backend", "jax", "--resume", "--generations", "2", "--run-dir", run)
     assert "cannot read the checkpoint" in err and "last.npz" in err
+
+
+MIX = ["family:holes=4,seeds=3", "wari", "family:holes=5,seeds=2,capture_min=3"]
+
+
+def test_one_network_trains_on_several_games_and_plays_any_game_of_the_family(tmp_path, capsys):
+    run = tmp_path / "mix"
+    assert main(["alphazero", *MIX, "--backend", "jax", "--generations", "2", "--games", "16", "--moves", "40",
+                 "--sims", "4", "--hidden", "16", "--buffer", "2000", "--batch-size", "64", "--eval-every", "2",
+                 "--eval-games", "1", "--eval-sims", "2", "--eval-opponents", "random", "--run-dir", str(run),
+                 "--no-progress"]) == 0
+    assert "play it:" in capsys.readouterr().out
+    net = az_policy.Network.load(run / "network.npz")
+    assert net.meta["mix"] == MIX and net.obs_type == "rules" and net.actions == 6  # wari's six holes
+    with open(run / "evaluations.csv") as rows:
+        evaluated = {(row["opponent"], row["seat"]) for row in csv.DictReader(rows)}
+    assert evaluated == {(f"random on {spec}", seat) for spec in MIX for seat in ("first", "second")}
+
+    # the CPU policy reads each game as the JAX network did: the same outputs on the same positions
+    a = _arrays(run / "checkpoints" / "last.npz")
+    params = {k[7:]: v for k, v in a.items() if k.startswith("params/")}
+    policy = make_policy(f"alphazero:path={run / 'network.npz'},sims=4")
+    for spec in MIX:
+        game = parse_game(spec)
+        states = random_positions(game, 16, seed=3)
+        obs = az_policy.observe(game, states, "rules")
+        jax_logits, jax_values = forward(params, feature_fn(game, "rules")(jnp.asarray(obs)))
+        logits, values = policy.network(game)(az_policy.features(game, states, "rules"))
+        np.testing.assert_allclose(logits, jax_logits, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(values, jax_values, rtol=1e-5, atol=1e-5)
+    # and plays a game it never saw, of a board it never saw
+    result = arena(make_game("bohnenspiel"), policy, "random", n=1, seed=0)
+    assert sum(s["games"] for s in result["seats"].values()) == 2
+    with pytest.raises(ValueError, match=r"reads the two-row family's rules: it plays a game of the family of at "
+                                         r"most 16 holes a row and 6 actions, not dakon$"):
+        policy.network(make_game("dakon"))  # seven holes: more actions than its policy head
+    with pytest.raises(ValueError, match="reads the two-row family's rules.*not kalah$"):
+        policy.network(make_game("kalah"))
+
+    def refused(*argv) -> str:
+        assert main(["alphazero", *argv, "--run-dir", str(tmp_path / "x")]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0, err
+        return err
+
+    assert "trains with --backend jax only" in refused("wari", "dakon")
+    assert "reads obs_type 'rules'" in refused("wari", "dakon", "--backend", "jax", "--obs-type", "counts")
+    assert "repetition_ends=True is not played by the JAX family yet" in refused(
+        "wari", "family:repetition_ends=True", "--backend", "jax")
+    assert "is not a game of the two-row family" in refused("wari", "kalah", "--backend", "jax")
 
 
 def test_help_imports_no_jax():

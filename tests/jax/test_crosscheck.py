@@ -13,7 +13,7 @@ from mancala_marl.jax.crosscheck import Mismatch, crosscheck
 GAMES_PER_RULE_SET = 20_000
 # the family's rules read from a traced spec cost its JAX engine 10-100x a game's own on a CPU:
 # tests/jax/test_family_jax.py plays it on many more rule sets instead
-FAMILY_GAMES = 500
+FAMILY_GAMES = 200
 CASES = [(name, params, "score_diff" if i == 1 else "result")
          for name in JAX_VARIANTS for i, params in enumerate(examples(name))]
 

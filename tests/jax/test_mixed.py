@@ -15,16 +15,25 @@ from mancala_marl.jax import make_mixed
 GAMES = ["wari", "dakon", "family:holes=4,seeds=3", "songo", "bohnenspiel"]
 
 
+N = 24  # rows of every batch below: each compiled function is compiled once (seconds each on a CPU)
+
+
 @pytest.fixture(scope="module")
 def env():
     return make_mixed(GAMES, max_moves=300)  # (a truncated row is compared too)
 
 
-def test_each_row_plays_its_own_game_as_numba(env):
+@pytest.fixture(scope="module")
+def batched(env):
+    """(init, step) of ``env``, vmapped over N rows and jitted (the family's rules run eagerly take minutes)."""
+    init = jax.jit(jax.vmap(env.init))
+    return (lambda seed: init(jax.random.split(jax.random.PRNGKey(seed), N))), jax.jit(jax.vmap(env.step))
+
+
+def test_each_row_plays_its_own_game_as_numba(batched):
     games = [parse_game(spec) for spec in GAMES]
-    n = 40
-    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), n))
-    step = jax.jit(jax.vmap(env.step))
+    init, step = batched
+    state = init(0)
     rows = np.asarray(state.game)
     assert set(rows.tolist()) == set(range(len(games)))  # every game drawn
     cpu = [games[g].init() for g in rows]
@@ -76,20 +85,20 @@ def test_the_pgx_api_holds(env):
     assert lost.terminated and lost.rewards[fresh.current_player] == -1
 
 
-def test_auto_reset_draws_a_new_game(env):
+def test_auto_reset_draws_a_new_game(env, batched):
     step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
-    state = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(6), 16))
+    state = batched[0](6)
     seen = set()
     key = jax.random.PRNGKey(7)
     for _ in range(400):
         key, k1, k2 = jax.random.split(key, 3)
-        state = step(state, act_randomly(k1, state.legal_action_mask), jax.random.split(k2, 16))
+        state = step(state, act_randomly(k1, state.legal_action_mask), jax.random.split(k2, N))
         seen |= set(np.asarray(state.game).tolist())
     assert seen == set(range(len(GAMES)))
 
 
-def test_the_rules_observation_tells_the_games_apart(env):
-    states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(8), 32))
+def test_the_rules_observation_tells_the_games_apart(batched):
+    states = batched[0](8)
     rules = np.asarray(states.observation[:, BOARD_LENGTH:])
     for g, spec in enumerate(GAMES):
         assert np.array_equal(rules[np.asarray(states.game) == g], np.tile(encode_rules(parse_game(spec)), (
@@ -105,13 +114,13 @@ def test_the_rules_observation_tells_the_games_apart(env):
     assert np.array_equal(np.asarray(state.observation)[:8], np.append(own, board[game.pits]))
 
 
-def test_the_rules_observation_is_the_numba_environments(env):
+def test_the_rules_observation_is_the_numba_environments(env, batched):
     # the same numbers as the PettingZoo and Gymnasium environments' obs_type="rules", every row
-    state = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(12), 24))
-    step = jax.jit(jax.vmap(env.step))
+    init, step = batched
+    state = init(12)
     for i in range(30):
         state = step(state, act_randomly(jax.random.PRNGKey(i), state.legal_action_mask))
-    observe = jax.vmap(env._observe, (0, None))
+    observe = jax.jit(jax.vmap(env._observe, (0, None)))
     for player in (0, 1):
         seen = np.asarray(observe(state, player))
         for i, g in enumerate(np.asarray(state.game)):
@@ -122,10 +131,10 @@ def test_the_rules_observation_is_the_numba_environments(env):
 
 def test_the_draw_follows_the_weights():
     env = make_mixed(["wari", "dakon"], weights=[1, 3])
-    games = np.asarray(jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(10), 4000)).game)
+    games = np.asarray(jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(10), 4000)).game)
     assert abs(games.mean() - 0.75) < 0.03
     only = make_mixed(["wari", "dakon"], weights=[0, 1])
-    assert (np.asarray(jax.vmap(only.init)(jax.random.split(jax.random.PRNGKey(11), 50)).game) == 1).all()
+    assert (np.asarray(jax.jit(jax.vmap(only.init))(jax.random.split(jax.random.PRNGKey(11), 50)).game) == 1).all()
 
 
 @pytest.mark.parametrize("games, weights, message", [

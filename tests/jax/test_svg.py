@@ -13,11 +13,11 @@ from mancala_marl.svg import board_svg, save_svg
 @pytest.mark.parametrize("name", JAX_VARIANTS)
 def test_a_jax_state_is_drawn_as_its_numba_state(name, tmp_path):
     env = make(name)
-    state = env.init(jax.random.PRNGKey(0))
-    state = env.step(state, int(np.flatnonzero(np.asarray(state.legal_action_mask))[0]))
+    state = jax.jit(env.init)(jax.random.PRNGKey(0))  # (run eagerly, the family's step takes a minute)
+    state = jax.jit(env.step)(state, int(np.flatnonzero(np.asarray(state.legal_action_mask))[0]))
     save_svg(state, tmp_path / "one.svg")
     assert (tmp_path / "one.svg").read_text() == board_svg(make_game(name), to_state(state))
-    batch = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), 3))
+    batch = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), 3))
     save_svg(batch, tmp_path / "batch.svg")
     text = (tmp_path / "batch.svg").read_text()
     assert text.count('class="board"') == 3 and text.count(f'data-cell="{make_game(name).pits}"') == 3

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mancala_marl.errors import BadInput
-from mancala_marl.games import make_game
+from mancala_marl.games import Game, make_game, parse_game
 
 from ..config import check_shared
 
@@ -14,6 +14,7 @@ from ..config import check_shared
 class JaxAlphaZeroConfig:
     game: str = "kalah"
     rule_params: dict = field(default_factory=dict)
+    mix: list = field(default_factory=list)  # games of the two-row family trained on at once (then game is "family")
     generations: int = 100
     minutes: float = 0.0               # stop after this much training time (0: none); the learning rate decays over it
     games: int = 1024                  # self-play games at once, over all devices
@@ -50,4 +51,21 @@ class JaxAlphaZeroConfig:
         if self.buffer < self.games * self.moves:  # a generation's positions must fit in the ring at once
             raise BadInput(f"buffer ({self.buffer}) must hold a generation's positions: at least games * moves "
                              f"= {self.games * self.moves}")
-        check_policies(make_game(self.game, **self.rule_params), self.eval_opponents)
+        if self.mix:
+            from mancala_marl.jax.family import refusal
+
+            if self.obs_type != "rules":
+                raise BadInput(f"a run over several games reads obs_type 'rules' (the family's rules beside the "
+                               f"board), not {self.obs_type!r}")
+            for game in self.played():
+                why = refusal(game)
+                if why:
+                    raise BadInput(why)
+        for game in self.played():
+            check_policies(game, self.eval_opponents)
+
+    def played(self) -> list[Game]:
+        """The games of the run: those of ``mix``, or ``game`` with its ``rule_params``."""
+        if self.mix:
+            return [parse_game(spec) for spec in self.mix]
+        return [make_game(self.game, **self.rule_params)]

@@ -33,7 +33,7 @@ from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from mancala_marl.agents import alphazero as az_policy  # the policy that plays the trained network
-from mancala_marl.jax import make
+from mancala_marl.jax import make, make_mixed
 
 from .config import JaxAlphaZeroConfig
 from .network import feature_fn, forward, init_params
@@ -46,7 +46,7 @@ SPLIT = ("replay", "games", "window", "key")
 STATS = ("positions", "learned", "lost", "games", "first_points", "policy_loss", "value_loss", "fitted")
 # what a Learner's compiled functions depend on: runs that agree on these share them (a resumed run,
 # a test's runs), instead of compiling them again (tens of seconds on a CPU)
-SHAPE = ("game", "rule_params", "games", "moves", "sims", "opening", "hidden", "obs_type", "value_q", "buffer",
+SHAPE = ("game", "rule_params", "mix", "games", "moves", "sims", "opening", "hidden", "obs_type", "value_q", "buffer",
          "batch_size", "reuse", "learning_rate", "weight_decay")
 _LEARNERS: dict = {}
 
@@ -75,7 +75,10 @@ class Learner:
         self.devices = list(devices or jax.devices())
         n = len(self.devices)
         self.mesh = Mesh(np.array(self.devices), ("d",))
-        self.env = make(game.name, obs_type=config.obs_type, **game.params)
+        # several games: one environment drawing a game for each row, the network reading its rules
+        self.env = (make_mixed(config.mix, obs_type=config.obs_type) if config.mix else
+                    make(game.name, obs_type=config.obs_type, **game.params))
+        self.actions = self.env.num_actions
         self.features = feature_fn(game, config.obs_type)
         self.inputs = az_policy.feature_layout(game, config.obs_type)[1]
         self.optimizer = optax.inject_hyperparams(optax.adamw)(learning_rate=config.learning_rate,
@@ -96,7 +99,7 @@ class Learner:
     def initial(self, seed: int) -> dict:
         """A run's first state: a new network, an empty buffer, every game at its start."""
         key, init = jax.random.split(jax.random.key(seed))
-        params = init_params(init, self.inputs, self.config.hidden, self.game.pits)
+        params = init_params(init, self.inputs, self.config.hidden, self.actions)
         keys = jax.random.split(key, len(self.devices))
         state = {"params": params, "opt_state": self.optimizer.init(params), "replay": self.empty_replay(),
                  "key": np.asarray(jax.random.key_data(keys))}
@@ -104,7 +107,7 @@ class Learner:
         return self.place(state)
 
     def empty_replay(self) -> dict:
-        n, pits = len(self.devices), self.game.pits
+        n, pits = len(self.devices), self.actions
         obs = self.env.observation_shape
         shapes = {"obs": obs, "mask": (pits,), "policy": (pits,), "value": ()}
         dtypes = {"obs": np.float32, "mask": np.bool_, "policy": np.float32, "value": np.float32}
@@ -114,7 +117,7 @@ class Learner:
 
     def fresh_games(self, keys) -> dict:
         """``games`` at their start and an empty ``window``, on each device (one key each)."""
-        pits = self.game.pits
+        pits = self.actions
 
         def local(key):
             games = self._start(jax.random.fold_in(key, 1))

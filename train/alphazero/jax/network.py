@@ -62,11 +62,15 @@ def forward(params: dict, x):
     return logits, value
 
 
-def export(params: dict, game, obs_type: str, hidden, path=None, **extra) -> az_policy.Network:
+def export(params: dict, game, obs_type: str, hidden, path=None, mix=(), **extra) -> az_policy.Network:
     """The :class:`~mancala_marl.agents.alphazero.Network` of ``params`` (written to ``path``
-    where given): the file the ``alphazero`` policy plays, with no jax at play time."""
+    where given): the file the ``alphazero`` policy plays, with no jax at play time. A network of
+    several games (``mix``, their specs) is written as the family's: it reads their rules and plays
+    any game of the family that fits its input."""
     weights = {name: np.array(value, dtype=np.float32) for name, value in params.items()}  # writable: numba reads them
-    meta = {"game": game.name, "rule_params": dict(game.params), "obs_type": obs_type, "margin_weight": 0.0,
+    rules = {"game": "family", "rule_params": {}, "mix": list(mix)} if mix else {
+        "game": game.name, "rule_params": dict(game.params)}
+    meta = {**rules, "obs_type": obs_type, "margin_weight": 0.0,
             "features": az_policy.feature_layout(game, obs_type)[1], "hidden": list(hidden),
             "trained_by": "mancala-marl alphazero --backend jax (self-play with mctx)", **extra}
     net = az_policy.Network(weights, meta)

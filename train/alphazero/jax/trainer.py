@@ -25,7 +25,6 @@ import jax
 import numpy as np
 
 from mancala_marl.errors import BadInput
-from mancala_marl.games import make_game
 
 from ..config import cosine_decay
 from ..trainer import evaluate  # the exported network against the baselines, on CPU
@@ -40,6 +39,18 @@ RESUMABLE = {"generations", "minutes", "opening", "eval_every", "eval_games", "e
              "replay_every"}
 COMMAND = "alphazero --backend jax"
 PHASES = ("selfplay_s", "fit_s", "export_s", "checkpoint_s")
+
+
+def evaluate_played(config: JaxAlphaZeroConfig, net, generation: int) -> list[dict]:
+    """:func:`~..trainer.evaluate` on the run's game, or on each game of its mix (each row's
+    opponent then says on which: ``"greedy on dakon"``)."""
+    if not config.mix:
+        return evaluate(config.played()[0], net, config, generation)
+    rows = []
+    for spec, game in zip(config.mix, config.played()):
+        for row in evaluate(game, net, config, generation):
+            rows.append({**row, "opponent": f"{row['opponent']} on {spec}"})
+    return rows
 
 
 def learning_rate(config: JaxAlphaZeroConfig, generation: int, seconds: float) -> float:
@@ -140,7 +151,7 @@ class Recorder:
     def _write(self, saved, progress, stats, replay, evaluated) -> None:
         run, config, generation = self.run, self.config, progress["generation"]
         start = time.perf_counter()
-        net = export(saved["params"], self.game, config.obs_type, config.hidden, run.folder / "network.npz",
+        net = export(saved["params"], self.game, config.obs_type, config.hidden, run.folder / "network.npz", mix=config.mix,
                      generation=generation, positions=progress["positions"], opening=config.opening,
                      train_seconds=round(progress["seconds"], 1), devices=self.devices)
         exported = time.perf_counter()
@@ -157,7 +168,7 @@ class Recorder:
         status = (f"{stats['positions']:,} positions ({stats['lost']:,} lost) of {stats['games']:,} games, {fitted}; "
                   f"seconds: {times}{' (with the buffer)' if replay else ''}; {progress['seconds'] / 60:.1f} min")
         if evaluated:
-            rows = evaluate(self.game, net, config, generation)
+            rows = evaluate_played(config, net, generation)
             status += f" | {run.evaluated(rows, progress['positions'], progress['seconds'], self.writer, step=generation)}"
         if evaluated or not config.progress_bar:
             self.bar.console.print(f"[generation {generation}] {status}", markup=False)
@@ -179,7 +190,7 @@ def train(config: JaxAlphaZeroConfig, run_dir, resume: bool = False, given=None,
     config = run.start(config, resume, given)
     devices = list(devices or jax.devices())
     config.check(len(devices))
-    game = make_game(config.game, **config.rule_params)
+    game = config.played()[0]
     learner = make_learner(config, game, devices)
     state = learner.initial(config.seed)
     progress = {"generation": 0, "seconds": 0.0, "positions": 0}
