@@ -4,6 +4,7 @@ over a batch of Wari alone, the same size.
 
     taskset -c 0 .venv-jax/bin/python benchmarks/family_jax_speed.py   # one core: batch 2^12, 10 named games beside Wari
     .venv-jax/bin/python benchmarks/family_jax_speed.py --quick    # batch 2^8, 3 games, a smoke run
+    .venv-jax/bin/python benchmarks/family_jax_speed.py --log2 10 --moves 32 --reps 1 --alone   # + each game alone
 
 The JAX figures are ``jax_speed.py``'s (``lax.scan`` over ``--moves`` steps of
 ``vmap(auto_reset(step, init))``, the median of ``--reps`` timed runs after a compiling one); the
@@ -52,6 +53,9 @@ def main(argv=None):
     parser.add_argument("--moves", type=count_argument("steps"), default=64, help="moves per timed run (default 64)")
     parser.add_argument("--reps", type=count_argument("steps"), default=3, help="timed runs per figure (default 3)")
     parser.add_argument("--quick", action="store_true", help="batch 2^8, 3 games, 16 moves: a smoke run")
+    parser.add_argument("--alone", action="store_true",
+                        help="also time each named game alone in the mixed environment: the slowest is the "
+                             "ceiling of the mixed batch (a compile each: minutes on a CPU)")
     add_quick_results_dir(parser, "family_jax_speed.json and .md")
     args = parser.parse_args(argv)
     games = GAMES[:3] if args.quick else GAMES
@@ -77,6 +81,18 @@ def main(argv=None):
     results["mixed"] = {"games": played, "mixed": mixed, "wari_alone": wari, "ratio": mixed / wari}
     print(f"mixed batch of {len(played)} named games {mixed / 1e6:.3f} M moves/s, Wari alone {wari / 1e6:.3f}: "
           f"{mixed / wari:.3f} (target >= 0.5)", flush=True)
+    if args.alone:
+        # The lockstep ceiling: a step of a batch lasts as long as its slowest row's move (every
+        # row runs each loop until the last one is done), so a mixed batch, in which each game has
+        # a share of the rows, steps about as slowly as a batch of its slowest game alone.
+        alone = {}
+        for name in played:
+            alone[name] = rate(make_mixed([name], obs_type="counts"), size, args.moves, args.reps)
+            print(f"  {name:24s} alone {alone[name] / 1e6:7.3f} M moves/s: {alone[name] / wari:.3f} of Wari", flush=True)
+        slowest = min(alone, key=alone.get)
+        results["alone"] = {"rates": alone, "slowest": slowest, "ceiling": alone[slowest] / wari}
+        print(f"the slowest game alone, {slowest}: {alone[slowest] / wari:.3f} of Wari (the lockstep ceiling of a "
+              f"mixed batch)", flush=True)
     table = markdown(results)
     print(table)
     folder = quick_results_dir(args, args.quick)
@@ -98,6 +114,13 @@ def markdown(results: dict) -> str:
     lines += ["", f"A mixed batch of the {len(mixed['games'])} named games the JAX family plays: "
               f"{mixed['mixed'] / 1e6:.3f} M moves/s, Wari alone {mixed['wari_alone'] / 1e6:.3f}: "
               f"{mixed['ratio']:.3f} of it (target 0.5)."]
+    if "alone" in results:
+        alone = results["alone"]
+        lines += ["", f"Each game alone (the lockstep ceiling of the mixed batch is its slowest game's): "
+                  f"{alone['slowest']}, {alone['ceiling']:.3f} of Wari.", "", "| game alone | M moves/s | of Wari |",
+                  "|---|---|---|"]
+        lines += [f"| {name} | {figure / 1e6:.3f} | {figure / mixed['wari_alone']:.3f} |"
+                  for name, figure in sorted(alone["rates"].items(), key=lambda item: item[1])]
     return "\n".join(lines) + "\n"
 
 

@@ -1,7 +1,7 @@
 """The JAX engine held to the numba engine, move for move: :func:`crosscheck` plays random games
 with the JAX environment (a vmapped ``lax.scan``), replays every move with the numba batch engine
 and compares, after every step of every game, the whole flat state, the player to move, the legal
-mask, the end, the truncation and the rewards. tests/jax runs it on 20,000 games per rule set;
+mask, the end, the truncation and the rewards. tests/jax runs it on 5,000 games per rule set;
 benchmarks/jax_crosscheck.py on a million.
 """
 

@@ -1,4 +1,4 @@
-"""The JAX engine against the numba engine on every step of 20,000 random games per rule set: the
+"""The JAX engine against the numba engine on every step of 5,000 random games per rule set: the
 default rules and the two other example rule sets each game's rules file declares
 (``Game.examples``), for every variant with a JAX rules file. The second example is played with
 ``reward="score_diff"``, the others with ``"result"``."""
@@ -10,10 +10,10 @@ from mancala_marl.games import GAMES
 from mancala_marl.jax import JAX_VARIANTS, examples, make
 from mancala_marl.jax.crosscheck import Mismatch, crosscheck
 
-GAMES_PER_RULE_SET = 20_000
+GAMES_PER_RULE_SET = 5_000  # benchmarks/jax_crosscheck.py plays a million
 # the family's rules read from a traced spec cost its JAX engine 10-100x a game's own on a CPU:
 # tests/jax/test_family_jax.py plays it on many more rule sets instead
-FAMILY_GAMES = 200
+FAMILY_GAMES = 100
 CASES = [(name, params, "score_diff" if i == 1 else "result")
          for name in JAX_VARIANTS for i, params in enumerate(examples(name))]
 
