@@ -83,6 +83,8 @@ class MixedEnv(core.Env):
         for i, game in enumerate(self.games):
             starts[i, :game.state_size] = game.init()
         self._starts = jnp.asarray(starts)
+        self._first_moves = jnp.asarray([int(np.argmax(game.legal_mask(game.init()))) for game in self.games],
+                                        jnp.int32)
         self._rules = jnp.asarray(np.stack([encode_rules(game) for game in self.games]))
 
     def _weights(self, weights):
@@ -138,11 +140,10 @@ class MixedEnv(core.Env):
         done = state.terminated | state.truncated
         illegal = ~done & ((action != pit) | ~state.legal_action_mask[pit])
         moves = ~done & ~illegal
-        # a row that does not move plays its game's start, thrown away: no step sows from a finished board
-        start = self._starts[state.game]
-        base = jnp.where(moves, state._board, start)
-        legal = family.legal(base, spec, self._actions)
-        after = family.apply(base, jnp.where(moves, pit, jnp.argmax(legal)), spec, self._actions)
+        # a row that does not move plays its game's first move from its start, thrown away: no step
+        # sows from a finished board (and no second legal mask is computed to find a move)
+        base = jnp.where(moves, state._board, self._starts[state.game])
+        after = family.apply(base, jnp.where(moves, pit, self._first_moves[state.game]), spec, self._actions)
         board = jnp.where(moves, after, state._board)
         over = board[to] == GAME_OVER
         terminated = state.terminated | illegal | (moves & over)
