@@ -33,7 +33,6 @@ search's own steps set, which no faster rules or network can pass. Writes
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import sys
@@ -43,7 +42,7 @@ from jax_speed import games_parser, label, machine, make_env
 from mancala_marl.cli.arguments import count_argument, param_argument
 from mancala_marl.games import VARIANTS, make_game
 from mancala_marl.limits import limit
-from results_dir import NOTHING_WRITTEN, add_quick_results_dir, quick_results_dir
+from results_dir import add_quick_results_dir, write_results
 
 PGX_PEERS = ("connect_four",)
 
@@ -253,14 +252,7 @@ def main(argv=None):
                   f"{figure['ceiling_moves_per_s']:,.0f} moves/s", flush=True)
     table = markdown(results)
     print(table)
-    folder = quick_results_dir(args, args.quick)
-    if folder is None:
-        print(NOTHING_WRITTEN)
-        return
-    stem = "alphazero_jax_speed"
-    (folder / f"{stem}.json").write_text(json.dumps(results, indent=2))
-    (folder / f"{stem}.md").write_text(table)
-    print(f"wrote {folder / f'{stem}.json'} and {stem}.md")
+    write_results(args, args.quick, "alphazero_jax_speed", results, table)
 
 
 if __name__ == "__main__":

@@ -19,12 +19,11 @@ target for the mixed batch is at least 0.5 of Wari alone. Writes ``family_jax_sp
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from jax_speed import machine, numba_rate, playout
 from mancala_marl.cli.arguments import count_argument
-from results_dir import NOTHING_WRITTEN, add_quick_results_dir, quick_results_dir
+from results_dir import add_quick_results_dir, write_results
 
 GAMES = ("wari", "dakon", "bohnenspiel", "songo", "ayoayo", "kale", "erherhe", "halusa", "ot_tjin", "pallanguli",
          "sadeqa_iii")
@@ -95,13 +94,7 @@ def main(argv=None):
               f"mixed batch)", flush=True)
     table = markdown(results)
     print(table)
-    folder = quick_results_dir(args, args.quick)
-    if folder is None:
-        print(NOTHING_WRITTEN)
-        return
-    (folder / "family_jax_speed.json").write_text(json.dumps(results, indent=2))
-    (folder / "family_jax_speed.md").write_text(table)
-    print(f"wrote {folder / 'family_jax_speed.json'} and family_jax_speed.md")
+    write_results(args, args.quick, "family_jax_speed", results, table)
 
 
 def markdown(results: dict) -> str:

@@ -20,7 +20,6 @@ unless one is given).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -30,7 +29,7 @@ import time
 from mancala_marl import batch
 from mancala_marl.cli.arguments import count_argument, param_argument
 from mancala_marl.games import VARIANTS, make_game
-from results_dir import NOTHING_WRITTEN, add_quick_results_dir, quick_results_dir
+from results_dir import add_quick_results_dir, write_results
 
 # jax, pgx and mancala_marl.jax are imported once the arguments are read: --help needs no [jax] extra
 PGX_PEERS = ("connect_four", "othello")
@@ -171,13 +170,7 @@ def main(argv=None):
                   f"{results['numba'][name]['all_cores'] / 1e6:.2f} on all", flush=True)
     table = markdown(results)
     print(table)
-    folder = quick_results_dir(args, args.quick)
-    if folder is None:
-        print(NOTHING_WRITTEN)
-        return
-    (folder / "jax_speed.json").write_text(json.dumps(results, indent=2))
-    (folder / "jax_speed.md").write_text(table)
-    print(f"wrote {folder / 'jax_speed.json'} and jax_speed.md")
+    write_results(args, args.quick, "jax_speed", results, table)
 
 
 if __name__ == "__main__":

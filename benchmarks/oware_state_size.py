@@ -23,14 +23,13 @@ boards), so about 336 slots, unless it keeps the moves and plays them again at e
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import time
 
 from mancala_marl.games.oware import HASHES
 
 from jax_speed import machine, make_env, numba_rate, playout
-from results_dir import NOTHING_WRITTEN, add_quick_results_dir, quick_results_dir
+from results_dir import add_quick_results_dir, write_results
 
 SLOTS = (512, 384, 256, 128, 64, 0)
 _COMPARE = "seen = lax.fori_loop(0, (batch_max(n) + CHUNK - 1) // CHUNK, look, False)"
@@ -96,13 +95,7 @@ def main(argv=None) -> int:
     lines += [f"| {label} | {r['moves_per_s'] / 1e6:.3f} | {r['of_numba']:.2f} |" for label, r in results["engines"].items()]
     text = "\n".join(lines) + "\n"
     print(text)
-    folder = quick_results_dir(args, args.quick)
-    if folder is None:
-        print(NOTHING_WRITTEN)
-        return 0
-    (folder / "oware_state_size.json").write_text(json.dumps(results, indent=1))
-    (folder / "oware_state_size.md").write_text(text)
-    print(f"wrote {folder / 'oware_state_size.json'} and .md")
+    write_results(args, args.quick, "oware_state_size", results, text, indent=1)
     return 0
 
 

@@ -64,3 +64,19 @@ def quick_results_dir(args: argparse.Namespace, quick: bool) -> Path | None:
 
 
 NOTHING_WRITTEN = "a --quick run: nothing written (give --results-dir DIR to keep its figures)"
+
+
+def write_results(args: argparse.Namespace, quick: bool, stem: str, results: dict, table: str,
+                  indent: int = 2) -> Path | None:
+    """``<stem>.json`` (``results``) and ``<stem>.md`` (``table``) in :func:`quick_results_dir`,
+    saying where; for a quick run given no folder, :data:`NOTHING_WRITTEN` and None."""
+    import json
+
+    folder = quick_results_dir(args, quick)
+    if folder is None:
+        print(NOTHING_WRITTEN)
+        return None
+    (folder / f"{stem}.json").write_text(json.dumps(results, indent=indent))
+    (folder / f"{stem}.md").write_text(table)
+    print(f"wrote {folder / f'{stem}.json'} and {stem}.md")
+    return folder
