@@ -140,7 +140,7 @@ def check_backend(run_dir: Path, backend: str) -> None:
 
 def run_jax(args) -> int:
     from mancala_marl.extras import require
-    from mancala_marl.train.runs import default_run_dir, play_hint
+    from mancala_marl.train.runs import mix_run_dir, play_hint
 
     require("jax", "--backend jax")
     from mancala_marl.train.alphazero.jax import JaxAlphaZeroConfig, train
@@ -148,11 +148,7 @@ def run_jax(args) -> int:
     if args.mix and args.obs_type is None:
         args.obs_type = "rules"  # the one input that tells the games apart
     config, given = command_config(args, JaxAlphaZeroConfig, None, {"hidden": layer_sizes})
-    if config.mix:  # runs/wari+dakon-alphazero-jax
-        run_dir = args.run_dir or "runs/" + "+".join(game.cli_spec().replace(":", "-").replace(",", "-")
-                                                     for game in config.played()) + "-alphazero-jax"
-    else:
-        run_dir = args.run_dir or default_run_dir(args.game, config.rule_params, "alphazero-jax")
+    run_dir = args.run_dir or mix_run_dir(config.played(), "alphazero-jax")  # runs/wari+dakon-alphazero-jax
     path = train(config, run_dir, resume=args.resume, given=given)
     meta = az_policy.Network.load(path).meta
     game = parse_game(meta["mix"][0]) if meta.get("mix") else make_game(args.game, **meta["rule_params"])

@@ -34,8 +34,13 @@ def default_run_dir(game: str, rules: dict | None, *parts: str) -> str:
     folders of their own, which a later --resume finds by the same options."""
     from mancala_marl.games import make_game
 
-    name = make_game(game, **(rules or {})).cli_spec().replace(":", "-").replace(",", "-")
-    return "runs/" + "-".join([name, *parts])
+    return mix_run_dir([make_game(game, **(rules or {}))], *parts)
+
+
+def mix_run_dir(games, *parts: str) -> str:
+    """``runs/GAME+GAME-PARTS`` for a run of several games (each as :func:`default_run_dir` names one)."""
+    return "runs/" + "-".join(["+".join(game.cli_spec().replace(":", "-").replace(",", "-") for game in games),
+                               *parts])
 
 
 def program() -> str:

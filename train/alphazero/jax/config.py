@@ -51,17 +51,18 @@ class JaxAlphaZeroConfig:
         if self.buffer < self.games * self.moves:  # a generation's positions must fit in the ring at once
             raise BadInput(f"buffer ({self.buffer}) must hold a generation's positions: at least games * moves "
                              f"= {self.games * self.moves}")
+        games = self.played()
         if self.mix:
             from mancala_marl.jax.family import refusal
 
             if self.obs_type != "rules":
                 raise BadInput(f"a run over several games reads obs_type 'rules' (the family's rules beside the "
                                f"board), not {self.obs_type!r}")
-            for game in self.played():
+            for game in games:
                 why = refusal(game)
                 if why:
                     raise BadInput(why)
-        for game in self.played():
+        for game in games:
             check_policies(game, self.eval_opponents)
 
     def played(self) -> list[Game]:
