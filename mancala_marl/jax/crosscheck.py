@@ -94,9 +94,8 @@ def _compare_step(env, numba_states, done, t, first, actions, boards, players, m
         expected_rewards[live, 0] = gain[:, 0] - gain[:, 1]
         expected_rewards[live, 1] = -expected_rewards[live, 0]
     else:
-        finished = live[over[live]]
-        sign = np.sign(numba_states[finished, stores[0]] - numba_states[finished, stores[1]])
-        expected_rewards[finished, 0], expected_rewards[finished, 1] = sign, -sign
+        for i in live[over[live]]:  # the game's own returns: a goal but most seeds is not the stores'
+            expected_rewards[i] = game.returns(numba_states[i])
     cut = ~over & (t >= env.max_moves)
     where = f"{game!r}, step {t}"
     for what, got, expected in [("flat state", boards, numba_states), ("end", ends, over),

@@ -201,7 +201,10 @@ class MancalaEnv(core.Env):
         return legal, jax.vmap(self.play, (None, 0, None))(board, jnp.arange(self._actions), legal)
 
     def returns(self, board):
-        """+1/-1/0 per player (more seeds in the store wins) once the game is over, zeros before."""
+        """+1/-1/0 per player (more seeds in the store wins, or the rules' own returns) once the
+        game is over, zeros before."""
+        if self.rules.returns is not None:
+            return self.rules.returns(board)
         sign = jnp.sign(board[self._stores[0]] - board[self._stores[1]]).astype(jnp.float32)
         return jnp.where(board[self._to] == GAME_OVER, jnp.array([1.0, -1.0]) * sign, jnp.zeros(2, jnp.float32))
 

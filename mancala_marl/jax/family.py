@@ -9,15 +9,16 @@ different games, their flat states padded to the largest.
 **What is played.** Sowing counter-clockwise, clockwise, outward (a lone seed crossing into the
 other row not played straight back), inward or by parity, the opposed and chosen ways (``2H``
 actions: ``h`` sows hole ``h`` counter-clockwise, ``h + H`` clockwise); every move rule; the
-stores sown or passed, the origin skipped or not, all seeds lifted or all but one; one lap, relay
+stores sown or passed (the opponent's too), the origin and full holes (sow_max) skipped or not,
+all seeds lifted or all but one; one lap, relay
 laps (with the captures a lap makes, lap_capture) and laps from the next hole, with their lap
 rules; the captures before a lap (pre_capture); captures by count (with chains either way, a side
 rule, a limit), across (with the sowing seed) or two out, the hole across from the first and the
 last hole taken too, the holes taken as the seeds pass, the last seeds sown to the opponent, the
 last few seeds taken, captures withheld in the first turns or from a single seed; every grand
-slam rule; extra turns on a capture; must-share, passes and every end of a most-seeds game.
-Not yet: children, capture kinds but the standard one, goals but most seeds, the opponent's store
-sown, full holes skipped (sow_max), random starts and repetition_ends (:data:`PLAYED`).
+slam rule; extra turns on a capture; must-share, passes and every end of a most-seeds game; every goal.
+Not yet: children, capture kinds but the standard one, random starts and repetition_ends
+(:data:`PLAYED`).
 Any other rule is refused by :func:`refusal` in one line naming the parameter; the numba engine
 plays it.
 
@@ -49,12 +50,13 @@ from ..games.family_space import (CAPTURE_GAP, COUNT_AT_LEAST, COUNT_IS, LAP_COU
                                   UNFED_TAKES, WIN_SHORT, WIN_SWEEP, BY_PARITY, OUTWARD, CHOOSE_ALL, CHOOSE_MIDDLE,
                                   CHOOSE_DIRECTION, OPPOSED, FIRST_WAY, MOVE_RULE, OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY,
                                   NOT_ACROSS_ONES, SINGLES_LAST, TO_OCCUPIED, LEAVE_LEFT, LAP_CAPTURE,
-                                  PRE_CAPTURE, PRE_ONE_SEED, PRE_ACROSS_ONES, PRE_ACROSS_LONE)
+                                  PRE_CAPTURE, PRE_ONE_SEED, PRE_ACROSS_ONES, PRE_ACROSS_LONE, GOAL, DEPRIVE, CLEAR,
+                                  WINNER, BOTH_STORES, OPPONENT_STORE, STORE_SOWN, SOW_MAX)
 from .rules import Rules
 
 # Each rule the JAX family does not play yet, with the values it plays: a rule set with another
 # value is refused, naming the first such parameter.
-PLAYED = {"opponent_store": ("passed",), "sow_max": (0,), "capture_kind": ("standard",), "goal": ("most_seeds",),
+PLAYED = {"capture_kind": ("standard",),
           "children": ("none",), "children_bank": (False,), "repetition_ends": (False,)}
 
 
@@ -91,7 +93,8 @@ def make_rules(game) -> Rules:
         raise BadInput(why)
     spec, actions = spec_of(game), game.actions
     return Rules(apply=lambda flat, pit: apply(flat, pit, spec, actions),
-                 legal=lambda flat: legal(flat, spec, actions), extra_obs=None)
+                 legal=lambda flat: legal(flat, spec, actions), extra_obs=None,
+                 returns=lambda flat: returns(flat, spec))
 
 
 # -- the ring ---------------------------------------------------------------------------------------
@@ -107,11 +110,19 @@ def _ring_step(cell, cells, backward):
 
 def step(cell, holes, backward, own_store):
     """The cell after ``cell`` along the ring (before it, ``backward``), passing over the stores
-    but ``own_store`` (-1: none). A store passed over is followed by a hole, so two steps do."""
+    but ``own_store`` (-1: none; BOTH_STORES: neither). A store passed over is followed by a hole,
+    so two steps do."""
     cells = 2 * holes + 2
     once = _ring_step(cell, cells, backward)
-    passable = ((once != holes) & (once != cells - 1)) | (once == own_store)
+    passable = ((once != holes) & (once != cells - 1)) | (once == own_store) | (own_store == BOTH_STORES)
     return jnp.where(passable, once, _ring_step(once, cells, backward))
+
+
+def sown_store(spec, mover, holes):
+    """The store a sowing of ``mover``'s drops seeds in: -1 none, BOTH_STORES both (the
+    opponent's store sown), else the mover's own."""
+    return jnp.where(spec[SOW_STORE] == 0, -1,
+                     jnp.where(spec[OPPONENT_STORE] != 0, BOTH_STORES, jnp.maximum(mover, 0) * (holes + 1) + holes))
 
 
 def row_seeds(flat, holes, player):
@@ -214,7 +225,7 @@ def capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward):
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = flat[cells]
-    own_store = jnp.where(spec[SOW_STORE] != 0, mover * (holes + 1) + holes, -1)
+    own_store = sown_store(spec, mover, holes)
     store = mover * (holes + 1) + holes
     by_count, across = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0
     side_rule = spec[CAPTURE_SIDE]
@@ -280,14 +291,13 @@ def sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited):
     passing, few_left = spec[PASSING_], spec[LAST_SEEDS_TO_OPPONENT]
     # few seeds left on the board: those sown in the opponent's holes are the opponent's
     to_opponent = (few_left > 0) & (row_seeds(flat, holes, 0) + row_seeds(flat, holes, 1) <= few_left)
-    special = ((passing != 0) & ~inhibited) | to_opponent
+    # (full holes passed over, sow_max, change as the lap goes: no closed form)
+    special = ((passing != 0) & ~inhibited) | to_opponent | (spec[SOW_MAX] > 0)
     at_once, last_at_once = sow_at_once(flat, spec, origin, jnp.where(special, 0, seeds), backward, own_store)
-    skip_origin = spec[SKIP_ORIGIN] != 0
 
     def body(carry):
         flat, cell, left = carry
-        cell = step(cell, holes, backward, own_store)
-        cell = jnp.where((cell == origin) & skip_origin, step(cell, holes, backward, own_store), cell)
+        cell = next_sown(flat, spec, cell, origin, holes, backward, own_store)
         flat = flat.at[cell].add(1)
         side = side_of(cell, holes)
         taker = jnp.where(passing <= OWNER_ALL, side, mover)
@@ -305,6 +315,19 @@ def sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited):
     return jnp.where(special, flat, at_once), jnp.where(special, last, last_at_once)
 
 
+def next_sown(flat, spec, cell, origin, holes, backward, own_store):
+    """The cell a sowing drops its next seed into after ``cell``: past the hole it started from
+    (skip_origin) and past holes already holding sow_max seeds."""
+    full = spec[SOW_MAX]
+
+    def passed_over(cell):
+        return ((cell == origin) & (spec[SKIP_ORIGIN] != 0)) | \
+            ((full > 0) & (side_of(cell, holes) >= 0) & (flat[cell] >= full))
+
+    return lax.while_loop(passed_over, lambda cell: step(cell, holes, backward, own_store),
+                          step(cell, holes, backward, own_store))
+
+
 def sow_at_once(flat, spec, origin, seeds, backward, own_store):
     """A lap of ``seeds`` from ``origin`` without a loop: the cells it sows, in order along the
     ring from ``origin`` (the stores passed over but ``own_store``, the origin itself where
@@ -315,7 +338,7 @@ def sow_at_once(flat, spec, origin, seeds, backward, own_store):
     cell = jnp.arange(flat.shape[0])
     distance = jnp.where(backward, origin - cell, cell - origin) % cells
     distance = jnp.where(distance == 0, cells, distance)  # the origin comes round last
-    sown = (cell < cells) & (((cell != holes) & (cell != cells - 1)) | (cell == own_store)) & \
+    sown = (cell < cells) & (((cell != holes) & (cell != cells - 1)) | (cell == own_store) | (own_store == BOTH_STORES)) & \
         ~((cell == origin) & (spec[SKIP_ORIGIN] != 0))
     ring = jnp.maximum(sown.sum(), 1)
     # each sown cell's place in the lap: how many sown cells come before it, itself included
@@ -366,8 +389,8 @@ def crossing_cell(flat, spec, action):
         (spec[CHOOSE_DIRECTION] != CHOOSE_ALL) & (flat[origin] == 1)
     clockwise = action_backward(flat, spec, mover, action)
     at_end = (hole == 0) & clockwise | (hole == holes - 1) & ~clockwise
-    own_store = jnp.where(spec[SOW_STORE] != 0, mover * (holes + 1) + holes, -1)
-    target = step(origin, holes, clockwise, own_store)  # (one seed: never back at the origin, nor past a full hole)
+    own_store = sown_store(spec, mover, holes)
+    target = next_sown(flat, spec, origin, origin, holes, clockwise, own_store)
     return jnp.where(ruled & at_end & (side_of(target, holes) == 1 - mover), target, -1)
 
 
@@ -381,14 +404,15 @@ def sow_and_capture(flat, spec, action, live=True):
     mover = flat[cells]
     origin = mover * (holes + 1) + action % holes
     backward = action_backward(flat, spec, mover, action)
-    own_store = jnp.where(spec[SOW_STORE] != 0, mover * (holes + 1) + holes, -1)
+    own_store = sown_store(spec, mover, holes)
     by_count, across = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0
     inhibited = flat[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
     # a relay stops where a capture by count is due, unless the captures are two out
     stop_for_count = by_count & ~across & (spec[CAPTURE_GAP] == 0) & ~inhibited
     opponent_had_seeds = (spec[GRAND_SLAM] >= SLAM_NO_CAPTURE) & \
         ((spec[SLAM_FROM_EMPTY] != 0) | (row_seeds(flat, holes, 1 - mover) > 0))
-    GOING, CAPTURE, IN_STORE, ENDS = 0, 1, 2, 3
+    GOING, CAPTURE, IN_STORE, ENDS, THEIR_STORE = 0, 1, 2, 3, 4
+    store = mover * (holes + 1) + holes
 
     def lap(carry):
         flat, origin, seeds, _, laps, _, _, result = carry
@@ -399,9 +423,13 @@ def sow_and_capture(flat, spec, action, live=True):
         # a lap's capture that gave another turn stops the sowing (where a store is sown)
         stops = ((own_store >= 0) & ((result & REPEAT) != 0)) | ~lap_goes_on(flat, spec, last, holes, mover)
         go_on, following, lap_takes = next_lap(flat, spec, last, taken, mover, backward, own_store, stop_for_count)
-        status = jnp.where(last == own_store, IN_STORE,
-                           jnp.where(stops | ~go_on, CAPTURE, jnp.where(laps + 1 >= MAX_LAPS, ENDS, GOING)))
-        takes = (status == CAPTURE) | ((status != IN_STORE) & lap_takes)
+        # where both stores are sown (no laps: refused), a last seed in the opponent's gives another
+        # turn where opponent_store is "sown", and ends the move where it is "sown_no_turn"
+        in_a_store = (own_store == BOTH_STORES) & (side_of(last, holes) < 0)
+        repeats = (last == own_store) | (in_a_store & ((last == store) | (spec[OPPONENT_STORE] == STORE_SOWN)))
+        status = jnp.where(repeats, IN_STORE, jnp.where(in_a_store, THEIR_STORE, jnp.where(
+            stops | ~go_on, CAPTURE, jnp.where(laps + 1 >= MAX_LAPS, ENDS, GOING))))
+        takes = (status == CAPTURE) | ((status != IN_STORE) & (status != THEIR_STORE) & lap_takes)
         flat = jnp.where(takes, captured, flat)
         result = result | jnp.where(takes, taken, 0)
         lifted = jnp.where((status == GOING) | (status == ENDS), flat[following], 0)
@@ -499,7 +527,7 @@ def may_move(flat, spec, mover, hole, backward):
     origin = jnp.clip(jnp.maximum(mover, 0) * (holes + 1) + hole, 0, last_cell)
     seeds = flat[origin]
     rule = spec[MOVE_RULE]
-    own_store = jnp.where(spec[SOW_STORE] != 0, jnp.maximum(mover, 0) * (holes + 1) + holes, -1)
+    own_store = sown_store(spec, mover, holes)
     # single_to_empty: a lone seed moves only into an empty hole (and never into the store)
     following = step(origin, holes, backward, own_store)
     single = (side_of(following, holes) >= 0) & ~((seeds == 1) & (flat[following] > 0))
@@ -512,7 +540,7 @@ def may_move(flat, spec, mover, hole, backward):
     opponent_or_empty = (seeds > holes) | ~((side == mover) & (flat[cell] > 0))
     # to_occupied: the first lap must not end in a hole it leaves holding one seed; the seeds the
     # lap drops there: it passes every cell of the ring alike, laps apart
-    ring = 2 * holes + (own_store >= 0) - (spec[SKIP_ORIGIN] != 0)
+    ring = 2 * holes + (own_store >= 0) + 2 * (own_store == BOTH_STORES) - (spec[SKIP_ORIGIN] != 0)
     left = jnp.where(spec[LEAVE_ONE] != 0, seeds - 1, seeds)
     dropped = (left - 1) // ring + 1
     before = jnp.where(cell == origin, jnp.where(spec[LEAVE_ONE] != 0, 1, 0), flat[cell])
@@ -609,7 +637,9 @@ def apply(flat, action, spec, actions: int):
     flat, result = sow_and_capture(flat, spec, action)
     kept = (crossed >= 0) & (flat[jnp.maximum(crossed, 0)] == 1)  # still a lone seed after the capture
     flat = flat.at[cells + NO_RETURN].set(jnp.where(kept, crossed + 1, 0))
-    endless = claim(flat, holes, mover, spec[ENDLESS_LEFTOVER]).at[cells].set(GAME_OVER)
+    # an endless sowing ends a most-seeds game by endless_leftover; another goal's is a draw, the
+    # board as it lies
+    endless = jnp.where(spec[GOAL] == 0, claim(flat, holes, mover, spec[ENDLESS_LEFTOVER]), flat).at[cells].set(GAME_OVER)
     repeat = (result & REPEAT) != 0
     flat = flat.at[cells + TURNS_PLAYED].add((~repeat).astype(jnp.int32)).at[cells + EXTRA_TURNS].set(
         jnp.where(repeat, flat[cells + EXTRA_TURNS] + 1, 0))
@@ -650,4 +680,34 @@ def turn_after(flat, spec, mover, repeat, actions: int):
     passes = (spec[MUST_PASS] != 0) & ~following_can
     playing = flat.at[cells + TURNS_PLAYED].add(passes.astype(jnp.int32)).at[cells].set(jnp.where(passes, 1 - following, following))
     over = claim(jnp.where(ended, flat, unfed_flat), holes, mover, spec[LEFTOVER]).at[cells].set(GAME_OVER)
-    return jnp.where(as_it_lies, flat.at[cells].set(GAME_OVER), jnp.where(ended | ends, over, playing))
+    most_seeds = jnp.where(as_it_lies, flat.at[cells].set(GAME_OVER), jnp.where(ended | ends, over, playing))
+    outcome = goal_outcome(flat, spec, mover, following, following_can)
+    by_goal = flat.at[cells + WINNER].set(jnp.maximum(outcome, 0)).at[cells].set(jnp.where(outcome >= 0, GAME_OVER,
+                                                                                            following))
+    return jnp.where(spec[GOAL] != 0, by_goal, most_seeds)
+
+
+def goal_outcome(flat, spec, mover, following, following_can):
+    """After ``mover``'s move in a game of another goal than most seeds (``following`` to move
+    next, ``following_can``: whether they have a move): -1 to play on, else the WINNER slot's value
+    (1 + the winner, 0: a draw)."""
+    holes = spec[SPEC_PITS]
+    goal = spec[GOAL]
+    mine, theirs = row_seeds(flat, holes, mover), row_seeds(flat, holes, 1 - mover)
+    deprived = (goal == DEPRIVE) & ((theirs == 0) | (mine == 0))  # the opponent's row first: both empty, the mover wins
+    cleared = (goal == CLEAR) & ((mine == 0) | (theirs == 0))  # the mover's own row first
+    limit = flat[2 * holes + 2 + MOVES_PLAYED] >= MOVE_LIMIT
+    return jnp.select([deprived, cleared, ~following_can, limit],
+                      [1 + jnp.where(theirs == 0, mover, 1 - mover), 1 + jnp.where(mine == 0, mover, 1 - mover),
+                       jnp.where(goal == CLEAR, 0, 2 - following), 0], -1)
+
+
+def returns(flat, spec):
+    """+1/-1/0 per player once the game is over, zeros before: by the stores in a game of most
+    seeds, else as the goal decided (the WINNER slot: 1 + the winner, 0 a draw)."""
+    holes = spec[SPEC_PITS]
+    winner = flat[2 * holes + 2 + WINNER]
+    by_stores = jnp.sign(flat[holes] - flat[2 * holes + 1])
+    sign = jnp.where(spec[GOAL] == 0, by_stores, jnp.where(winner == 0, 0, jnp.where(winner == 1, 1, -1)))
+    over = flat[2 * holes + 2] == GAME_OVER
+    return jnp.where(over, jnp.array([1.0, -1.0]) * sign.astype(jnp.float32), jnp.zeros(2, jnp.float32))

@@ -152,8 +152,7 @@ class MixedEnv(core.Env):
             gain = board[stores] - state._board[stores]
             rewards = (jnp.array([1, -1]) * (gain[0] - gain[1])).astype(jnp.float32)
         else:
-            sign = jnp.sign(board[stores[0]] - board[stores[1]]).astype(jnp.float32)
-            rewards = jnp.where(over, jnp.array([1.0, -1.0]) * sign, jnp.zeros(2, jnp.float32))
+            rewards = family.returns(board, spec)
         loss = self._step_with_illegal_action(state, state.current_player).rewards  # Pgx's penalty
         state = state.replace(
             current_player=jnp.where(moves, jnp.where(over, 1 - state.current_player, board[to]), state.current_player),

@@ -30,6 +30,9 @@ class Rules(NamedTuple):
     loop may run long on it). For a state too large to select whole on every step (Oware's 2 KB
     of history), written to touch only the cells a move changes; None lets the environment select
     between ``apply``'s result and ``flat``."""
+    returns: Optional[Callable] = None
+    """flat -> float32[2]: +1/-1/0 per player once the game is over, zeros before; None: more
+    seeds in the store wins (a game whose goal is not the stores' count says its own)."""
 
 
 # -- helpers the rules files share (the JAX twins of mancala_marl.games.base's kernels) -----------

@@ -12,7 +12,7 @@ from mancala_marl.games import GAMES, NAMED, Family, load_mancalagames, make_gam
 from mancala_marl.games.family import sample_rules
 from mancala_marl.games.family_space import PARAMETERS, STARTS
 from mancala_marl.jax import family, make
-from mancala_marl.jax.crosscheck import Mismatch, crosscheck_rule_sets
+from mancala_marl.jax.crosscheck import Mismatch, crosscheck, crosscheck_rule_sets
 
 ROOT = Path(__file__).resolve().parents[2]
 ORACLE = ROOT.parent / "shared" / "oracles" / "mancalagames" / "GameProps"
@@ -43,17 +43,30 @@ def test_the_mancalagames_files_it_plays_match_numba():
         except BadInput:  # a file the numba family does not play either
             continue
     games = played(games)
-    assert len(games) >= 80
+    assert len(games) >= 89
     crosscheck_rule_sets(games, plays=2, seed=2)
 
 
 def test_drawn_rule_sets_match_numba_in_one_batch():
     rng = np.random.default_rng(3)
-    games = [Family(**sample_rules(rng, choices=PLAYED_CHOICES, **PLAYED_BOUNDS)) for _ in range(40)]
+    games = [Family(**sample_rules(rng, choices=PLAYED_CHOICES, **PLAYED_BOUNDS)) for _ in range(32)]
+    # and full holes passed over, which the sampler leaves out unless asked
+    games += [Family(**sample_rules(rng, choices=PLAYED_CHOICES, **{**PLAYED_BOUNDS, "sow_max": (1, 10)})) for _ in range(8)]
     assert all(family.refusal(game) is None for game in games)
     assert len({game.pits for game in games}) > 3  # boards of several sizes in the one batch
     totals = crosscheck_rule_sets(games, plays=2, seed=4)
     assert totals["games"] == 80
+
+
+@pytest.mark.parametrize("goal", ["deprive", "clear", "immobilize"])
+def test_a_game_of_another_goal_rewards_its_winner_not_the_larger_store(goal):
+    # the stores hold what was captured, and the goal, not their count, decides the game
+    # (MancalaGames' Gabata-style games): each step's rewards and the end held to numba's returns
+    rng = np.random.default_rng(6)
+    others = {key: choices for key, choices in PLAYED_CHOICES.items() if key != "goal"}
+    env = make("family", **sample_rules(rng, fixed={"goal": goal}, choices=others, holes=(3, 5), **PLAYED_BOUNDS))
+    totals = crosscheck(env, 60, seed=7)
+    assert totals["games"] == 60 and totals["truncated"] == 0
 
 
 def test_a_difference_is_caught():

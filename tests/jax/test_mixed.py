@@ -12,7 +12,7 @@ from mancala_marl import observations
 from mancala_marl.games.family_encoding import BOARD_LENGTH, encode_rules, rules_length
 from mancala_marl.jax import make_mixed
 
-GAMES = ["wari", "dakon", "family:holes=4,seeds=3", "songo", "bohnenspiel"]
+GAMES = ["wari", "dakon", "family:holes=4,seeds=3,goal=deprive,must_share=False", "songo", "bohnenspiel"]
 
 
 N = 24  # rows of every batch below: each compiled function is compiled once (seconds each on a CPU)
