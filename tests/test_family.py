@@ -689,6 +689,27 @@ def test_must_pass(must_pass, expected):
     assert play(game, state, 4) == expected
 
 
+@pytest.mark.parametrize("no_capture_turns, expected, then_legal", [
+    (0, After([0, 0, 0], 5, [0, 0, 0], 1, OVER), None),  # captures on: hole 0 is a grand slam, illegal
+    # the pass is the turn that lifts the ban: the same grand slam, the game over (it was once left
+    # on, player_0 to move with no legal move)
+    (2, After([0, 0, 0], 5, [0, 0, 0], 1, OVER), None),
+    (5, After([4, 0, 0], 1, [1, 0, 0], 0, 0), [0]),  # still banned: hole 0 captures nothing, legal
+])
+def test_a_pass_is_a_turn_and_what_follows_is_tried_after_it(no_capture_turns, expected, then_legal):
+    # must_pass, min_seeds 2, grand slams illegal, captures banned in the first no_capture_turns
+    # turns. p0 [4 0 2] 0 | p1 [0 0 0] 0, player_0 plays hole 2 (turn 1): its 2 seeds go to his
+    # store and player_1's hole 0 -> p0 [4 0 0] 1 | p1 [1 0 0] 0. Player_1 cannot move (min_seeds):
+    # he passes, turn 2. Player_0's hole 0 then sows 1, 2, the store and player_1's hole 0, which
+    # makes 2: captured where captures are on, and it empties player_1's row.
+    game = Family(holes=3, seeds=2, sow_store=True, min_seeds=2, must_share=False, must_pass=True,
+                  grand_slam="illegal", no_capture_turns=no_capture_turns)
+    state = position(game, [4, 0, 2], 0, [0, 0, 0], 0)
+    assert play(game, state, 2) == expected
+    if then_legal is not None:
+        assert legal(game, state) == then_legal
+
+
 @pytest.mark.parametrize("unfed_takes, expected", [
     (True, After([0, 0, 0, 0, 0, 0], 5, [0, 0, 0, 0, 0, 0], 5 + 3, OVER)),   # to player_1, unfed
     (False, After([0, 0, 0, 0, 0, 0], 5 + 3, [0, 0, 0, 0, 0, 0], 5, OVER)),  # each row to its owner

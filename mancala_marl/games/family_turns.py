@@ -313,17 +313,20 @@ def turn_after(state, spec, mover, repeat):
             return GAME_ENDS
     if won or not playable:
         return GAME_ENDS
-    if spec[MUST_PASS]:
-        ended = not has_move(state, spec, mover) and not has_move(state, spec, 1 - mover)
-    else:
-        ended = not has_move(state, spec, following)
+    ended = passes = not has_move(state, spec, following)
+    if passes and spec[MUST_PASS]:
+        # a pass is a turn, and it may change what the other player may play (no_capture_turns
+        # lifts, and a grand slam it allows may be illegal): their move is tried after it
+        state[cells + TURNS_PLAYED] += 1
+        ended = not has_move(state, spec, 1 - following)
+        state[cells + TURNS_PLAYED] -= 1
     children = spec[CHILDREN_]
     few = 0 < on_board < spec[END_BELOW] and not (children and (has_child(state, holes, 0) or has_child(state, holes, 1)))
     if ended or few or state[cells + MOVES_PLAYED] >= MOVE_LIMIT:
         return GAME_ENDS
-    if spec[MUST_PASS] and not has_move(state, spec, following):
+    if passes and spec[MUST_PASS]:
         following = 1 - following
-        state[cells + TURNS_PLAYED] += 1  # a pass is a turn
+        state[cells + TURNS_PLAYED] += 1
     return following
 
 

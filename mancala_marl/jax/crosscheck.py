@@ -55,6 +55,8 @@ def crosscheck(env: MancalaEnv, games: int, seed: int = 0, chunk: int = 20_000,
         states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), n))
         key = jax.random.fold_in(jax.random.PRNGKey(seed), first)
         numba_states = batch.init_states(game, n)
+        if getattr(game, "random_start", False):  # numba plays from the starts JAX drew (tested apart)
+            numba_states = np.stack([game.state_from(board) for board in np.asarray(states._board)])
         done = np.zeros(n, bool)
         t = 0
         while not done.all():
@@ -123,8 +125,10 @@ def crosscheck_rule_sets(games, plays: int = 4, seed: int = 0) -> dict:
     rows = [game for game in games for _ in range(plays)]
     specs = np.stack([np.asarray(family.spec_of(game)) for game in rows])
     flats = np.zeros((len(rows), size), np.int32)
+    rng = np.random.default_rng(seed)
+    cpu = [game.init(rng) for game in rows]  # (a random start drawn once, for both)
     for i, game in enumerate(rows):
-        flats[i, :game.state_size] = game.init()
+        flats[i, :game.state_size] = cpu[i]
 
     def moved(flat, action, spec):
         after = family.apply(flat, action, spec, actions)
@@ -132,8 +136,6 @@ def crosscheck_rule_sets(games, plays: int = 4, seed: int = 0) -> dict:
 
     step = jax.jit(jax.vmap(moved))
     masks = np.array(jax.jit(jax.vmap(lambda flat, spec: family.legal(flat, spec, actions)))(flats, specs))
-    rng = np.random.default_rng(seed)
-    cpu = [game.init() for game in rows]
     live = np.arange(len(rows))
     width, moves, t = min(CHUNK, len(rows)), 0, 0
     while live.size:

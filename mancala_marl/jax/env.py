@@ -83,10 +83,11 @@ class MancalaEnv(core.Env):
         # actions: the pits, or (a game whose move names its way) twice as many
         self._pits, self._actions, self._cells, self._to = game.pits, game.actions, game.board_size, game.to_move_index
         self._stores = jnp.array([game.pits, 2 * game.pits + 1])
-        self._init_board = jnp.asarray(game.init())
+        start = game.init()  # (one draw of a random start: the board thrown-away moves are played on)
+        self._init_board = jnp.asarray(start)
         # the numba kernel itself, not game.legal_mask: tests/jax reroutes that method to this class
         self._init_legal = np.empty(game.actions, np.bool_)
-        type(game).legal_kernel(game.init(), game.spec, self._init_legal)
+        type(game).legal_kernel(start, game.spec, self._init_legal)
         self._obs_size = _size(game, obs_type)
         self._sequences = jnp.asarray(list(itertools.product(range(game.actions), repeat=TURN_CHAIN)), jnp.int32)
 
@@ -112,8 +113,9 @@ class MancalaEnv(core.Env):
         return (self._obs_size,)
 
     def _init(self, key=None) -> State:
-        del key  # player_0 always moves first, as in the rules and the CPU engines
-        return self._state(self._init_board, jnp.int32(0))
+        # player_0 always moves first, as in the rules and the CPU engines; the key draws a random start
+        board = self._init_board if self.rules.init is None else self.rules.init(key)
+        return self._state(board, jnp.int32(0))
 
     def step(self, state: State, action, key=None) -> State:
         """Pgx's ``Env.step``: one move, or nothing in a finished game, or the mover's loss for an

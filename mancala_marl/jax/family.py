@@ -17,7 +17,7 @@ rule, a limit), across (with the sowing seed) or two out, the hole across from t
 last hole taken too, the holes taken as the seeds pass, the last seeds sown to the opponent, the
 last few seeds taken, captures withheld in the first turns or from a single seed; every grand
 slam rule; extra turns on a capture; must-share, passes and every end of a most-seeds game; every goal.
-Not yet: children, capture kinds but the standard one, random starts and repetition_ends
+every capture kind; random starts (drawn by ``init(key)``). Not yet: children and repetition_ends
 (:data:`PLAYED`).
 Any other rule is refused by :func:`refusal` in one line naming the parameter; the numba engine
 plays it.
@@ -51,13 +51,16 @@ from ..games.family_space import (CAPTURE_GAP, COUNT_AT_LEAST, COUNT_IS, LAP_COU
                                   CHOOSE_DIRECTION, OPPOSED, FIRST_WAY, MOVE_RULE, OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY,
                                   NOT_ACROSS_ONES, SINGLES_LAST, TO_OCCUPIED, LEAVE_LEFT, LAP_CAPTURE,
                                   PRE_CAPTURE, PRE_ONE_SEED, PRE_ACROSS_ONES, PRE_ACROSS_LONE, GOAL, DEPRIVE, CLEAR,
-                                  WINNER, BOTH_STORES, OPPONENT_STORE, STORE_SOWN, SOW_MAX)
+                                  WINNER, BOTH_STORES, OPPONENT_STORE, STORE_SOWN, SOW_MAX, CAPTURE_KIND, KIND_NEXT,
+                                  KIND_OPPONENT_COUNTS, KIND_OPPONENT_STORE, KIND_PULL_ACROSS, KIND_SINGLES,
+                                  KIND_STORE_TO_OPPONENT)
+from ..games.family_start import RANDOM_FLOOR, start_state
+from ..games.family_space import START, STARTS
 from .rules import Rules
 
 # Each rule the JAX family does not play yet, with the values it plays: a rule set with another
 # value is refused, naming the first such parameter.
-PLAYED = {"capture_kind": ("standard",),
-          "children": ("none",), "children_bank": (False,), "repetition_ends": (False,)}
+PLAYED = {"children": ("none",), "children_bank": (False,), "repetition_ends": (False,)}
 
 
 def examples():
@@ -72,8 +75,6 @@ def refusal(game) -> str | None:
         return f"{game!r} is not a game of the two-row family"
     preset = getattr(game, "preset", None)
     label = preset.name if preset is not None else "family"
-    if game.random_start:
-        return f"{label}: start='random' is not played by the JAX family yet (the numba engine plays it)"
     for name, values in PLAYED.items():
         if game.params[name] not in values:
             return (f"{label}: {name}={game.params[name]!r} is not played by the JAX family yet (it plays "
@@ -92,9 +93,48 @@ def make_rules(game) -> Rules:
     if why:
         raise BadInput(why)
     spec, actions = spec_of(game), game.actions
+    start, most = jnp.asarray(start_state(game)), random_seeds(game)
     return Rules(apply=lambda flat, pit: apply(flat, pit, spec, actions),
                  legal=lambda flat: legal(flat, spec, actions), extra_obs=None,
-                 returns=lambda flat: returns(flat, spec))
+                 returns=lambda flat: returns(flat, spec),
+                 init=(lambda key: random_start(key, start, spec, most, actions)) if game.random_start else None)
+
+
+RANDOM = STARTS.index("random")
+REDRAWS = 1000  # as the numba family's: random starts drawn before one with a legal move is given up
+
+
+def random_seeds(game) -> int:
+    """The seeds a random start of ``game`` shares out above each hole's floor (0: not random)."""
+    return game.total_seeds - RANDOM_FLOOR * 2 * game.pits if game.random_start else 0
+
+
+def random_start(key, start, spec, most: int, actions: int):
+    """start='random': ``start`` (each hole at its floor) with the seeds above the floor shared out
+    as the numba family shares them, by a multinomial over Dirichlet(1, ..., 1) weights (every way
+    of sharing them equally likely), drawn again while the player to move has no legal move (a
+    move rule may refuse a start). ``most``: a bound on the seeds shared out (static)."""
+    holes = spec[SPEC_PITS]
+    hole = is_hole(start, holes)
+    shared = spec[-1] - RANDOM_FLOOR * 2 * holes
+
+    def draw(key):
+        weights_key, seeds_key = jax.random.split(key)
+        logits = jnp.where(hole, jnp.log(jax.random.exponential(weights_key, start.shape)), -jnp.inf)
+        cells = jax.random.categorical(seeds_key, logits, shape=(most,))
+        return start.at[cells].add((jnp.arange(most) < shared).astype(start.dtype))
+
+    def refused(carry):
+        _, board, tries = carry
+        return ~legal(board, spec, actions).any() & (tries < REDRAWS)
+
+    def again(carry):
+        key, _, tries = carry
+        key, sub = jax.random.split(key)
+        return key, draw(sub), tries + 1
+
+    key, sub = jax.random.split(key)
+    return lax.while_loop(refused, again, (key, draw(sub), 1))[1]
 
 
 # -- the ring ---------------------------------------------------------------------------------------
@@ -163,10 +203,12 @@ def can_take(flat, cell, holes, mover, spec, by_count, side_rule):
             & (~by_count | count_qualifies(flat[cell], spec)))
 
 
-def take_chain(flat, spec, start, holes, mover, sides, chain_backward, own_store, across, going):
-    """The chain of captures from ``start``: by count (the hole itself), or ``across`` (the hole
-    across from each empty one, the sowing seed with the first where ``take_own`` says). Returns
-    (flat, holes taken)."""
+def take_chain(flat, spec, start, holes, mover, sides, chain_backward, own_store, across, going,
+               counted=True, forced=False, first=False):
+    """The chain of captures from ``start``: the hole itself (of a count taken, where
+    ``counted``), or ``across`` (the hole across from each empty one, the sowing seed with the
+    first where ``take_own`` says); where ``forced``, ``first`` says whether ``start`` is taken
+    (capture_kind "next" has its own test). Returns (flat, holes taken)."""
     store = mover * (holes + 1) + holes
     by_count = spec[CAPTURE_MIN] > 0
     limit = spec[CAPTURES]
@@ -176,7 +218,8 @@ def take_chain(flat, spec, start, holes, mover, sides, chain_backward, own_store
         empty_before = jnp.where(taken == 0, flat[cell] == 1, (flat[cell] == 0) | (spec[CROSS_CHAIN] == 1))
         target = jnp.where(across, jnp.where(side_of(cell, holes) >= 0, 2 * holes - cell, cell), cell)
         ok = jnp.where(across, (side_of(cell, holes) >= 0) & empty_before, True) & \
-            can_take(flat, target, holes, mover, spec, jnp.where(across, by_count, True), sides)
+            can_take(flat, target, holes, mover, spec, jnp.where(across, by_count, counted), sides)
+        ok = jnp.where((taken == 0) & forced, first, ok)
         flat = move_seeds(flat, target, store, ok)
         taken = taken + ok
         flat = move_seeds(flat, cell, store, ok & across & (taken == 1) & (spec[TAKE_OWN_] == ON_CAPTURE))
@@ -237,17 +280,31 @@ def capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward):
     chain_backward = jnp.where(chain >= CHAIN_CW, chain == CHAIN_CW, backward == (chain == FORWARD))
     saved = flat
     gap = spec[CAPTURE_GAP] != 0
-    taking, taken = take_chain(flat, spec, last, holes, mover, sides, chain_backward, own_store, across,
-                               ~skip & ~gap & (by_count | across))
-    taking, two_out = take_two_out(taking, spec, last, holes, mover, sides, chain_backward, own_store, ~skip & gap)
-    taken = taken + two_out
-    across = across & ~gap
+    kind = spec[CAPTURE_KIND]
+    kinded, kind_taken = capture_of_kind(flat, spec, last, store, mover, by_count, sides)
+    # the standard captures, also where store_to_opponent or opponent_store took nothing
+    standard = (kind == 0) | ((kind_taken == 0) & ((kind == KIND_STORE_TO_OPPONENT) | (kind == KIND_OPPONENT_STORE)))
+    # capture_kind "next": the hole after the last one, then each next one while they qualify (one
+    # chain serves it and the standard one)
+    after = step(last, holes, chain_backward, own_store)
+    next_first = jnp.where(spec[LAPS_] != 0, can_take(flat, last, holes, mover, spec, by_count, sides) &
+                           (side_of(after, holes) >= 0) & (flat[jnp.clip(after, 0, cells - 1)] > 0),
+                           can_take(flat, after, holes, mover, spec, by_count, sides))
+    is_next = kind == KIND_NEXT
+    across = across & ~is_next
+    taking, taken = take_chain(kinded, spec, jnp.where(is_next, after, last), holes, mover, sides, chain_backward,
+                               own_store, across, ~skip & jnp.where(is_next, next_first, standard & ~gap & (by_count | across)),
+                               counted=~is_next | by_count, forced=is_next, first=next_first)
+    taking, two_out = take_two_out(taking, spec, last, holes, mover, sides, chain_backward, own_store,
+                                   ~skip & gap & standard)
+    taken = taken + two_out + kind_taken
+    across = across & ~gap & standard
     always = across & (spec[TAKE_OWN_] == ALWAYS) & (taking[last] == 1) & \
         side_allowed(2 * holes - last, holes, mover, side_rule)
     always = always.astype(jnp.int32)
     taking = taking.at[last].add(-always).at[store].add(always)
     # the first hole taken: the last one sown, or two out
-    first = jnp.where(gap, step(step(last, holes, chain_backward, own_store), holes, chain_backward, own_store), last)
+    first = jnp.where(gap & standard, step(step(last, holes, chain_backward, own_store), holes, chain_backward, own_store), last)
     opposite = jnp.clip(2 * holes - first, 0, cells - 1)
     taking = move_seeds(taking, opposite, store, (taken > 0) & (spec[TAKE_ACROSS] != 0) & (side_of(first, holes) >= 0) &
                         can_take(taking, opposite, holes, mover, spec, False, sides))
@@ -265,6 +322,37 @@ def capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward):
     leave = slam & (slam_rule >= LEAVE_LEFT) & (slam_rule < SLAM_EXTRA_TURN)
     taking = jnp.where(leave, keep_grand_slam_hole(taking, saved, holes, mover, slam_rule == LEAVE_LEFT), taking)
     return jnp.where(skip, flat, taking), jnp.where(skip, 0, result)
+
+
+def capture_of_kind(flat, spec, last, store, mover, by_count, sides):
+    """The capture a ``capture_kind`` other than the standard one and "next" makes at ``last``:
+    (flat, how many holes it took, 1 for a capture of a kind that takes no hole)."""
+    holes = spec[SPEC_PITS]
+    kind = spec[CAPTURE_KIND]
+    cell = jnp.arange(flat.shape[0])
+    last_seeds = flat[last]
+    # the opponent's store (opponent_store, the only kind whose sowing ends in a store): it is taken
+    in_store = (kind != 0) & (side_of(last, holes) < 0)
+    # singles: every hole of one seed where captures come from
+    singles = (kind == KIND_SINGLES) & ~in_store & (side_of(cell, holes) >= 0) & (flat == 1) & \
+        side_allowed(cell, holes, mover, sides)
+    # pull_across: a last seed in an empty hole draws the seeds across into it
+    opposite = jnp.clip(2 * holes - last, 0, flat.shape[0] - 1)
+    pull = (kind == KIND_PULL_ACROSS) & ~in_store & (last_seeds == 1) & \
+        can_take(flat, opposite, holes, mover, spec, by_count, sides)
+    # store_to_opponent: the mover's store goes to the opponent's
+    to_opponent = (kind == KIND_STORE_TO_OPPONENT) & ~in_store & (last_seeds == 1) & (flat[store] > 0) & \
+        side_allowed(last, holes, mover, sides)
+    # opponent_counts: ending across, or in the own last hole, takes each hole of a taken count
+    counts = (kind == KIND_OPPONENT_COUNTS) & ~in_store & ((side_of(last, holes) == 1 - mover) | (last == store - 1))
+    theirs = counts & (side_of(cell, holes) == 1 - mover) & can_take(flat, cell, holes, mover, spec, by_count, sides)
+    taken_cells = singles | theirs
+    gain = jnp.where(taken_cells, flat, 0).sum() + jnp.where(in_store, last_seeds, 0)
+    flat = jnp.where(taken_cells | (in_store & (cell == last)), 0, flat).at[store].add(gain)
+    flat = move_seeds(flat, opposite, last, pull)
+    flat = move_seeds(flat, store, (1 - mover) * (holes + 1) + holes, to_opponent)
+    taken = singles.sum() + (in_store | pull | to_opponent | counts).astype(jnp.int32)
+    return flat, taken
 
 
 def keep_grand_slam_hole(taking, before, holes, mover, left):
@@ -408,7 +496,7 @@ def sow_and_capture(flat, spec, action, live=True):
     by_count, across = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0
     inhibited = flat[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
     # a relay stops where a capture by count is due, unless the captures are two out
-    stop_for_count = by_count & ~across & (spec[CAPTURE_GAP] == 0) & ~inhibited
+    stop_for_count = by_count & ~across & (spec[CAPTURE_GAP] == 0) & ~inhibited & (spec[CAPTURE_KIND] == 0)
     opponent_had_seeds = (spec[GRAND_SLAM] >= SLAM_NO_CAPTURE) & \
         ((spec[SLAM_FROM_EMPTY] != 0) | (row_seeds(flat, holes, 1 - mover) > 0))
     GOING, CAPTURE, IN_STORE, ENDS, THEIR_STORE = 0, 1, 2, 3, 4
@@ -427,8 +515,10 @@ def sow_and_capture(flat, spec, action, live=True):
         # turn where opponent_store is "sown", and ends the move where it is "sown_no_turn"
         in_a_store = (own_store == BOTH_STORES) & (side_of(last, holes) < 0)
         repeats = (last == own_store) | (in_a_store & ((last == store) | (spec[OPPONENT_STORE] == STORE_SOWN)))
-        status = jnp.where(repeats, IN_STORE, jnp.where(in_a_store, THEIR_STORE, jnp.where(
-            stops | ~go_on, CAPTURE, jnp.where(laps + 1 >= MAX_LAPS, ENDS, GOING))))
+        # (there, capture_kind "opponent_store" takes that store)
+        in_theirs = in_a_store & ~repeats & (spec[CAPTURE_KIND] != KIND_OPPONENT_STORE)
+        status = jnp.where(repeats, IN_STORE, jnp.where(in_theirs, THEIR_STORE, jnp.where(in_a_store, CAPTURE, jnp.where(
+            stops | ~go_on, CAPTURE, jnp.where(laps + 1 >= MAX_LAPS, ENDS, GOING)))))
         takes = (status == CAPTURE) | ((status != IN_STORE) & (status != THEIR_STORE) & lap_takes)
         flat = jnp.where(takes, captured, flat)
         result = result | jnp.where(takes, taken, 0)
@@ -665,15 +755,17 @@ def turn_after(flat, spec, mover, repeat, actions: int):
     s0, s1 = flat[holes], flat[cells - 1]
     won = (spec[EARLY_WIN] != 0) & ((s0 > win) | (s1 > win) | ((s0 == win) & (s1 == win)))
     as_it_lies = ~ended & won & (spec[WIN_SWEEP] == 0)
-    can = [has_move(flat, spec, mover, actions), has_move(flat, spec, 1 - mover, actions)]
+    following_can = has_move(flat, spec, following, actions)
+    # a pass is a turn, and may change what the other player may play (no_capture_turns): their
+    # move is tried after it
+    other_can = has_move(flat.at[cells + TURNS_PLAYED].add(1), spec, 1 - following, actions)
     row = jnp.arange(flat.shape[0])
     mover_can = (hole & (side_of(row, holes) == mover) & (flat >= spec[MIN_SEEDS])).any()
-    other_can = (hole & (side_of(row, holes) == 1 - mover) & (flat >= spec[MIN_SEEDS])).any()
+    opponent_can = (hole & (side_of(row, holes) == 1 - mover) & (flat >= spec[MIN_SEEDS])).any()
     unfed_rule = ~won & (spec[UNFED_TAKES] != 0) & (spec[MUST_SHARE] != 0) & (spec[MUST_PASS] == 0) & playable
-    unfed = jnp.where(unfed_rule & repeat & mover_can & ~other_can & ~can[0], 1 - mover,
-                      jnp.where(unfed_rule & ~repeat & ~mover_can & other_can & ~can[1], mover, -1))
-    following_can = jnp.where(repeat, can[0], can[1])
-    ends = (unfed >= 0) | won | ~playable | jnp.where(spec[MUST_PASS] != 0, ~can[0] & ~can[1], ~following_can)
+    unfed = jnp.where(unfed_rule & repeat & mover_can & ~opponent_can & ~following_can, 1 - mover,
+                      jnp.where(unfed_rule & ~repeat & ~mover_can & opponent_can & ~following_can, mover, -1))
+    ends = (unfed >= 0) | won | ~playable | ~following_can & ((spec[MUST_PASS] == 0) | ~other_can)
     few = (on_board > 0) & (on_board < spec[END_BELOW])
     ends = ends | few | (flat[cells + MOVES_PLAYED] >= MOVE_LIMIT)
     unfed_flat = claim(flat, holes, jnp.maximum(unfed, 0), TO_MOVER, unfed >= 0)

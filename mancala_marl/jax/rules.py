@@ -33,6 +33,8 @@ class Rules(NamedTuple):
     returns: Optional[Callable] = None
     """flat -> float32[2]: +1/-1/0 per player once the game is over, zeros before; None: more
     seeds in the store wins (a game whose goal is not the stores' count says its own)."""
+    init: Optional[Callable] = None
+    """key -> flat: the start, for a game that draws it at random; None: the numba game's init()."""
 
 
 # -- helpers the rules files share (the JAX twins of mancala_marl.games.base's kernels) -----------

@@ -4,13 +4,14 @@ in one batch and one compiled step; and the rules it does not play yet, refused 
 
 from pathlib import Path
 
+import jax
 import numpy as np
 import pytest
 
 from mancala_marl.errors import BadInput
 from mancala_marl.games import GAMES, NAMED, Family, load_mancalagames, make_game
 from mancala_marl.games.family import sample_rules
-from mancala_marl.games.family_space import PARAMETERS, STARTS
+from mancala_marl.games.family_space import PARAMETERS
 from mancala_marl.jax import family, make
 from mancala_marl.jax.crosscheck import Mismatch, crosscheck, crosscheck_rule_sets
 
@@ -19,7 +20,6 @@ ORACLE = ROOT.parent / "shared" / "oracles" / "mancalagames" / "GameProps"
 # what the sampler draws from where the JAX family plays only some values
 TYPES = {param.name: param.type for param in PARAMETERS}
 PLAYED_CHOICES = {name: values for name, values in family.PLAYED.items() if TYPES[name] in (str, bool)}
-PLAYED_CHOICES["start"] = tuple(start for start in STARTS if start != "random")
 PLAYED_BOUNDS = {name: (min(values), max(values)) for name, values in family.PLAYED.items() if TYPES[name] is int}
 
 
@@ -43,7 +43,7 @@ def test_the_mancalagames_files_it_plays_match_numba():
         except BadInput:  # a file the numba family does not play either
             continue
     games = played(games)
-    assert len(games) >= 89
+    assert len(games) >= 96
     crosscheck_rule_sets(games, plays=2, seed=2)
 
 
@@ -67,6 +67,24 @@ def test_a_game_of_another_goal_rewards_its_winner_not_the_larger_store(goal):
     env = make("family", **sample_rules(rng, fixed={"goal": goal}, choices=others, holes=(3, 5), **PLAYED_BOUNDS))
     totals = crosscheck(env, 60, seed=7)
     assert totals["games"] == 60 and totals["truncated"] == 0
+
+
+def test_a_random_start_is_drawn_by_init_as_numba_draws_it():
+    # every hole keeps two seeds and the rest are shared out, every way alike: the draws from JAX's
+    # keys and from numba's generator are the same distribution, and the moves from them numba's
+    env = make("family", start="random", holes=4, seeds=4, move_rule="opponent_or_empty")
+    game = env.game
+    states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), 3000))
+    drawn = np.asarray(states._board)[:, :game.board_size]
+    expected = np.stack([game.init(np.random.default_rng(i)) for i in range(3000)])[:, :game.board_size]
+    holes = [cell for cell in range(game.board_size) if cell not in (4, 9)]
+    assert (drawn[:, holes] >= 2).all() and (drawn.sum(1) == 32).all() and not drawn[:, [4, 9]].any()
+    assert np.asarray(states.legal_action_mask).any(1).all()  # the move rule's refused starts drawn again
+    assert len({row.tobytes() for row in drawn}) > 2900
+    for cell in holes:  # each hole's count, as numba's: mean 4, and the same histogram
+        ours, theirs = (np.bincount(rows[:, cell], minlength=40)[:40] / len(rows) for rows in (drawn, expected))
+        assert abs(drawn[:, cell].mean() - 4) < 0.15 and 0.5 * np.abs(ours - theirs).sum() < 0.06, cell
+    assert crosscheck(env, 100, seed=8)["games"] == 100
 
 
 def test_a_difference_is_caught():
