@@ -380,3 +380,15 @@ def load_mancalagames(path) -> Family:
     game = Family(**family_params(data, name))
     game.title = data["game_info"].get("name", Path(path).stem)
     return game
+
+
+def load_played(folder) -> list[Family]:
+    """The games of every MancalaGames file in ``folder`` (its ``GameProps``) that the family
+    plays, in the files' name order; the others are left out (load_mancalagames says why)."""
+    games = []
+    for path in sorted(Path(folder).glob("*.txt")):
+        try:
+            games.append(load_mancalagames(path))
+        except BadInput:
+            continue
+    return games

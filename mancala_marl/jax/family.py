@@ -17,8 +17,8 @@ rule, a limit), across (with the sowing seed) or two out, the hole across from t
 last hole taken too, the holes taken as the seeds pass, the last seeds sown to the opponent, the
 last few seeds taken, captures withheld in the first turns or from a single seed; every grand
 slam rule; extra turns on a capture; must-share, passes and every end of a most-seeds game; every goal.
-every capture kind; random starts (drawn by ``init(key)``). Not yet: children and repetition_ends
-(:data:`PLAYED`).
+every capture kind; random starts (drawn by ``init(key)``); children
+(:mod:`.family_children`). Not yet: repetition_ends (:data:`PLAYED`).
 Any other rule is refused by :func:`refusal` in one line naming the parameter; the numba engine
 plays it.
 
@@ -53,14 +53,17 @@ from ..games.family_space import (CAPTURE_GAP, COUNT_AT_LEAST, COUNT_IS, LAP_COU
                                   PRE_CAPTURE, PRE_ONE_SEED, PRE_ACROSS_ONES, PRE_ACROSS_LONE, GOAL, DEPRIVE, CLEAR,
                                   WINNER, BOTH_STORES, OPPONENT_STORE, STORE_SOWN, SOW_MAX, CAPTURE_KIND, KIND_NEXT,
                                   KIND_OPPONENT_COUNTS, KIND_OPPONENT_STORE, KIND_PULL_ACROSS, KIND_SINGLES,
-                                  KIND_STORE_TO_OPPONENT)
+                                  KIND_STORE_TO_OPPONENT, CHILDREN_, CHILD_STORES, CHILD_SOWING_, CHILDREN_BANK, WEG)
 from ..games.family_start import RANDOM_FLOOR, start_state
 from ..games.family_space import START, STARTS
+from .family_children import (bank_children, child_due, child_seeds, divide_into_children, first_child,
+                              free_row_seeds, has_child, make_child, mark_of, marks, skips_child, stores_to_children)
+from .family_ring import is_hole, move_seeds, row_seeds, side_of, sown_store, step
 from .rules import Rules
 
 # Each rule the JAX family does not play yet, with the values it plays: a rule set with another
 # value is refused, naming the first such parameter.
-PLAYED = {"children": ("none",), "children_bank": (False,), "repetition_ends": (False,)}
+PLAYED = {"repetition_ends": (False,)}
 
 
 def examples():
@@ -137,51 +140,6 @@ def random_start(key, start, spec, most: int, actions: int):
     return lax.while_loop(refused, again, (key, draw(sub), 1))[1]
 
 
-# -- the ring ---------------------------------------------------------------------------------------
-def side_of(cell, holes):
-    """0 or 1 for a hole, -1 for a store."""
-    return jnp.where(cell < holes, 0, jnp.where((cell > holes) & (cell <= 2 * holes), 1, -1))
-
-
-def _ring_step(cell, cells, backward):
-    cell = jnp.where(backward, cell - 1, cell + 1)
-    return jnp.where(cell == cells, 0, jnp.where(cell < 0, cells - 1, cell))
-
-
-def step(cell, holes, backward, own_store):
-    """The cell after ``cell`` along the ring (before it, ``backward``), passing over the stores
-    but ``own_store`` (-1: none; BOTH_STORES: neither). A store passed over is followed by a hole,
-    so two steps do."""
-    cells = 2 * holes + 2
-    once = _ring_step(cell, cells, backward)
-    passable = ((once != holes) & (once != cells - 1)) | (once == own_store) | (own_store == BOTH_STORES)
-    return jnp.where(passable, once, _ring_step(once, cells, backward))
-
-
-def sown_store(spec, mover, holes):
-    """The store a sowing of ``mover``'s drops seeds in: -1 none, BOTH_STORES both (the
-    opponent's store sown), else the mover's own."""
-    return jnp.where(spec[SOW_STORE] == 0, -1,
-                     jnp.where(spec[OPPONENT_STORE] != 0, BOTH_STORES, jnp.maximum(mover, 0) * (holes + 1) + holes))
-
-
-def row_seeds(flat, holes, player):
-    cell = jnp.arange(flat.shape[0])
-    first = player * (holes + 1)
-    return jnp.where((cell >= first) & (cell < first + holes), flat, 0).sum()
-
-
-def is_hole(flat, holes):
-    cell = jnp.arange(flat.shape[0])
-    return (cell < 2 * holes + 1) & (cell != holes)
-
-
-def move_seeds(flat, source, target, when):
-    """The seeds of ``source`` into ``target`` where ``when``."""
-    seeds = jnp.where(when, flat[source], 0)
-    return flat.at[source].add(-seeds).at[target].add(seeds)
-
-
 # -- captures -------------------------------------------------------------------------------------
 def count_qualifies(count, spec):
     low, high, parity = spec[CAPTURE_MIN], spec[CAPTURE_MAX], spec[CAPTURE_PARITY]
@@ -200,7 +158,7 @@ def can_take(flat, cell, holes, mover, spec, by_count, side_rule):
     """A hole with seeds, on a side ``side_rule`` allows, of a count taken (``by_count``)."""
     by_count = jnp.asarray(by_count, jnp.bool_)  # (~ on a Python bool is an int's)
     return ((side_of(cell, holes) >= 0) & (flat[cell] != 0) & side_allowed(cell, holes, mover, side_rule)
-            & (~by_count | count_qualifies(flat[cell], spec)))
+            & (~by_count | count_qualifies(flat[cell], spec)) & (mark_of(flat, spec, cell) == 0))  # a child is never taken
 
 
 def take_chain(flat, spec, start, holes, mover, sides, chain_backward, own_store, across, going,
@@ -273,8 +231,8 @@ def capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward):
     by_count, across = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0
     side_rule = spec[CAPTURE_SIDE]
     first_side = side_rule >= OPPONENT_FIRST  # the last hole decides, and the chain may cross sides
-    skip = ((spec[NO_SINGLE_CAPTURE] != 0) & (lap_seeds == 1)) | (flat[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]) \
-        | (first_side & ~side_allowed(last, holes, mover, side_rule))
+    withheld = ((spec[NO_SINGLE_CAPTURE] != 0) & (lap_seeds == 1)) | (flat[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS])
+    skip = withheld | (first_side & ~side_allowed(last, holes, mover, side_rule))
     sides = jnp.where(first_side, 0, side_rule)
     chain = spec[CHAIN]
     chain_backward = jnp.where(chain >= CHAIN_CW, chain == CHAIN_CW, backward == (chain == FORWARD))
@@ -321,7 +279,32 @@ def capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward):
     taking = jnp.where(slam & (slam_rule == SLAM_NO_CAPTURE), saved, taking)
     leave = slam & (slam_rule >= LEAVE_LEFT) & (slam_rule < SLAM_EXTRA_TURN)
     taking = jnp.where(leave, keep_grand_slam_hole(taking, saved, holes, mover, slam_rule == LEAVE_LEFT), taking)
-    return jnp.where(skip, flat, taking), jnp.where(skip, 0, result)
+    taking, result = jnp.where(skip, flat, taking), jnp.where(skip, 0, result)
+    return children_first(flat, spec, last, backward, own_store, extra, taking, result, withheld)
+
+
+def children_first(flat, spec, last, backward, own_store, extra, taking, result, withheld):
+    """What a game of children does at the last hole before any capture (numba's children_first):
+    a weg's capture, a child made or, without stores and without a child, nothing; else the
+    capture (``taking``, ``result``: what it would take into the store) goes into the mover's first
+    child (child_stores) or stays in the store. Elsewhere, or where captures are ``withheld``,
+    the capture as it is."""
+    holes = spec[SPEC_PITS]
+    mover = flat[2 * holes + 2]
+    store = mover * (holes + 1) + holes
+    due = child_due(flat, spec, last, mover, backward, own_store)
+    home = jnp.where(spec[CHILD_STORES] != 0, first_child(flat, spec, mover), -1)
+    nothing = (spec[CHILD_STORES] != 0) & (home < 0) & ~due  # no child to capture into, none made
+    weg = (spec[CHILDREN_] == WEG) & (mark_of(flat, spec, last) == 2 - mover)  # the opponent's weg gives two seeds
+    weg_seeds = jnp.where(flat[last] >= 2, 2, 1)
+    weg_flat = flat.at[last].add(-weg_seeds).at[jnp.where(home >= 0, home, store)].add(weg_seeds)
+    gain = taking[store] - flat[store]
+    homed = jnp.where(home >= 0, taking.at[store].add(-gain).at[jnp.maximum(home, 0)].add(gain), taking)
+    children = (spec[CHILDREN_] != 0) & ~withheld
+    kept = jnp.select([nothing, weg, due], [flat, weg_flat, make_child(flat, spec, last, mover, backward, own_store, True)],
+                      homed)
+    kept_result = jnp.where(nothing | due, 0, jnp.where(weg, jnp.where(extra, REPEAT | CAPTURED, CAPTURED), result))
+    return jnp.where(children, kept, taking), jnp.where(children, kept_result, result)
 
 
 def capture_of_kind(flat, spec, last, store, mover, by_count, sides):
@@ -380,12 +363,12 @@ def sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited):
     # few seeds left on the board: those sown in the opponent's holes are the opponent's
     to_opponent = (few_left > 0) & (row_seeds(flat, holes, 0) + row_seeds(flat, holes, 1) <= few_left)
     # (full holes passed over, sow_max, change as the lap goes: no closed form)
-    special = ((passing != 0) & ~inhibited) | to_opponent | (spec[SOW_MAX] > 0)
+    special = ((passing != 0) & ~inhibited) | to_opponent | (spec[SOW_MAX] > 0) | (spec[CHILD_SOWING_] != 0)
     at_once, last_at_once = sow_at_once(flat, spec, origin, jnp.where(special, 0, seeds), backward, own_store)
 
     def body(carry):
         flat, cell, left = carry
-        cell = next_sown(flat, spec, cell, origin, holes, backward, own_store)
+        cell = next_sown(flat, spec, cell, origin, holes, backward, own_store, mover, left == 1)
         flat = flat.at[cell].add(1)
         side = side_of(cell, holes)
         taker = jnp.where(passing <= OWNER_ALL, side, mover)
@@ -403,14 +386,16 @@ def sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited):
     return jnp.where(special, flat, at_once), jnp.where(special, last, last_at_once)
 
 
-def next_sown(flat, spec, cell, origin, holes, backward, own_store):
+def next_sown(flat, spec, cell, origin, holes, backward, own_store, mover, last_seed):
     """The cell a sowing drops its next seed into after ``cell``: past the hole it started from
-    (skip_origin) and past holes already holding sow_max seeds."""
+    (skip_origin), past holes already holding sow_max seeds and past the opponent's children
+    (child_sowing; but for the ``last_seed``, with "skip_opponent_but_last")."""
     full = spec[SOW_MAX]
 
     def passed_over(cell):
         return ((cell == origin) & (spec[SKIP_ORIGIN] != 0)) | \
-            ((full > 0) & (side_of(cell, holes) >= 0) & (flat[cell] >= full))
+            ((full > 0) & (side_of(cell, holes) >= 0) & (flat[cell] >= full)) | \
+            skips_child(flat, spec, cell, mover, last_seed)
 
     return lax.while_loop(passed_over, lambda cell: step(cell, holes, backward, own_store),
                           step(cell, holes, backward, own_store))
@@ -478,7 +463,7 @@ def crossing_cell(flat, spec, action):
     clockwise = action_backward(flat, spec, mover, action)
     at_end = (hole == 0) & clockwise | (hole == holes - 1) & ~clockwise
     own_store = sown_store(spec, mover, holes)
-    target = next_sown(flat, spec, origin, origin, holes, clockwise, own_store)
+    target = next_sown(flat, spec, origin, origin, holes, clockwise, own_store, mover, True)
     return jnp.where(ruled & at_end & (side_of(target, holes) == 1 - mover), target, -1)
 
 
@@ -580,8 +565,11 @@ def next_lap(flat, spec, last, taken, mover, backward, own_store, stop_for_count
     lap_go = jnp.where(across & lone, (taken & CAPTURED) != 0, more | (~across & ~gap & count_due))
     opposite = jnp.clip(2 * holes - last, 0, flat.shape[0] - 1)
     stop_for_across = across & lone & can_take(flat, opposite, holes, mover, spec, by_count, sides)
+    # a relay stops in a child, or where one is to be made
+    in_child = (spec[CHILDREN_] != 0) & ((mark_of(flat, spec, last) != 0) |
+                                         child_due(flat, spec, last, mover, backward, own_store))
     go_on = jnp.where(lap_capture, lap_go, jnp.where(
-        laps_rule == RELAY, more & ~due, (laps_rule == NEXT) & (flat[after] > 0) & ~stop_for_across & ~due))
+        laps_rule == RELAY, more & ~due & ~in_child, (laps_rule == NEXT) & (flat[after] > 0) & ~stop_for_across & ~due))
     from_next = jnp.where(lap_capture, ~across & ~gap & count_due, laps_rule == NEXT)
     return go_on, jnp.where(from_next, after, last), lap_capture & takes
 
@@ -637,7 +625,7 @@ def may_move(flat, spec, mover, hole, backward):
     occupied = (side < 0) | (before + dropped != 1)
     ruled = jnp.select([rule == SINGLE_TO_EMPTY, rule == NOT_ACROSS_ONES, rule == OPPONENT_OR_EMPTY,
                         rule == TO_OCCUPIED], [single, across, opponent_or_empty, occupied], True)
-    return (seeds >= spec[MIN_SEEDS]) & ruled
+    return (seeds >= spec[MIN_SEEDS]) & ruled & (mark_of(flat, spec, origin) == 0)  # a child is never played
 
 
 def first_lap_end(flat, spec, origin, seeds, holes, backward, own_store):
@@ -711,6 +699,13 @@ def claim(flat, holes, who, rule, when=True):
     return flat.at[2 * holes + 2 + OUT_OF_PLAY].add(jnp.where(rule == TO_NOBODY, left, 0))
 
 
+def claim_leftover(flat, spec, mover, rule):
+    """The end: the seeds of the holes that are nobody's child go by ``rule`` (see :func:`claim`),
+    the children keep theirs; without stores (child_stores), the stores then go into children."""
+    claimed = claim(flat, spec[SPEC_PITS], mover, rule, marks(flat, spec) == 0)
+    return jnp.where((spec[CHILDREN_] != 0) & (spec[CHILD_STORES] != 0), stores_to_children(claimed, spec), claimed)
+
+
 def apply(flat, action, spec, actions: int):
     """``action`` of the player to move, played whole: the sowing, the turn, the end.
     ``actions``: the length of a legal mask (static), for the trials of the turn's end."""
@@ -725,11 +720,15 @@ def apply(flat, action, spec, actions: int):
     flat = flat.at[cells + FIRST_WAY].set(first_way.astype(jnp.int32))
     crossed = crossing_cell(flat, spec, action)
     flat, result = sow_and_capture(flat, spec, action)
+    flat = jnp.where(spec[CHILDREN_BANK] != 0, bank_children(flat, spec), flat)
     kept = (crossed >= 0) & (flat[jnp.maximum(crossed, 0)] == 1)  # still a lone seed after the capture
     flat = flat.at[cells + NO_RETURN].set(jnp.where(kept, crossed + 1, 0))
     # an endless sowing ends a most-seeds game by endless_leftover; another goal's is a draw, the
     # board as it lies
-    endless = jnp.where(spec[GOAL] == 0, claim(flat, holes, mover, spec[ENDLESS_LEFTOVER]), flat).at[cells].set(GAME_OVER)
+    # board as it lies (without stores, the seeds shared between the children)
+    endless = jnp.where(spec[GOAL] != 0, flat, jnp.where(spec[CHILD_STORES] != 0, divide_into_children(flat, spec),
+                                                         claim_leftover(flat, spec, mover, spec[ENDLESS_LEFTOVER])))
+    endless = endless.at[cells].set(GAME_OVER)
     repeat = (result & REPEAT) != 0
     flat = flat.at[cells + TURNS_PLAYED].add((~repeat).astype(jnp.int32)).at[cells + EXTRA_TURNS].set(
         jnp.where(repeat, flat[cells + EXTRA_TURNS] + 1, 0))
@@ -742,17 +741,19 @@ def turn_after(flat, spec, mover, repeat, actions: int):
     cells = 2 * holes + 2
     following = jnp.where(repeat, mover, 1 - mover)
     hole = is_hole(flat, holes)
-    counted = (spec[END_SEEDS_LEFT] >= 0) | (spec[END_BELOW] > 0) | (spec[MIN_SEEDS] > 1) | (spec[UNFED_TAKES] != 0)
-    on_board = jnp.where(counted, jnp.where(hole, flat, 0).sum(), 0)
-    playable = ~counted | (hole & (flat >= spec[MIN_SEEDS])).any()
-    mine, theirs = row_seeds(flat, holes, mover), row_seeds(flat, holes, 1 - mover)
+    free = hole & (marks(flat, spec) == 0)  # a child's seeds are out of play (every hole, without children)
+    counted = (spec[END_SEEDS_LEFT] >= 0) | (spec[END_BELOW] > 0) | (spec[MIN_SEEDS] > 1) | (spec[UNFED_TAKES] != 0) | \
+        (spec[CHILDREN_] != 0)
+    on_board = jnp.where(counted, jnp.where(free, flat, 0).sum(), 0)
+    playable = ~counted | (free & (flat >= spec[MIN_SEEDS])).any()
+    mine, theirs = free_row_seeds(flat, spec, mover), free_row_seeds(flat, spec, 1 - mover)
     cleared = spec[END_CLEARED]
     ended = ((spec[END_SEEDS_LEFT] >= 0) & (on_board <= spec[END_SEEDS_LEFT])) | \
         ((cleared == CLEARED_OWN) & (mine == 0)) | ((cleared == CLEARED_OPPONENT) & (theirs == 0)) | \
         ((cleared == CLEARED_EITHER) & ((mine == 0) | (theirs == 0)))
     total = spec[-1]
     win = jnp.where(spec[WIN_SHORT] > 0, total - spec[WIN_SHORT], (total + 1) // 2)
-    s0, s1 = flat[holes], flat[cells - 1]
+    s0, s1 = flat[holes] + child_seeds(flat, spec, 0), flat[cells - 1] + child_seeds(flat, spec, 1)
     won = (spec[EARLY_WIN] != 0) & ((s0 > win) | (s1 > win) | ((s0 == win) & (s1 == win)))
     as_it_lies = ~ended & won & (spec[WIN_SWEEP] == 0)
     following_can = has_move(flat, spec, following, actions)
@@ -766,12 +767,12 @@ def turn_after(flat, spec, mover, repeat, actions: int):
     unfed = jnp.where(unfed_rule & repeat & mover_can & ~opponent_can & ~following_can, 1 - mover,
                       jnp.where(unfed_rule & ~repeat & ~mover_can & opponent_can & ~following_can, mover, -1))
     ends = (unfed >= 0) | won | ~playable | ~following_can & ((spec[MUST_PASS] == 0) | ~other_can)
-    few = (on_board > 0) & (on_board < spec[END_BELOW])
+    few = (on_board > 0) & (on_board < spec[END_BELOW]) & ~has_child(flat, spec, 0) & ~has_child(flat, spec, 1)
     ends = ends | few | (flat[cells + MOVES_PLAYED] >= MOVE_LIMIT)
     unfed_flat = claim(flat, holes, jnp.maximum(unfed, 0), TO_MOVER, unfed >= 0)
     passes = (spec[MUST_PASS] != 0) & ~following_can
     playing = flat.at[cells + TURNS_PLAYED].add(passes.astype(jnp.int32)).at[cells].set(jnp.where(passes, 1 - following, following))
-    over = claim(jnp.where(ended, flat, unfed_flat), holes, mover, spec[LEFTOVER]).at[cells].set(GAME_OVER)
+    over = claim_leftover(jnp.where(ended, flat, unfed_flat), spec, mover, spec[LEFTOVER]).at[cells].set(GAME_OVER)
     most_seeds = jnp.where(as_it_lies, flat.at[cells].set(GAME_OVER), jnp.where(ended | ends, over, playing))
     outcome = goal_outcome(flat, spec, mover, following, following_can)
     by_goal = flat.at[cells + WINNER].set(jnp.maximum(outcome, 0)).at[cells].set(jnp.where(outcome >= 0, GAME_OVER,
@@ -795,11 +796,11 @@ def goal_outcome(flat, spec, mover, following, following_can):
 
 
 def returns(flat, spec):
-    """+1/-1/0 per player once the game is over, zeros before: by the stores in a game of most
-    seeds, else as the goal decided (the WINNER slot: 1 + the winner, 0 a draw)."""
+    """+1/-1/0 per player once the game is over, zeros before: by the stores (and each player's
+    children) in a game of most seeds, else as the goal decided (the WINNER slot: 1 + the winner, 0 a draw)."""
     holes = spec[SPEC_PITS]
     winner = flat[2 * holes + 2 + WINNER]
-    by_stores = jnp.sign(flat[holes] - flat[2 * holes + 1])
+    by_stores = jnp.sign(flat[holes] + child_seeds(flat, spec, 0) - flat[2 * holes + 1] - child_seeds(flat, spec, 1))
     sign = jnp.where(spec[GOAL] == 0, by_stores, jnp.where(winner == 0, 0, jnp.where(winner == 1, 1, -1)))
     over = flat[2 * holes + 2] == GAME_OVER
     return jnp.where(over, jnp.array([1.0, -1.0]) * sign.astype(jnp.float32), jnp.zeros(2, jnp.float32))

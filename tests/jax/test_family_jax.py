@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from mancala_marl.errors import BadInput
-from mancala_marl.games import GAMES, NAMED, Family, load_mancalagames, make_game
+from mancala_marl.games import GAMES, NAMED, Family, make_game
 from mancala_marl.games.family import sample_rules
+from mancala_marl.games.mancalagames import load_played
 from mancala_marl.games.family_space import PARAMETERS
 from mancala_marl.jax import family, make
 from mancala_marl.jax.crosscheck import Mismatch, crosscheck, crosscheck_rule_sets
@@ -36,20 +37,17 @@ def test_every_named_game_it_plays_matches_numba_in_one_batch():
 
 @pytest.mark.skipif(not ORACLE.is_dir(), reason="MancalaGames' files are in ../shared/oracles beside the clone")
 def test_the_mancalagames_files_it_plays_match_numba():
-    games = []
-    for path in sorted(ORACLE.glob("*.txt")):
-        try:
-            games.append(load_mancalagames(path))
-        except BadInput:  # a file the numba family does not play either
-            continue
-    games = played(games)
-    assert len(games) >= 96
+    games = played(load_played(ORACLE))
+    assert len(games) >= 107
     crosscheck_rule_sets(games, plays=2, seed=2)
 
 
 def test_drawn_rule_sets_match_numba_in_one_batch():
     rng = np.random.default_rng(3)
-    games = [Family(**sample_rules(rng, choices=PLAYED_CHOICES, **PLAYED_BOUNDS)) for _ in range(32)]
+    # (the sampler draws children five times in six: half of these are kept without)
+    games = [Family(**sample_rules(rng, choices={**PLAYED_CHOICES, "children": ("none",)}, **PLAYED_BOUNDS))
+             for _ in range(16)]
+    games += [Family(**sample_rules(rng, choices=PLAYED_CHOICES, **PLAYED_BOUNDS)) for _ in range(16)]
     # and full holes passed over, which the sampler leaves out unless asked
     games += [Family(**sample_rules(rng, choices=PLAYED_CHOICES, **{**PLAYED_BOUNDS, "sow_max": (1, 10)})) for _ in range(8)]
     assert all(family.refusal(game) is None for game in games)
@@ -66,6 +64,17 @@ def test_a_game_of_another_goal_rewards_its_winner_not_the_larger_store(goal):
     others = {key: choices for key, choices in PLAYED_CHOICES.items() if key != "goal"}
     env = make("family", **sample_rules(rng, fixed={"goal": goal}, choices=others, holes=(3, 5), **PLAYED_BOUNDS))
     totals = crosscheck(env, 60, seed=7)
+    assert totals["games"] == 60 and totals["truncated"] == 0
+
+
+@pytest.mark.parametrize("children", ["weg", "bull"])
+def test_a_game_of_children_counts_their_seeds_for_their_owner(children):
+    # a child keeps its seeds to the end, where they count beside its owner's store: each step's
+    # rewards and the end held to numba's returns (Family.scores)
+    rng = np.random.default_rng(9)
+    env = make("family", **sample_rules(rng, fixed={"children": children}, choices=PLAYED_CHOICES, holes=(4, 6),
+                                        tries=3000))
+    totals = crosscheck(env, 60, seed=10)
     assert totals["games"] == 60 and totals["truncated"] == 0
 
 

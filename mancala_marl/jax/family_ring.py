@@ -1,0 +1,53 @@
+"""The ring of the two-row family's board in JAX: sides, steps along it, rows' seeds (the twins of
+:mod:`mancala_marl.games.family_space`'s helpers), shared by :mod:`.family` and
+:mod:`.family_children`."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from ..games.family_space import BOTH_STORES, OPPONENT_STORE, SOW_STORE
+
+
+def side_of(cell, holes):
+    """0 or 1 for a hole, -1 for a store."""
+    return jnp.where(cell < holes, 0, jnp.where((cell > holes) & (cell <= 2 * holes), 1, -1))
+
+
+def _ring_step(cell, cells, backward):
+    cell = jnp.where(backward, cell - 1, cell + 1)
+    return jnp.where(cell == cells, 0, jnp.where(cell < 0, cells - 1, cell))
+
+
+def step(cell, holes, backward, own_store):
+    """The cell after ``cell`` along the ring (before it, ``backward``), passing over the stores
+    but ``own_store`` (-1: none; BOTH_STORES: neither). A store passed over is followed by a hole,
+    so two steps do."""
+    cells = 2 * holes + 2
+    once = _ring_step(cell, cells, backward)
+    passable = ((once != holes) & (once != cells - 1)) | (once == own_store) | (own_store == BOTH_STORES)
+    return jnp.where(passable, once, _ring_step(once, cells, backward))
+
+
+def sown_store(spec, mover, holes):
+    """The store a sowing of ``mover``'s drops seeds in: -1 none, BOTH_STORES both (the
+    opponent's store sown), else the mover's own."""
+    return jnp.where(spec[SOW_STORE] == 0, -1,
+                     jnp.where(spec[OPPONENT_STORE] != 0, BOTH_STORES, jnp.maximum(mover, 0) * (holes + 1) + holes))
+
+
+def row_seeds(flat, holes, player):
+    cell = jnp.arange(flat.shape[0])
+    first = player * (holes + 1)
+    return jnp.where((cell >= first) & (cell < first + holes), flat, 0).sum()
+
+
+def is_hole(flat, holes):
+    cell = jnp.arange(flat.shape[0])
+    return (cell < 2 * holes + 1) & (cell != holes)
+
+
+def move_seeds(flat, source, target, when):
+    """The seeds of ``source`` into ``target`` where ``when``."""
+    seeds = jnp.where(when, flat[source], 0)
+    return flat.at[source].add(-seeds).at[target].add(seeds)
