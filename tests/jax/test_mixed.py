@@ -12,7 +12,10 @@ from mancala_marl import observations
 from mancala_marl.games.family_encoding import BOARD_LENGTH, encode_rules, rules_length
 from mancala_marl.jax import make_mixed
 
-GAMES = ["wari", "dakon", "family:holes=4,seeds=3,goal=deprive,must_share=False", "songo", "bohnenspiel"]
+# beside four named games, a game of another goal and one of children: rewarded by the winner the
+# goal names, and with the seeds in children counted
+GAMES = ["wari", "dakon", "family:holes=4,seeds=3,goal=deprive,must_share=False", "songo", "bohnenspiel",
+         "family:holes=5,seeds=4,children=weg,child_count=4,must_share=False"]
 
 
 N = 24  # rows of every batch below: each compiled function is compiled once (seconds each on a CPU)
