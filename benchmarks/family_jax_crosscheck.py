@@ -36,9 +36,8 @@ def drawn_by_sampler(count: int, seed: int) -> list:
     from mancala_marl.jax.family import PLAYED
 
     rng = np.random.default_rng(seed)
-    choices = {name: values for name, values in PLAYED.items()}
     full = count // 5
-    return [Family(**sample_rules(rng, choices=choices, **({"sow_max": (1, 10)} if i < full else {})))
+    return [Family(**sample_rules(rng, choices=PLAYED, **({"sow_max": (1, 10)} if i < full else {})))
             for i in range(count)]
 
 

@@ -16,8 +16,8 @@ rules; the captures before a lap (pre_capture); captures by count (with chains e
 rule, a limit), across (with the sowing seed) or two out, the hole across from the first and the
 last hole taken too, the holes taken as the seeds pass, the last seeds sown to the opponent, the
 last few seeds taken, captures withheld in the first turns or from a single seed; every grand
-slam rule; extra turns on a capture; must-share, passes and every end of a most-seeds game; every goal.
-every capture kind; random starts (drawn by ``init(key)``); children
+slam rule; extra turns on a capture; must-share, passes and every end of a most-seeds game; every
+goal; every capture kind; random starts (drawn by ``init(key)``); children
 (:mod:`.family_children`). Not yet: repetition_ends (:data:`PLAYED`).
 Any other rule is refused by :func:`refusal` in one line naming the parameter; the numba engine
 plays it.
@@ -45,7 +45,7 @@ from ..games.family_space import (CAPTURE_GAP, COUNT_AT_LEAST, COUNT_IS, LAP_COU
                                   MUST_PASS, MUST_SHARE, NEXT, NO_CAPTURE_TURNS, NO_RETURN, NO_SINGLE_CAPTURE, ODD,
                                   ON_CAPTURE, ALWAYS, OPPONENT_FIRST, OUT_OF_PLAY, OWN_FIRST, REPEAT, RELAY,
                                   SIDE_OPPONENT, SIDE_OWN, SKIP_ORIGIN, SLAMMED, SLAM_AVOIDED, SLAM_EXTRA_TURN,
-                                  SLAM_FROM_EMPTY, SLAM_ILLEGAL, SLAM_NO_CAPTURE, SOW_STORE, TAKE_ACROSS, TAKE_FINAL,
+                                  SLAM_FROM_EMPTY, SLAM_ILLEGAL, SLAM_NO_CAPTURE, TAKE_ACROSS, TAKE_FINAL,
                                   TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_, TO_MOVER, TO_NOBODY, TO_OWNER, TURNS_PLAYED,
                                   UNFED_TAKES, WIN_SHORT, WIN_SWEEP, BY_PARITY, OUTWARD, CHOOSE_ALL, CHOOSE_MIDDLE,
                                   CHOOSE_DIRECTION, OPPOSED, FIRST_WAY, MOVE_RULE, OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY,
@@ -53,9 +53,9 @@ from ..games.family_space import (CAPTURE_GAP, COUNT_AT_LEAST, COUNT_IS, LAP_COU
                                   PRE_CAPTURE, PRE_ONE_SEED, PRE_ACROSS_ONES, PRE_ACROSS_LONE, GOAL, DEPRIVE, CLEAR,
                                   WINNER, BOTH_STORES, OPPONENT_STORE, STORE_SOWN, SOW_MAX, CAPTURE_KIND, KIND_NEXT,
                                   KIND_OPPONENT_COUNTS, KIND_OPPONENT_STORE, KIND_PULL_ACROSS, KIND_SINGLES,
-                                  KIND_STORE_TO_OPPONENT, CHILDREN_, CHILD_STORES, CHILD_SOWING_, CHILDREN_BANK, WEG)
+                                  KIND_STORE_TO_OPPONENT, CHILDREN_, CHILD_STORES, CHILD_SOWING_, CHILDREN_BANK, WEG,
+                                  START, STARTS)
 from ..games.family_start import RANDOM_FLOOR, start_state
-from ..games.family_space import START, STARTS
 from .family_children import (bank_children, child_due, child_seeds, divide_into_children, first_child,
                               free_row_seeds, has_child, make_child, mark_of, marks, skips_child, stores_to_children)
 from .family_ring import is_hole, move_seeds, row_seeds, side_of, sown_store, step
@@ -113,10 +113,11 @@ def random_seeds(game) -> int:
 
 
 def random_start(key, start, spec, most: int, actions: int):
-    """start='random': ``start`` (each hole at its floor) with the seeds above the floor shared out
-    as the numba family shares them, by a multinomial over Dirichlet(1, ..., 1) weights (every way
-    of sharing them equally likely), drawn again while the player to move has no legal move (a
-    move rule may refuse a start). ``most``: a bound on the seeds shared out (static)."""
+    """The start of a game whose ``spec`` says start='random': ``start`` (each hole at its floor)
+    with the seeds above the floor shared out as the numba family shares them, by a multinomial
+    over Dirichlet(1, ..., 1) weights (every way of sharing them equally likely), drawn again while
+    the player to move has no legal move (a move rule may refuse a start); ``start`` itself for
+    another start. ``most``: a bound on the seeds shared out (static)."""
     holes = spec[SPEC_PITS]
     hole = is_hole(start, holes)
     shared = spec[-1] - RANDOM_FLOOR * 2 * holes
@@ -137,7 +138,7 @@ def random_start(key, start, spec, most: int, actions: int):
         return key, draw(sub), tries + 1
 
     key, sub = jax.random.split(key)
-    return lax.while_loop(refused, again, (key, draw(sub), 1))[1]
+    return jnp.where(spec[START] == RANDOM, lax.while_loop(refused, again, (key, draw(sub), 1))[1], start)
 
 
 # -- captures -------------------------------------------------------------------------------------
@@ -362,7 +363,7 @@ def sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited):
     passing, few_left = spec[PASSING_], spec[LAST_SEEDS_TO_OPPONENT]
     # few seeds left on the board: those sown in the opponent's holes are the opponent's
     to_opponent = (few_left > 0) & (row_seeds(flat, holes, 0) + row_seeds(flat, holes, 1) <= few_left)
-    # (full holes passed over, sow_max, change as the lap goes: no closed form)
+    # (the holes passed over, full ones or the opponent's children, change as the lap goes: no closed form)
     special = ((passing != 0) & ~inhibited) | to_opponent | (spec[SOW_MAX] > 0) | (spec[CHILD_SOWING_] != 0)
     at_once, last_at_once = sow_at_once(flat, spec, origin, jnp.where(special, 0, seeds), backward, own_store)
 
@@ -723,9 +724,8 @@ def apply(flat, action, spec, actions: int):
     flat = jnp.where(spec[CHILDREN_BANK] != 0, bank_children(flat, spec), flat)
     kept = (crossed >= 0) & (flat[jnp.maximum(crossed, 0)] == 1)  # still a lone seed after the capture
     flat = flat.at[cells + NO_RETURN].set(jnp.where(kept, crossed + 1, 0))
-    # an endless sowing ends a most-seeds game by endless_leftover; another goal's is a draw, the
-    # board as it lies
-    # board as it lies (without stores, the seeds shared between the children)
+    # an endless sowing ends a most-seeds game by endless_leftover (without stores, the seeds shared
+    # between the children); another goal's is a draw, the board as it lies
     endless = jnp.where(spec[GOAL] != 0, flat, jnp.where(spec[CHILD_STORES] != 0, divide_into_children(flat, spec),
                                                          claim_leftover(flat, spec, mover, spec[ENDLESS_LEFTOVER])))
     endless = endless.at[cells].set(GAME_OVER)

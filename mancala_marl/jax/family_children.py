@@ -11,8 +11,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from ..games.family_children import HOLE_PATTERNS
-from ..games.family_space import (BULL, CHILDREN_, CHILD_COUNT, CHILD_HOLES_, CHILD_SIDE, CHILD_SOWING_,
-                                  CHILD_STORES, MARKS, NOT_FACING, NOT_SYMMETRIC, ONE_CHILD, OUT_OF_PLAY, QUR,
+from ..games.family_space import (BULL, CHILDREN_, CHILD_COUNT, CHILD_HOLES_, CHILD_SIDE, CHILD_SOWING_, MARKS, NOT_FACING, NOT_SYMMETRIC, ONE_CHILD, OUT_OF_PLAY, QUR,
                                   SKIP_BUT_LAST, SKIP_OPPONENT)
 from ..games.base import SPEC_PITS
 from .family_ring import is_hole, side_of, step

@@ -80,11 +80,10 @@ class MixedEnv(core.Env):
         self._actions = max(game.actions for game in self.games)
         self._size = max(game.state_size for game in self.games)
         self._specs = jnp.stack([family.spec_of(game) for game in self.games])
-        starts, floors = np.zeros((2, len(self.games), self._size), np.int32)
+        starts = np.zeros((len(self.games), self._size), np.int32)
         for i, game in enumerate(self.games):
-            starts[i, :game.state_size] = game.init()  # (a random start drawn once: thrown-away moves' board)
-            floors[i, :game.state_size] = start_state(game)
-        self._starts, self._floors = jnp.asarray(starts), jnp.asarray(floors)
+            starts[i, :game.state_size] = start_state(game)  # (a random start: each hole's floor, filled by _init)
+        self._starts = jnp.asarray(starts)
         self._first_moves = jnp.asarray([int(np.argmax(game.legal_mask(start[:game.state_size])))
                                          for game, start in zip(self.games, starts)], jnp.int32)
         self._random_seeds = max(family.random_seeds(game) for game in self.games)  # 0: no random start
@@ -125,8 +124,7 @@ class MixedEnv(core.Env):
         board = self._starts[game]
         spec = self._specs[game]
         if self._random_seeds:  # a game of random starts draws its own
-            drawn = family.random_start(jax.random.fold_in(key, 1), self._floors[game], spec, self._random_seeds, self._actions)
-            board = jnp.where(spec[family.START] == family.RANDOM, drawn, board)
+            board = family.random_start(jax.random.fold_in(key, 1), board, spec, self._random_seeds, self._actions)
         to_move = board[2 * spec[1] + 2]
         terminated = to_move == GAME_OVER
         return MixedState(current_player=jnp.maximum(to_move, 0), observation=jnp.zeros(self.observation_shape, jnp.float32),

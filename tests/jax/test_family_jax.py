@@ -67,12 +67,11 @@ def test_a_game_of_another_goal_rewards_its_winner_not_the_larger_store(goal):
     assert totals["games"] == 60 and totals["truncated"] == 0
 
 
-@pytest.mark.parametrize("children", ["bull"])  # (weg: in test_mixed)
-def test_a_game_of_children_counts_their_seeds_for_their_owner(children):
+def test_a_game_of_children_counts_their_seeds_for_their_owner():
     # a child keeps its seeds to the end, where they count beside its owner's store: each step's
-    # rewards and the end held to numba's returns (Family.scores)
+    # rewards and the end held to numba's returns (Family.scores); bulls here, wegs in test_mixed
     rng = np.random.default_rng(9)
-    env = make("family", **sample_rules(rng, fixed={"children": children}, choices=PLAYED_CHOICES, holes=(4, 6),
+    env = make("family", **sample_rules(rng, fixed={"children": "bull"}, choices=PLAYED_CHOICES, holes=(4, 6),
                                         tries=3000))
     totals = crosscheck(env, 60, seed=10)
     assert totals["games"] == 60 and totals["truncated"] == 0

@@ -12,10 +12,11 @@ from mancala_marl import observations
 from mancala_marl.games.family_encoding import BOARD_LENGTH, encode_rules, rules_length
 from mancala_marl.jax import make_mixed
 
-# beside four named games, a game of another goal and one of children: rewarded by the winner the
-# goal names, and with the seeds in children counted
+# beside four named games, a game of another goal and one of children, rewarded by the winner the
+# goal names and with the seeds in children counted, and one of random starts, which init draws
 GAMES = ["wari", "dakon", "family:holes=4,seeds=3,goal=deprive,must_share=False", "songo", "bohnenspiel",
-         "family:holes=5,seeds=4,children=weg,child_count=4,must_share=False"]
+         "family:holes=5,seeds=4,children=weg,child_count=4,must_share=False",
+         "family:holes=4,seeds=4,start=random,move_rule=opponent_or_empty"]
 
 
 N = 24  # rows of every batch below: each compiled function is compiled once (seconds each on a CPU)
@@ -39,7 +40,11 @@ def test_each_row_plays_its_own_game_as_numba(batched):
     state = init(0)
     rows = np.asarray(state.game)
     assert set(rows.tolist()) == set(range(len(games)))  # every game drawn
-    cpu = [games[g].init() for g in rows]
+    # a random start is numba's from the board JAX drew (its draw is tested in test_family_jax)
+    cpu = [games[g].state_from(np.asarray(state._board[i, :games[g].state_size])) if games[g].random_start
+           else games[g].init() for i, g in enumerate(rows)]
+    drawn = [i for i, g in enumerate(rows) if games[g].random_start]
+    assert drawn and all(cpu[i][:10].max() > 2 for i in drawn)  # the 16 seeds above the floor of 2 shared out
     key = jax.random.PRNGKey(1)
     for t in range(2000):
         board, mask = np.asarray(state._board), np.asarray(state.legal_action_mask)
