@@ -50,6 +50,7 @@ from __future__ import annotations
 import inspect
 import re
 import sys
+from enum import IntEnum
 
 import numpy as np
 
@@ -99,6 +100,13 @@ def spec_index(parameters: tuple[Param, ...], name: str) -> int:
     if name not in names:
         raise BadInput(f"no parameter {name!r} is declared; the declared ones: {', '.join(names)}")
     return SPEC_PITS + names.index(name)
+
+
+def spec_slots(name: str, parameters: tuple[Param, ...], module: str) -> type[IntEnum]:
+    """Where a kernel finds each parameter in ``spec``, as an enum named by the parameters in
+    capitals (``spec[Spec.LAPS]``): made from the declarations, so that it cannot fall out of step."""
+    return IntEnum(name, {param.name.upper(): spec_index(parameters, param.name) for param in parameters},
+                   module=module)
 
 
 # The environments' ``max_moves``: the moves after which they truncate a game

@@ -192,7 +192,7 @@ import numpy as np
 from mancala_marl.errors import BadInput
 from .base import Game
 from .family_space import (FIRST_WAY, HISTORY_SLOTS, MARKS, MOVES_PLAYED, MOVE_LIMIT, NO_RETURN, OUT_OF_PLAY,
-                           PARAMETERS, STARTS, TURNS_PLAYED, WINNER, history_slot)
+                           PARAMETERS, Start, TURNS_PLAYED, WINNER, history_slot)
 from .history import HISTORY, clear_history, record_position
 from .family_rules import DRAWS, draw, refusal, repaired, strategy
 from .family_sowing import action_backward, way_allowed
@@ -240,10 +240,24 @@ def togyz_rules(holes: int = 9, balls: int = 9, stop_at_majority: bool = True) -
     child of ``children="one"``, its balls banked in the kazan (``children_bank``). MancalaGames'
     Toguz_Kumalak.txt is another point: it keeps them in the tuzduk and ends with fewer than two
     balls on the board."""
-    return {"holes": holes, "seeds": balls, "skip_origin": False, "leave_one": True, "move_one": True,
-            "capture_max": 0, "capture_parity": "even", "captures": 1, "must_share": False, "early_win": stop_at_majority,
-            "win_sweep": stop_at_majority, "children": "one", "child_count": 3, "child_side": "opponent",
-            "child_holes": "not_symmetric", "children_bank": True}
+    return {
+        "holes": holes,
+        "seeds": balls,
+        "skip_origin": False,
+        "leave_one": True,
+        "move_one": True,
+        "capture_max": 0,
+        "capture_parity": "even",
+        "captures": 1,
+        "must_share": False,
+        "early_win": stop_at_majority,
+        "win_sweep": stop_at_majority,
+        "children": "one",
+        "child_count": 3,
+        "child_side": "opponent",
+        "child_holes": "not_symmetric",
+        "children_bank": True,
+    }
 
 
 REDRAWS = 1000  # random starts drawn for a row before a move rule that refuses them all is given up
@@ -286,7 +300,7 @@ class Family(Game):
         if self.pits > RULES_HOLES:
             self.custom_obs = ()
         self.random_start = params["start"] == "random"
-        self.total_seeds = int(start_total(STARTS.index(params["start"]), self.pits, self.seeds))
+        self.total_seeds = int(start_total(Start[params["start"].upper()], self.pits, self.seeds))
         # what the table cannot say, needing the built game: the forced first move of
         # "rightmost_first" (start_state), a random start's move rule (init_rows), a first move
         self._start = start_state(self)  # a random start: each hole's floor, filled by init_rows
@@ -367,7 +381,9 @@ class Family(Game):
                 if not len(rows):
                     break
             else:
-                raise BadInput(f"move_rule={self.params['move_rule']!r} refused every hole of {REDRAWS} random starts")
+                raise BadInput(
+                    f"move_rule={self.params['move_rule']!r} refused every hole of {REDRAWS} random starts"
+                )
             for state in states:
                 self._remember_start(state)
         return states
@@ -452,7 +468,7 @@ class Family(Game):
     def param_strategy(cls, st):
         """Rule sets drawn over family_rules.DRAWS and repaired by its table, but for a random
         start: hypothesis replays each example, and a random start is drawn afresh each time."""
-        draws = dict(DRAWS, start=tuple(start for start in STARTS if start != "random"))
+        draws = dict(DRAWS, start=tuple(start.name.lower() for start in Start if start != Start.RANDOM))
         return strategy(st, draws).map(repaired).filter(cls._takes)
 
 

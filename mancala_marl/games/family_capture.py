@@ -7,27 +7,21 @@ import numpy as np
 
 from .._compile import copy_cells, kernel
 from .base import SPEC_PITS
-from .family_space import (ALWAYS, CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTURE_KIND, KIND_PULL_ACROSS,
-                           KIND_NEXT, KIND_OPPONENT_COUNTS, KIND_OPPONENT_STORE, KIND_SINGLES, KIND_STORE_TO_OPPONENT,
-                           TAKE_FINAL, CAPTURE_GAP, CAPTURE_MAX, CAPTURE_MIN,
-                           CAPTURE_PARITY, CAPTURE_SIDE, CHAIN, CHAIN_CW, CROSS_CAPTURE, CROSS_CHAIN, EVEN,
-                           EXTRA_TURNS, EXTRA_TURN_ONCE, FORWARD, GRAND_SLAM, LAPS_, LEAVE_LEFT, NO_CAPTURE_TURNS,
-                           NO_SINGLE_CAPTURE, ODD, ON_CAPTURE, OPPONENT_FIRST, OWN_FIRST, PRE_ACROSS_LONE,
-                           PRE_ACROSS_ONES, PRE_ONE_SEED, REPEAT, SIDE_OPPONENT,
-                           SIDE_OWN, SLAMMED, SLAM_EXTRA_TURN, SLAM_NO_CAPTURE, TAKE_ACROSS, TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_,
-                           TURNS_PLAYED, CHILDREN_, CHILD_STORES, WEG, row_seeds, side_of, sown_store, step)
+from .family_space import (CAPTURED, CaptureKind, Chain, Children, CrossChain, EXTRA_TURNS, GrandSlam, Lap, Parity,
+                           PreCapture, REPEAT, SLAMMED, Side, Spec, TURNS_PLAYED, TakeOwn, Taker, row_seeds,
+                           side_of, sown_store, step)
 from .family_children import child_due, first_child, make_child, mark_of
 
 
 @kernel(inline="always")
 def count_qualifies(count, spec):
     """Whether a hole of ``count`` seeds is taken by the capture counts."""
-    low = spec[CAPTURE_MIN]
-    high = spec[CAPTURE_MAX]
-    parity = spec[CAPTURE_PARITY]
+    low = spec[Spec.CAPTURE_MIN]
+    high = spec[Spec.CAPTURE_MAX]
+    parity = spec[Spec.CAPTURE_PARITY]
     if count < max(low, 1) or (high > 0 and count > high):
         return False
-    return not ((parity == EVEN and count % 2 == 1) or (parity == ODD and count % 2 == 0))
+    return not ((parity == Parity.EVEN and count % 2 == 1) or (parity == Parity.ODD and count % 2 == 0))
 
 
 @kernel(inline="always")
@@ -35,9 +29,9 @@ def side_allowed(cell, holes, mover, side_rule):
     """Whether ``cell`` is on a side captures come from (for the ``*_first`` rules: the side the
     first hole taken must be on)."""
     side = side_of(cell, holes)
-    if side_rule == SIDE_OPPONENT or side_rule == OPPONENT_FIRST:
+    if side_rule == Side.OPPONENT or side_rule == Side.OPPONENT_FIRST:
         return side == 1 - mover
-    if side_rule == SIDE_OWN or side_rule == OWN_FIRST:
+    if side_rule == Side.OWN or side_rule == Side.OWN_FIRST:
         return side == mover
     return True
 
@@ -52,7 +46,7 @@ def can_take(state, cell, holes, mover, spec, by_count, side_rule):
         return False
     if by_count and not count_qualifies(state[cell], spec):
         return False
-    return not (spec[CHILDREN_] and mark_of(state, holes, cell) != 0)  # a child is never taken
+    return not (spec[Spec.CHILDREN] and mark_of(state, holes, cell) != 0)  # a child is never taken
 
 
 @kernel(refcounts=False)
@@ -61,15 +55,15 @@ def pre_capture(state, rule, origin, seeds, mover, holes):
     ``origin``; returns the seeds left to sow. ``across_ones`` reads the board as the move found it:
     it is called once, before the move's seeds are lifted."""
     store = mover * (holes + 1) + holes
-    if rule == PRE_ONE_SEED:
+    if rule == PreCapture.ONE_SEED:
         if seeds > 0:
             state[store] += 1
             seeds -= 1
-    elif rule == PRE_ACROSS_LONE:
+    elif rule == PreCapture.ACROSS_LONE:
         if seeds == 1 and side_of(origin, holes) >= 0:
             state[store] += state[2 * holes - origin]
             state[2 * holes - origin] = 0
-    elif rule == PRE_ACROSS_ONES:
+    elif rule == PreCapture.ACROSS_ONES:
         first = mover * (holes + 1)
         for cell in range(first, first + holes):
             if state[cell] == 1:
@@ -85,10 +79,12 @@ def take_last(state, spec, mover):
     holes = spec[SPEC_PITS]
     left = 0
     for cell in range(2 * holes + 1):
-        if side_of(cell, holes) >= 0 and (spec[CROSS_CAPTURE] or side_allowed(cell, holes, mover, spec[CAPTURE_SIDE])):
+        if side_of(cell, holes) >= 0 and (
+            spec[Spec.CROSS_CAPTURE] or side_allowed(cell, holes, mover, spec[Spec.CAPTURE_SIDE])
+        ):
             left += state[cell]
-    if 0 < left <= spec[TAKE_LAST]:
-        taker = mover if spec[TAKE_LAST_BY] == 0 else 0
+    if 0 < left <= spec[Spec.TAKE_LAST]:
+        taker = mover if spec[Spec.TAKE_LAST_BY] == Taker.MOVER else 0
         store = taker * (holes + 1) + holes
         for cell in range(2 * holes + 1):
             if side_of(cell, holes) >= 0:
@@ -137,11 +133,11 @@ def children_first(state, spec, last, mover, backward, own_store):
     cells = 2 * holes + 2
     home = INTO_STORE
     due = child_due(state, spec, last, mover, backward, own_store)
-    if spec[CHILD_STORES]:
+    if spec[Spec.CHILD_STORES]:
         home = first_child(state, holes, mover)
         if home < 0 and not due:  # no child to capture into, none made: nothing happens
             return NOTHING_TAKEN
-    if spec[CHILDREN_] == WEG and mark_of(state, holes, last) == 2 - mover:  # the opponent's weg
+    if spec[Spec.CHILDREN] == Children.WEG and mark_of(state, holes, last) == 2 - mover:  # the opponent's weg
         seeds = 2 if state[last] >= 2 else 1
         state[last] -= seeds
         state[home if home >= 0 else mover * (holes + 1) + holes] += seeds
@@ -155,7 +151,7 @@ def children_first(state, spec, last, mover, backward, own_store):
 @kernel(inline="always")
 def extra_turn_due(state, spec, cells):
     """Whether a capture gives another turn (capture_extra_turn; extra_turn_once: not after one)."""
-    return spec[CAPTURE_EXTRA_TURN] and (not spec[EXTRA_TURN_ONCE] or state[cells + EXTRA_TURNS] == 0)
+    return spec[Spec.CAPTURE_EXTRA_TURN] and (not spec[Spec.EXTRA_TURN_ONCE] or state[cells + EXTRA_TURNS] == 0)
 
 
 @kernel(refcounts=False)
@@ -163,7 +159,7 @@ def capture(state, spec, last, lap_seeds, opponent_had_seeds, backward):
     """Take what a lap ending in ``last`` (a hole, after a lap of ``lap_seeds`` sown ``backward``
     or not) captures, then the last few seeds (``take_last``); a grand slam is undone or cut back
     by ``grand_slam``. Returns CAPTURED, with REPEAT for ``capture_extra_turn``, or 0."""
-    if SLAM_NO_CAPTURE <= spec[GRAND_SLAM] < SLAM_EXTRA_TURN:  # the board before the capture is kept
+    if GrandSlam.NO_CAPTURE <= spec[Spec.GRAND_SLAM] < GrandSlam.EXTRA_TURN:  # the board before the capture is kept
         return capture_keeping_board(state, spec, last, lap_seeds, opponent_had_seeds, backward)
     return take(state, spec, last, lap_seeds, opponent_had_seeds, backward, state)  # (no board kept)
 
@@ -183,39 +179,45 @@ def take(state, spec, last, lap_seeds, opponent_had_seeds, backward, saved):
     cells = 2 * holes + 2
     mover = state[cells]
     own_store = sown_store(spec, mover, holes)
-    by_count = spec[CAPTURE_MIN] > 0
-    inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
-    if spec[NO_SINGLE_CAPTURE] and lap_seeds == 1 or inhibited:
+    by_count = spec[Spec.CAPTURE_MIN] > 0
+    inhibited = state[cells + TURNS_PLAYED] < spec[Spec.NO_CAPTURE_TURNS]
+    if spec[Spec.NO_SINGLE_CAPTURE] and lap_seeds == 1 or inhibited:
         return 0
     home = INTO_STORE  # or, without stores (child_stores): the child the capture goes into
-    if spec[CHILDREN_]:
+    if spec[Spec.CHILDREN]:
         home = children_first(state, spec, last, mover, backward, own_store)
         if home == NOTHING_TAKEN:
             return 0
         if home == WEG_TAKEN or home == WEG_TAKEN_AGAIN:
             return CAPTURED if home == WEG_TAKEN else REPEAT | CAPTURED
-    sides = spec[CAPTURE_SIDE]
-    if sides >= OPPONENT_FIRST:  # the last hole decides for the whole chain, which may cross sides
+    sides = spec[Spec.CAPTURE_SIDE]
+    if sides >= Side.OPPONENT_FIRST:  # the last hole decides for the whole chain, which may cross sides
         if not side_allowed(last, holes, mover, sides):
             return 0
         sides = 0
-    if SLAM_NO_CAPTURE <= spec[GRAND_SLAM] < SLAM_EXTRA_TURN:
+    if GrandSlam.NO_CAPTURE <= spec[Spec.GRAND_SLAM] < GrandSlam.EXTRA_TURN:
         copy_cells(state, saved, cells)
     store = mover * (holes + 1) + holes
     banked = state[store] if home >= 0 else 0
-    chain_rule = spec[CHAIN]
-    backward = chain_rule == CHAIN_CW if chain_rule >= CHAIN_CW else backward == (chain_rule == FORWARD)  # the chain's way
-    kind = spec[CAPTURE_KIND]
+    chain_rule = spec[Spec.CHAIN]
+    backward = (
+        chain_rule == Chain.CW if chain_rule >= Chain.CW else backward == (chain_rule == Chain.FORWARD)
+    )  # the chain's way
+    kind = spec[Spec.CAPTURE_KIND]
     taken = 0
     first = last  # the first hole taken (the last one sown, or two out)
-    if kind != 0:
+    if kind != CaptureKind.STANDARD:
         taken = capture_of_kind(state, spec, last, store, mover, by_count, sides, backward, own_store)
     # the standard captures, also where store_to_opponent or opponent_store took nothing
-    if kind == 0 or taken == 0 and (kind == KIND_STORE_TO_OPPONENT or kind == KIND_OPPONENT_STORE):
-        if spec[CAPTURE_GAP]:
+    if (
+        kind == CaptureKind.STANDARD
+        or taken == 0
+        and (kind == CaptureKind.STORE_TO_OPPONENT or kind == CaptureKind.OPPONENT_STORE)
+    ):
+        if spec[Spec.CAPTURE_GAP]:
             taken = capture_two_out(state, spec, last, store, mover, sides, backward, own_store)
             first = step(step(last, holes, backward, own_store), holes, backward, own_store)
-        elif spec[CROSS_CAPTURE]:
+        elif spec[Spec.CROSS_CAPTURE]:
             taken = capture_across(state, spec, last, store, mover, by_count, sides, backward, own_store)
         elif by_count:  # the last hole, then each next one, while their counts are taken
             taken = take_chain(state, spec, last, can_take(state, last, holes, mover, spec, True, sides), store,
@@ -228,7 +230,7 @@ def take_chain(state, spec, cell, go_on, store, mover, by_count, sides, backward
     """The chain: take ``cell`` (if ``go_on``), then each next hole while it may be taken, up to
     ``captures`` holes; returns how many were taken."""
     holes = spec[SPEC_PITS]
-    limit = spec[CAPTURES]
+    limit = spec[Spec.CAPTURES]
     taken = 0
     while go_on:
         state[store] += state[cell]
@@ -246,38 +248,38 @@ def capture_of_kind(state, spec, last, store, mover, by_count, sides, backward, 
     """The capture a ``capture_kind`` other than the standard one makes at ``last``; returns how
     many holes it took (1 for a capture of a kind that takes no hole)."""
     holes = spec[SPEC_PITS]
-    kind = spec[CAPTURE_KIND]
+    kind = spec[Spec.CAPTURE_KIND]
     taken = 0
     if side_of(last, holes) < 0:  # the opponent's store (opponent_store): it is taken
         state[store] += state[last]
         state[last] = 0
         taken = 1
-    elif kind == KIND_SINGLES:  # every hole of one seed where captures come from
+    elif kind == CaptureKind.SINGLES:  # every hole of one seed where captures come from
         for cell in range(2 * holes + 1):
             if state[cell] == 1 and side_of(cell, holes) >= 0 and side_allowed(cell, holes, mover, sides):
                 state[store] += 1
                 state[cell] = 0
                 taken += 1
-    elif kind == KIND_PULL_ACROSS:  # a last seed in an empty hole draws the seeds across into it
+    elif kind == CaptureKind.PULL_ACROSS:  # a last seed in an empty hole draws the seeds across into it
         if state[last] == 1 and can_take(state, 2 * holes - last, holes, mover, spec, by_count, sides):
             state[last] += state[2 * holes - last]
             state[2 * holes - last] = 0
             taken = 1
-    elif kind == KIND_STORE_TO_OPPONENT and state[last] == 1 and state[store] > 0 and \
+    elif kind == CaptureKind.STORE_TO_OPPONENT and state[last] == 1 and state[store] > 0 and \
             side_allowed(last, holes, mover, sides):  # the mover's store goes to the opponent's
         state[(1 - mover) * (holes + 1) + holes] += state[store]
         state[store] = 0
         taken = 1
-    elif kind == KIND_OPPONENT_COUNTS:  # ending across, or in the own last hole, takes each hole of a taken count
+    elif kind == CaptureKind.OPPONENT_COUNTS:  # ending across, or in the own last hole: each hole of a taken count
         if side_of(last, holes) == 1 - mover or last == store - 1:
             taken = 1  # a capture, even of nothing
             for cell in range((1 - mover) * (holes + 1), (1 - mover) * (holes + 1) + holes):
                 if can_take(state, cell, holes, mover, spec, by_count, sides):
                     state[store] += state[cell]
                     state[cell] = 0
-    elif kind == KIND_NEXT:  # the hole after the last one, then each next one while they qualify
+    elif kind == CaptureKind.NEXT:  # the hole after the last one, then each next one while they qualify
         cell = step(last, holes, backward, own_store)
-        if spec[LAPS_]:  # after laps, the last hole qualifies and the next holds seeds
+        if spec[Spec.LAPS]:  # after laps, the last hole qualifies and the next holds seeds
             go_on = can_take(state, last, holes, mover, spec, by_count, sides) and \
                 side_of(cell, holes) >= 0 and state[cell] > 0
         else:
@@ -291,10 +293,10 @@ def capture_two_out(state, spec, last, store, mover, sides, backward, own_store)
     """capture_gap: across an empty hole, from the last hole, then from each hole taken; returns
     how many holes were taken."""
     holes = spec[SPEC_PITS]
-    limit = spec[CAPTURES]
+    limit = spec[Spec.CAPTURES]
     taken = 0
     cell = last
-    while spec[LAPS_] != 0 or state[cell] > 1:  # without laps, the last seed must have joined others
+    while spec[Spec.LAPS] != Lap.SINGLE or state[cell] > 1:  # without laps, the last seed must have joined others
         gap = step(cell, holes, backward, own_store)
         beyond = step(gap, holes, backward, own_store)
         if state[gap] != 0 or not can_take(state, beyond, holes, mover, spec, False, sides):
@@ -314,11 +316,13 @@ def capture_across(state, spec, last, store, mover, by_count, sides, backward, o
     next hole's across while the chain goes on; take_own takes the sown seed too. Returns how many
     holes were taken across."""
     holes = spec[SPEC_PITS]
-    limit = spec[CAPTURES]
+    limit = spec[Spec.CAPTURES]
     taken = 0
     cell = last
     while True:
-        empty_before = state[cell] == 1 if taken == 0 else (state[cell] == 0 or spec[CROSS_CHAIN] == 1)
+        empty_before = (
+            state[cell] == 1 if taken == 0 else (state[cell] == 0 or spec[Spec.CROSS_CHAIN] == CrossChain.ANY)
+        )
         if side_of(cell, holes) < 0 or not empty_before:
             break
         across = 2 * holes - cell
@@ -327,13 +331,17 @@ def capture_across(state, spec, last, store, mover, by_count, sides, backward, o
         state[store] += state[across]
         state[across] = 0
         taken += 1
-        if taken == 1 and spec[TAKE_OWN_] == ON_CAPTURE:
+        if taken == 1 and spec[Spec.TAKE_OWN] == TakeOwn.ON_CAPTURE:
             state[store] += state[cell]
             state[cell] = 0
         if limit == 1 or taken == limit:
             break
         cell = step(cell, holes, backward, own_store)
-    if spec[TAKE_OWN_] == ALWAYS and state[last] == 1 and side_allowed(2 * holes - last, holes, mover, spec[CAPTURE_SIDE]):
+    if (
+        spec[Spec.TAKE_OWN] == TakeOwn.ALWAYS
+        and state[last] == 1
+        and side_allowed(2 * holes - last, holes, mover, spec[Spec.CAPTURE_SIDE])
+    ):
         state[store] += 1
         state[last] = 0
     return taken
@@ -348,25 +356,25 @@ def after_capture(state, spec, last, first, taken, home, banked, saved, opponent
     cells = 2 * holes + 2
     mover = state[cells]
     store = mover * (holes + 1) + holes
-    if taken and spec[TAKE_ACROSS] and can_take(state, 2 * holes - first, holes, mover, spec, False, sides):
+    if taken and spec[Spec.TAKE_ACROSS] and can_take(state, 2 * holes - first, holes, mover, spec, False, sides):
         state[store] += state[2 * holes - first]
         state[2 * holes - first] = 0
-    if taken and spec[TAKE_FINAL] and can_take(state, last, holes, mover, spec, False, sides):
+    if taken and spec[Spec.TAKE_FINAL] and can_take(state, last, holes, mover, spec, False, sides):
         state[store] += state[last]
         state[last] = 0
-    if spec[TAKE_LAST]:
+    if spec[Spec.TAKE_LAST]:
         take_last(state, spec, mover)
     if taken == 0:
         return 0
     if home >= 0:  # what the capture put in the store goes into the child
         state[home] += state[store] - banked
         state[store] = banked
-    slam_rule = spec[GRAND_SLAM]
-    if slam_rule >= SLAM_NO_CAPTURE and opponent_had_seeds and row_seeds(state, holes, 1 - mover) == 0:
-        if slam_rule == SLAM_EXTRA_TURN:  # the capture stands, and the mover moves again
+    slam_rule = spec[Spec.GRAND_SLAM]
+    if slam_rule >= GrandSlam.NO_CAPTURE and opponent_had_seeds and row_seeds(state, holes, 1 - mover) == 0:
+        if slam_rule == GrandSlam.EXTRA_TURN:  # the capture stands, and the mover moves again
             return REPEAT | CAPTURED
-        if slam_rule == SLAM_NO_CAPTURE:
+        if slam_rule == GrandSlam.NO_CAPTURE:
             copy_cells(saved, state, cells)
             return SLAMMED
-        keep_grand_slam_hole(state, saved, holes, mover, slam_rule == LEAVE_LEFT)
+        keep_grand_slam_hole(state, saved, holes, mover, slam_rule == GrandSlam.LEAVE_LEFT)
     return REPEAT | CAPTURED if extra_turn_due(state, spec, cells) else CAPTURED

@@ -61,11 +61,9 @@ import numpy as np
 
 from .._compile import kernel
 from .base import SPEC_PITS
-from .family_space import (BULL, CHILDREN_, CHILD_COUNT, CHILD_HOLES_, CHILD_SIDE, CHILD_STORES, FIXED_RIGHT,
-                           MARKS, NOT_FACING, NOT_SYMMETRIC, ONE_CHILD, OUT_OF_PLAY, QUR, TO_MOVER, TO_OWNER,
-                           share_out, side_of, step)
+from .family_space import ChildHoles, ChildSide, Children, Leftover, MARKS, OUT_OF_PLAY, Spec, share_out, side_of, step
 
-# child_holes (family_space.CHILD_HOLES, in that order) -> for each of the five places of a hole in
+# child_holes (family_space.ChildHoles, in code order) -> for each of the five places of a hole in
 # its row (the left end, its neighbour, the inner holes, the right end's neighbour, the right end,
 # as the row's owner sees them), who may make a child there: 1 the row's owner, 2 its opponent
 _BOTH, _OWN, _OPP = 3, 1, 2
@@ -109,18 +107,18 @@ def hole_place(hole, holes):
 def place_allowed(state, spec, cell, holes, mover):
     """Whether ``mover`` may make a child in the hole ``cell`` (child_side, child_holes)."""
     side = side_of(cell, holes)
-    rule = spec[CHILD_SIDE]
-    if (rule == 1 and side != 1 - mover) or (rule == 2 and side != mover):
+    rule = spec[Spec.CHILD_SIDE]
+    if (rule == ChildSide.OPPONENT and side != 1 - mover) or (rule == ChildSide.OWN and side != mover):
         return False
-    pattern = spec[CHILD_HOLES_]
-    if pattern == 0:
+    pattern = spec[Spec.CHILD_HOLES]
+    if pattern == ChildHoles.ANYWHERE:
         return True
     hole = cell - side * (holes + 1)
     if not HOLE_PATTERNS[pattern, hole_place(hole, holes)] & (1 if side == mover else 2):
         return False
-    if pattern == NOT_SYMMETRIC:
+    if pattern == ChildHoles.NOT_SYMMETRIC:
         return mark_of(state, holes, cell + holes + 1 if side == 0 else cell - holes - 1) == 0
-    if pattern == NOT_FACING:
+    if pattern == ChildHoles.NOT_FACING:
         return mark_of(state, holes, 2 * holes - cell) == 0
     return True
 
@@ -146,16 +144,16 @@ def child_due(state, spec, cell, mover, backward, own_store):
         return False
     if not place_allowed(state, spec, cell, holes, mover):
         return False
-    kind = spec[CHILDREN_]
-    count = spec[CHILD_COUNT]
-    if kind == QUR:
+    kind = spec[Spec.CHILDREN]
+    count = spec[Spec.CHILD_COUNT]
+    if kind == Children.QUR:
         return state[cell] == 1 and state[2 * holes - cell] == count
-    if kind == BULL:
+    if kind == Children.BULL:
         before = step(cell, holes, not backward, own_store)
         if side_of(before, holes) >= 0 and mark_of(state, holes, before) == 0 and \
                 bull_pair(state[before], state[cell], count):
             return True
-    if kind == ONE_CHILD and has_child(state, holes, mover):
+    if kind == Children.ONE and has_child(state, holes, mover):
         return False
     return state[cell] == count
 
@@ -166,13 +164,13 @@ def make_child(state, spec, cell, mover, backward, own_store):
     holes = spec[SPEC_PITS]
     marks = 2 * holes + 2 + MARKS
     state[marks + cell] = 1 + mover
-    kind = spec[CHILDREN_]
-    if kind == BULL:
+    kind = spec[Spec.CHILDREN]
+    if kind == Children.BULL:
         before = step(cell, holes, not backward, own_store)
         if side_of(before, holes) >= 0 and state[marks + before] == 0 and \
-                bull_pair(state[before], state[cell], spec[CHILD_COUNT]):
+                bull_pair(state[before], state[cell], spec[Spec.CHILD_COUNT]):
             state[marks + before] = 1 + mover
-    elif kind == QUR:
+    elif kind == Children.QUR:
         state[marks + 2 * holes - cell] = 1 + mover
 
 
@@ -234,7 +232,7 @@ def stores_to_children(state, holes):
 @kernel(refcounts=False)
 def claim_children_leftover(state, spec, mover, rule):
     """The end of a game of children: the seeds of the holes that are nobody's child go by ``rule``
-    (LEFTOVERS; TO_MOVER: to ``mover``); the children keep theirs."""
+    (a Leftover; Leftover.MOVER: to ``mover``); the children keep theirs."""
     holes = spec[SPEC_PITS]
     stores = (holes, 2 * holes + 1)
     left = 0
@@ -242,13 +240,13 @@ def claim_children_leftover(state, spec, mover, rule):
         first = player * (holes + 1)
         for cell in range(first, first + holes):
             if mark_of(state, holes, cell) == 0:
-                if rule == TO_OWNER:
+                if rule == Leftover.OWNER:
                     state[stores[player]] += state[cell]
                 else:
                     left += state[cell]
                 state[cell] = 0
     share_out(state, holes, mover, rule, left)
-    if spec[CHILD_STORES]:
+    if spec[Spec.CHILD_STORES]:
         stores_to_children(state, holes)
 
 

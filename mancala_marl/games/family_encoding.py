@@ -17,7 +17,7 @@ import numpy as np
 
 from .._compile import kernel
 from .base import SPEC_PITS, SPEC_SEEDS, action_count, spec_index
-from .family_space import PARAMETERS, START
+from .family_space import PARAMETERS, Spec
 from .family_start import start_total
 
 RULES_HOLES = 16  # holes a row in the encoding: every named game fits
@@ -54,7 +54,7 @@ def rules_features(spec, out):
         else:
             out[o] = min(max(code, 0) / SCALE[k], 1.0)
         o += WIDTHS[k]
-    out[o] = min(start_total(spec[START], spec[SPEC_PITS], spec[SPEC_SEEDS]) / TOTAL_SCALE, 1.0)
+    out[o] = min(start_total(spec[Spec.START], spec[SPEC_PITS], spec[SPEC_SEEDS]) / TOTAL_SCALE, 1.0)
     out[o + 1] = 1.0 if action_count(spec) > spec[SPEC_PITS] else 0.0
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .family_children import CHILD_PARAMS, KEPT
-from .family_space import GOALS, MOST_SEEDS_ONLY, PARAMETERS, STARTS
+from .family_space import MOST_SEEDS_ONLY, PARAMETERS, Start
 from .family_start import FEWEST_HOLES, RANDOM_FLOOR, start_total
 
 DEFAULTS = {param.name: param.default for param in PARAMETERS}
@@ -44,7 +44,7 @@ class Rule:
 
 
 def start_seeds(params: dict) -> int:
-    return int(start_total(STARTS.index(params["start"]), params["holes"], params["seeds"]))
+    return int(start_total(Start[params["start"].upper()], params["holes"], params["seeds"]))
 
 
 def names_way(params: dict) -> bool:
@@ -275,7 +275,7 @@ RANGES = {"holes": (2, 8), "seeds": (1, 5), "lap_count": (0, 4), "last_seeds_to_
           "end_below": (0, 4), "child_count": (2, 4)}
 DRAWS: dict[str, range | tuple] = {
     param.name: range(RANGES[param.name][0], RANGES[param.name][1] + 1) if param.type is int
-    else ("most_seeds", *GOALS) if param.name == "goal" else param.choices or (False, True)
+    else ("most_seeds", *param.choices) if param.name == "goal" else param.choices or (False, True)
     for param in PARAMETERS if param.type is not int or param.name in RANGES}
 
 

@@ -5,13 +5,9 @@ from __future__ import annotations
 
 from .._compile import kernel
 from .base import SPEC_PITS, action_count
-from .family_space import (LAST_SEEDS_TO_OPPONENT, BOTH_STORES, BY_PARITY, CAPTURED, CAPTURE_KIND, KIND_OPPONENT_STORE, OPPONENT_STORE,
-                           STORE_SOWN, CAPTURE_GAP, CAPTURE_MIN, CAPTURE_SIDE, CHOOSE_ALL, CHOOSE_DIRECTION,
-                           CHOOSE_MIDDLE, COUNT_AT_LEAST, COUNT_IS, CROSS_CAPTURE, DIRECTION, ENDLESS, FIRST_WAY,
-                           GRAND_SLAM, LAPS_, LAP_CAPTURE, LAP_COUNT, LAP_RULE, LEAVE_ONE, MAX_LAPS, MOVE_ONE, MIN_SEEDS, NEXT,
-                           NO_CAPTURE_TURNS, OPPOSED, PRE_ACROSS_ONES, PRE_CAPTURE, OUTWARD, OUT_OF_PLAY, OWNER_ALL, OWN_SIDE, PASSING_, RELAY,
-                           REPEAT, SKIP_ORIGIN, SLAM_FROM_EMPTY, SLAM_NO_CAPTURE, SOWER_OPPONENT, SOWER_OWN, SOW_MAX,
-                           TURNS_PLAYED, CHILDREN_, CHILD_SOWING_, next_sown, row_seeds, side_of, sown_store, step)
+from .family_space import (BOTH_STORES, CAPTURED, CaptureKind, ChooseDirection, Direction, ENDLESS, FIRST_WAY,
+                           GrandSlam, Lap, LapRule, MAX_LAPS, OUT_OF_PLAY, OpponentStore, Passing, PreCapture,
+                           REPEAT, Spec, TURNS_PLAYED, next_sown, row_seeds, side_of, sown_store, step)
 from .family_capture import can_take, capture, pre_capture
 from .family_children import child_due, mark_of
 
@@ -27,32 +23,32 @@ def sow_and_capture(state, spec, action):
     origin = mover * (holes + 1) + action % holes
     backward = action_backward(state, spec, mover, action)
     own_store = sown_store(spec, mover, holes)
-    inhibited = state[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
+    inhibited = state[cells + TURNS_PLAYED] < spec[Spec.NO_CAPTURE_TURNS]
     # a lap stops where a capture by count is due, unless the captures are two out
-    stop_for_count = spec[CAPTURE_MIN] > 0 and not spec[CROSS_CAPTURE] and not spec[CAPTURE_GAP] and \
-        not inhibited and spec[CAPTURE_KIND] == 0
+    stop_for_count = spec[Spec.CAPTURE_MIN] > 0 and not spec[Spec.CROSS_CAPTURE] and not spec[Spec.CAPTURE_GAP] and \
+        not inhibited and spec[Spec.CAPTURE_KIND] == CaptureKind.STANDARD
     # only a grand slam that takes nothing asks (a row's sum is a tenth of a move's time)
-    opponent_had_seeds = spec[GRAND_SLAM] >= SLAM_NO_CAPTURE and (spec[SLAM_FROM_EMPTY] or
+    opponent_had_seeds = spec[Spec.GRAND_SLAM] >= GrandSlam.NO_CAPTURE and (spec[Spec.SLAM_FROM_EMPTY] or
                                                                   row_seeds(state, holes, 1 - mover) > 0)
-    lap_rule = spec[LAP_RULE]
-    pre = spec[PRE_CAPTURE]
-    if pre == PRE_ACROSS_ONES:  # from the board as the move found it, once
+    lap_rule = spec[Spec.LAP_RULE]
+    pre = spec[Spec.PRE_CAPTURE]
+    if pre == PreCapture.ACROSS_ONES:  # from the board as the move found it, once
         pre_capture(state, pre, origin, 0, mover, holes)
     seeds = lift(state, spec, origin)
     last = origin
     laps = 0
     result = 0
     while True:
-        if pre and pre != PRE_ACROSS_ONES:  # before each lap
+        if pre and pre != PreCapture.ACROSS_ONES:  # before each lap
             seeds = pre_capture(state, pre, origin, seeds, mover, holes)
         lap_seeds = seeds
         last = sow_lap(state, spec, origin, seeds, mover, backward, own_store, inhibited)
         if last == own_store:
             return result | REPEAT
         if own_store == BOTH_STORES and side_of(last, holes) < 0:  # (no laps: refused)
-            if last == mover * (holes + 1) + holes or spec[OPPONENT_STORE] == STORE_SOWN:
+            if last == mover * (holes + 1) + holes or spec[Spec.OPPONENT_STORE] == OpponentStore.SOWN:
                 return REPEAT
-            if spec[CAPTURE_KIND] == KIND_OPPONENT_STORE:
+            if spec[Spec.CAPTURE_KIND] == CaptureKind.OPPONENT_STORE:
                 return capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
             return 0
         if own_store >= 0 and result & REPEAT:  # a lap's capture gave another turn: the sowing stops
@@ -79,7 +75,7 @@ def lift(state, spec, origin):
     """The seeds a move takes up from ``origin``: all of them, or all but one (leave_one; a lone
     seed moves where move_one lets it)."""
     seeds = state[origin]
-    if spec[LEAVE_ONE] and not (seeds == 1 and spec[MOVE_ONE]):
+    if spec[Spec.LEAVE_ONE] and not (seeds == 1 and spec[Spec.MOVE_ONE]):
         state[origin] = 1
         return seeds - 1
     state[origin] = 0
@@ -91,12 +87,12 @@ def sow_lap(state, spec, origin, seeds, mover, backward, own_store, inhibited):
     """Sow ``seeds`` one a hole from ``origin``, with what passing and last_seeds_to_opponent take
     on the way; returns the last cell sown."""
     holes = spec[SPEC_PITS]
-    passing, few_left = spec[PASSING_], spec[LAST_SEEDS_TO_OPPONENT]
+    passing, few_left = spec[Spec.PASSING], spec[Spec.LAST_SEEDS_TO_OPPONENT]
     # few seeds left on the board: those sown in the opponent's holes are the opponent's
     to_opponent = few_left > 0 and row_seeds(state, holes, 0) + row_seeds(state, holes, 1) <= few_left
     special = to_opponent or (passing and not inhibited)  # one test a seed where neither is
-    walk = spec[SOW_MAX] or spec[CHILD_SOWING_]  # holes to pass over beyond the origin
-    skip_origin = spec[SKIP_ORIGIN]
+    walk = spec[Spec.SOW_MAX] or spec[Spec.CHILD_SOWING]  # holes to pass over beyond the origin
+    skip_origin = spec[Spec.SKIP_ORIGIN]
     cell = origin
     while seeds > 0:
         if walk:  # full holes or the opponent's children to pass over too
@@ -118,16 +114,19 @@ def take_in_passing(state, spec, cell, seeds, mover, to_opponent, inhibited):
     the sowing passes (passing), or the seed is the opponent's (``to_opponent``), but a last seed
     that captures."""
     holes = spec[SPEC_PITS]
-    passing = spec[PASSING_]
-    if passing and not inhibited and (seeds > 1 or passing == OWNER_ALL):
+    passing = spec[Spec.PASSING]
+    if passing and not inhibited and (seeds > 1 or passing == Passing.OWNER_ALL):
         side = side_of(cell, holes)
-        if (passing != SOWER_OWN or side == mover) and (passing != SOWER_OPPONENT or side == 1 - mover) \
-                and can_take(state, cell, holes, mover, spec, spec[CAPTURE_MIN] > 0, spec[CAPTURE_SIDE]):
-            taker = side if passing <= OWNER_ALL else mover
+        if (
+            (passing != Passing.SOWER_OWN or side == mover)
+            and (passing != Passing.SOWER_OPPONENT or side == 1 - mover)
+            and can_take(state, cell, holes, mover, spec, spec[Spec.CAPTURE_MIN] > 0, spec[Spec.CAPTURE_SIDE])
+        ):
+            taker = side if passing <= Passing.OWNER_ALL else mover
             state[taker * (holes + 1) + holes] += state[cell]
             state[cell] = 0
     if to_opponent and side_of(cell, holes) == 1 - mover and \
-            (seeds > 1 or not can_take(state, cell, holes, mover, spec, True, spec[CAPTURE_SIDE])):
+            (seeds > 1 or not can_take(state, cell, holes, mover, spec, True, spec[Spec.CAPTURE_SIDE])):
         state[cell] -= 1
         state[(1 - mover) * (holes + 1) + holes] += 1
 
@@ -137,18 +136,18 @@ def next_lap(state, spec, last, lap_seeds, mover, backward, own_store, stop_for_
     """Where a lap that ended in ``last`` (a hole) goes on, by ``laps``, after the capture a lap
     makes (lap_capture): (whether another lap is sown, the hole it is sown from, capture's bits)."""
     holes = spec[SPEC_PITS]
-    sides = spec[CAPTURE_SIDE]
+    sides = spec[Spec.CAPTURE_SIDE]
     go_on = False
     origin = last
     result = 0
-    if spec[LAPS_] == RELAY and spec[LAP_CAPTURE]:  # capture where a lap ends, and sow on
-        if spec[CROSS_CAPTURE]:  # a lone seed that captured goes on alone; one that did not stops
+    if spec[Spec.LAPS] == Lap.RELAY and spec[Spec.LAP_CAPTURE]:  # capture where a lap ends, and sow on
+        if spec[Spec.CROSS_CAPTURE]:  # a lone seed that captured goes on alone; one that did not stops
             if state[last] == 1:
                 result = capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
                 go_on = (result & CAPTURED) != 0
             else:
                 go_on = state[last] > 1
-        elif spec[CAPTURE_GAP]:  # capture two out, then sow on from the last hole
+        elif spec[Spec.CAPTURE_GAP]:  # capture two out, then sow on from the last hole
             go_on = state[last] > 1
             if go_on:
                 result = capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
@@ -158,14 +157,14 @@ def next_lap(state, spec, last, lap_seeds, mover, backward, own_store, stop_for_
             go_on = True
         else:
             go_on = state[last] > 1
-    elif spec[LAPS_] == RELAY:
+    elif spec[Spec.LAPS] == Lap.RELAY:
         go_on = state[last] > 1 and not (stop_for_count and can_take(state, last, holes, mover, spec, True, sides))
-        if go_on and spec[CHILDREN_]:  # a lap stops in a child, or where one is to be made
+        if go_on and spec[Spec.CHILDREN]:  # a lap stops in a child, or where one is to be made
             go_on = mark_of(state, holes, last) == 0 and not child_due(state, spec, last, mover, backward, own_store)
-    elif spec[LAPS_] == NEXT:
+    elif spec[Spec.LAPS] == Lap.NEXT:
         origin = step(last, holes, backward, own_store)
-        stop_for_cross = spec[CROSS_CAPTURE] and state[last] == 1 and \
-            can_take(state, 2 * holes - last, holes, mover, spec, spec[CAPTURE_MIN] > 0, sides)
+        stop_for_cross = spec[Spec.CROSS_CAPTURE] and state[last] == 1 and \
+            can_take(state, 2 * holes - last, holes, mover, spec, spec[Spec.CAPTURE_MIN] > 0, sides)
         go_on = state[origin] > 0 and not stop_for_cross and \
             not (stop_for_count and can_take(state, last, holes, mover, spec, True, sides))
     return go_on, origin, result
@@ -174,13 +173,13 @@ def next_lap(state, spec, last, lap_seeds, mover, backward, own_store, stop_for_
 @kernel(inline="always")
 def sows_backward(spec, hole, seeds):
     """Whether a move of ``hole`` (lifting ``seeds``) sows clockwise."""
-    rule = spec[DIRECTION]
-    if rule <= 1:
-        return rule == 1
-    if rule == BY_PARITY:
+    rule = spec[Spec.DIRECTION]
+    if rule <= Direction.CW:  # one way
+        return rule == Direction.CW
+    if rule == Direction.BY_PARITY:
         return seeds % 2 == 0
     left_half = hole < spec[SPEC_PITS] // 2  # (an odd row's middle hole is always chosen)
-    return left_half if rule == OUTWARD else not left_half
+    return left_half if rule == Direction.OUTWARD else not left_half
 
 
 @kernel(inline="always")
@@ -198,11 +197,11 @@ def way_allowed(state, spec, mover, hole, backward):
     """Whether ``hole`` may be sown that way (clockwise: ``backward``), in a game where a move names
     its way."""
     holes = spec[SPEC_PITS]
-    if spec[DIRECTION] == OPPOSED:
+    if spec[Spec.DIRECTION] == Direction.OPPOSED:
         first = state[2 * holes + 2 + FIRST_WAY]
         return first == 0 or backward == ((first == 2) == (mover == 0))
-    choose = spec[CHOOSE_DIRECTION]
-    if choose == CHOOSE_ALL or (choose == CHOOSE_MIDDLE and hole == holes // 2):
+    choose = spec[Spec.CHOOSE_DIRECTION]
+    if choose == ChooseDirection.ALL or (choose == ChooseDirection.MIDDLE and hole == holes // 2):
         return True
     return backward == sows_backward(spec, hole, state[mover * (holes + 1) + hole])
 
@@ -210,11 +209,11 @@ def way_allowed(state, spec, mover, hole, backward):
 @kernel(inline="always")
 def lap_goes_on(state, spec, last, holes, mover, lap_rule):
     """Whether ``lap_rule`` lets a further lap start at the last hole sown."""
-    if lap_rule == COUNT_IS:
-        return state[last] == spec[LAP_COUNT]
-    if lap_rule == COUNT_AT_LEAST:
-        return state[last] >= spec[LAP_COUNT]
-    return side_of(last, holes) == (mover if lap_rule == OWN_SIDE else 1 - mover)
+    if lap_rule == LapRule.COUNT_IS:
+        return state[last] == spec[Spec.LAP_COUNT]
+    if lap_rule == LapRule.COUNT_AT_LEAST:
+        return state[last] >= spec[Spec.LAP_COUNT]
+    return side_of(last, holes) == (mover if lap_rule == LapRule.OWN_SIDE else 1 - mover)
 
 
 @kernel(inline="always")
@@ -222,7 +221,12 @@ def crossing_cell(state, spec, action):
     """Where a lone seed sown outward from an end hole crosses into the other row (its owner
     may not play it straight back: MancalaGames' rule for outward sowing), or -1."""
     holes = spec[SPEC_PITS]
-    if spec[DIRECTION] != OUTWARD or spec[MIN_SEEDS] != 1 or spec[LEAVE_ONE] or spec[CHOOSE_DIRECTION] == CHOOSE_ALL:
+    if (
+        spec[Spec.DIRECTION] != Direction.OUTWARD
+        or spec[Spec.MIN_SEEDS] != 1
+        or spec[Spec.LEAVE_ONE]
+        or spec[Spec.CHOOSE_DIRECTION] == ChooseDirection.ALL
+    ):
         return -1
     mover = state[2 * holes + 2]
     hole = action % holes

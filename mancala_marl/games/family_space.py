@@ -1,11 +1,18 @@
 """The two-row family's rules space (:mod:`mancala_marl.games.family` says what each rule does):
-its parameters and where a kernel finds each in ``spec``, the state's slots after the turn, and
-the ring of holes and stores every kernel walks."""
+the values of each choice (one enum per choice, ``Lap``, ``CaptureKind``...), its parameters and
+where a kernel finds each in ``spec`` (:data:`Spec`), the state's slots after the turn, and the
+ring of holes and stores every kernel walks.
+
+A kernel reads ``spec[Spec.LAPS] == Lap.RELAY``; ``Param("laps", ..., choices=Lap)`` takes the
+names ("relay") from the same enum, so a choice is declared in one place. A new choice is a new
+member at the end of its enum (the codes are the positions)."""
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 from .._compile import kernel
-from .base import MAX_MOVES, SPEC_PITS, pits_param, seeds_param, spec_index
+from .base import MAX_MOVES, SPEC_PITS, pits_param, seeds_param, spec_slots
 from .history import HASHES, HISTORY
 from .params import Param
 
@@ -24,33 +31,107 @@ OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED, EXTRA_TURNS, FIRST_WAY, NO_RETURN, WINN
 # after WINNER: state[TO_MOVE + MARKS + cell] is 0 for a hole of nobody's, 1 + p for player p's
 # child (a store's slot stays 0)
 MARKS = 8
-DIRECTIONS = ("ccw", "cw", "outward", "inward", "by_parity", "opposed")
-CHOICES = ("none", "middle", "all")
-LAPS = ("single", "relay", "next")
-LAP_RULES = ("any", "count_is", "count_at_least", "own_side", "opponent_side")
-PARITIES = ("any", "even", "odd")
-SIDES = ("both", "opponent", "own", "opponent_first", "own_first")
-CHAINS = ("backward", "forward", "cw", "ccw")
-TAKE_OWN = ("leave", "on_capture", "always")
-GRAND_SLAMS = ("legal", "illegal", "no_capture", "leave_left", "leave_right", "extra_turn")
-CLEARED = ("no", "own", "opponent", "either")
-LEFTOVERS = ("owner", "mover", "divided", "nobody")
-MOVE_RULES = ("any", "opponent_or_empty", "single_to_empty", "not_across_ones", "singles_last", "to_occupied")
-CAPTURE_KINDS = ("standard", "singles", "pull_across", "store_to_opponent", "opponent_store", "opponent_counts", "next")
-OPPONENT_STORES = ("passed", "sown", "sown_no_turn")
-PRE_CAPTURES = ("none", "one_seed", "across_ones", "across_lone")
-PASSING = ("none", "owner", "owner_all", "sower", "sower_own", "sower_opponent")
-TAKERS = ("mover", "first")
-STARTS = ("equal", "two_empty", "triples", "plus_one", "alternate_one", "alternate_split", "gamacha",
-          "rightmost_first", "random")
-GOALS = ("most_seeds", "deprive", "clear", "immobilize")
-CHILDREN = ("none", "normal", "one", "weg", "bull", "qur")
-CHILD_SIDES = ("any", "opponent", "own")
-# where a player may make a child: family_children.HOLE_PATTERNS says each
-CHILD_HOLES = ("anywhere", "ends", "no_ends", "inner_own", "ends_next_opponent", "no_own_right",
-               "no_opponent_right", "no_opponent_left", "not_symmetric", "not_facing", "ends_inner_opponent",
-               "fixed_right")
-CHILD_SOWING = ("into", "skip_opponent", "skip_opponent_but_last")
+
+
+# The values of each choice, in order: a kernel reads a choice as its code (``Lap.RELAY``), a
+# parameter takes it by name ("relay"), and Param(choices=Lap) reads the names from here.
+class Start(IntEnum):
+    EQUAL, TWO_EMPTY, TRIPLES, PLUS_ONE, ALTERNATE_ONE, ALTERNATE_SPLIT, GAMACHA, RIGHTMOST_FIRST, RANDOM = range(9)
+
+
+class Direction(IntEnum):
+    CCW, CW, OUTWARD, INWARD, BY_PARITY, OPPOSED = range(6)
+
+
+class ChooseDirection(IntEnum):
+    NONE, MIDDLE, ALL = range(3)
+
+
+class OpponentStore(IntEnum):
+    PASSED, SOWN, SOWN_NO_TURN = range(3)
+
+
+class Lap(IntEnum):
+    SINGLE, RELAY, NEXT = range(3)
+
+
+class LapRule(IntEnum):
+    ANY, COUNT_IS, COUNT_AT_LEAST, OWN_SIDE, OPPONENT_SIDE = range(5)
+
+
+class MoveRule(IntEnum):
+    ANY, OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY, NOT_ACROSS_ONES, SINGLES_LAST, TO_OCCUPIED = range(6)
+
+
+class PreCapture(IntEnum):
+    NONE, ONE_SEED, ACROSS_ONES, ACROSS_LONE = range(4)
+
+
+class Parity(IntEnum):
+    ANY, EVEN, ODD = range(3)
+
+
+class Side(IntEnum):
+    BOTH, OPPONENT, OWN, OPPONENT_FIRST, OWN_FIRST = range(5)
+
+
+class CrossChain(IntEnum):
+    EMPTY, ANY = range(2)
+
+
+class TakeOwn(IntEnum):
+    LEAVE, ON_CAPTURE, ALWAYS = range(3)
+
+
+class CaptureKind(IntEnum):
+    STANDARD, SINGLES, PULL_ACROSS, STORE_TO_OPPONENT, OPPONENT_STORE, OPPONENT_COUNTS, NEXT = range(7)
+
+
+class Passing(IntEnum):
+    NONE, OWNER, OWNER_ALL, SOWER, SOWER_OWN, SOWER_OPPONENT = range(6)
+
+
+class Chain(IntEnum):
+    BACKWARD, FORWARD, CW, CCW = range(4)
+
+
+class GrandSlam(IntEnum):
+    LEGAL, ILLEGAL, NO_CAPTURE, LEAVE_LEFT, LEAVE_RIGHT, EXTRA_TURN = range(6)
+
+
+class Taker(IntEnum):
+    MOVER, FIRST = range(2)
+
+
+class Goal(IntEnum):
+    MOST_SEEDS, DEPRIVE, CLEAR, IMMOBILIZE = range(4)
+
+
+class Cleared(IntEnum):
+    NO, OWN, OPPONENT, EITHER = range(4)
+
+
+class Leftover(IntEnum):
+    OWNER, MOVER, DIVIDED, NOBODY = range(4)
+
+
+class Children(IntEnum):
+    NONE, NORMAL, ONE, WEG, BULL, QUR = range(6)
+
+
+class ChildSide(IntEnum):
+    ANY, OPPONENT, OWN = range(3)
+
+
+class ChildHoles(IntEnum):
+    """Where a player may make a child: family_children.HOLE_PATTERNS says each."""
+    (ANYWHERE, ENDS, NO_ENDS, INNER_OWN, ENDS_NEXT_OPPONENT, NO_OWN_RIGHT, NO_OPPONENT_RIGHT, NO_OPPONENT_LEFT,
+     NOT_SYMMETRIC, NOT_FACING, ENDS_INNER_OPPONENT, FIXED_RIGHT) = range(12)
+
+
+class ChildSowing(IntEnum):
+    INTO, SKIP_OPPONENT, SKIP_OPPONENT_BUT_LAST = range(3)
+
 # the parameters that only say how a most_seeds game ends and scores: another goal leaves them at their defaults
 MOST_SEEDS_ONLY = ("end_seeds_left", "end_cleared", "early_win", "win_short", "end_below", "leftover", "unfed_takes",
                    "endless_leftover", "win_sweep", "repetition_ends")
@@ -62,21 +143,21 @@ PARAMETERS = (
                             "ones; on average, for a random start)"),
     Param("start", str, "equal", "how the board is filled at the start: every hole alike, or a traditional "
                                  "pattern (family_start says each), or at random from the environment's seed",
-          choices=STARTS),
+          choices=Start),
     Param("direction", str, "ccw", "the way seeds are sown round the ring: one way, outward or inward from the "
                                    "middle of the row, by the count lifted (odd: ccw), or opposed (the first "
                                    "mover chooses a way for the game, the other player sows the other)",
-          choices=DIRECTIONS),
+          choices=Direction),
     Param("choose_direction", str, "none", "the holes whose mover chooses the way to sow: none, the middle one of "
-                                           "an odd row, or all", choices=CHOICES),
+                                           "an odd row, or all", choices=ChooseDirection),
     Param("sow_store", bool, False, "the mover's own store is sown into; a last seed there gives another turn"),
     Param("opponent_store", str, "passed", "with sow_store, the opponent's store is passed over, or sown too: a "
                                            "last seed there gives another turn (sown) or not (sown_no_turn)",
-          choices=OPPONENT_STORES),
+          choices=OpponentStore),
     Param("laps", str, "single", "one lap, relay laps from the last hole, or laps from the next hole",
-          choices=LAPS),
+          choices=Lap),
     Param("lap_rule", str, "any", "a further lap is sown only when the last hole holds lap_count seeds (or at "
-                                  "least that), or is on the mover's or the opponent's side", choices=LAP_RULES),
+                                  "least that), or is on the mover's or the opponent's side", choices=LapRule),
     Param("lap_count", int, 0, "the count lap_rule asks for", low=0, high=MAX_COUNT),
     Param("lap_capture", bool, False, "relay laps capture where each lap ends and sow on: a cross capture with "
                                       "the lone seed, a capture by count from the next hole"),
@@ -90,19 +171,19 @@ PARAMETERS = (
     Param("leave_one", bool, False, "a move lifts all its hole's seeds but one"),
     Param("move_one", bool, False, "with leave_one: a hole of one seed is lifted whole, its seed sown on"),
     Param("min_seeds", int, 1, "seeds a hole needs to be played", low=1, high=MAX_COUNT),
-    Param("move_rule", str, "any", "which holes may be played beyond min_seeds", choices=MOVE_RULES),
+    Param("move_rule", str, "any", "which holes may be played beyond min_seeds", choices=MoveRule),
     Param("pre_capture", str, "none", "a capture before the sowing: one seed of each lap's to the mover's store, "
                                       "the holes across from the mover's holes of one seed, or the hole across "
-                                      "from a hole whose lone seed is lifted", choices=PRE_CAPTURES),
+                                      "from a hole whose lone seed is lifted", choices=PreCapture),
     Param("capture_min", int, 2, "fewest seeds a hole holds after the last seed to be taken (0: no capture by "
                                  "count)", low=0, high=MAX_COUNT),
     Param("capture_max", int, 3, "most seeds a hole may hold to be taken (0: no bound)", low=0, high=MAX_COUNT),
-    Param("capture_parity", str, "any", "the counts that are taken: any, even or odd", choices=PARITIES),
-    Param("capture_side", str, "opponent", "the row captures are taken from", choices=SIDES),
+    Param("capture_parity", str, "any", "the counts that are taken: any, even or odd", choices=Parity),
+    Param("capture_side", str, "opponent", "the row captures are taken from", choices=Side),
     Param("cross_capture", bool, False, "a last seed in an empty hole takes the hole across the board"),
     Param("cross_chain", str, "empty", "the holes of a cross capture's chain after the first: empty ones, or any",
-          choices=("empty", "any")),
-    Param("take_own", str, "leave", "a cross capture also takes the sowing seed", choices=TAKE_OWN),
+          choices=CrossChain),
+    Param("take_own", str, "leave", "a cross capture also takes the sowing seed", choices=TakeOwn),
     Param("capture_kind", str, "standard", "what a sowing's end takes: as the capture rules say; every hole "
                                            "of one seed (singles); the seeds across, drawn into a last hole that "
                                            "was empty (pull_across); or, where the last hole was empty, the "
@@ -113,17 +194,17 @@ PARAMETERS = (
                                            "last hole, every hole of the opponent's of a count taken "
                                            "(opponent_counts); the hole after the last one along the chain's "
                                            "way, and on (next)",
-          choices=CAPTURE_KINDS),
+          choices=CaptureKind),
     Param("capture_gap", bool, False, "the last hole followed by an empty one takes the hole beyond it"),
     Param("passing", str, "none", "holes sown on the way that qualify by count are taken: by their owner (the "
                                   "last one by the mover, or it too: owner_all), or by the mover (from any row, "
-                                  "the own or the opponent's)", choices=PASSING),
+                                  "the own or the opponent's)", choices=Passing),
     Param("captures", int, 0, "holes taken in a row at most (0: as many as qualify)", low=0, high=MAX_COUNT),
     Param("chain", str, "backward", "the way a chain of captures runs from the last hole: back along the "
                                     "sowing, forward, or one way round the ring whatever way the move sowed",
-          choices=CHAINS),
+          choices=Chain),
     Param("no_single_capture", bool, False, "a lap of a single seed captures nothing"),
-    Param("grand_slam", str, "legal", "a move taking every seed of the opponent's row", choices=GRAND_SLAMS),
+    Param("grand_slam", str, "legal", "a move taking every seed of the opponent's row", choices=GrandSlam),
     Param("take_final", bool, False, "a capture also takes the seeds of the last hole sown, where captures come "
                                      "from"),
     Param("take_across", bool, False, "a capture also takes the hole across from the first hole taken"),
@@ -132,41 +213,41 @@ PARAMETERS = (
     Param("no_capture_turns", int, 0, "turns at the start in which nothing is captured", low=0, high=MAX_COUNT),
     Param("take_last", int, 0, "after a move, when at most this many seeds are left where captures come from, "
                                "they are all taken (0: never)", low=0, high=MAX_COUNT),
-    Param("take_last_by", str, "mover", "who takes them: the mover, or the first player", choices=TAKERS),
+    Param("take_last_by", str, "mover", "who takes them: the mover, or the first player", choices=Taker),
     Param("must_share", bool, True, "a move must leave seeds to an opponent who has none"),
     Param("must_pass", bool, False, "a player without a legal move passes (else the game ends)"),
     Param("goal", str, "most_seeds", "what wins: the most seeds in store; leaving the opponent no seeds or no "
                                      "move (deprive); emptying one's own row (clear); leaving the opponent no "
-                                     "move (immobilize)", choices=GOALS),
+                                     "move (immobilize)", choices=Goal),
     Param("end_seeds_left", int, -1, "the game ends when at most this many seeds are on the board (-1: never)",
           low=-1, high=MAX_COUNT),
     Param("end_cleared", str, "no", "the game ends when this row (or either) is empty after a move",
-          choices=CLEARED),
+          choices=Cleared),
     Param("early_win", bool, True, "a store holding more than the winning count ends the game at once (Kalah "
                                    "plays on to the end)"),
     Param("win_short", int, 0, "a store with more than all the seeds less this wins at once (0: more than "
                                "half)", low=0, high=MAX_COUNT),
     Param("end_below", int, 0, "the game ends when fewer seeds than this are on the board (0: never)",
           low=0, high=MAX_COUNT),
-    Param("leftover", str, "owner", "who gets the seeds left on the board at the end", choices=LEFTOVERS),
+    Param("leftover", str, "owner", "who gets the seeds left on the board at the end", choices=Leftover),
     Param("unfed_takes", bool, False, "with must_share (and not must_pass): when the game ends because a player "
                                       "cannot feed an opponent without seeds, the unfed player takes the seeds left"),
     Param("endless_leftover", str, "divided", "who gets them when a relay sowing is endless",
-          choices=LEFTOVERS),
+          choices=Leftover),
     Param("children", str, "none", "holes a player comes to own (family_children says each kind): none; "
                                    "normal (a last seed making child_count seeds); one (the same, one a "
                                    "player); weg (normal, and a last seed in the opponent's takes two); bull "
                                    "(normal, or the last two holes at child_count - 1 and child_count); qur "
                                    "(a last seed in an empty hole across child_count seeds: both holes)",
-          choices=CHILDREN),
+          choices=Children),
     Param("child_count", int, 0, "the seeds that make a child", low=0, high=MAX_COUNT),
     Param("child_side", str, "any", "the row a child may be made in, as the mover sees it",
-          choices=CHILD_SIDES),
+          choices=ChildSide),
     Param("child_holes", str, "anywhere", "which holes of each row may become whose children (family_children "
                                           "says each pattern); fixed_right: each player's rightmost hole is "
-                                          "its child from the start and no other is made", choices=CHILD_HOLES),
+                                          "its child from the start and no other is made", choices=ChildHoles),
     Param("child_sowing", str, "into", "how sowing treats the opponent's children: sows into them, passes over "
-                                       "them, or passes over them but for the last seed", choices=CHILD_SOWING),
+                                       "them, or passes over them but for the last seed", choices=ChildSowing),
     Param("child_stores", bool, False, "the stores are not played: captures go into the capturer's first child "
                                        "(none before it has one), and the seeds claimed at the end into each "
                                        "player's first child"),
@@ -188,36 +269,8 @@ PARAMETERS = (
 # repetition_ends: the positions since the last move that banked seeds, kept as Oware keeps them
 # (mancala_marl.games.history: a count, their digest and 64-bit hashes), after the marks' slots
 HISTORY_SLOTS = HASHES + 2 * HISTORY
-(START, DIRECTION, CHOOSE_DIRECTION, SOW_STORE, OPPONENT_STORE, LAPS_, LAP_RULE, LAP_COUNT, LAP_CAPTURE, LAST_SEEDS_TO_OPPONENT, SKIP_ORIGIN, SOW_MAX,
- LEAVE_ONE, MOVE_ONE, MIN_SEEDS, MOVE_RULE, PRE_CAPTURE, CAPTURE_MIN, CAPTURE_MAX, CAPTURE_PARITY, CAPTURE_SIDE, CROSS_CAPTURE, CROSS_CHAIN,
- TAKE_OWN_, CAPTURE_KIND, CAPTURE_GAP, PASSING_, CAPTURES, CHAIN, NO_SINGLE_CAPTURE, GRAND_SLAM, TAKE_FINAL, TAKE_ACROSS,
- CAPTURE_EXTRA_TURN, EXTRA_TURN_ONCE, NO_CAPTURE_TURNS, TAKE_LAST, TAKE_LAST_BY, MUST_SHARE, MUST_PASS, GOAL,
- END_SEEDS_LEFT, END_CLEARED, EARLY_WIN, WIN_SHORT, END_BELOW, LEFTOVER, UNFED_TAKES, ENDLESS_LEFTOVER, CHILDREN_,
- CHILD_COUNT, CHILD_SIDE, CHILD_HOLES_, CHILD_SOWING_, CHILD_STORES, CHILDREN_BANK, SLAM_FROM_EMPTY, SLAM_AVOIDED, WIN_SWEEP, REPETITION_ENDS) = (
-    spec_index(PARAMETERS, param.name) for param in PARAMETERS[2:])
-RELAY, NEXT = LAPS.index("relay"), LAPS.index("next")
-EVEN, ODD = PARITIES.index("even"), PARITIES.index("odd")
-SIDE_OPPONENT, SIDE_OWN, OPPONENT_FIRST, OWN_FIRST = (SIDES.index(name) for name in SIDES[1:])
-OUTWARD, INWARD, BY_PARITY, OPPOSED = (DIRECTIONS.index(name) for name in DIRECTIONS[2:])
-CHOOSE_MIDDLE, CHOOSE_ALL = 1, 2
-COUNT_IS, COUNT_AT_LEAST, OWN_SIDE, OPPONENT_SIDE = range(1, 5)
-FORWARD, CHAIN_CW, CHAIN_CCW = 1, 2, 3
-ON_CAPTURE, ALWAYS = TAKE_OWN.index("on_capture"), TAKE_OWN.index("always")
-SLAM_ILLEGAL, SLAM_NO_CAPTURE, LEAVE_LEFT = (GRAND_SLAMS.index(name) for name in GRAND_SLAMS[1:4])
-SLAM_EXTRA_TURN = GRAND_SLAMS.index("extra_turn")
-CLEARED_OWN, CLEARED_OPPONENT, CLEARED_EITHER = (CLEARED.index(name) for name in CLEARED[1:])
-OWNER_ALL, SOWER_OWN, SOWER_OPPONENT = (PASSING.index(name) for name in ("owner_all", "sower_own", "sower_opponent"))
-OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY, NOT_ACROSS_ONES, SINGLES_LAST, TO_OCCUPIED = range(1, 6)
-PRE_ONE_SEED, PRE_ACROSS_ONES, PRE_ACROSS_LONE = range(1, 4)
-KIND_SINGLES, KIND_PULL_ACROSS, KIND_STORE_TO_OPPONENT, KIND_OPPONENT_STORE, KIND_OPPONENT_COUNTS, KIND_NEXT = range(1, 7)
-STORE_SOWN, STORE_SOWN_NO_TURN = 1, 2
+Spec = spec_slots("Spec", PARAMETERS, __name__)  # spec[Spec.LAPS]: the laps parameter
 BOTH_STORES = -2  # a sowing's own_store where both stores are sown
-TO_OWNER, TO_MOVER, DIVIDED, TO_NOBODY = range(4)
-DEPRIVE, CLEAR, IMMOBILIZE = range(1, 4)
-NORMAL_CHILD, ONE_CHILD, WEG, BULL, QUR = range(1, 6)
-FIXED_RIGHT = CHILD_HOLES.index("fixed_right")
-NOT_SYMMETRIC, NOT_FACING = CHILD_HOLES.index("not_symmetric"), CHILD_HOLES.index("not_facing")
-SKIP_OPPONENT, SKIP_BUT_LAST = 1, 2
 # What a sowing ended in (sow_and_capture's result): bits; SLAMMED: a grand slam that took nothing
 REPEAT, CAPTURED, ENDLESS, SLAMMED = 1, 2, 4, 8
 
@@ -237,9 +290,9 @@ def side_of(cell, holes):
 def sown_store(spec, mover, holes):
     """The store a sowing of ``mover``'s drops seeds in: -1 none, BOTH_STORES both, else the
     mover's own."""
-    if not spec[SOW_STORE]:
+    if not spec[Spec.SOW_STORE]:
         return -1
-    return BOTH_STORES if spec[OPPONENT_STORE] else mover * (holes + 1) + holes
+    return BOTH_STORES if spec[Spec.OPPONENT_STORE] else mover * (holes + 1) + holes
 
 
 @kernel(inline="always")
@@ -262,14 +315,14 @@ def next_sown(state, spec, cell, origin, holes, backward, own_store, mover, last
     """The cell a sowing drops its next seed into after ``cell``: past the hole it started from
     (skip_origin), past holes already holding sow_max seeds and past the opponent's children
     (child_sowing; but for the ``last_seed``, with "skip_opponent_but_last")."""
-    full = spec[SOW_MAX]
-    skip = spec[CHILD_SOWING_]
-    skip_children = skip == SKIP_OPPONENT or (skip == SKIP_BUT_LAST and not last_seed)
+    full = spec[Spec.SOW_MAX]
+    skip = spec[Spec.CHILD_SOWING]
+    skip_children = skip == ChildSowing.SKIP_OPPONENT or (skip == ChildSowing.SKIP_OPPONENT_BUT_LAST and not last_seed)
     theirs = 2 - mover  # the mark of the opponent's children
     marks = 2 * holes + 2 + MARKS
     while True:
         cell = step(cell, holes, backward, own_store)
-        if (cell == origin and spec[SKIP_ORIGIN]) or (full and side_of(cell, holes) >= 0 and state[cell] >= full):
+        if (cell == origin and spec[Spec.SKIP_ORIGIN]) or (full and side_of(cell, holes) >= 0 and state[cell] >= full):
             continue
         if skip_children and state[marks + cell] == theirs:
             continue
@@ -281,24 +334,24 @@ def history_slot(spec):
     """repetition_ends: the first slot of the history (HISTORY_SLOTS), after the marks in a game of
     children."""
     cells = 2 * spec[SPEC_PITS] + 2
-    return cells + MARKS + (cells if spec[CHILDREN_] else 0)
+    return cells + MARKS + (cells if spec[Spec.CHILDREN] else 0)
 
 
 @kernel(inline="always")
 def share_out(state, holes, mover, rule, left):
-    """``left`` seeds taken off the board at the end go by ``rule`` (LEFTOVERS but TO_OWNER, which
+    """``left`` seeds taken off the board at the end go by ``rule`` (a Leftover but Leftover.OWNER, which
     keeps each row's own): to ``mover``, divided (the odd one to the smaller store, player_1's when
     level), or out of play."""
     stores = (holes, 2 * holes + 1)
-    if rule == TO_MOVER:
+    if rule == Leftover.MOVER:
         state[stores[mover]] += left
-    elif rule == DIVIDED:
+    elif rule == Leftover.DIVIDED:
         half = left // 2
         state[stores[0]] += half
         state[stores[1]] += half
         if left % 2:
             state[stores[0] if state[stores[1]] > state[stores[0]] else stores[1]] += 1
-    elif rule == TO_NOBODY:
+    elif rule == Leftover.NOBODY:
         state[2 * holes + 2 + OUT_OF_PLAY] += left
 
 

@@ -44,7 +44,7 @@ RANDOM_FLOOR = 2  # seeds every hole keeps in a random start
 
 @kernel(inline="always")
 def start_total(start, holes, seeds):
-    """The seeds of a game: those its start (an index in STARTS) puts on the board."""
+    """The seeds of a game: those its start (a family_space.Start) puts on the board."""
     if start == TWO_EMPTY:
         return 2 * (holes - 2) * seeds
     if start == TRIPLES:

@@ -8,14 +8,9 @@ import numpy as np
 
 from .._compile import kernel
 from .base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, action_count, sweep_to_stores
-from .family_space import (BOTH_STORES, CLEAR, CLEARED_EITHER, CLEARED_OPPONENT, CLEARED_OWN, DEPRIVE, DIRECTION,
-                           EARLY_WIN, ENDLESS, ENDLESS_LEFTOVER, END_BELOW, END_CLEARED, END_SEEDS_LEFT, EXTRA_TURNS,
-                           FIRST_WAY, GOAL, GRAND_SLAM, LEAVE_ONE, LEFTOVER, MIN_SEEDS, MOVES_PLAYED, MOVE_LIMIT,
-                           MOVE_ONE, MOVE_RULE, MUST_PASS, MUST_SHARE, NOT_ACROSS_ONES, NO_RETURN, OPPONENT_OR_EMPTY, OPPOSED,
-                           REPEAT, SINGLES_LAST, SINGLE_TO_EMPTY, SKIP_ORIGIN, TO_OCCUPIED, SLAM_ILLEGAL,
-                           START, TO_MOVER, TO_OWNER, TURNS_PLAYED, UNFED_TAKES, WINNER, WIN_SHORT,
-                           CHILDREN_, CHILD_STORES, CHILDREN_BANK, REPETITION_ENDS, SLAMMED, SLAM_AVOIDED, WIN_SWEEP, row_seeds,
-                           history_slot, share_out, side_of, sown_store, step)
+from .family_space import (BOTH_STORES, Cleared, Direction, ENDLESS, EXTRA_TURNS, FIRST_WAY, Goal, GrandSlam,
+                           Leftover, MOVES_PLAYED, MOVE_LIMIT, MoveRule, NO_RETURN, REPEAT, SLAMMED, Spec,
+                           TURNS_PLAYED, WINNER, history_slot, row_seeds, share_out, side_of, sown_store, step)
 from .family_children import (bank_children, child_seeds, claim_children_leftover, divide_into_children,
                               free_row_seeds, has_child, mark_of)
 from .history import clear_history, record_position
@@ -30,27 +25,28 @@ def may_move(state, spec, mover, hole, backward):
     holes = spec[SPEC_PITS]
     origin = mover * (holes + 1) + hole
     seeds = state[origin]
-    if seeds < spec[MIN_SEEDS] or (spec[CHILDREN_] and mark_of(state, holes, origin) != 0):  # a child is never played
+    # a child is never played
+    if seeds < spec[Spec.MIN_SEEDS] or (spec[Spec.CHILDREN] and mark_of(state, holes, origin) != 0):
         return False
-    rule = spec[MOVE_RULE]
+    rule = spec[Spec.MOVE_RULE]
     own_store = sown_store(spec, mover, holes)
-    if rule == SINGLE_TO_EMPTY:  # a lone seed moves only into an empty hole (and never into the store)
+    if rule == MoveRule.SINGLE_TO_EMPTY:  # a lone seed moves only into an empty hole (and never into the store)
         following = step(origin, holes, backward, own_store)
         return side_of(following, holes) >= 0 and not (seeds == 1 and state[following] > 0)
-    if rule == NOT_ACROSS_ONES:  # not across from a hole of the opponent's holding one seed
+    if rule == MoveRule.NOT_ACROSS_ONES:  # not across from a hole of the opponent's holding one seed
         return state[2 * holes - origin] != 1
-    if rule == OPPONENT_OR_EMPTY and seeds <= holes:  # the first lap must end across, or in an empty hole
+    if rule == MoveRule.OPPONENT_OR_EMPTY and seeds <= holes:  # the first lap must end across, or in an empty hole
         cell = first_lap_end(state, spec, origin, seeds, holes, backward, own_store)
         return not (side_of(cell, holes) == mover and state[cell] > 0)
-    if rule == TO_OCCUPIED:  # the first lap must not end in a hole it leaves holding one seed
+    if rule == MoveRule.TO_OCCUPIED:  # the first lap must not end in a hole it leaves holding one seed
         cell = first_lap_end(state, spec, origin, seeds, holes, backward, own_store)
         if side_of(cell, holes) < 0:
             return True
         # the seeds the lap drops there: it passes every cell of the ring alike, laps apart
-        ring = 2 * holes + (own_store >= 0) + 2 * (own_store == BOTH_STORES) - (spec[SKIP_ORIGIN] != 0)
-        left = seeds - 1 if spec[LEAVE_ONE] else seeds
+        ring = 2 * holes + (own_store >= 0) + 2 * (own_store == BOTH_STORES) - (spec[Spec.SKIP_ORIGIN] != 0)
+        left = seeds - 1 if spec[Spec.LEAVE_ONE] else seeds
         dropped = (left - 1) // ring + 1
-        before = 1 if cell == origin and spec[LEAVE_ONE] else (0 if cell == origin else state[cell])
+        before = 1 if cell == origin and spec[Spec.LEAVE_ONE] else (0 if cell == origin else state[cell])
         return before + dropped != 1
     return True
 
@@ -59,10 +55,10 @@ def may_move(state, spec, mover, hole, backward):
 def first_lap_end(state, spec, origin, seeds, holes, backward, own_store):
     """The cell where a move's first lap from ``origin`` (``seeds`` in it) drops its last seed."""
     cell = origin
-    left = seeds - 1 if spec[LEAVE_ONE] and not (seeds == 1 and spec[MOVE_ONE]) else seeds
+    left = seeds - 1 if spec[Spec.LEAVE_ONE] and not (seeds == 1 and spec[Spec.MOVE_ONE]) else seeds
     while left > 0:
         cell = step(cell, holes, backward, own_store)
-        if cell == origin and spec[SKIP_ORIGIN]:
+        if cell == origin and spec[Spec.SKIP_ORIGIN]:
             cell = step(cell, holes, backward, own_store)
         left -= 1
     return cell
@@ -84,8 +80,9 @@ def movable(state, spec, mover, out):
                     may_move(state, spec, mover, h, way == 1)
                 out[way * holes + h] = ok
                 count += ok
-    elif spec[MOVE_RULE] == 0 and not spec[CHILDREN_]:  # the common case, without may_move's call per hole (a third of a move's time)
-        least = spec[MIN_SEEDS]
+    # the common case, without may_move's call per hole (a third of a move's time)
+    elif spec[Spec.MOVE_RULE] == MoveRule.ANY and not spec[Spec.CHILDREN]:
+        least = spec[Spec.MIN_SEEDS]
         for h in range(holes):
             out[h] = state[first + h] >= least and h != blocked
             count += out[h]
@@ -93,7 +90,7 @@ def movable(state, spec, mover, out):
         for h in range(holes):
             out[h] = h != blocked and may_move(state, spec, mover, h, sows_backward(spec, h, state[first + h]))
             count += out[h]
-    if spec[MOVE_RULE] == SINGLES_LAST:  # a hole of one only when every hole that may be played holds one
+    if spec[Spec.MOVE_RULE] == MoveRule.SINGLES_LAST:  # a hole of one only when every hole that may be played holds one
         others = False
         for action in range(action_count(spec)):
             others = others or (out[action] and state[first + action % holes] != 1)
@@ -119,11 +116,11 @@ def legal_holes(state, spec, out):
     if count == 0:
         return 0
     share = fed = False
-    if spec[MUST_SHARE] or spec[GRAND_SLAM] == SLAM_ILLEGAL:
+    if spec[Spec.MUST_SHARE] or spec[Spec.GRAND_SLAM] == GrandSlam.ILLEGAL:
         opponent_seeds = row_seeds(state, holes, 1 - mover)
-        share = spec[MUST_SHARE] and opponent_seeds == 0
-        fed = share or (spec[GRAND_SLAM] == SLAM_ILLEGAL and opponent_seeds > 0)
-    if fed or (spec[SLAM_AVOIDED] and count > 1):
+        share = spec[Spec.MUST_SHARE] and opponent_seeds == 0
+        fed = share or (spec[Spec.GRAND_SLAM] == GrandSlam.ILLEGAL and opponent_seeds > 0)
+    if fed or (spec[Spec.SLAM_AVOIDED] and count > 1):
         count = tried_holes(state, spec, out, share, fed)
     return count
 
@@ -136,7 +133,7 @@ def tried_holes(state, spec, out, share, fed):
     every one is. Returns the count kept."""
     holes = spec[SPEC_PITS]
     mover = state[2 * holes + 2]
-    avoid = spec[SLAM_AVOIDED] != 0
+    avoid = spec[Spec.SLAM_AVOIDED] != 0
     kept = 0
     slams = np.zeros(out.shape[0], dtype=np.bool_)
     trial = np.empty(state.shape[0], dtype=state.dtype)  # not empty_like: the narration replays on an array subclass
@@ -148,7 +145,7 @@ def tried_holes(state, spec, out, share, fed):
             if fed:
                 out[action] = row_seeds(trial, holes, 1 - mover) > 0
             kept += out[action]
-    if kept == 0 and share and spec[MUST_PASS]:  # nothing shares: any move will do
+    if kept == 0 and share and spec[Spec.MUST_PASS]:  # nothing shares: any move will do
         kept = movable(state, spec, mover, out)
     if avoid and kept > 1:
         taken = 0
@@ -165,10 +162,15 @@ def tried_holes(state, spec, out, share, fed):
 def has_move(state, spec, player):
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
-    if spec[MOVE_RULE] == 0 and not spec[MUST_SHARE] and spec[GRAND_SLAM] != SLAM_ILLEGAL and \
-            state[cells + NO_RETURN] == 0 and not spec[CHILDREN_]:
+    if (
+        spec[Spec.MOVE_RULE] == MoveRule.ANY
+        and not spec[Spec.MUST_SHARE]
+        and spec[Spec.GRAND_SLAM] != GrandSlam.ILLEGAL
+        and state[cells + NO_RETURN] == 0
+        and not spec[Spec.CHILDREN]
+    ):
         for cell in range(player * (holes + 1), player * (holes + 1) + holes):  # no move to try on a copy
-            if state[cell] >= spec[MIN_SEEDS]:
+            if state[cell] >= spec[Spec.MIN_SEEDS]:
                 return True
         return False
     return has_legal_move(state, spec, player)
@@ -188,8 +190,8 @@ def has_legal_move(state, spec, player):
 
 @kernel(refcounts=False)
 def claim_leftover(state, holes, mover, rule):
-    """The end: the seeds still on the board go by ``rule`` (LEFTOVERS; TO_MOVER: to ``mover``)."""
-    if rule == TO_OWNER:
+    """The end: the seeds still on the board go by ``rule`` (a Leftover; Leftover.MOVER: to ``mover``)."""
+    if rule == Leftover.OWNER:
         sweep_to_stores(state, holes)
         return
     left = 0
@@ -206,14 +208,14 @@ def goal_outcome(state, spec, mover, following):
     """After ``mover``'s move in a game of another goal than most seeds, whose end no store count
     decides: -1 to play on, else the WINNER slot's value (1 + the winner, 0: a draw)."""
     holes = spec[SPEC_PITS]
-    goal = spec[GOAL]
+    goal = spec[Spec.GOAL]
     mine, theirs = row_seeds(state, holes, mover), row_seeds(state, holes, 1 - mover)
-    if goal == DEPRIVE and (theirs == 0 or mine == 0):  # the opponent's row first: both empty, the mover wins
+    if goal == Goal.DEPRIVE and (theirs == 0 or mine == 0):  # the opponent's row first: both empty, the mover wins
         return 1 + (mover if theirs == 0 else 1 - mover)
-    if goal == CLEAR and (mine == 0 or theirs == 0):  # the mover's own row first
+    if goal == Goal.CLEAR and (mine == 0 or theirs == 0):  # the mover's own row first
         return 1 + (mover if mine == 0 else 1 - mover)
     if not has_move(state, spec, following):  # a player who cannot move loses (clear: a draw, no rule says)
-        return 0 if goal == CLEAR else 2 - following
+        return 0 if goal == Goal.CLEAR else 2 - following
     return 0 if state[2 * holes + 2 + MOVES_PLAYED] >= MOVE_LIMIT else -1
 
 
@@ -243,13 +245,14 @@ def apply_move(state, action, spec):
     cells = 2 * holes + 2
     mover = state[cells]
     state[cells + MOVES_PLAYED] += 1
-    if spec[DIRECTION] == OPPOSED and state[cells + FIRST_WAY] == 0:  # the way chosen is the mover's for the game
+    # the way chosen is the mover's for the game
+    if spec[Spec.DIRECTION] == Direction.OPPOSED and state[cells + FIRST_WAY] == 0:
         clockwise = action >= holes
         state[cells + FIRST_WAY] = 1 + (clockwise if mover == 0 else not clockwise)
     crossed = crossing_cell(state, spec, action)
     banked = state[holes] + state[cells - 1]
     result = sow_and_capture(state, spec, action)
-    if spec[CHILDREN_BANK]:
+    if spec[Spec.CHILDREN_BANK]:
         bank_children(state, holes)
     state[cells + NO_RETURN] = crossed + 1 if crossed >= 0 and state[crossed] == 1 else 0
     if result & ENDLESS:
@@ -259,7 +262,7 @@ def apply_move(state, action, spec):
     following = mover if repeat else 1 - mover
     state[cells + TURNS_PLAYED] += not repeat  # before the end's trial moves: no_capture_turns counts it
     state[cells + EXTRA_TURNS] = state[cells + EXTRA_TURNS] + 1 if repeat else 0
-    if spec[GOAL]:  # none of the ends below: the goal's own
+    if spec[Spec.GOAL]:  # none of the ends below: the goal's own
         outcome = goal_outcome(state, spec, mover, following)
         state[cells + WINNER] = max(outcome, 0)
         state[cells] = GAME_OVER if outcome >= 0 else following
@@ -270,12 +273,12 @@ def apply_move(state, action, spec):
         return
     if following >= 0:
         state[cells] = following
-        if not (spec[REPETITION_ENDS] and repeated(state, spec, banked)):
+        if not (spec[Spec.REPETITION_ENDS] and repeated(state, spec, banked)):
             return
-    if spec[CHILDREN_]:
-        claim_children_leftover(state, spec, mover, spec[LEFTOVER])
+    if spec[Spec.CHILDREN]:
+        claim_children_leftover(state, spec, mover, spec[Spec.LEFTOVER])
     else:
-        claim_leftover(state, holes, mover, spec[LEFTOVER])
+        claim_leftover(state, holes, mover, spec[Spec.LEFTOVER])
     state[cells] = GAME_OVER
 
 
@@ -284,12 +287,13 @@ def end_endless(state, spec, mover):
     """A move that sowed without end (MAX_LAPS) ends the game: in a game of most seeds the seeds
     left go by endless_leftover; another goal's is a draw, the board as it is."""
     holes = spec[SPEC_PITS]
-    if spec[GOAL] == 0 and spec[CHILD_STORES]:  # (the importer keeps endless_leftover "divided" here)
+    # (the importer keeps endless_leftover "divided" here)
+    if spec[Spec.GOAL] == Goal.MOST_SEEDS and spec[Spec.CHILD_STORES]:
         divide_into_children(state, spec)
-    elif spec[GOAL] == 0 and spec[CHILDREN_]:
-        claim_children_leftover(state, spec, mover, spec[ENDLESS_LEFTOVER])
-    elif spec[GOAL] == 0:
-        claim_leftover(state, holes, mover, spec[ENDLESS_LEFTOVER])
+    elif spec[Spec.GOAL] == Goal.MOST_SEEDS and spec[Spec.CHILDREN]:
+        claim_children_leftover(state, spec, mover, spec[Spec.ENDLESS_LEFTOVER])
+    elif spec[Spec.GOAL] == Goal.MOST_SEEDS:
+        claim_leftover(state, holes, mover, spec[Spec.ENDLESS_LEFTOVER])
     state[2 * holes + 2] = GAME_OVER
 
 
@@ -301,30 +305,32 @@ def turn_after(state, spec, mover, repeat):
     cells = 2 * holes + 2
     following = mover if repeat else 1 - mover
     on_board, playable = seeds_in_play(state, spec)
-    if 0 <= spec[END_SEEDS_LEFT] and on_board <= spec[END_SEEDS_LEFT] or row_cleared(state, spec, mover):
+    if 0 <= spec[Spec.END_SEEDS_LEFT] and on_board <= spec[Spec.END_SEEDS_LEFT] or row_cleared(state, spec, mover):
         return GAME_ENDS
     won = won_outright(state, spec)
-    if won and not spec[WIN_SWEEP]:
+    if won and not spec[Spec.WIN_SWEEP]:
         return WON_AS_IT_LIES
-    if not won and spec[UNFED_TAKES] and spec[MUST_SHARE] and not spec[MUST_PASS] and playable:
+    if not won and spec[Spec.UNFED_TAKES] and spec[Spec.MUST_SHARE] and not spec[Spec.MUST_PASS] and playable:
         unfed = unfed_player(state, spec, mover, repeat)  # MancalaGames' must-share end, before the general one
         if unfed >= 0:
-            claim_leftover(state, holes, unfed, TO_MOVER)  # all to the unfed player
+            claim_leftover(state, holes, unfed, Leftover.MOVER)  # all to the unfed player
             return GAME_ENDS
     if won or not playable:
         return GAME_ENDS
     ended = passes = not has_move(state, spec, following)
-    if passes and spec[MUST_PASS]:
+    if passes and spec[Spec.MUST_PASS]:
         # a pass is a turn, and it may change what the other player may play (no_capture_turns
         # lifts, and a grand slam it allows may be illegal): their move is tried after it
         state[cells + TURNS_PLAYED] += 1
         ended = not has_move(state, spec, 1 - following)
         state[cells + TURNS_PLAYED] -= 1
-    children = spec[CHILDREN_]
-    few = 0 < on_board < spec[END_BELOW] and not (children and (has_child(state, holes, 0) or has_child(state, holes, 1)))
+    children = spec[Spec.CHILDREN]
+    few = 0 < on_board < spec[Spec.END_BELOW] and not (
+        children and (has_child(state, holes, 0) or has_child(state, holes, 1))
+    )
     if ended or few or state[cells + MOVES_PLAYED] >= MOVE_LIMIT:
         return GAME_ENDS
-    if passes and spec[MUST_PASS]:
+    if passes and spec[Spec.MUST_PASS]:
         following = 1 - following
         state[cells + TURNS_PLAYED] += 1
     return following
@@ -336,10 +342,16 @@ def seeds_in_play(state, spec):
     a rule asks for them; else (0, True): an empty board is found by has_move (the per-move loop
     was a tenth of a move's time)."""
     holes = spec[SPEC_PITS]
-    children = spec[CHILDREN_]
+    children = spec[Spec.CHILDREN]
     on_board = 0
     playable = True
-    if spec[END_SEEDS_LEFT] >= 0 or spec[END_BELOW] > 0 or spec[MIN_SEEDS] > 1 or spec[UNFED_TAKES] or children:
+    if (
+        spec[Spec.END_SEEDS_LEFT] >= 0
+        or spec[Spec.END_BELOW] > 0
+        or spec[Spec.MIN_SEEDS] > 1
+        or spec[Spec.UNFED_TAKES]
+        or children
+    ):
         playable = False
         for player in range(2):
             first = player * (holes + 1)
@@ -347,38 +359,38 @@ def seeds_in_play(state, spec):
                 if children and mark_of(state, holes, cell) != 0:  # a child's seeds are out of play
                     continue
                 on_board += state[cell]
-                playable = playable or state[cell] >= spec[MIN_SEEDS]
+                playable = playable or state[cell] >= spec[Spec.MIN_SEEDS]
     return on_board, playable
 
 
 @kernel(inline="always")
 def row_cleared(state, spec, mover):
     """Whether a row is empty that ends the game by end_cleared (its children left out)."""
-    cleared = spec[END_CLEARED]
+    cleared = spec[Spec.END_CLEARED]
     if not cleared:
         return False
     holes = spec[SPEC_PITS]
-    children = spec[CHILDREN_]
+    children = spec[Spec.CHILDREN]
     mine = free_row_seeds(state, holes, mover) if children else row_seeds(state, holes, mover)
     theirs = free_row_seeds(state, holes, 1 - mover) if children else row_seeds(state, holes, 1 - mover)
-    if cleared == CLEARED_OWN:
+    if cleared == Cleared.OWN:
         return mine == 0
-    if cleared == CLEARED_OPPONENT:
+    if cleared == Cleared.OPPONENT:
         return theirs == 0
-    return cleared == CLEARED_EITHER and (mine == 0 or theirs == 0)
+    return cleared == Cleared.EITHER and (mine == 0 or theirs == 0)
 
 
 @kernel(inline="always")
 def won_outright(state, spec):
     """early_win: whether a store (with its player's children) holds more than half the seeds
     (win_short: all but that many), or both exactly half."""
-    if not spec[EARLY_WIN]:
+    if not spec[Spec.EARLY_WIN]:
         return False
     holes = spec[SPEC_PITS]
-    total = start_total(spec[START], holes, spec[SPEC_SEEDS])  # MancalaGames counts from the rules, not the board
-    win = total - spec[WIN_SHORT] if spec[WIN_SHORT] else (total + 1) // 2
+    total = start_total(spec[Spec.START], holes, spec[SPEC_SEEDS])  # MancalaGames counts from the rules, not the board
+    win = total - spec[Spec.WIN_SHORT] if spec[Spec.WIN_SHORT] else (total + 1) // 2
     s0, s1 = state[holes], state[2 * holes + 1]
-    if spec[CHILDREN_]:  # a player's children count beside its store
+    if spec[Spec.CHILDREN]:  # a player's children count beside its store
         s0 += child_seeds(state, holes, 0)
         s1 += child_seeds(state, holes, 1)
     return s0 > win or s1 > win or (s0 == win and s1 == win)
@@ -391,8 +403,8 @@ def unfed_player(state, spec, mover, repeat):
     holes = spec[SPEC_PITS]
     mover_can, other_can = False, False
     for h in range(holes):
-        mover_can = mover_can or state[mover * (holes + 1) + h] >= spec[MIN_SEEDS]
-        other_can = other_can or state[(1 - mover) * (holes + 1) + h] >= spec[MIN_SEEDS]
+        mover_can = mover_can or state[mover * (holes + 1) + h] >= spec[Spec.MIN_SEEDS]
+        other_can = other_can or state[(1 - mover) * (holes + 1) + h] >= spec[Spec.MIN_SEEDS]
     if repeat and mover_can and not other_can and not has_move(state, spec, mover):
         return 1 - mover
     if not repeat and not mover_can and other_can and not has_move(state, spec, 1 - mover):

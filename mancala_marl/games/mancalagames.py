@@ -35,7 +35,7 @@ from pathlib import Path
 
 from mancala_marl.errors import BadInput
 from .family import Family
-from .family_space import CHILD_HOLES, MOST_SEEDS_ONLY, PARAMETERS, STARTS
+from .family_space import ChildHoles, MOST_SEEDS_ONLY, PARAMETERS, Start
 from .family_start import start_total
 
 # MancalaGames' option defaults (a file names only what differs from them)
@@ -219,7 +219,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
                   move_one=bool(info["sow_start"] and info["move_one"]),
                   min_seeds=int(info["min_move"]), must_share=bool(info["mustshare"]),
                   must_pass=bool(info["mustpass"]), no_single_capture=bool(info["nosinglecapt"]))
-    total = int(start_total(STARTS.index(params["start"]), holes, params["seeds"]))
+    total = int(start_total(Start[params["start"].upper()], holes, params["seeds"]))
     params.update(capture_counts(info, total, refuse))
     multi = info["multicapt"]
     params["captures"] = 0 if multi < 0 else max(multi, 1)
@@ -290,7 +290,7 @@ def children_params(info: dict, refuse) -> dict:
     side = side or CHILD_SIDE_OF.get(rule)
     if side is None:
         refuse("child_rule")
-    holes = CHILD_HOLES[info["child_locs"]] if 0 <= info["child_locs"] < len(CHILD_HOLES) else None
+    holes = ChildHoles(info["child_locs"]).name.lower() if 0 <= info["child_locs"] < len(ChildHoles) else None
     if holes is None:
         refuse("child_locs")
     return {"children": CHILD_OF[kind], "child_count": 0 if holes == "fixed_right" else int(info["child_cvt"]),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import os
 from dataclasses import dataclass
+from enum import IntEnum
 
 import numpy as np
 from mancala_marl.errors import BadInput
@@ -25,7 +26,9 @@ class Param:
     """One parameter.
 
     ``type`` is int, float, bool or str; an int or float takes ``low..high`` (both included), a
-    str one of ``choices`` (a kernel reads its index in ``choices``). ``optional``: None is also
+    str one of ``choices`` (a kernel reads its index in ``choices``). ``choices`` may be given as
+    an IntEnum whose codes are 0, 1, ... in order: its members' names in lower case are the
+    choices, and ``codes`` keeps the enum, so that a kernel's ``Lap.RELAY`` is the code of "relay". ``optional``: None is also
     taken (it stands for "none given", e.g. no time limit). ``why_low`` and ``why_high`` are the
     reasons for the bounds, given with the error when a value falls outside one. ``expects``: what
     the parameter takes in words, where the words made from the rest would read worse.
@@ -37,13 +40,17 @@ class Param:
     doc: str
     low: float | None = None
     high: float | None = None
-    choices: tuple[str, ...] = ()
+    choices: tuple[str, ...] | type[IntEnum] = ()
     optional: bool = False
     why_low: str = ""
     why_high: str = ""
     expects: str = ""
+    codes: type[IntEnum] | None = None
 
     def __post_init__(self):
+        if isinstance(self.choices, type) and issubclass(self.choices, IntEnum):
+            object.__setattr__(self, "codes", self.choices)
+            object.__setattr__(self, "choices", choice_names(self.choices))
         if self.type not in TYPE_WORDS:
             raise TypeError(f"parameter {self.name}: type must be one of int, float, bool, str, got {self.type!r}")
         if self.type in (int, float) and (self.low is None or self.high is None):
@@ -120,6 +127,14 @@ class Param:
         """One line for help texts: ``pits=6 (1..64): pits a side``, without the doc if not ``doc``."""
         default = str(self.default).lower() if self.type is bool else self.default
         return f"{self.name}={default} ({self.range_text})" + (f": {self.doc}" if doc else "")
+
+
+def choice_names(codes: type[IntEnum]) -> tuple[str, ...]:
+    """The names of an enum of choices in lower case, in the order of their codes, which must be
+    their positions (a kernel reads a choice by its position)."""
+    if [member.value for member in codes] != list(range(len(codes))):
+        raise TypeError(f"{codes.__name__}'s codes must be 0, 1, ... in order, got {[m.value for m in codes]}")
+    return tuple(member.name.lower() for member in codes)
 
 
 def _number(value) -> str:

@@ -35,26 +35,11 @@ from jax import lax
 
 from mancala_marl.errors import BadInput
 from ..games.base import GAME_OVER, SPEC_PITS
-from ..games.family_space import (CAPTURE_GAP, COUNT_AT_LEAST, COUNT_IS, LAP_COUNT, LAP_RULE, LAST_SEEDS_TO_OPPONENT,
-                                  LEAVE_ONE, MOVE_ONE, OWNER_ALL, OWN_SIDE, PASSING_, SOWER_OPPONENT, SOWER_OWN,
-                                  CAPTURED, CAPTURES, CAPTURE_EXTRA_TURN, CAPTURE_MAX, CAPTURE_MIN, CAPTURE_PARITY,
-                                  CAPTURE_SIDE, CHAIN, CHAIN_CW, CLEARED_EITHER, CLEARED_OPPONENT, CLEARED_OWN,
-                                  CROSS_CAPTURE, CROSS_CHAIN, DIRECTION, DIVIDED, EARLY_WIN, ENDLESS, ENDLESS_LEFTOVER,
-                                  END_BELOW, END_CLEARED, END_SEEDS_LEFT, EVEN, EXTRA_TURNS, EXTRA_TURN_ONCE, FORWARD,
-                                  GRAND_SLAM, LAPS_, LEFTOVER, MAX_LAPS, MIN_SEEDS, MOVES_PLAYED, MOVE_LIMIT,
-                                  MUST_PASS, MUST_SHARE, NEXT, NO_CAPTURE_TURNS, NO_RETURN, NO_SINGLE_CAPTURE, ODD,
-                                  ON_CAPTURE, ALWAYS, OPPONENT_FIRST, OUT_OF_PLAY, OWN_FIRST, REPEAT, RELAY,
-                                  SIDE_OPPONENT, SIDE_OWN, SKIP_ORIGIN, SLAMMED, SLAM_AVOIDED, SLAM_EXTRA_TURN,
-                                  SLAM_FROM_EMPTY, SLAM_ILLEGAL, SLAM_NO_CAPTURE, TAKE_ACROSS, TAKE_FINAL,
-                                  TAKE_LAST, TAKE_LAST_BY, TAKE_OWN_, TO_MOVER, TO_NOBODY, TO_OWNER, TURNS_PLAYED,
-                                  UNFED_TAKES, WIN_SHORT, WIN_SWEEP, BY_PARITY, OUTWARD, CHOOSE_ALL, CHOOSE_MIDDLE,
-                                  CHOOSE_DIRECTION, OPPOSED, FIRST_WAY, MOVE_RULE, OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY,
-                                  NOT_ACROSS_ONES, SINGLES_LAST, TO_OCCUPIED, LEAVE_LEFT, LAP_CAPTURE,
-                                  PRE_CAPTURE, PRE_ONE_SEED, PRE_ACROSS_ONES, PRE_ACROSS_LONE, GOAL, DEPRIVE, CLEAR,
-                                  WINNER, BOTH_STORES, OPPONENT_STORE, STORE_SOWN, SOW_MAX, CAPTURE_KIND, KIND_NEXT,
-                                  KIND_OPPONENT_COUNTS, KIND_OPPONENT_STORE, KIND_PULL_ACROSS, KIND_SINGLES,
-                                  KIND_STORE_TO_OPPONENT, CHILDREN_, CHILD_STORES, CHILD_SOWING_, CHILDREN_BANK, WEG,
-                                  START, STARTS)
+from ..games.family_space import (BOTH_STORES, CAPTURED, CaptureKind, Chain, ChildSowing, Children,
+                                  ChooseDirection, Cleared, CrossChain, Direction, ENDLESS, EXTRA_TURNS, FIRST_WAY,
+                                  Goal, GrandSlam, Lap, LapRule, Leftover, MAX_LAPS, MOVES_PLAYED, MOVE_LIMIT,
+                                  MoveRule, NO_RETURN, OUT_OF_PLAY, OpponentStore, Parity, Passing, PreCapture,
+                                  REPEAT, SLAMMED, Side, Spec, Start, TURNS_PLAYED, TakeOwn, Taker, WINNER)
 from ..games.family_start import RANDOM_FLOOR, start_state
 from .family_children import (bank_children, child_due, child_seeds, divide_into_children, first_child,
                               free_row_seeds, has_child, make_child, mark_of, marks, skips_child, stores_to_children)
@@ -103,7 +88,6 @@ def make_rules(game) -> Rules:
                  init=(lambda key: random_start(key, start, spec, most, actions)) if game.random_start else None)
 
 
-RANDOM = STARTS.index("random")
 REDRAWS = 1000  # as the numba family's: random starts drawn before one with a legal move is given up
 
 
@@ -138,28 +122,33 @@ def random_start(key, start, spec, most: int, actions: int):
         return key, draw(sub), tries + 1
 
     key, sub = jax.random.split(key)
-    return jnp.where(spec[START] == RANDOM, lax.while_loop(refused, again, (key, draw(sub), 1))[1], start)
+    return jnp.where(spec[Spec.START] == Start.RANDOM, lax.while_loop(refused, again, (key, draw(sub), 1))[1], start)
 
 
 # -- captures -------------------------------------------------------------------------------------
 def count_qualifies(count, spec):
-    low, high, parity = spec[CAPTURE_MIN], spec[CAPTURE_MAX], spec[CAPTURE_PARITY]
+    low, high, parity = spec[Spec.CAPTURE_MIN], spec[Spec.CAPTURE_MAX], spec[Spec.CAPTURE_PARITY]
     in_range = (count >= jnp.maximum(low, 1)) & ((high == 0) | (count <= high))
-    return in_range & ~((parity == EVEN) & (count % 2 == 1)) & ~((parity == ODD) & (count % 2 == 0))
+    return in_range & ~((parity == Parity.EVEN) & (count % 2 == 1)) & ~((parity == Parity.ODD) & (count % 2 == 0))
 
 
 def side_allowed(cell, holes, mover, side_rule):
     side = side_of(cell, holes)
-    theirs = (side_rule == SIDE_OPPONENT) | (side_rule == OPPONENT_FIRST)
-    mine = (side_rule == SIDE_OWN) | (side_rule == OWN_FIRST)
+    theirs = (side_rule == Side.OPPONENT) | (side_rule == Side.OPPONENT_FIRST)
+    mine = (side_rule == Side.OWN) | (side_rule == Side.OWN_FIRST)
     return jnp.where(theirs, side == 1 - mover, jnp.where(mine, side == mover, True))
 
 
 def can_take(flat, cell, holes, mover, spec, by_count, side_rule):
     """A hole with seeds, on a side ``side_rule`` allows, of a count taken (``by_count``)."""
     by_count = jnp.asarray(by_count, jnp.bool_)  # (~ on a Python bool is an int's)
-    return ((side_of(cell, holes) >= 0) & (flat[cell] != 0) & side_allowed(cell, holes, mover, side_rule)
-            & (~by_count | count_qualifies(flat[cell], spec)) & (mark_of(flat, spec, cell) == 0))  # a child is never taken
+    return (
+        (side_of(cell, holes) >= 0)
+        & (flat[cell] != 0)
+        & side_allowed(cell, holes, mover, side_rule)
+        & (~by_count | count_qualifies(flat[cell], spec))
+        & (mark_of(flat, spec, cell) == 0)  # a child is never taken
+    )
 
 
 def take_chain(flat, spec, start, holes, mover, sides, chain_backward, own_store, across, going,
@@ -169,19 +158,21 @@ def take_chain(flat, spec, start, holes, mover, sides, chain_backward, own_store
     first where ``take_own`` says); where ``forced``, ``first`` says whether ``start`` is taken
     (capture_kind "next" has its own test). Returns (flat, holes taken)."""
     store = mover * (holes + 1) + holes
-    by_count = spec[CAPTURE_MIN] > 0
-    limit = spec[CAPTURES]
+    by_count = spec[Spec.CAPTURE_MIN] > 0
+    limit = spec[Spec.CAPTURES]
 
     def body(carry):
         flat, cell, taken, _ = carry
-        empty_before = jnp.where(taken == 0, flat[cell] == 1, (flat[cell] == 0) | (spec[CROSS_CHAIN] == 1))
+        empty_before = jnp.where(
+            taken == 0, flat[cell] == 1, (flat[cell] == 0) | (spec[Spec.CROSS_CHAIN] == CrossChain.ANY)
+        )
         target = jnp.where(across, jnp.where(side_of(cell, holes) >= 0, 2 * holes - cell, cell), cell)
         ok = jnp.where(across, (side_of(cell, holes) >= 0) & empty_before, True) & \
             can_take(flat, target, holes, mover, spec, jnp.where(across, by_count, counted), sides)
         ok = jnp.where((taken == 0) & forced, first, ok)
         flat = move_seeds(flat, target, store, ok)
         taken = taken + ok
-        flat = move_seeds(flat, cell, store, ok & across & (taken == 1) & (spec[TAKE_OWN_] == ON_CAPTURE))
+        flat = move_seeds(flat, cell, store, ok & across & (taken == 1) & (spec[Spec.TAKE_OWN] == TakeOwn.ON_CAPTURE))
         going = ok & (limit != 1) & (taken != limit)
         return flat, jnp.where(going, step(cell, holes, chain_backward, own_store), cell), taken, going
 
@@ -193,7 +184,7 @@ def take_two_out(flat, spec, last, holes, mover, sides, chain_backward, own_stor
     """capture_gap: across an empty hole, the hole beyond, from the last hole, then from each hole
     taken (without laps, the last seed must have joined others). Returns (flat, holes taken)."""
     store = mover * (holes + 1) + holes
-    limit = spec[CAPTURES]
+    limit = spec[Spec.CAPTURES]
 
     def body(carry):
         flat, cell, taken, _ = carry
@@ -207,7 +198,7 @@ def take_two_out(flat, spec, last, holes, mover, sides, chain_backward, own_stor
 
     def goes_on(carry):
         flat, cell, _, going = carry
-        return going & ((spec[LAPS_] != 0) | (flat[cell] > 1))
+        return going & ((spec[Spec.LAPS] != Lap.SINGLE) | (flat[cell] > 1))
 
     flat, _, taken, _ = lax.while_loop(goes_on, body, (flat, last, jnp.int32(0), going))
     return flat, taken
@@ -216,10 +207,12 @@ def take_two_out(flat, spec, last, holes, mover, sides, chain_backward, own_stor
 def take_last(flat, spec, holes, mover):
     """When at most ``take_last`` seeds are left where captures come from, one player takes all."""
     cell = jnp.arange(flat.shape[0])
-    counted = is_hole(flat, holes) & ((spec[CROSS_CAPTURE] != 0) | side_allowed(cell, holes, mover, spec[CAPTURE_SIDE]))
+    counted = is_hole(flat, holes) & (
+        (spec[Spec.CROSS_CAPTURE] != 0) | side_allowed(cell, holes, mover, spec[Spec.CAPTURE_SIDE])
+    )
     left = jnp.where(counted, flat, 0).sum()
-    taker = jnp.where(spec[TAKE_LAST_BY] == 0, mover, 0)
-    return claim(flat, holes, taker, TO_MOVER, (left > 0) & (left <= spec[TAKE_LAST]))
+    taker = jnp.where(spec[Spec.TAKE_LAST_BY] == Taker.MOVER, mover, 0)
+    return claim(flat, holes, taker, Leftover.MOVER, (left > 0) & (left <= spec[Spec.TAKE_LAST]))
 
 
 def capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward):
@@ -229,57 +222,63 @@ def capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward):
     mover = flat[cells]
     own_store = sown_store(spec, mover, holes)
     store = mover * (holes + 1) + holes
-    by_count, across = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0
-    side_rule = spec[CAPTURE_SIDE]
-    first_side = side_rule >= OPPONENT_FIRST  # the last hole decides, and the chain may cross sides
-    withheld = ((spec[NO_SINGLE_CAPTURE] != 0) & (lap_seeds == 1)) | (flat[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS])
+    by_count, across = spec[Spec.CAPTURE_MIN] > 0, spec[Spec.CROSS_CAPTURE] != 0
+    side_rule = spec[Spec.CAPTURE_SIDE]
+    first_side = side_rule >= Side.OPPONENT_FIRST  # the last hole decides, and the chain may cross sides
+    withheld = ((spec[Spec.NO_SINGLE_CAPTURE] != 0) & (lap_seeds == 1)) | \
+        (flat[cells + TURNS_PLAYED] < spec[Spec.NO_CAPTURE_TURNS])
     skip = withheld | (first_side & ~side_allowed(last, holes, mover, side_rule))
     sides = jnp.where(first_side, 0, side_rule)
-    chain = spec[CHAIN]
-    chain_backward = jnp.where(chain >= CHAIN_CW, chain == CHAIN_CW, backward == (chain == FORWARD))
+    chain = spec[Spec.CHAIN]
+    chain_backward = jnp.where(chain >= Chain.CW, chain == Chain.CW, backward == (chain == Chain.FORWARD))
     saved = flat
-    gap = spec[CAPTURE_GAP] != 0
-    kind = spec[CAPTURE_KIND]
+    gap = spec[Spec.CAPTURE_GAP] != 0
+    kind = spec[Spec.CAPTURE_KIND]
     kinded, kind_taken = capture_of_kind(flat, spec, last, store, mover, by_count, sides)
     # the standard captures, also where store_to_opponent or opponent_store took nothing
-    standard = (kind == 0) | ((kind_taken == 0) & ((kind == KIND_STORE_TO_OPPONENT) | (kind == KIND_OPPONENT_STORE)))
+    standard = (kind == CaptureKind.STANDARD) | ((kind_taken == 0) & (
+        (kind == CaptureKind.STORE_TO_OPPONENT) | (kind == CaptureKind.OPPONENT_STORE)))
     # capture_kind "next": the hole after the last one, then each next one while they qualify (one
     # chain serves it and the standard one)
     after = step(last, holes, chain_backward, own_store)
-    next_first = jnp.where(spec[LAPS_] != 0, can_take(flat, last, holes, mover, spec, by_count, sides) &
+    next_first = jnp.where(spec[Spec.LAPS] != Lap.SINGLE, can_take(flat, last, holes, mover, spec, by_count, sides) &
                            (side_of(after, holes) >= 0) & (flat[jnp.clip(after, 0, cells - 1)] > 0),
                            can_take(flat, after, holes, mover, spec, by_count, sides))
-    is_next = kind == KIND_NEXT
+    is_next = kind == CaptureKind.NEXT
     across = across & ~is_next
     taking, taken = take_chain(kinded, spec, jnp.where(is_next, after, last), holes, mover, sides, chain_backward,
-                               own_store, across, ~skip & jnp.where(is_next, next_first, standard & ~gap & (by_count | across)),
+                               own_store, across,
+                               ~skip & jnp.where(is_next, next_first, standard & ~gap & (by_count | across)),
                                counted=~is_next | by_count, forced=is_next, first=next_first)
     taking, two_out = take_two_out(taking, spec, last, holes, mover, sides, chain_backward, own_store,
                                    ~skip & gap & standard)
     taken = taken + two_out + kind_taken
     across = across & ~gap & standard
-    always = across & (spec[TAKE_OWN_] == ALWAYS) & (taking[last] == 1) & \
+    always = across & (spec[Spec.TAKE_OWN] == TakeOwn.ALWAYS) & (taking[last] == 1) & \
         side_allowed(2 * holes - last, holes, mover, side_rule)
     always = always.astype(jnp.int32)
     taking = taking.at[last].add(-always).at[store].add(always)
     # the first hole taken: the last one sown, or two out
-    first = jnp.where(gap & standard, step(step(last, holes, chain_backward, own_store), holes, chain_backward, own_store), last)
+    two_on = step(step(last, holes, chain_backward, own_store), holes, chain_backward, own_store)
+    first = jnp.where(gap & standard, two_on, last)
     opposite = jnp.clip(2 * holes - first, 0, cells - 1)
-    taking = move_seeds(taking, opposite, store, (taken > 0) & (spec[TAKE_ACROSS] != 0) & (side_of(first, holes) >= 0) &
-                        can_take(taking, opposite, holes, mover, spec, False, sides))
-    taking = move_seeds(taking, last, store, (taken > 0) & (spec[TAKE_FINAL] != 0) &
+    taking = move_seeds(taking, opposite, store, (taken > 0) & (spec[Spec.TAKE_ACROSS] != 0) &
+                        (side_of(first, holes) >= 0) & can_take(taking, opposite, holes, mover, spec, False, sides))
+    taking = move_seeds(taking, last, store, (taken > 0) & (spec[Spec.TAKE_FINAL] != 0) &
                         can_take(taking, last, holes, mover, spec, False, sides))
-    taking = jnp.where(spec[TAKE_LAST] > 0, take_last(taking, spec, holes, mover), taking)
-    slam_rule = spec[GRAND_SLAM]
-    slam = (taken > 0) & (slam_rule >= SLAM_NO_CAPTURE) & opponent_had_seeds & \
+    taking = jnp.where(spec[Spec.TAKE_LAST] > 0, take_last(taking, spec, holes, mover), taking)
+    slam_rule = spec[Spec.GRAND_SLAM]
+    slam = (taken > 0) & (slam_rule >= GrandSlam.NO_CAPTURE) & opponent_had_seeds & \
         (row_seeds(taking, holes, 1 - mover) == 0)
-    extra = (spec[CAPTURE_EXTRA_TURN] != 0) & ((spec[EXTRA_TURN_ONCE] == 0) | (flat[cells + EXTRA_TURNS] == 0))
+    extra = (spec[Spec.CAPTURE_EXTRA_TURN] != 0) & \
+        ((spec[Spec.EXTRA_TURN_ONCE] == 0) | (flat[cells + EXTRA_TURNS] == 0))
     result = jnp.where(taken == 0, 0, jnp.where(extra, REPEAT | CAPTURED, CAPTURED))
-    result = jnp.where(slam & (slam_rule == SLAM_EXTRA_TURN), REPEAT | CAPTURED,
-                       jnp.where(slam & (slam_rule == SLAM_NO_CAPTURE), SLAMMED, result))
-    taking = jnp.where(slam & (slam_rule == SLAM_NO_CAPTURE), saved, taking)
-    leave = slam & (slam_rule >= LEAVE_LEFT) & (slam_rule < SLAM_EXTRA_TURN)
-    taking = jnp.where(leave, keep_grand_slam_hole(taking, saved, holes, mover, slam_rule == LEAVE_LEFT), taking)
+    result = jnp.where(slam & (slam_rule == GrandSlam.EXTRA_TURN), REPEAT | CAPTURED,
+                       jnp.where(slam & (slam_rule == GrandSlam.NO_CAPTURE), SLAMMED, result))
+    taking = jnp.where(slam & (slam_rule == GrandSlam.NO_CAPTURE), saved, taking)
+    leave = slam & (slam_rule >= GrandSlam.LEAVE_LEFT) & (slam_rule < GrandSlam.EXTRA_TURN)
+    kept = keep_grand_slam_hole(taking, saved, holes, mover, slam_rule == GrandSlam.LEAVE_LEFT)
+    taking = jnp.where(leave, kept, taking)
     taking, result = jnp.where(skip, flat, taking), jnp.where(skip, 0, result)
     return children_first(flat, spec, last, backward, own_store, extra, taking, result, withheld)
 
@@ -294,16 +293,19 @@ def children_first(flat, spec, last, backward, own_store, extra, taking, result,
     mover = flat[2 * holes + 2]
     store = mover * (holes + 1) + holes
     due = child_due(flat, spec, last, mover, backward, own_store)
-    home = jnp.where(spec[CHILD_STORES] != 0, first_child(flat, spec, mover), -1)
-    nothing = (spec[CHILD_STORES] != 0) & (home < 0) & ~due  # no child to capture into, none made
-    weg = (spec[CHILDREN_] == WEG) & (mark_of(flat, spec, last) == 2 - mover)  # the opponent's weg gives two seeds
+    home = jnp.where(spec[Spec.CHILD_STORES] != 0, first_child(flat, spec, mover), -1)
+    nothing = (spec[Spec.CHILD_STORES] != 0) & (home < 0) & ~due  # no child to capture into, none made
+    weg = (spec[Spec.CHILDREN] == Children.WEG) & (
+        mark_of(flat, spec, last) == 2 - mover
+    )  # the opponent's weg gives two seeds
     weg_seeds = jnp.where(flat[last] >= 2, 2, 1)
     weg_flat = flat.at[last].add(-weg_seeds).at[jnp.where(home >= 0, home, store)].add(weg_seeds)
     gain = taking[store] - flat[store]
     homed = jnp.where(home >= 0, taking.at[store].add(-gain).at[jnp.maximum(home, 0)].add(gain), taking)
-    children = (spec[CHILDREN_] != 0) & ~withheld
-    kept = jnp.select([nothing, weg, due], [flat, weg_flat, make_child(flat, spec, last, mover, backward, own_store, True)],
-                      homed)
+    children = (spec[Spec.CHILDREN] != Children.NONE) & ~withheld
+    kept = jnp.select(
+        [nothing, weg, due], [flat, weg_flat, make_child(flat, spec, last, mover, backward, own_store, True)], homed
+    )
     kept_result = jnp.where(nothing | due, 0, jnp.where(weg, jnp.where(extra, REPEAT | CAPTURED, CAPTURED), result))
     return jnp.where(children, kept, taking), jnp.where(children, kept_result, result)
 
@@ -312,23 +314,27 @@ def capture_of_kind(flat, spec, last, store, mover, by_count, sides):
     """The capture a ``capture_kind`` other than the standard one and "next" makes at ``last``:
     (flat, how many holes it took, 1 for a capture of a kind that takes no hole)."""
     holes = spec[SPEC_PITS]
-    kind = spec[CAPTURE_KIND]
+    kind = spec[Spec.CAPTURE_KIND]
     cell = jnp.arange(flat.shape[0])
     last_seeds = flat[last]
     # the opponent's store (opponent_store, the only kind whose sowing ends in a store): it is taken
-    in_store = (kind != 0) & (side_of(last, holes) < 0)
+    in_store = (kind != CaptureKind.STANDARD) & (side_of(last, holes) < 0)
     # singles: every hole of one seed where captures come from
-    singles = (kind == KIND_SINGLES) & ~in_store & (side_of(cell, holes) >= 0) & (flat == 1) & \
+    singles = (kind == CaptureKind.SINGLES) & ~in_store & (side_of(cell, holes) >= 0) & (flat == 1) & \
         side_allowed(cell, holes, mover, sides)
     # pull_across: a last seed in an empty hole draws the seeds across into it
     opposite = jnp.clip(2 * holes - last, 0, flat.shape[0] - 1)
-    pull = (kind == KIND_PULL_ACROSS) & ~in_store & (last_seeds == 1) & \
+    pull = (kind == CaptureKind.PULL_ACROSS) & ~in_store & (last_seeds == 1) & \
         can_take(flat, opposite, holes, mover, spec, by_count, sides)
     # store_to_opponent: the mover's store goes to the opponent's
-    to_opponent = (kind == KIND_STORE_TO_OPPONENT) & ~in_store & (last_seeds == 1) & (flat[store] > 0) & \
+    to_opponent = (kind == CaptureKind.STORE_TO_OPPONENT) & ~in_store & (last_seeds == 1) & (flat[store] > 0) & \
         side_allowed(last, holes, mover, sides)
     # opponent_counts: ending across, or in the own last hole, takes each hole of a taken count
-    counts = (kind == KIND_OPPONENT_COUNTS) & ~in_store & ((side_of(last, holes) == 1 - mover) | (last == store - 1))
+    counts = (
+        (kind == CaptureKind.OPPONENT_COUNTS)
+        & ~in_store
+        & ((side_of(last, holes) == 1 - mover) | (last == store - 1))
+    )
     theirs = counts & (side_of(cell, holes) == 1 - mover) & can_take(flat, cell, holes, mover, spec, by_count, sides)
     taken_cells = singles | theirs
     gain = jnp.where(taken_cells, flat, 0).sum() + jnp.where(in_store, last_seeds, 0)
@@ -360,11 +366,16 @@ def sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited):
     sown in closed form (:func:`sow_at_once`); the others seed by seed, the loop running only for
     them (under ``vmap`` a loop runs as long as its longest row)."""
     holes = spec[SPEC_PITS]
-    passing, few_left = spec[PASSING_], spec[LAST_SEEDS_TO_OPPONENT]
+    passing, few_left = spec[Spec.PASSING], spec[Spec.LAST_SEEDS_TO_OPPONENT]
     # few seeds left on the board: those sown in the opponent's holes are the opponent's
     to_opponent = (few_left > 0) & (row_seeds(flat, holes, 0) + row_seeds(flat, holes, 1) <= few_left)
     # (the holes passed over, full ones or the opponent's children, change as the lap goes: no closed form)
-    special = ((passing != 0) & ~inhibited) | to_opponent | (spec[SOW_MAX] > 0) | (spec[CHILD_SOWING_] != 0)
+    special = (
+        ((passing != Passing.NONE) & ~inhibited)
+        | to_opponent
+        | (spec[Spec.SOW_MAX] > 0)
+        | (spec[Spec.CHILD_SOWING] != ChildSowing.INTO)
+    )
     at_once, last_at_once = sow_at_once(flat, spec, origin, jnp.where(special, 0, seeds), backward, own_store)
 
     def body(carry):
@@ -372,13 +383,18 @@ def sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited):
         cell = next_sown(flat, spec, cell, origin, holes, backward, own_store, mover, left == 1)
         flat = flat.at[cell].add(1)
         side = side_of(cell, holes)
-        taker = jnp.where(passing <= OWNER_ALL, side, mover)
-        passed = (passing != 0) & ~inhibited & ((left > 1) | (passing == OWNER_ALL)) & \
-            ((passing != SOWER_OWN) | (side == mover)) & ((passing != SOWER_OPPONENT) | (side == 1 - mover)) & \
-            can_take(flat, cell, holes, mover, spec, spec[CAPTURE_MIN] > 0, spec[CAPTURE_SIDE])
+        taker = jnp.where(passing <= Passing.OWNER_ALL, side, mover)
+        passed = (
+            (passing != Passing.NONE)
+            & ~inhibited
+            & ((left > 1) | (passing == Passing.OWNER_ALL))
+            & ((passing != Passing.SOWER_OWN) | (side == mover))
+            & ((passing != Passing.SOWER_OPPONENT) | (side == 1 - mover))
+            & can_take(flat, cell, holes, mover, spec, spec[Spec.CAPTURE_MIN] > 0, spec[Spec.CAPTURE_SIDE])
+        )
         flat = move_seeds(flat, cell, jnp.maximum(taker, 0) * (holes + 1) + holes, passed)
         theirs = to_opponent & (side == 1 - mover) & \
-            ((left > 1) | ~can_take(flat, cell, holes, mover, spec, True, spec[CAPTURE_SIDE]))
+            ((left > 1) | ~can_take(flat, cell, holes, mover, spec, True, spec[Spec.CAPTURE_SIDE]))
         theirs = theirs.astype(jnp.int32)
         flat = flat.at[cell].add(-theirs).at[(1 - mover) * (holes + 1) + holes].add(theirs)
         return flat, cell, left - 1
@@ -391,10 +407,10 @@ def next_sown(flat, spec, cell, origin, holes, backward, own_store, mover, last_
     """The cell a sowing drops its next seed into after ``cell``: past the hole it started from
     (skip_origin), past holes already holding sow_max seeds and past the opponent's children
     (child_sowing; but for the ``last_seed``, with "skip_opponent_but_last")."""
-    full = spec[SOW_MAX]
+    full = spec[Spec.SOW_MAX]
 
     def passed_over(cell):
-        return ((cell == origin) & (spec[SKIP_ORIGIN] != 0)) | \
+        return ((cell == origin) & (spec[Spec.SKIP_ORIGIN] != 0)) | \
             ((full > 0) & (side_of(cell, holes) >= 0) & (flat[cell] >= full)) | \
             skips_child(flat, spec, cell, mover, last_seed)
 
@@ -412,8 +428,11 @@ def sow_at_once(flat, spec, origin, seeds, backward, own_store):
     cell = jnp.arange(flat.shape[0])
     distance = jnp.where(backward, origin - cell, cell - origin) % cells
     distance = jnp.where(distance == 0, cells, distance)  # the origin comes round last
-    sown = (cell < cells) & (((cell != holes) & (cell != cells - 1)) | (cell == own_store) | (own_store == BOTH_STORES)) & \
-        ~((cell == origin) & (spec[SKIP_ORIGIN] != 0))
+    sown = (
+        (cell < cells)
+        & (((cell != holes) & (cell != cells - 1)) | (cell == own_store) | (own_store == BOTH_STORES))
+        & ~((cell == origin) & (spec[Spec.SKIP_ORIGIN] != 0))
+    )
     ring = jnp.maximum(sown.sum(), 1)
     # each sown cell's place in the lap: how many sown cells come before it, itself included
     place = jnp.where(sown, (sown[None, :] & (distance[None, :] <= distance[:, None])).sum(1), 0)
@@ -425,10 +444,10 @@ def sow_at_once(flat, spec, origin, seeds, backward, own_store):
 
 def lap_goes_on(flat, spec, last, holes, mover):
     """Whether ``lap_rule`` lets a further lap start at the last hole sown."""
-    rule, count = spec[LAP_RULE], flat[last]
-    return jnp.where(rule == 0, True, jnp.where(rule == COUNT_IS, count == spec[LAP_COUNT], jnp.where(
-        rule == COUNT_AT_LEAST, count >= spec[LAP_COUNT],
-        side_of(last, holes) == jnp.where(rule == OWN_SIDE, mover, 1 - mover))))
+    rule, count = spec[Spec.LAP_RULE], flat[last]
+    return jnp.where(rule == 0, True, jnp.where(rule == LapRule.COUNT_IS, count == spec[Spec.LAP_COUNT], jnp.where(
+        rule == LapRule.COUNT_AT_LEAST, count >= spec[Spec.LAP_COUNT],
+        side_of(last, holes) == jnp.where(rule == LapRule.OWN_SIDE, mover, 1 - mover))))
 
 
 def action_count(spec):
@@ -438,10 +457,10 @@ def action_count(spec):
 
 def sows_backward(spec, hole, seeds):
     """Whether a move of ``hole`` (lifting ``seeds``) sows clockwise, by ``direction``."""
-    rule = spec[DIRECTION]
+    rule = spec[Spec.DIRECTION]
     left_half = hole < spec[SPEC_PITS] // 2  # (an odd row's middle hole is always chosen)
-    return jnp.where(rule <= 1, rule == 1, jnp.where(rule == BY_PARITY, seeds % 2 == 0,
-                                                     jnp.where(rule == OUTWARD, left_half, ~left_half)))
+    return jnp.where(rule <= Direction.CW, rule == Direction.CW, jnp.where(rule == Direction.BY_PARITY, seeds % 2 == 0,
+                                                     jnp.where(rule == Direction.OUTWARD, left_half, ~left_half)))
 
 
 def action_backward(flat, spec, mover, action):
@@ -459,8 +478,8 @@ def crossing_cell(flat, spec, action):
     mover = jnp.maximum(flat[2 * holes + 2], 0)
     hole = action % holes
     origin = mover * (holes + 1) + hole
-    ruled = (spec[DIRECTION] == OUTWARD) & (spec[MIN_SEEDS] == 1) & (spec[LEAVE_ONE] == 0) & \
-        (spec[CHOOSE_DIRECTION] != CHOOSE_ALL) & (flat[origin] == 1)
+    ruled = (spec[Spec.DIRECTION] == Direction.OUTWARD) & (spec[Spec.MIN_SEEDS] == 1) & (spec[Spec.LEAVE_ONE] == 0) & \
+        (spec[Spec.CHOOSE_DIRECTION] != ChooseDirection.ALL) & (flat[origin] == 1)
     clockwise = action_backward(flat, spec, mover, action)
     at_end = (hole == 0) & clockwise | (hole == holes - 1) & ~clockwise
     own_store = sown_store(spec, mover, holes)
@@ -479,12 +498,18 @@ def sow_and_capture(flat, spec, action, live=True):
     origin = mover * (holes + 1) + action % holes
     backward = action_backward(flat, spec, mover, action)
     own_store = sown_store(spec, mover, holes)
-    by_count, across = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0
-    inhibited = flat[cells + TURNS_PLAYED] < spec[NO_CAPTURE_TURNS]
+    by_count, across = spec[Spec.CAPTURE_MIN] > 0, spec[Spec.CROSS_CAPTURE] != 0
+    inhibited = flat[cells + TURNS_PLAYED] < spec[Spec.NO_CAPTURE_TURNS]
     # a relay stops where a capture by count is due, unless the captures are two out
-    stop_for_count = by_count & ~across & (spec[CAPTURE_GAP] == 0) & ~inhibited & (spec[CAPTURE_KIND] == 0)
-    opponent_had_seeds = (spec[GRAND_SLAM] >= SLAM_NO_CAPTURE) & \
-        ((spec[SLAM_FROM_EMPTY] != 0) | (row_seeds(flat, holes, 1 - mover) > 0))
+    stop_for_count = (
+        by_count
+        & ~across
+        & (spec[Spec.CAPTURE_GAP] == 0)
+        & ~inhibited
+        & (spec[Spec.CAPTURE_KIND] == CaptureKind.STANDARD)
+    )
+    opponent_had_seeds = (spec[Spec.GRAND_SLAM] >= GrandSlam.NO_CAPTURE) & \
+        ((spec[Spec.SLAM_FROM_EMPTY] != 0) | (row_seeds(flat, holes, 1 - mover) > 0))
     GOING, CAPTURE, IN_STORE, ENDS, THEIR_STORE = 0, 1, 2, 3, 4
     store = mover * (holes + 1) + holes
 
@@ -500,11 +525,12 @@ def sow_and_capture(flat, spec, action, live=True):
         # where both stores are sown (no laps: refused), a last seed in the opponent's gives another
         # turn where opponent_store is "sown", and ends the move where it is "sown_no_turn"
         in_a_store = (own_store == BOTH_STORES) & (side_of(last, holes) < 0)
-        repeats = (last == own_store) | (in_a_store & ((last == store) | (spec[OPPONENT_STORE] == STORE_SOWN)))
+        repeats = (last == own_store) | \
+            (in_a_store & ((last == store) | (spec[Spec.OPPONENT_STORE] == OpponentStore.SOWN)))
         # (there, capture_kind "opponent_store" takes that store)
-        in_theirs = in_a_store & ~repeats & (spec[CAPTURE_KIND] != KIND_OPPONENT_STORE)
-        status = jnp.where(repeats, IN_STORE, jnp.where(in_theirs, THEIR_STORE, jnp.where(in_a_store, CAPTURE, jnp.where(
-            stops | ~go_on, CAPTURE, jnp.where(laps + 1 >= MAX_LAPS, ENDS, GOING)))))
+        in_theirs = in_a_store & ~repeats & (spec[Spec.CAPTURE_KIND] != CaptureKind.OPPONENT_STORE)
+        status = jnp.select([repeats, in_theirs, in_a_store | stops | ~go_on, laps + 1 >= MAX_LAPS],
+                            [IN_STORE, THEIR_STORE, CAPTURE, ENDS], GOING)
         takes = (status == CAPTURE) | ((status != IN_STORE) & (status != THEIR_STORE) & lap_takes)
         flat = jnp.where(takes, captured, flat)
         result = result | jnp.where(takes, taken, 0)
@@ -516,7 +542,9 @@ def sow_and_capture(flat, spec, action, live=True):
 
     flat = across_ones(flat, spec, mover)
     seeds = jnp.where(live, flat[origin], 0)
-    leave = (seeds > 0) & (spec[LEAVE_ONE] != 0) & ~((seeds == 1) & (spec[MOVE_ONE] != 0))  # all but one seed lifted
+    leave = (
+        (seeds > 0) & (spec[Spec.LEAVE_ONE] != 0) & ~((seeds == 1) & (spec[Spec.MOVE_ONE] != 0))
+    )  # all but one seed lifted
     seeds = seeds - leave.astype(jnp.int32)
     start = (flat.at[origin].set(leave.astype(jnp.int32)), origin, seeds, origin, jnp.int32(0), seeds,
              jnp.int32(GOING), jnp.int32(0))
@@ -529,9 +557,9 @@ def pre_capture(flat, spec, origin, seeds, mover):
     lifted from ``origin``: one of them to the store (one_seed), or a lone one takes the hole
     across (across_lone). Returns (flat, the seeds left to sow)."""
     holes = spec[SPEC_PITS]
-    rule, store = spec[PRE_CAPTURE], mover * (holes + 1) + holes
-    one = ((rule == PRE_ONE_SEED) & (seeds > 0)).astype(jnp.int32)
-    lone = (rule == PRE_ACROSS_LONE) & (seeds == 1) & (side_of(origin, holes) >= 0)
+    rule, store = spec[Spec.PRE_CAPTURE], mover * (holes + 1) + holes
+    one = ((rule == PreCapture.ONE_SEED) & (seeds > 0)).astype(jnp.int32)
+    lone = (rule == PreCapture.ACROSS_LONE) & (seeds == 1) & (side_of(origin, holes) >= 0)
     flat = move_seeds(flat.at[store].add(one), jnp.clip(2 * holes - origin, 0, flat.shape[0] - 1), store, lone)
     return flat, seeds - one
 
@@ -543,7 +571,7 @@ def across_ones(flat, spec, mover):
     cell = jnp.arange(flat.shape[0])
     across = flat[jnp.clip(2 * holes - cell, 0, flat.shape[0] - 1)]
     # an opponent's hole is taken where the mover's hole across holds one seed
-    taken = (spec[PRE_CAPTURE] == PRE_ACROSS_ONES) & (side_of(cell, holes) == 1 - mover) & (across == 1)
+    taken = (spec[Spec.PRE_CAPTURE] == PreCapture.ACROSS_ONES) & (side_of(cell, holes) == 1 - mover) & (across == 1)
     gain = jnp.where(taken, flat, 0).sum()
     return jnp.where(taken, 0, flat).at[mover * (holes + 1) + holes].add(gain)
 
@@ -553,25 +581,26 @@ def next_lap(flat, spec, last, taken, mover, backward, own_store, stop_for_count
     makes (lap_capture; ``taken``: that capture's bits): (whether another lap is sown, the hole
     it is sown from, whether the lap's capture is made)."""
     holes = spec[SPEC_PITS]
-    sides, laps_rule = spec[CAPTURE_SIDE], spec[LAPS_]
-    by_count, across, gap = spec[CAPTURE_MIN] > 0, spec[CROSS_CAPTURE] != 0, spec[CAPTURE_GAP] != 0
+    sides, laps_rule = spec[Spec.CAPTURE_SIDE], spec[Spec.LAPS]
+    by_count, across, gap = spec[Spec.CAPTURE_MIN] > 0, spec[Spec.CROSS_CAPTURE] != 0, spec[Spec.CAPTURE_GAP] != 0
     due = stop_for_count & can_take(flat, last, holes, mover, spec, True, sides)
     after = step(last, holes, backward, own_store)
     lone, more = flat[last] == 1, flat[last] > 1
     # lap_capture (relay): across, a lone seed that captured goes on alone, one that did not stops;
     # two out, the capture then a lap from the last hole; by count, from the next hole
     count_due = can_take(flat, last, holes, mover, spec, True, sides)
-    lap_capture = (laps_rule == RELAY) & (spec[LAP_CAPTURE] != 0)
+    lap_capture = (laps_rule == Lap.RELAY) & (spec[Spec.LAP_CAPTURE] != 0)
     takes = jnp.where(across, lone, jnp.where(gap, more, count_due))
     lap_go = jnp.where(across & lone, (taken & CAPTURED) != 0, more | (~across & ~gap & count_due))
     opposite = jnp.clip(2 * holes - last, 0, flat.shape[0] - 1)
     stop_for_across = across & lone & can_take(flat, opposite, holes, mover, spec, by_count, sides)
     # a relay stops in a child, or where one is to be made
-    in_child = (spec[CHILDREN_] != 0) & ((mark_of(flat, spec, last) != 0) |
-                                         child_due(flat, spec, last, mover, backward, own_store))
-    go_on = jnp.where(lap_capture, lap_go, jnp.where(
-        laps_rule == RELAY, more & ~due & ~in_child, (laps_rule == NEXT) & (flat[after] > 0) & ~stop_for_across & ~due))
-    from_next = jnp.where(lap_capture, ~across & ~gap & count_due, laps_rule == NEXT)
+    in_child = (spec[Spec.CHILDREN] != Children.NONE) & \
+        ((mark_of(flat, spec, last) != 0) | child_due(flat, spec, last, mover, backward, own_store))
+    relay_on = more & ~due & ~in_child
+    next_on = (laps_rule == Lap.NEXT) & (flat[after] > 0) & ~stop_for_across & ~due
+    go_on = jnp.where(lap_capture, lap_go, jnp.where(laps_rule == Lap.RELAY, relay_on, next_on))
+    from_next = jnp.where(lap_capture, ~across & ~gap & count_due, laps_rule == Lap.NEXT)
     return go_on, jnp.where(from_next, after, last), lap_capture & takes
 
 
@@ -595,7 +624,7 @@ def movable(flat, spec, actions: int):
     out = (mover >= 0) & (action < action_count(spec)) & (hole != blocked) & (~chosen | way) & rule_ok
     # singles_last: a hole of one only when every hole that may be played holds one
     others = (out & (seeds != 1)).any()
-    return jnp.where((spec[MOVE_RULE] == SINGLES_LAST) & others, out & (seeds != 1), out)
+    return jnp.where((spec[Spec.MOVE_RULE] == MoveRule.SINGLES_LAST) & others, out & (seeds != 1), out)
 
 
 def may_move(flat, spec, mover, hole, backward):
@@ -605,7 +634,7 @@ def may_move(flat, spec, mover, hole, backward):
     last_cell = flat.shape[0] - 1
     origin = jnp.clip(jnp.maximum(mover, 0) * (holes + 1) + hole, 0, last_cell)
     seeds = flat[origin]
-    rule = spec[MOVE_RULE]
+    rule = spec[Spec.MOVE_RULE]
     own_store = sown_store(spec, mover, holes)
     # single_to_empty: a lone seed moves only into an empty hole (and never into the store)
     following = step(origin, holes, backward, own_store)
@@ -613,31 +642,39 @@ def may_move(flat, spec, mover, hole, backward):
     # not_across_ones: not across from a hole of the opponent's holding one seed
     across = flat[jnp.clip(2 * holes - origin, 0, last_cell)] != 1
     # opponent_or_empty: the first lap (of a move of no more seeds than holes) ends across, or empty
-    laps_end = (rule == OPPONENT_OR_EMPTY) | (rule == TO_OCCUPIED)
+    laps_end = (rule == MoveRule.OPPONENT_OR_EMPTY) | (rule == MoveRule.TO_OCCUPIED)
     cell = first_lap_end(flat, spec, origin, jnp.where(laps_end, seeds, 0), holes, backward, own_store)
     side = side_of(cell, holes)
     opponent_or_empty = (seeds > holes) | ~((side == mover) & (flat[cell] > 0))
     # to_occupied: the first lap must not end in a hole it leaves holding one seed; the seeds the
     # lap drops there: it passes every cell of the ring alike, laps apart
-    ring = 2 * holes + (own_store >= 0) + 2 * (own_store == BOTH_STORES) - (spec[SKIP_ORIGIN] != 0)
-    left = jnp.where(spec[LEAVE_ONE] != 0, seeds - 1, seeds)
+    ring = 2 * holes + (own_store >= 0) + 2 * (own_store == BOTH_STORES) - (spec[Spec.SKIP_ORIGIN] != 0)
+    left = jnp.where(spec[Spec.LEAVE_ONE] != 0, seeds - 1, seeds)
     dropped = (left - 1) // ring + 1
-    before = jnp.where(cell == origin, jnp.where(spec[LEAVE_ONE] != 0, 1, 0), flat[cell])
+    before = jnp.where(cell == origin, jnp.where(spec[Spec.LEAVE_ONE] != 0, 1, 0), flat[cell])
     occupied = (side < 0) | (before + dropped != 1)
-    ruled = jnp.select([rule == SINGLE_TO_EMPTY, rule == NOT_ACROSS_ONES, rule == OPPONENT_OR_EMPTY,
-                        rule == TO_OCCUPIED], [single, across, opponent_or_empty, occupied], True)
-    return (seeds >= spec[MIN_SEEDS]) & ruled & (mark_of(flat, spec, origin) == 0)  # a child is never played
+    ruled = jnp.select(
+        [
+            rule == MoveRule.SINGLE_TO_EMPTY,
+            rule == MoveRule.NOT_ACROSS_ONES,
+            rule == MoveRule.OPPONENT_OR_EMPTY,
+            rule == MoveRule.TO_OCCUPIED,
+        ],
+        [single, across, opponent_or_empty, occupied],
+        True,
+    )
+    return (seeds >= spec[Spec.MIN_SEEDS]) & ruled & (mark_of(flat, spec, origin) == 0)  # a child is never played
 
 
 def first_lap_end(flat, spec, origin, seeds, holes, backward, own_store):
     """The cell where a move's first lap from ``origin`` (``seeds`` in it) drops its last seed."""
-    lone = (seeds == 1) & (spec[MOVE_ONE] != 0)
-    left = jnp.where((spec[LEAVE_ONE] != 0) & ~lone, seeds - 1, seeds)
+    lone = (seeds == 1) & (spec[Spec.MOVE_ONE] != 0)
+    left = jnp.where((spec[Spec.LEAVE_ONE] != 0) & ~lone, seeds - 1, seeds)
 
     def body(carry):
         cell, left = carry
         cell = step(cell, holes, backward, own_store)
-        cell = jnp.where((cell == origin) & (spec[SKIP_ORIGIN] != 0), step(cell, holes, backward, own_store), cell)
+        cell = jnp.where((cell == origin) & (spec[Spec.SKIP_ORIGIN] != 0), step(cell, holes, backward, own_store), cell)
         return cell, left - 1
 
     return lax.while_loop(lambda carry: carry[1] > 0, body, (origin, left))[0]
@@ -649,10 +686,14 @@ def way_allowed(flat, spec, mover, hole, backward):
     holes = spec[SPEC_PITS]
     first = flat[2 * holes + 2 + FIRST_WAY]
     opposed = (first == 0) | (backward == ((first == 2) == (mover == 0)))
-    choose = spec[CHOOSE_DIRECTION]
-    free = (choose == CHOOSE_ALL) | ((choose == CHOOSE_MIDDLE) & (hole == holes // 2))
+    choose = spec[Spec.CHOOSE_DIRECTION]
+    free = (choose == ChooseDirection.ALL) | ((choose == ChooseDirection.MIDDLE) & (hole == holes // 2))
     cell = jnp.clip(jnp.maximum(mover, 0) * (holes + 1) + hole, 0, flat.shape[0] - 1)
-    return jnp.where(spec[DIRECTION] == OPPOSED, opposed, free | (backward == sows_backward(spec, hole, flat[cell])))
+    return jnp.where(
+        spec[Spec.DIRECTION] == Direction.OPPOSED,
+        opposed,
+        free | (backward == sows_backward(spec, hole, flat[cell])),
+    )
 
 
 def legal(flat, spec, actions: int):
@@ -663,9 +704,9 @@ def legal(flat, spec, actions: int):
     out = movable(flat, spec, actions)
     count = out.sum()
     opponent_seeds = row_seeds(flat, holes, 1 - mover)
-    share = (spec[MUST_SHARE] != 0) & (opponent_seeds == 0)
-    fed = share | ((spec[GRAND_SLAM] == SLAM_ILLEGAL) & (opponent_seeds > 0))
-    avoid = spec[SLAM_AVOIDED] != 0
+    share = (spec[Spec.MUST_SHARE] != 0) & (opponent_seeds == 0)
+    fed = share | ((spec[Spec.GRAND_SLAM] == GrandSlam.ILLEGAL) & (opponent_seeds > 0))
+    avoid = spec[Spec.SLAM_AVOIDED] != 0
     # a finished game, or an action that cannot move, is tried as a movable one (thrown away), so
     # that no trial sows from a slot
     trial = flat.at[2 * holes + 2].set(jnp.maximum(mover, 0))
@@ -673,7 +714,7 @@ def legal(flat, spec, actions: int):
     trials, results = jax.vmap(lambda action, live: sow_and_capture(trial, spec, action, live))(
         jnp.where(out, jnp.arange(actions), jnp.argmax(out)), out & need)
     kept = jnp.where(fed, out & (jax.vmap(lambda trial: row_seeds(trial, holes, 1 - mover))(trials) > 0), out)
-    kept = jnp.where((kept.sum() == 0) & share & (spec[MUST_PASS] != 0), out, kept)
+    kept = jnp.where((kept.sum() == 0) & share & (spec[Spec.MUST_PASS] != 0), out, kept)
     slams = kept & avoid & ((results & SLAMMED) != 0)
     kept = jnp.where(avoid & (kept.sum() > 1) & (slams.sum() < kept.sum()), kept & ~slams, kept)
     return jnp.where(need, kept, out)
@@ -685,26 +726,31 @@ def has_move(flat, spec, player, actions: int):
 
 
 def claim(flat, holes, who, rule, when=True):
-    """The end: the seeds on the board go by ``rule`` (LEFTOVERS; TO_MOVER: all to ``who``;
-    DIVIDED: the odd seed to the smaller store, player_1's when level), where ``when``."""
+    """The end: the seeds on the board go by ``rule`` (a Leftover; Leftover.MOVER: all to ``who``;
+    Leftover.DIVIDED: the odd seed to the smaller store, player_1's when level), where ``when``."""
     cell = jnp.arange(flat.shape[0])
     hole = is_hole(flat, holes) & when
     left = jnp.where(hole, flat, 0).sum()
     row0 = jnp.where(hole & (cell < holes), flat, 0).sum()
     half, odd = left // 2, (left % 2 == 1) & (flat[2 * holes + 1] > flat[holes])
     player = jnp.arange(2)
-    gains = jnp.where(rule == TO_OWNER, jnp.stack([row0, left - row0]),
-                      jnp.where(rule == TO_MOVER, jnp.where(player == who, left, 0),
-                                jnp.where(rule == DIVIDED, half + (left % 2) * jnp.where(player == 0, odd, ~odd), 0)))
+    divided = half + (left % 2) * jnp.where(player == 0, odd, ~odd)
+    gains = jnp.where(rule == Leftover.OWNER, jnp.stack([row0, left - row0]),
+                      jnp.where(rule == Leftover.MOVER, jnp.where(player == who, left, 0),
+                                jnp.where(rule == Leftover.DIVIDED, divided, 0)))
     flat = jnp.where(hole, 0, flat).at[holes].add(gains[0]).at[2 * holes + 1].add(gains[1])
-    return flat.at[2 * holes + 2 + OUT_OF_PLAY].add(jnp.where(rule == TO_NOBODY, left, 0))
+    return flat.at[2 * holes + 2 + OUT_OF_PLAY].add(jnp.where(rule == Leftover.NOBODY, left, 0))
 
 
 def claim_leftover(flat, spec, mover, rule):
     """The end: the seeds of the holes that are nobody's child go by ``rule`` (see :func:`claim`),
     the children keep theirs; without stores (child_stores), the stores then go into children."""
     claimed = claim(flat, spec[SPEC_PITS], mover, rule, marks(flat, spec) == 0)
-    return jnp.where((spec[CHILDREN_] != 0) & (spec[CHILD_STORES] != 0), stores_to_children(claimed, spec), claimed)
+    return jnp.where(
+        (spec[Spec.CHILDREN] != Children.NONE) & (spec[Spec.CHILD_STORES] != 0),
+        stores_to_children(claimed, spec),
+        claimed,
+    )
 
 
 def apply(flat, action, spec, actions: int):
@@ -716,18 +762,19 @@ def apply(flat, action, spec, actions: int):
     flat = flat.at[cells + MOVES_PLAYED].add(1)
     # "opposed": the way of the first move is the mover's for the game, the other the opponent's
     clockwise = action >= holes
-    first_way = jnp.where((spec[DIRECTION] == OPPOSED) & (flat[cells + FIRST_WAY] == 0),
+    first_way = jnp.where((spec[Spec.DIRECTION] == Direction.OPPOSED) & (flat[cells + FIRST_WAY] == 0),
                           1 + jnp.where(mover == 0, clockwise, ~clockwise), flat[cells + FIRST_WAY])
     flat = flat.at[cells + FIRST_WAY].set(first_way.astype(jnp.int32))
     crossed = crossing_cell(flat, spec, action)
     flat, result = sow_and_capture(flat, spec, action)
-    flat = jnp.where(spec[CHILDREN_BANK] != 0, bank_children(flat, spec), flat)
+    flat = jnp.where(spec[Spec.CHILDREN_BANK] != 0, bank_children(flat, spec), flat)
     kept = (crossed >= 0) & (flat[jnp.maximum(crossed, 0)] == 1)  # still a lone seed after the capture
     flat = flat.at[cells + NO_RETURN].set(jnp.where(kept, crossed + 1, 0))
     # an endless sowing ends a most-seeds game by endless_leftover (without stores, the seeds shared
     # between the children); another goal's is a draw, the board as it lies
-    endless = jnp.where(spec[GOAL] != 0, flat, jnp.where(spec[CHILD_STORES] != 0, divide_into_children(flat, spec),
-                                                         claim_leftover(flat, spec, mover, spec[ENDLESS_LEFTOVER])))
+    claimed = jnp.where(spec[Spec.CHILD_STORES] != 0, divide_into_children(flat, spec),
+                        claim_leftover(flat, spec, mover, spec[Spec.ENDLESS_LEFTOVER]))
+    endless = jnp.where(spec[Spec.GOAL] != Goal.MOST_SEEDS, flat, claimed)
     endless = endless.at[cells].set(GAME_OVER)
     repeat = (result & REPEAT) != 0
     flat = flat.at[cells + TURNS_PLAYED].add((~repeat).astype(jnp.int32)).at[cells + EXTRA_TURNS].set(
@@ -742,42 +789,50 @@ def turn_after(flat, spec, mover, repeat, actions: int):
     following = jnp.where(repeat, mover, 1 - mover)
     hole = is_hole(flat, holes)
     free = hole & (marks(flat, spec) == 0)  # a child's seeds are out of play (every hole, without children)
-    counted = (spec[END_SEEDS_LEFT] >= 0) | (spec[END_BELOW] > 0) | (spec[MIN_SEEDS] > 1) | (spec[UNFED_TAKES] != 0) | \
-        (spec[CHILDREN_] != 0)
+    counted = (
+        (spec[Spec.END_SEEDS_LEFT] >= 0)
+        | (spec[Spec.END_BELOW] > 0)
+        | (spec[Spec.MIN_SEEDS] > 1)
+        | (spec[Spec.UNFED_TAKES] != 0)
+        | (spec[Spec.CHILDREN] != Children.NONE)
+    )
     on_board = jnp.where(counted, jnp.where(free, flat, 0).sum(), 0)
-    playable = ~counted | (free & (flat >= spec[MIN_SEEDS])).any()
+    playable = ~counted | (free & (flat >= spec[Spec.MIN_SEEDS])).any()
     mine, theirs = free_row_seeds(flat, spec, mover), free_row_seeds(flat, spec, 1 - mover)
-    cleared = spec[END_CLEARED]
-    ended = ((spec[END_SEEDS_LEFT] >= 0) & (on_board <= spec[END_SEEDS_LEFT])) | \
-        ((cleared == CLEARED_OWN) & (mine == 0)) | ((cleared == CLEARED_OPPONENT) & (theirs == 0)) | \
-        ((cleared == CLEARED_EITHER) & ((mine == 0) | (theirs == 0)))
+    cleared = spec[Spec.END_CLEARED]
+    ended = ((spec[Spec.END_SEEDS_LEFT] >= 0) & (on_board <= spec[Spec.END_SEEDS_LEFT])) | \
+        ((cleared == Cleared.OWN) & (mine == 0)) | ((cleared == Cleared.OPPONENT) & (theirs == 0)) | \
+        ((cleared == Cleared.EITHER) & ((mine == 0) | (theirs == 0)))
     total = spec[-1]
-    win = jnp.where(spec[WIN_SHORT] > 0, total - spec[WIN_SHORT], (total + 1) // 2)
+    win = jnp.where(spec[Spec.WIN_SHORT] > 0, total - spec[Spec.WIN_SHORT], (total + 1) // 2)
     s0, s1 = flat[holes] + child_seeds(flat, spec, 0), flat[cells - 1] + child_seeds(flat, spec, 1)
-    won = (spec[EARLY_WIN] != 0) & ((s0 > win) | (s1 > win) | ((s0 == win) & (s1 == win)))
-    as_it_lies = ~ended & won & (spec[WIN_SWEEP] == 0)
+    won = (spec[Spec.EARLY_WIN] != 0) & ((s0 > win) | (s1 > win) | ((s0 == win) & (s1 == win)))
+    as_it_lies = ~ended & won & (spec[Spec.WIN_SWEEP] == 0)
     following_can = has_move(flat, spec, following, actions)
     # a pass is a turn, and may change what the other player may play (no_capture_turns): their
     # move is tried after it
     other_can = has_move(flat.at[cells + TURNS_PLAYED].add(1), spec, 1 - following, actions)
     row = jnp.arange(flat.shape[0])
-    mover_can = (hole & (side_of(row, holes) == mover) & (flat >= spec[MIN_SEEDS])).any()
-    opponent_can = (hole & (side_of(row, holes) == 1 - mover) & (flat >= spec[MIN_SEEDS])).any()
-    unfed_rule = ~won & (spec[UNFED_TAKES] != 0) & (spec[MUST_SHARE] != 0) & (spec[MUST_PASS] == 0) & playable
+    mover_can = (hole & (side_of(row, holes) == mover) & (flat >= spec[Spec.MIN_SEEDS])).any()
+    opponent_can = (hole & (side_of(row, holes) == 1 - mover) & (flat >= spec[Spec.MIN_SEEDS])).any()
+    unfed_rule = (
+        ~won & (spec[Spec.UNFED_TAKES] != 0) & (spec[Spec.MUST_SHARE] != 0) & (spec[Spec.MUST_PASS] == 0) & playable
+    )
     unfed = jnp.where(unfed_rule & repeat & mover_can & ~opponent_can & ~following_can, 1 - mover,
                       jnp.where(unfed_rule & ~repeat & ~mover_can & opponent_can & ~following_can, mover, -1))
-    ends = (unfed >= 0) | won | ~playable | ~following_can & ((spec[MUST_PASS] == 0) | ~other_can)
-    few = (on_board > 0) & (on_board < spec[END_BELOW]) & ~has_child(flat, spec, 0) & ~has_child(flat, spec, 1)
+    ends = (unfed >= 0) | won | ~playable | ~following_can & ((spec[Spec.MUST_PASS] == 0) | ~other_can)
+    few = (on_board > 0) & (on_board < spec[Spec.END_BELOW]) & ~has_child(flat, spec, 0) & ~has_child(flat, spec, 1)
     ends = ends | few | (flat[cells + MOVES_PLAYED] >= MOVE_LIMIT)
-    unfed_flat = claim(flat, holes, jnp.maximum(unfed, 0), TO_MOVER, unfed >= 0)
-    passes = (spec[MUST_PASS] != 0) & ~following_can
-    playing = flat.at[cells + TURNS_PLAYED].add(passes.astype(jnp.int32)).at[cells].set(jnp.where(passes, 1 - following, following))
-    over = claim_leftover(jnp.where(ended, flat, unfed_flat), spec, mover, spec[LEFTOVER]).at[cells].set(GAME_OVER)
+    unfed_flat = claim(flat, holes, jnp.maximum(unfed, 0), Leftover.MOVER, unfed >= 0)
+    passes = (spec[Spec.MUST_PASS] != 0) & ~following_can
+    playing = flat.at[cells + TURNS_PLAYED].add(passes.astype(jnp.int32))
+    playing = playing.at[cells].set(jnp.where(passes, 1 - following, following))
+    over = claim_leftover(jnp.where(ended, flat, unfed_flat), spec, mover, spec[Spec.LEFTOVER]).at[cells].set(GAME_OVER)
     most_seeds = jnp.where(as_it_lies, flat.at[cells].set(GAME_OVER), jnp.where(ended | ends, over, playing))
     outcome = goal_outcome(flat, spec, mover, following, following_can)
     by_goal = flat.at[cells + WINNER].set(jnp.maximum(outcome, 0)).at[cells].set(jnp.where(outcome >= 0, GAME_OVER,
                                                                                             following))
-    return jnp.where(spec[GOAL] != 0, by_goal, most_seeds)
+    return jnp.where(spec[Spec.GOAL] != Goal.MOST_SEEDS, by_goal, most_seeds)
 
 
 def goal_outcome(flat, spec, mover, following, following_can):
@@ -785,14 +840,16 @@ def goal_outcome(flat, spec, mover, following, following_can):
     next, ``following_can``: whether they have a move): -1 to play on, else the WINNER slot's value
     (1 + the winner, 0: a draw)."""
     holes = spec[SPEC_PITS]
-    goal = spec[GOAL]
+    goal = spec[Spec.GOAL]
     mine, theirs = row_seeds(flat, holes, mover), row_seeds(flat, holes, 1 - mover)
-    deprived = (goal == DEPRIVE) & ((theirs == 0) | (mine == 0))  # the opponent's row first: both empty, the mover wins
-    cleared = (goal == CLEAR) & ((mine == 0) | (theirs == 0))  # the mover's own row first
+    deprived = (goal == Goal.DEPRIVE) & (
+        (theirs == 0) | (mine == 0)
+    )  # the opponent's row first: both empty, the mover wins
+    cleared = (goal == Goal.CLEAR) & ((mine == 0) | (theirs == 0))  # the mover's own row first
     limit = flat[2 * holes + 2 + MOVES_PLAYED] >= MOVE_LIMIT
     return jnp.select([deprived, cleared, ~following_can, limit],
                       [1 + jnp.where(theirs == 0, mover, 1 - mover), 1 + jnp.where(mine == 0, mover, 1 - mover),
-                       jnp.where(goal == CLEAR, 0, 2 - following), 0], -1)
+                       jnp.where(goal == Goal.CLEAR, 0, 2 - following), 0], -1)
 
 
 def returns(flat, spec):
@@ -801,6 +858,8 @@ def returns(flat, spec):
     holes = spec[SPEC_PITS]
     winner = flat[2 * holes + 2 + WINNER]
     by_stores = jnp.sign(flat[holes] + child_seeds(flat, spec, 0) - flat[2 * holes + 1] - child_seeds(flat, spec, 1))
-    sign = jnp.where(spec[GOAL] == 0, by_stores, jnp.where(winner == 0, 0, jnp.where(winner == 1, 1, -1)))
+    sign = jnp.where(
+        spec[Spec.GOAL] == Goal.MOST_SEEDS, by_stores, jnp.where(winner == 0, 0, jnp.where(winner == 1, 1, -1))
+    )
     over = flat[2 * holes + 2] == GAME_OVER
     return jnp.where(over, jnp.array([1.0, -1.0]) * sign.astype(jnp.float32), jnp.zeros(2, jnp.float32))

@@ -11,8 +11,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from ..games.family_children import HOLE_PATTERNS
-from ..games.family_space import (BULL, CHILDREN_, CHILD_COUNT, CHILD_HOLES_, CHILD_SIDE, CHILD_SOWING_, MARKS, NOT_FACING, NOT_SYMMETRIC, ONE_CHILD, OUT_OF_PLAY, QUR,
-                                  SKIP_BUT_LAST, SKIP_OPPONENT)
+from ..games.family_space import ChildHoles, ChildSide, ChildSowing, Children, MARKS, OUT_OF_PLAY, Spec
 from ..games.base import SPEC_PITS
 from .family_ring import is_hole, side_of, step
 
@@ -25,7 +24,7 @@ def marks(flat, spec):
     holes = spec[SPEC_PITS]
     cell = jnp.arange(flat.shape[0])
     slot = jnp.clip(2 * holes + 2 + MARKS + cell, 0, flat.shape[0] - 1)
-    return jnp.where((spec[CHILDREN_] != 0) & is_hole(flat, holes), flat[slot], 0)
+    return jnp.where((spec[Spec.CHILDREN] != Children.NONE) & is_hole(flat, holes), flat[slot], 0)
 
 
 def mark_of(flat, spec, cell):
@@ -63,8 +62,10 @@ def free_row_seeds(flat, spec, player):
 def skips_child(flat, spec, cell, mover, last_seed):
     """child_sowing: whether a sowing of ``mover``'s passes over ``cell``, an opponent's child
     (but for the ``last_seed``, with "skip_opponent_but_last")."""
-    skip = spec[CHILD_SOWING_]
-    skipping = (skip == SKIP_OPPONENT) | ((skip == SKIP_BUT_LAST) & ~jnp.asarray(last_seed, jnp.bool_))
+    skip = spec[Spec.CHILD_SOWING]
+    skipping = (skip == ChildSowing.SKIP_OPPONENT) | (
+        (skip == ChildSowing.SKIP_OPPONENT_BUT_LAST) & ~jnp.asarray(last_seed, jnp.bool_)
+    )
     return skipping & (mark_of(flat, spec, cell) == 2 - mover)
 
 
@@ -78,16 +79,17 @@ def place_allowed(flat, spec, cell, mover):
     """Whether ``mover`` may make a child in the hole ``cell`` (child_side, child_holes)."""
     holes = spec[SPEC_PITS]
     side = side_of(cell, holes)
-    rule = spec[CHILD_SIDE]
-    sided = ~((rule == 1) & (side != 1 - mover)) & ~((rule == 2) & (side != mover))
-    pattern = spec[CHILD_HOLES_]
+    rule = spec[Spec.CHILD_SIDE]
+    sided = ~((rule == ChildSide.OPPONENT) & (side != 1 - mover)) & ~((rule == ChildSide.OWN) & (side != mover))
+    pattern = spec[Spec.CHILD_HOLES]
     hole = cell - jnp.maximum(side, 0) * (holes + 1)
     allowed = (PATTERNS[pattern, hole_place(hole, holes)] & jnp.where(side == mover, 1, 2)) != 0
     other_row = jnp.where(side == 0, cell + holes + 1, cell - holes - 1)
     symmetric_free = mark_of(flat, spec, other_row) == 0
     facing_free = mark_of(flat, spec, 2 * holes - cell) == 0
-    return sided & ((pattern == 0) | (allowed & jnp.where(pattern == NOT_SYMMETRIC, symmetric_free,
-                                                          jnp.where(pattern == NOT_FACING, facing_free, True))))
+    by_pattern = jnp.where(pattern == ChildHoles.NOT_SYMMETRIC, symmetric_free,
+                           jnp.where(pattern == ChildHoles.NOT_FACING, facing_free, True))
+    return sided & ((pattern == ChildHoles.ANYWHERE) | (allowed & by_pattern))
 
 
 def bull_pair(a, b, count):
@@ -99,31 +101,31 @@ def bull_partner(flat, spec, cell, backward, own_store):
     holes = spec[SPEC_PITS]
     before = step(cell, holes, ~backward, own_store)
     pairs = (side_of(before, holes) >= 0) & (mark_of(flat, spec, before) == 0) & \
-        bull_pair(flat[before], flat[cell], spec[CHILD_COUNT])
+        bull_pair(flat[before], flat[cell], spec[Spec.CHILD_COUNT])
     return before, pairs
 
 
 def child_due(flat, spec, cell, mover, backward, own_store):
     """Whether the last seed of ``mover``'s move, in ``cell``, makes a child there."""
     holes = spec[SPEC_PITS]
-    kind, count = spec[CHILDREN_], spec[CHILD_COUNT]
+    kind, count = spec[Spec.CHILDREN], spec[Spec.CHILD_COUNT]
     seeds = flat[jnp.clip(cell, 0, flat.shape[0] - 1)]
     free = (kind != 0) & (side_of(cell, holes) >= 0) & (mark_of(flat, spec, cell) == 0) & \
         place_allowed(flat, spec, cell, mover)
     qur = (seeds == 1) & (flat[jnp.clip(2 * holes - cell, 0, flat.shape[0] - 1)] == count)
     _, pairs = bull_partner(flat, spec, cell, backward, own_store)
-    counted = (seeds == count) & ~((kind == ONE_CHILD) & has_child(flat, spec, mover))
-    return free & jnp.where(kind == QUR, qur, counted | ((kind == BULL) & pairs))
+    counted = (seeds == count) & ~((kind == Children.ONE) & has_child(flat, spec, mover))
+    return free & jnp.where(kind == Children.QUR, qur, counted | ((kind == Children.BULL) & pairs))
 
 
 def make_child(flat, spec, cell, mover, backward, own_store, when):
     """Mark ``cell`` (and a bull's or a qur's second hole) as ``mover``'s child, where ``when``."""
     holes = spec[SPEC_PITS]
-    kind = spec[CHILDREN_]
+    kind = spec[Spec.CHILDREN]
     before, pairs = bull_partner(flat, spec, cell, backward, own_store)
     flat = set_mark(flat, spec, cell, 1 + mover, when)
-    flat = set_mark(flat, spec, before, 1 + mover, when & (kind == BULL) & pairs)
-    return set_mark(flat, spec, 2 * holes - cell, 1 + mover, when & (kind == QUR))
+    flat = set_mark(flat, spec, before, 1 + mover, when & (kind == Children.BULL) & pairs)
+    return set_mark(flat, spec, 2 * holes - cell, 1 + mover, when & (kind == Children.QUR))
 
 
 def bank_children(flat, spec):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from ..games.family_space import BOTH_STORES, OPPONENT_STORE, SOW_STORE
+from ..games.family_space import BOTH_STORES, OpponentStore, Spec
 
 
 def side_of(cell, holes):
@@ -32,8 +32,9 @@ def step(cell, holes, backward, own_store):
 def sown_store(spec, mover, holes):
     """The store a sowing of ``mover``'s drops seeds in: -1 none, BOTH_STORES both (the
     opponent's store sown), else the mover's own."""
-    return jnp.where(spec[SOW_STORE] == 0, -1,
-                     jnp.where(spec[OPPONENT_STORE] != 0, BOTH_STORES, jnp.maximum(mover, 0) * (holes + 1) + holes))
+    own = jnp.maximum(mover, 0) * (holes + 1) + holes
+    return jnp.where(spec[Spec.SOW_STORE] == 0, -1,
+                     jnp.where(spec[Spec.OPPONENT_STORE] != OpponentStore.PASSED, BOTH_STORES, own))
 
 
 def row_seeds(flat, holes, player):
