@@ -42,7 +42,7 @@ autodoc_mock_imports = []
 # Nitpicky mode still checks every reference into this project.
 nitpick_ignore_regex = [
     (r"py:.*", r"(numpy|np|gymnasium|pettingzoo|torch|stable_baselines3|sb3_contrib|numba|rich|hypothesis)(\..*)?"),
-    (r"py:class", r"(optional|callable|array|int|float|str|bool|dict|list|tuple|type|object|Path|pathlib\..*|argparse\..*|csv\..*|collections\..*|typing\..*|types\..*)"),
+    (r"py:class", r"(optional|callable|array|int|float|str|bool|dict|list|tuple|type|object|Path|pathlib\..*|argparse\..*|csv\..*|collections\..*|typing\..*|types\..*|enum\..*)"),
     (r"py:class", r".*(ndarray|Generator|Callable|Iterable|Iterator|Sequence|Mapping|Any)"),
     # Docstrings name their neighbours unqualified (Game, arena, HISTORY), which Sphinx cannot
     # place from an autosummary table; qualified references are still checked.
