@@ -240,24 +240,10 @@ def togyz_rules(holes: int = 9, balls: int = 9, stop_at_majority: bool = True) -
     child of ``children="one"``, its balls banked in the kazan (``children_bank``). MancalaGames'
     Toguz_Kumalak.txt is another point: it keeps them in the tuzduk and ends with fewer than two
     balls on the board."""
-    return {
-        "holes": holes,
-        "seeds": balls,
-        "skip_origin": False,
-        "leave_one": True,
-        "move_one": True,
-        "capture_max": 0,
-        "capture_parity": "even",
-        "captures": 1,
-        "must_share": False,
-        "early_win": stop_at_majority,
-        "win_sweep": stop_at_majority,
-        "children": "one",
-        "child_count": 3,
-        "child_side": "opponent",
-        "child_holes": "not_symmetric",
-        "children_bank": True,
-    }
+    return {"holes": holes, "seeds": balls, "skip_origin": False, "leave_one": True, "move_one": True,
+            "capture_max": 0, "capture_parity": "even", "captures": 1, "must_share": False,
+            "early_win": stop_at_majority, "win_sweep": stop_at_majority, "children": "one", "child_count": 3,
+            "child_side": "opponent", "child_holes": "not_symmetric", "children_bank": True}
 
 
 REDRAWS = 1000  # random starts drawn for a row before a move rule that refuses them all is given up
@@ -381,9 +367,8 @@ class Family(Game):
                 if not len(rows):
                     break
             else:
-                raise BadInput(
-                    f"move_rule={self.params['move_rule']!r} refused every hole of {REDRAWS} random starts"
-                )
+                raise BadInput(f"move_rule={self.params['move_rule']!r} refused every hole of {REDRAWS} "
+                               "random starts")
             for state in states:
                 self._remember_start(state)
         return states

@@ -28,10 +28,11 @@ class Param:
     ``type`` is int, float, bool or str; an int or float takes ``low..high`` (both included), a
     str one of ``choices`` (a kernel reads its index in ``choices``). ``choices`` may be given as
     an IntEnum whose codes are 0, 1, ... in order: its members' names in lower case are the
-    choices, and ``codes`` keeps the enum, so that a kernel's ``Lap.RELAY`` is the code of "relay". ``optional``: None is also
-    taken (it stands for "none given", e.g. no time limit). ``why_low`` and ``why_high`` are the
-    reasons for the bounds, given with the error when a value falls outside one. ``expects``: what
-    the parameter takes in words, where the words made from the rest would read worse.
+    choices, and ``codes`` keeps the enum, so that a kernel's ``Lap.RELAY`` is the code of
+    "relay". ``optional``: None is also taken (it stands for "none given", e.g. no time limit).
+    ``why_low`` and ``why_high`` are the reasons for the bounds, given with the error when a value
+    falls outside one. ``expects``: what the parameter takes in words, where the words made from
+    the rest would read worse.
     """
 
     name: str
