@@ -9,10 +9,10 @@ tests/jax/test_family_jax.py, which plays a few dozen drawn rule sets).
 
 After every move, every cell of each row's flat state, its legal mask and its end are compared
 (:func:`mancala_marl.jax.crosscheck.crosscheck_rule_sets`); a difference stops the run with a
-message naming the rule set, the step and the state. The drawn rule sets keep to what the JAX
-family plays (no children, no repetition rule: ``mancala_marl.jax.family.PLAYED``); a fifth of
-those drawn by ``sample_rules`` pass over full holes (``sow_max``), which it leaves out unless
-asked. Writes ``family_jax_crosscheck.json`` and ``.md`` to ``--results-dir`` (default
+message naming the rule set, the step and the state. The drawn rule sets are any the family
+plays (children and the repetition rule too); a fifth of those drawn by ``sample_rules`` pass
+over full holes (``sow_max``), which it leaves out unless asked. Writes
+``family_jax_crosscheck.json`` and ``.md`` to ``--results-dir`` (default
 benchmarks/results/family_jax_crosscheck/).
 """
 
@@ -33,11 +33,10 @@ def drawn_by_sampler(count: int, seed: int) -> list:
 
     from mancala_marl.games import Family
     from mancala_marl.games.family import sample_rules
-    from mancala_marl.jax.family import PLAYED
 
     rng = np.random.default_rng(seed)
     full = count // 5
-    return [Family(**sample_rules(rng, choices=PLAYED, **({"sow_max": (1, 10)} if i < full else {})))
+    return [Family(**sample_rules(rng, **({"sow_max": (1, 10)} if i < full else {})))
             for i in range(count)]
 
 
@@ -45,18 +44,15 @@ def drawn_by_strategy(count: int, seed: int) -> list:
     from hypothesis import HealthCheck, given, seed as hypothesis_seed, settings, strategies as st
 
     from mancala_marl.games import Family
-    from mancala_marl.jax.family import refusal
 
     rule_sets = []
 
-    # (the strategy draws children and the repetition rule too: examples enough to keep ``count``)
     @hypothesis_seed(seed)
     @settings(max_examples=8 * count, database=None, deadline=None, suppress_health_check=list(HealthCheck))
     @given(Family.param_strategy(st))
     def collect(params):
-        game = Family(**params)
-        if refusal(game) is None and len(rule_sets) < count:
-            rule_sets.append(game)
+        if len(rule_sets) < count:
+            rule_sets.append(Family(**params))
 
     collect()
     return rule_sets
@@ -83,7 +79,6 @@ def main(argv=None):
 
     from mancala_marl.games import GAMES, NAMED, make_game
     from mancala_marl.jax.crosscheck import crosscheck_rule_sets
-    from mancala_marl.jax.family import refusal
 
     sampled, strategy, plays = (20, 10, 1) if args.quick else (args.sampled, args.strategy, args.plays)
     groups = {"sample_rules": lambda: drawn_by_sampler(sampled, args.seed),
@@ -93,7 +88,7 @@ def main(argv=None):
                   "MancalaGames files": mancalagames_files, **groups}
     results = {"device": str(jax.devices()[0].device_kind), "plays": plays, "groups": {}}
     for label, build in groups.items():
-        games = [game for game in build() if game.name == "family" and refusal(game) is None]
+        games = [game for game in build() if game.name == "family"]
         start = time.perf_counter()
         totals = crosscheck_rule_sets(games, plays=plays, seed=args.seed)
         totals.update(seconds=round(time.perf_counter() - start, 1), mismatches=0,

@@ -55,10 +55,9 @@ def make(game: str | Game, obs_type: str = "counts", reward: str = "result", max
 
 
 def examples(name: str) -> tuple[dict, ...]:
-    """The example rule sets of the registered game ``name`` (``Game.examples``) that its JAX rules
-    play: all of them, but where the rules file plays only some (its ``examples()``)."""
-    module = importlib.import_module(f"{__name__}.{name}")
-    return module.examples() if hasattr(module, "examples") else GAMES[name].examples
+    """The example rule sets of the registered game ``name`` (``Game.examples``), every one of
+    which its JAX rules play."""
+    return GAMES[name].examples
 
 
 def to_state(state: State) -> np.ndarray:

@@ -121,6 +121,7 @@ def crosscheck_rule_sets(games, plays: int = 4, seed: int = 0) -> dict:
     from . import family
 
     size, actions = max(game.state_size for game in games), max(game.actions for game in games)
+    head = family.head_size(games)
     rows = [game for game in games for _ in range(plays)]
     specs = np.stack([np.asarray(family.spec_of(game)) for game in rows])
     flats = np.zeros((len(rows), size), np.int32)
@@ -130,11 +131,11 @@ def crosscheck_rule_sets(games, plays: int = 4, seed: int = 0) -> dict:
         flats[i, :game.state_size] = cpu[i]
 
     def moved(flat, action, spec):
-        after = family.apply(flat, action, spec, actions)
-        return after, family.legal(after, spec, actions)
+        after = family.apply(flat, action, spec, actions, head)
+        return after, family.legal(after, spec, actions, head)
 
     step = jax.jit(jax.vmap(moved))
-    masks = np.array(jax.jit(jax.vmap(lambda flat, spec: family.legal(flat, spec, actions)))(flats, specs))
+    masks = np.array(jax.jit(jax.vmap(lambda flat, spec: family.legal(flat, spec, actions, head)))(flats, specs))
     live = np.arange(len(rows))
     width, moves, t = min(CHUNK, len(rows)), 0, 0
     while live.size:

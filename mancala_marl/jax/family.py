@@ -18,9 +18,8 @@ last hole taken too, the holes taken as the seeds pass, the last seeds sown to t
 last few seeds taken, captures withheld in the first turns or from a single seed; every grand
 slam rule; extra turns on a capture; must-share, passes and every end of a most-seeds game; every
 goal; every capture kind; random starts (drawn by ``init(key)``); children
-(:mod:`.family_children`). Not yet: repetition_ends (:data:`PLAYED`).
-Any other rule is refused by :func:`refusal` in one line naming the parameter; the numba engine
-plays it.
+(:mod:`.family_children`); the end by repetition (:mod:`.history`). Every rule set of the numba
+family is played.
 
 The code is the numba kernels' own control flow, written with ``lax.while_loop`` and selects, so
 that the two can be read side by side; a select computes both its branches, so writes at an
@@ -37,36 +36,22 @@ from mancala_marl.errors import BadInput
 from ..games.base import GAME_OVER, SPEC_PITS
 from ..games.family_space import (BOTH_STORES, CAPTURED, CaptureKind, Chain, ChildSowing, Children,
                                   ChooseDirection, Cleared, CrossChain, Direction, ENDLESS, EXTRA_TURNS, FIRST_WAY,
-                                  Goal, GrandSlam, Lap, LapRule, Leftover, MAX_LAPS, MOVES_PLAYED, MOVE_LIMIT,
-                                  MoveRule, NO_RETURN, OUT_OF_PLAY, OpponentStore, Parity, Passing, PreCapture,
-                                  REPEAT, SLAMMED, Side, Spec, Start, TURNS_PLAYED, TakeOwn, Taker, WINNER)
+                                  Goal, GrandSlam, HISTORY_SLOTS, Lap, LapRule, Leftover, MARKS, MAX_LAPS,
+                                  MOVES_PLAYED, MOVE_LIMIT, MoveRule, NO_RETURN, OUT_OF_PLAY, OpponentStore, Parity,
+                                  Passing, PreCapture, REPEAT, SLAMMED, Side, Spec, Start, TURNS_PLAYED, TakeOwn,
+                                  Taker, WINNER)
 from ..games.family_start import RANDOM_FLOOR, start_state
 from .family_children import (bank_children, child_due, child_seeds, divide_into_children, first_child,
                               free_row_seeds, has_child, make_child, mark_of, marks, skips_child, stores_to_children)
 from .family_ring import is_hole, move_seeds, row_seeds, side_of, sown_store, step
+from .history import prefix_hash, record_position
 from .rules import Rules
-
-# Each rule the JAX family does not play yet, with the values it plays: a rule set with another
-# value is refused, naming the first such parameter.
-PLAYED = {"repetition_ends": (False,)}
-
-
-def examples():
-    """The rule sets of ``Family.examples`` these rules play (the generic JAX tests run on them)."""
-    from ..games import Family
-    return tuple(params for params in Family.examples if refusal(Family(**params)) is None)
 
 
 def refusal(game) -> str | None:
-    """Why the JAX family cannot play ``game`` (a numba Family), in one line; None when it can."""
+    """Why the JAX family cannot play ``game``, in one line (it is not a numba Family); None when it can."""
     if game.name != "family":
         return f"{game!r} is not a game of the two-row family"
-    preset = getattr(game, "preset", None)
-    label = preset.name if preset is not None else "family"
-    for name, values in PLAYED.items():
-        if game.params[name] not in values:
-            return (f"{label}: {name}={game.params[name]!r} is not played by the JAX family yet (it plays "
-                    f"{', '.join(map(repr, values))}; the numba engine plays every value)")
     return None
 
 
@@ -80,10 +65,10 @@ def make_rules(game) -> Rules:
     why = refusal(game)
     if why:
         raise BadInput(why)
-    spec, actions = spec_of(game), game.actions
+    spec, actions, head = spec_of(game), game.actions, head_size([game])
     start, most = jnp.asarray(start_state(game)), random_seeds(game)
-    return Rules(apply=lambda flat, pit: apply(flat, pit, spec, actions),
-                 legal=lambda flat: legal(flat, spec, actions), extra_obs=None,
+    return Rules(apply=lambda flat, pit: apply(flat, pit, spec, actions, head),
+                 legal=lambda flat: legal(flat, spec, actions, head), extra_obs=None,
                  returns=lambda flat: returns(flat, spec),
                  init=(lambda key: random_start(key, start, spec, most, actions)) if game.random_start else None)
 
@@ -122,7 +107,12 @@ def random_start(key, start, spec, most: int, actions: int):
         return key, draw(sub), tries + 1
 
     key, sub = jax.random.split(key)
-    return jnp.where(spec[Spec.START] == Start.RANDOM, lax.while_loop(refused, again, (key, draw(sub), 1))[1], start)
+    board = lax.while_loop(refused, again, (key, draw(sub), 1))[1]
+    # repetition_ends: the history is the drawn position alone (numba's from_board)
+    kept = spec[Spec.REPETITION_ENDS] != 0
+    board = record_position(board, history_slot(spec), prefix_hash(board, jnp.where(kept, 2 * holes + 3, 0)), True,
+                            kept)[0]
+    return jnp.where(spec[Spec.START] == Start.RANDOM, board, start)
 
 
 # -- captures -------------------------------------------------------------------------------------
@@ -696,9 +686,11 @@ def way_allowed(flat, spec, mover, hole, backward):
     )
 
 
-def legal(flat, spec, actions: int):
+def legal(flat, spec, actions: int, head: int | None = None):
     """The mover's legal actions: bool[actions]. Must-share and an illegal grand slam are decided
-    by playing every movable action on a copy (all of them, as a select computes both branches)."""
+    by playing every movable action on a copy (all of them, as a select computes both branches),
+    of the ``head`` slots alone (:func:`apply`)."""
+    flat = flat[:head]
     holes = spec[SPEC_PITS]
     mover = flat[2 * holes + 2]
     out = movable(flat, spec, actions)
@@ -753,9 +745,50 @@ def claim_leftover(flat, spec, mover, rule):
     )
 
 
-def apply(flat, action, spec, actions: int):
+def history_slot(spec):
+    """repetition_ends: the history's first slot (numba's family_space.history_slot)."""
+    cells = 2 * spec[SPEC_PITS] + 2
+    return cells + MARKS + jnp.where(spec[Spec.CHILDREN] != Children.NONE, cells, 0)
+
+
+def head_size(games) -> int:
+    """The slots of a batch of ``games`` (numba Familys) before any row's history: what a move
+    reads and writes but for the history (:func:`apply`'s ``head``)."""
+    return max(game.state_size - (HISTORY_SLOTS if game.params["repetition_ends"] else 0) for game in games)
+
+
+def apply(flat, action, spec, actions: int, head: int | None = None):
     """``action`` of the player to move, played whole: the sowing, the turn, the end.
-    ``actions``: the length of a legal mask (static), for the trials of the turn's end."""
+    ``actions``: the length of a legal mask (static), for the trials of the turn's end. ``head``
+    (static; :func:`head_size`): the slots before any row's history, on which the move is played
+    (the end by repetition alone reads the history: a row's 515 slots of it would make each step
+    of the move copy them); None: every slot."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    head = flat.shape[0] if head is None else head
+    banked = flat[holes] + flat[cells - 1]
+    after = play(flat[:head], action, spec, actions)
+    return ends_by_repetition(jnp.concatenate([after, flat[head:]]), spec, flat[cells], banked)
+
+
+def ends_by_repetition(flat, spec, mover, banked):
+    """repetition_ends, after ``mover``'s move in a game of most seeds that plays on: the position
+    is recorded in the history, and one seen before (or a full stretch of them) ends the game,
+    the seeds left going by ``leftover``. ``banked``: the stores' seeds before the move; a move
+    that banks some forgets the positions before it, as no seed banked comes back (numba's
+    family_turns.repeated)."""
+    holes = spec[SPEC_PITS]
+    cells = 2 * holes + 2
+    recorded = (spec[Spec.REPETITION_ENDS] != 0) & (spec[Spec.GOAL] == Goal.MOST_SEEDS) & (flat[cells] != GAME_OVER)
+    position = prefix_hash(flat, jnp.where(recorded, cells + 1, 0))  # (no hashing in a batch without the rule)
+    flat, repeated = record_position(flat, history_slot(spec), position, flat[holes] + flat[cells - 1] != banked,
+                                     recorded)
+    over = claim_leftover(flat, spec, mover, spec[Spec.LEFTOVER]).at[cells].set(GAME_OVER)
+    return jnp.where(repeated, over, flat)
+
+
+def play(flat, action, spec, actions: int):
+    """:func:`apply` but for the end by repetition."""
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = flat[cells]

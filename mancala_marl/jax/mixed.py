@@ -79,6 +79,7 @@ class MixedEnv(core.Env):
         self._padded = RULES_HOLES if obs_type == "rules" else self._holes
         self._actions = max(game.actions for game in self.games)
         self._size = max(game.state_size for game in self.games)
+        self._head = family.head_size(self.games)
         self._specs = jnp.stack([family.spec_of(game) for game in self.games])
         starts = np.zeros((len(self.games), self._size), np.int32)
         for i, game in enumerate(self.games):
@@ -129,7 +130,7 @@ class MixedEnv(core.Env):
         terminated = to_move == GAME_OVER
         return MixedState(current_player=jnp.maximum(to_move, 0), observation=jnp.zeros(self.observation_shape, jnp.float32),
                           rewards=jnp.zeros(2, jnp.float32), terminated=terminated, truncated=jnp.bool_(False),
-                          legal_action_mask=family.legal(board, spec, self._actions) | terminated,
+                          legal_action_mask=family.legal(board, spec, self._actions, self._head) | terminated,
                           _step_count=jnp.int32(0), _board=board, _env_id=self.id, game=game)
 
     def step(self, state: MixedState, action, key=None) -> MixedState:
@@ -147,7 +148,8 @@ class MixedEnv(core.Env):
         # a row that does not move plays its game's first move from its start, thrown away: no step
         # sows from a finished board (and no second legal mask is computed to find a move)
         base = jnp.where(moves, state._board, self._starts[state.game])
-        after = family.apply(base, jnp.where(moves, pit, self._first_moves[state.game]), spec, self._actions)
+        after = family.apply(base, jnp.where(moves, pit, self._first_moves[state.game]), spec, self._actions,
+                             self._head)
         board = jnp.where(moves, after, state._board)
         over = board[to] == GAME_OVER
         terminated = state.terminated | illegal | (moves & over)
@@ -163,7 +165,7 @@ class MixedEnv(core.Env):
             rewards=jnp.where(moves, rewards, jnp.where(illegal, loss, 0.0)).astype(jnp.float32),
             terminated=terminated,
             truncated=state.truncated | (moves & ~over & (count >= self.max_moves)),
-            legal_action_mask=family.legal(board, spec, self._actions) | terminated,
+            legal_action_mask=family.legal(board, spec, self._actions, self._head) | terminated,
             _step_count=count, _board=board)
         return state.replace(observation=self.observe(state))
 

@@ -6,9 +6,8 @@ other ring - 1 houses get n // (ring - 1) seeds each, plus one for the first n %
 the origin. The capture, the grand slam and the must-feed rule are masks over the ring.
 
 The history holds the numba engine's 64-bit position hashes (FNV-1a style over the board, the
-stores and the player to move, then splitmix64's finalizer) as int32 halves. JAX computes the
-same bits without 64-bit integers (``jax_enable_x64`` stays off): a 64-bit value is a (hi, lo)
-pair of uint32, and a 64x64 -> 64 product is built from 16-bit limbs.
+stores and the player to move, then splitmix64's finalizer) as int32 halves, computed by
+:mod:`.history`.
 """
 
 from __future__ import annotations
@@ -17,49 +16,11 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from mancala_marl.search_core import FNV_OFFSET, FNV_PRIME
 from mancala_marl.games.history import COUNT, DIGEST, HASHES, HISTORY
+from mancala_marl.jax.history import CHUNK, position_hash
 from mancala_marl.jax.rules import Rules, batch_max
 
 assert (COUNT, DIGEST, HASHES) == (0, 1, 3), "apply writes count, digest and hashes in this order"
-
-# the constants of numba's games.history.position_hash
-_MIX = 0xFF51AFD7ED558CCD
-_LOW16 = 0xFFFF
-CHUNK = 32  # history slots compared at a time; divides HISTORY
-assert HISTORY % CHUNK == 0
-
-
-def _u32(value: int):
-    return jnp.uint32(value & 0xFFFFFFFF)
-
-
-def _mulhi32(a, b):
-    """The high 32 bits of the 64-bit product of two uint32."""
-    a1, a0 = a >> 16, a & _LOW16
-    b1, b0 = b >> 16, b & _LOW16
-    low, cross_a, cross_b = a0 * b0, a1 * b0, a0 * b1
-    middle = (low >> 16) + (cross_a & _LOW16) + (cross_b & _LOW16)
-    return a1 * b1 + (cross_a >> 16) + (cross_b >> 16) + (middle >> 16)
-
-
-def _mul64(hi, lo, constant: int):
-    """(hi, lo) * constant mod 2**64, all as uint32 halves."""
-    c_hi, c_lo = _u32(constant >> 32), _u32(constant)
-    return _mulhi32(lo, c_lo) + hi * c_lo + lo * c_hi, lo * c_lo
-
-
-def position_hash(cells):
-    """numba's ``position_hash`` of the int32 values ``cells`` (board and player to move, all
-    >= 0): its (lo, hi) halves as int32, as the history slots store them."""
-    values = (cells + 1).astype(jnp.uint32)
-    hi, lo = _u32(FNV_OFFSET >> 32), _u32(FNV_OFFSET)
-    for i in range(cells.shape[0]):  # a short chain of fixed length: unrolled
-        hi, lo = _mul64(hi, lo ^ values[i], FNV_PRIME)
-    lo = lo ^ (hi >> 1)  # h ^= h >> 33
-    hi, lo = _mul64(hi, lo, _MIX)
-    lo = lo ^ (hi >> 1)
-    return lax.bitcast_convert_type(jnp.stack([lo, hi]), jnp.int32)
 
 
 def make_rules(game) -> Rules:

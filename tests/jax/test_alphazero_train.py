@@ -214,8 +214,6 @@ def test_one_network_trains_on_several_games_and_plays_any_game_of_the_family(tm
 
     assert "trains with --backend jax only" in refused("wari", "dakon")
     assert "reads obs_type 'rules'" in refused("wari", "dakon", "--backend", "jax", "--obs-type", "counts")
-    assert "repetition_ends=True is not played by the JAX family yet" in refused(
-        "wari", "family:repetition_ends=True", "--backend", "jax")
     assert "is not a game of the two-row family" in refused("wari", "kalah", "--backend", "jax")
 
 

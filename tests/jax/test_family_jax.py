@@ -1,6 +1,7 @@
 """The two-row family in JAX against the numba family, move for move: every named game and
-MancalaGames file whose rules it plays, and rule sets drawn by the family's sampler, many rule sets
-in one batch and one compiled step; and the rules it does not play yet, refused in one line."""
+MancalaGames file of the family, and rule sets drawn by the family's sampler, many rule sets in one
+batch and one compiled step; the end by repetition on hand-worked boards; a game not of the family
+refused in one line."""
 
 from pathlib import Path
 
@@ -9,35 +10,27 @@ import numpy as np
 import pytest
 
 from mancala_marl.errors import BadInput
-from mancala_marl.games import GAMES, NAMED, Family, make_game
-from mancala_marl.games.family import sample_rules
+from mancala_marl.games import GAME_OVER, GAMES, NAMED, Family, make_game
+from mancala_marl.games.family import oware_rules, sample_rules
+from mancala_marl.games.history import HISTORY
 from mancala_marl.games.mancalagames import load_played
-from mancala_marl.games.family_space import PARAMETERS
 from mancala_marl.jax import family, make
 from mancala_marl.jax.crosscheck import Mismatch, crosscheck, crosscheck_rule_sets
 
 ROOT = Path(__file__).resolve().parents[2]
 ORACLE = ROOT.parent / "shared" / "oracles" / "mancalagames" / "GameProps"
-# what the sampler draws from where the JAX family plays only some values
-TYPES = {param.name: param.type for param in PARAMETERS}
-PLAYED_CHOICES = {name: values for name, values in family.PLAYED.items() if TYPES[name] in (str, bool)}
-PLAYED_BOUNDS = {name: (min(values), max(values)) for name, values in family.PLAYED.items() if TYPES[name] is int}
 
 
-def played(games):
-    return [game for game in games if game.name == "family" and family.refusal(game) is None]
-
-
-def test_every_named_game_it_plays_matches_numba_in_one_batch():
-    games = played(make_game(name) for name in NAMED if name not in GAMES)
-    assert len(games) >= 42  # Wari, Dakon, Bohnenspiel, Songo, Pallanguli...: the named games of its rules
+def test_every_named_game_matches_numba_in_one_batch():
+    games = [make_game(name) for name in NAMED if name not in GAMES]
+    assert len(games) >= 42  # Wari, Dakon, Bohnenspiel, Songo, Pallanguli...: the named games of the family
     totals = crosscheck_rule_sets(games, plays=3, seed=1)
     assert totals["games"] == 3 * len(games) and totals["moves"] > 100 * len(games)
 
 
 @pytest.mark.skipif(not ORACLE.is_dir(), reason="MancalaGames' files are in ../shared/oracles beside the clone")
-def test_the_mancalagames_files_it_plays_match_numba():
-    games = played(load_played(ORACLE))
+def test_the_mancalagames_files_of_the_family_match_numba():
+    games = [game for game in load_played(ORACLE) if game.name == "family"]
     assert len(games) >= 107
     crosscheck_rule_sets(games, plays=2, seed=2)
 
@@ -45,13 +38,15 @@ def test_the_mancalagames_files_it_plays_match_numba():
 def test_drawn_rule_sets_match_numba_in_one_batch():
     rng = np.random.default_rng(3)
     # (the sampler draws children five times in six: half of these are kept without)
-    games = [Family(**sample_rules(rng, choices={**PLAYED_CHOICES, "children": ("none",)}, **PLAYED_BOUNDS))
-             for _ in range(16)]
-    games += [Family(**sample_rules(rng, choices=PLAYED_CHOICES, **PLAYED_BOUNDS)) for _ in range(16)]
+    games = [Family(**sample_rules(rng, choices={"children": ("none",)})) for _ in range(16)]
+    games += [Family(**sample_rules(rng)) for _ in range(16)]
     # and full holes passed over, which the sampler leaves out unless asked
-    games += [Family(**sample_rules(rng, choices=PLAYED_CHOICES, **{**PLAYED_BOUNDS, "sow_max": (1, 10)})) for _ in range(8)]
-    assert all(family.refusal(game) is None for game in games)
+    games += [Family(**sample_rules(rng, sow_max=(1, 10))) for _ in range(8)]
     assert len({game.pits for game in games}) > 3  # boards of several sizes in the one batch
+    # games that end by repetition beside games that do not, with children (the history after the
+    # marks) and without
+    assert {(game.params["repetition_ends"], game.params["children"] != "none") for game in games} == {
+        (False, False), (False, True), (True, False), (True, True)}
     totals = crosscheck_rule_sets(games, plays=2, seed=4)
     assert totals["games"] == 80
 
@@ -61,8 +56,7 @@ def test_a_game_of_another_goal_rewards_its_winner_not_the_larger_store(goal):
     # the stores hold what was captured, and the goal, not their count, decides the game
     # (MancalaGames' Gabata-style games): each step's rewards and the end held to numba's returns
     rng = np.random.default_rng(6)
-    others = {key: choices for key, choices in PLAYED_CHOICES.items() if key != "goal"}
-    env = make("family", **sample_rules(rng, fixed={"goal": goal}, choices=others, holes=(3, 5), **PLAYED_BOUNDS))
+    env = make("family", **sample_rules(rng, fixed={"goal": goal}, holes=(3, 5)))
     totals = crosscheck(env, 60, seed=7)
     assert totals["games"] == 60 and totals["truncated"] == 0
 
@@ -71,8 +65,7 @@ def test_a_game_of_children_counts_their_seeds_for_their_owner():
     # a child keeps its seeds to the end, where they count beside its owner's store: each step's
     # rewards and the end held to numba's returns (Family.scores); bulls here, wegs in test_mixed
     rng = np.random.default_rng(9)
-    env = make("family", **sample_rules(rng, fixed={"children": "bull"}, choices=PLAYED_CHOICES, holes=(4, 6),
-                                        tries=3000))
+    env = make("family", **sample_rules(rng, fixed={"children": "bull"}, holes=(4, 6), tries=3000))
     totals = crosscheck(env, 60, seed=10)
     assert totals["games"] == 60 and totals["truncated"] == 0
 
@@ -99,7 +92,7 @@ def test_a_difference_is_caught():
     # the check itself: a JAX family sowing one seed too many into player_1's store is caught
     apply = family.apply
     try:
-        family.apply = lambda flat, action, spec, actions: apply(flat, action, spec, actions).at[
+        family.apply = lambda flat, action, spec, actions, head=None: apply(flat, action, spec, actions, head).at[
             2 * spec[1] + 1].add(1)
         with pytest.raises(Mismatch, match="flat state JAX"):
             crosscheck_rule_sets([make_game("wari")], plays=1)
@@ -116,22 +109,57 @@ def test_make_plays_a_named_game_a_rule_set_and_a_game():
         make(game, holes=5)
 
 
-@pytest.mark.parametrize("name", sorted(family.PLAYED))
-def test_each_rule_it_does_not_play_yet_is_refused_naming_it(name):
-    param = next(p for p in PARAMETERS if p.name == name)
-    values = [value for value in param.choices or ((True, False) if param.type is bool else (1, 2, 3, 8, 12))
-              if value not in family.PLAYED[name]]
-    assert values, f"{name}: every value is played; the entry goes from PLAYED"
-    rng = np.random.default_rng(5)
-    others = {key: choices for key, choices in PLAYED_CHOICES.items() if key != name}
-    bounds = {key: bound for key, bound in PLAYED_BOUNDS.items() if key != name}
-    for value in values:
-        try:  # the other rules played ones, where the family takes that
-            rules = sample_rules(rng, fixed={name: value}, choices=others, tries=300, **bounds)
-        except BadInput:  # (children_bank: only in a game of children, itself refused first; capture_kind
-            # 'opponent_store' needs three other rules, drawn together once in a few hundred draws)
-            rules = sample_rules(rng, fixed={name: value}, tries=3000)
-        first = next(key for key, played in family.PLAYED.items() if rules[key] not in played)
-        assert first == name or list(family.PLAYED).index(first) < list(family.PLAYED).index(name)
-        with pytest.raises(ValueError, match=rf"^family: {first}={rules[first]!r} is not played by the JAX family yet"):
-            make("family", **rules)
+def test_a_game_not_of_the_family_is_refused_in_one_line():
+    with pytest.raises(ValueError, match=r"^Kalah\(.*\) is not a game of the two-row family$"):
+        family.make_rules(make_game("kalah"))
+
+
+# the family's move, the rules an argument: compiled once for each state size and action count
+_apply = jax.jit(family.apply, static_argnums=(3, 4))
+
+
+def _replay(game, board, moves):
+    """``moves`` from ``board`` on the JAX family and on numba, every cell compared after each; the
+    numba state at the end."""
+    state = game.from_board(board)
+    flat = jax.numpy.asarray(state)
+    for move in moves:
+        game.apply(state, move)
+        flat = _apply(flat, move, family.spec_of(game), game.actions)
+        assert np.asarray(flat).tolist() == state.tolist(), move
+    return state
+
+
+def test_a_repeated_position_ends_the_game_as_numba_ends_it():
+    # tests/test_family_points.py's hand-worked chase: two lone seeds on Oware's rules, 3 holes a
+    # side, come round to the start with player_0 to move; the seeds go to their rows' owners
+    game = Family(**oware_rules(3, 1))
+    state = _replay(game, [0, 0, 1, 0, 0, 0, 1, 0], [2, 2, 0, 0, 1, 1])
+    assert game.is_terminal(state) and state[:8].tolist() == [0, 0, 0, 1, 0, 0, 0, 1]
+    # a capture clears the history: one position in it after the move
+    state = _replay(game, [0, 0, 1, 0, 1, 0, 1, 0], [2])
+    assert state[:8].tolist() == [0, 0, 0, 2, 0, 0, 1, 0] and state[game.board_size + 8] == 1
+
+
+@pytest.mark.parametrize("slot, count", [(1, 1), (1, 2), (40, 40), (40, 41), (254, 255), (0, HISTORY)])
+def test_only_the_counted_history_slots_can_repeat(slot, count):
+    # the position after player_0's hole 2 put in history slot `slot`, the other slots other
+    # hashes: the move repeats a position only if the slot is one of the first `count`, and a full
+    # history ends the game in any case (numba's games/history.py)
+    game = Family(**oware_rules(3, 1))
+    start = game.from_board([0, 0, 1, 0, 0, 0, 1, 0])
+    after = start.copy()
+    game.apply(after, 2)
+    base = game.board_size + 8
+    start[base] = count
+    start[base + 3:] = np.arange(3, 3 + 2 * HISTORY)  # distinct hashes, none the position's
+    start[base + 3 + 2 * slot:base + 5 + 2 * slot] = after[base + 5:base + 7]  # its hash: slot 1 of `after`
+    ours = np.asarray(_apply(jax.numpy.asarray(start), 2, family.spec_of(game), game.actions))
+    game.apply(start, 2)
+    assert ours.tolist() == start.tolist()
+    assert (start[game.board_size] == GAME_OVER) == (slot < count or count == HISTORY)
+
+
+def test_a_random_start_is_the_first_position_of_its_history():
+    env = make("family", start="random", holes=4, seeds=4, repetition_ends=True)
+    assert crosscheck(env, 100, seed=11)["games"] == 100  # (numba's state_from records the start drawn)

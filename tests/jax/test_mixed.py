@@ -13,10 +13,11 @@ from mancala_marl.games.family_encoding import BOARD_LENGTH, encode_rules, rules
 from mancala_marl.jax import make_mixed
 
 # beside four named games, a game of another goal and one of children, rewarded by the winner the
-# goal names and with the seeds in children counted, and one of random starts, which init draws
+# goal names and with the seeds in children counted, and one of random starts, which init draws,
+# that ends by repetition (its history the largest state of the batch)
 GAMES = ["wari", "dakon", "family:holes=4,seeds=3,goal=deprive,must_share=False", "songo", "bohnenspiel",
          "family:holes=5,seeds=4,children=weg,child_count=4,must_share=False",
-         "family:holes=4,seeds=4,start=random,move_rule=opponent_or_empty"]
+         "family:holes=4,seeds=4,start=random,move_rule=opponent_or_empty,repetition_ends=True"]
 
 
 N = 24  # rows of every batch below: each compiled function is compiled once (seconds each on a CPU)
@@ -147,8 +148,6 @@ def test_the_draw_follows_the_weights():
 
 @pytest.mark.parametrize("games, weights, message", [
     (["kalah", "wari"], None, r"^make_mixed: Kalah\(.*\) is not a game of the two-row family"),
-    (["wari", "family:repetition_ends=True"], None,
-     r"^make_mixed: family: repetition_ends=True is not played by the JAX family yet"),
     ("wari", None, r"^make_mixed takes a list of games"),
     (["wari", "dakon"], [1, -1], r"^weights must be 2 numbers >= 0"),
     (["wari", "dakon"], [0, 0], r"^weights must be 2 numbers >= 0"),

@@ -1,6 +1,7 @@
 """Oware's JAX rules (mancala_marl/jax/oware.py) against the numba rules where random games
-seldom go: the 64-bit position hash computed in 32-bit halves, on counts up to 2**31, and the
-repetition history's slots, its stale ones and its bound. The hand-worked boards of
+seldom go: the 64-bit position hash computed in 32-bit halves (mancala_marl/jax/history.py), on
+counts up to 2**31 and on boards whose size is data, and the repetition history's slots, its
+stale ones and its bound. The hand-worked boards of
 tests/test_oware.py (grand slam both ways, must feed, repetition, the 256-position bound) replay
 on the JAX rules in test_rule_examples.py, and random games are compared move by move in
 test_crosscheck.py."""
@@ -13,7 +14,8 @@ import pytest
 from mancala_marl.games import GAME_OVER, Oware
 from mancala_marl.games.history import HISTORY
 from mancala_marl.games.history import position_hash as numba_position_hash
-from mancala_marl.jax.oware import make_rules, position_hash
+from mancala_marl.jax.history import position_hash, prefix_hash
+from mancala_marl.jax.oware import make_rules
 
 
 def test_position_hash_has_the_numba_bits():
@@ -25,6 +27,17 @@ def test_position_hash_has_the_numba_bits():
     hashes = np.asarray(jax.jit(jax.vmap(position_hash))(jnp.asarray(np.stack(states))))
     for state, (lo, hi) in zip(states, hashes.view(np.uint32).astype(np.uint64)):
         assert (hi << np.uint64(32)) | lo == numba_position_hash(state, cells)
+
+
+def test_the_hash_of_a_board_whose_size_is_data_has_the_numba_bits():
+    # the family's boards of 2 to 12 holes a row, one batch padded to the largest: each row's
+    # hash covers its own board and player to move alone
+    rng = np.random.default_rng(4)
+    holes = rng.integers(2, 13, size=60)
+    states = rng.integers(0, 2**31 - 1, size=(60, 2 * 12 + 3), dtype=np.int32)
+    hashes = jax.jit(jax.vmap(prefix_hash))(jnp.asarray(states), jnp.asarray(2 * holes + 3))
+    for state, h, (lo, hi) in zip(states, holes, np.asarray(hashes).view(np.uint32).astype(np.uint64)):
+        assert (hi << np.uint64(32)) | lo == numba_position_hash(state, 2 * h + 2)
 
 
 def _start():
