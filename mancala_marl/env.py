@@ -4,7 +4,8 @@ Turn order is the game's: after a move ``agent_selection`` is whoever the rules 
 which is the same agent after an extra turn, and skips an agent that must pass (Sungka).
 
 :func:`entry_points` makes the ``env()`` and ``raw_env`` of each registered game's PettingZoo entry
-module (``mancala_marl/kalah_v0.py`` and so on, three lines each).
+module (``mancala_marl/kalah_v0.py`` and so on, three lines each); :func:`make_env` the environment
+of any game by its name, its spec or its rules file.
 """
 
 from __future__ import annotations
@@ -299,6 +300,26 @@ for _name in _HOT_ATTRIBUTES:
 
 
 ENV_PARAMETERS = tuple(p for p in inspect.signature(MancalaEnv).parameters.values() if p.name != "game")
+ENV_NAMES = frozenset(p.name for p in ENV_PARAMETERS)
+
+
+def make_env(game, **kwargs) -> AECEnv:
+    """The PettingZoo AEC environment of ``game``, with the classic wrappers (as ``kalah_v0.env()``):
+    a registered game (``"kalah"``), a traditional game by name (``"dakon"``,
+    :data:`mancala_marl.games.NAMED`), a command-line spec (``"wari:seeds=5"``), a MancalaGames
+    rules file (``"Ayo.txt"`` or a path) or a :class:`Game`. ``kwargs``: :class:`MancalaEnv`'s
+    (``obs_type``, ``reward``, ``max_moves``, ``render_mode``) and rule parameters
+    (``make_env("dakon", seeds=5)``)."""
+    from .games import parse_game
+
+    settings = {key: kwargs.pop(key) for key in list(kwargs) if key in ENV_NAMES}
+    if kwargs:  # a word that is neither the game's rule nor the environment's is named with both lists
+        rules = parse_game(game).params
+        unknown = [key for key in kwargs if key not in rules]
+        if unknown:
+            raise BadInput(f"make_env({str(game)!r}) has no parameter {', '.join(map(repr, unknown))}; its rules: "
+                           f"{', '.join(rules) or 'none'}; the environment's: {', '.join(sorted(ENV_NAMES))}")
+    return wrap(MancalaEnv(parse_game(game, **kwargs), **settings))
 
 
 def entry_points(name: str):

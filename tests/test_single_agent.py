@@ -17,7 +17,8 @@ IDS = [gym_id(name) for name in NAMES]
 
 def test_gym_id_names_the_game_as_make_game_does():
     assert gym_id("togyz_kumalak") == "mancala_marl/TogyzKumalak-v0"
-    with pytest.raises(ValueError, match=r"unknown game 'Kalah'; known games: kalah, sungka"):
+    assert gym_id("dakon") == "mancala_marl/Dakon-v0" and gym_id("sadeqa_iii") == "mancala_marl/SadeqaIII-v0"
+    with pytest.raises(ValueError, match=r"unknown game 'Kalah'; did you mean kalah\? known games: kalah, sungka"):
         gym_id("Kalah")  # a bare KeyError: 'Kalah' before
 
 

@@ -304,6 +304,7 @@ def linked(text: str) -> str:
 def catalogue_page() -> str:
     """``games/traditional.md``: every traditional game by name, its starting board, region,
     source, line and parameters, and the MancalaGames file it was held to."""
+    from mancala_marl import gym_id
     from mancala_marl.games import GAMES, make_game
 
     summary, matched = crosscheck()
@@ -332,10 +333,15 @@ def catalogue_page() -> str:
         "of their own. Each is made by name, and changed by its parameters:",
         "",
         "```python",
-        "from mancala_marl.games import make_game, parse_game",
+        "import gymnasium",
         "",
-        "dakon = make_game(\"dakon\")",
+        "import mancala_marl",
+        "from mancala_marl.games import make_game",
+        "",
+        "dakon = make_game(\"dakon\")  # the rules alone",
         "variant = make_game(\"wari\", seeds=5)  # parse_game(\"wari:seeds=5\") reads the command line's form",
+        "env = mancala_marl.make_env(\"dakon\")  # PettingZoo AEC; also \"wari:seeds=5\" or a MancalaGames file",
+        "single = gymnasium.make(\"mancala_marl/Dakon-v0\", opponent=\"random\")  # one seat, the table's id",
         "```",
         "",
         "and every command takes the name wherever it takes a game (`mancala-marl play dakon`); "
@@ -343,13 +349,14 @@ def catalogue_page() -> str:
         "game pages: player_0's row below, sowing anticlockwise unless a game says clockwise. The board "
         "column is the holes a side × the seeds in each at the start.",
         "",
-        "| game | region | board | rules |",
-        "|---|---|---|---|",
+        "| game | region | board | rules | Gymnasium id |",
+        "|---|---|---|---|---|",
     ]
     for g in games:
         game = make_game(g.name)
         rules = f"[{title(GAMES[g.game])}]({g.game}.md)"
-        out.append(f"| {{ref}}`{g.title} <named-{g.name}>` | {g.region} | {game.pits} × {game.seeds} | {rules} |")
+        out.append(f"| {{ref}}`{g.title} <named-{g.name}>` | {g.region} | {game.pits} × {game.seeds} | {rules} "
+                   f"| `{gym_id(g.name)}` |")
     out.append("")
     for g in games:
         game = make_game(g.name)
@@ -373,7 +380,8 @@ def catalogue_page() -> str:
         else:
             module = GAMES[g.game].__module__
             out.append(f"- Parameters: its own rules: {{mod}}`{module}` ([{title(GAMES[g.game])}]({g.game}.md))")
-        out += [f"- By name: `make_game(\"{g.name}\")`, `{g.name}` on the command line", ""]
+        out += [f"- By name: `make_game(\"{g.name}\")`, `make_env(\"{g.name}\")`, "
+                f"`gymnasium.make(\"{gym_id(g.name)}\")`, `{g.name}` on the command line", ""]
     return "\n".join(out)
 
 

@@ -14,6 +14,7 @@ so that editors and grep find it; tests/test_contract.py checks that every game 
 """
 
 import difflib
+import os
 
 import numpy as np
 
@@ -137,13 +138,20 @@ def unknown_game(name) -> str:
     return f"unknown game {name!r}; {hint}known games: {', '.join(GAMES)}; named games: {', '.join(named)}"
 
 
-def parse_game(spec) -> Game:
-    """A game from a :class:`Game` or a spec like ``"kalah"`` or ``"kalah:pits=4,seeds=3"`` (the
-    command line's form; :func:`make_game` takes the rules as keywords)."""
-    if isinstance(spec, Game):
-        return spec
+def parse_game(spec, **rules) -> Game:
+    """A game from a :class:`Game`, a MancalaGames rules file (a path, or a name ending in
+    ``.txt``: :func:`load_mancalagames`), or a spec like ``"kalah"``, ``"dakon"`` or
+    ``"kalah:pits=4,seeds=3"`` (the command line's form), with more ``rules`` as keywords (as
+    :func:`make_game` takes them)."""
+    if isinstance(spec, Game) or isinstance(spec, os.PathLike) or str(spec).endswith(".txt"):
+        if rules:
+            raise BadInput(f"{spec}: a built game or a rules file takes no rule parameters, got {sorted(rules)}")
+        return spec if isinstance(spec, Game) else load_mancalagames(spec)
     name, params = split_game_spec(str(spec))
-    return make_game(name, **params)
+    twice = sorted(set(params) & set(rules))
+    if twice:
+        raise BadInput(f"game spec {spec!r} and the keywords both give {', '.join(twice)}")
+    return make_game(name, **params, **rules)
 
 
 def split_game_spec(spec: str) -> tuple[str, dict]:
