@@ -4,13 +4,14 @@ its moves: the laps a move sows one after the other, each lap starting where the
     .venv-jax/bin/python benchmarks/family_mixed_ceiling.py            # 2,000 moves of each named game
     .venv-jax/bin/python benchmarks/family_mixed_ceiling.py --quick    # 200 moves each, a smoke run
 
-Under ``vmap`` (on a GPU, and in XLA on a CPU) the rows of a batch share their control flow: a step
-lasts as long as its deepest row's move, whatever the kernel. A lap cannot start before the one
-before it has ended (its hole is where that one's last seed fell), so a step of any kernel costs
-at least ``F + c * D``: ``D`` the most laps of a move among the batch's rows, ``c`` a lap's cost
-and ``F`` the rest of a move (its capture, the legal masks, the end), which the laps do not
-change. Wari sows one lap a move, so a mixed batch of every named game runs at most
-``(F + c) / (F + c * E[D])`` of Wari alone: at least 0.5 needs ``F / c >= E[D] - 2``.
+Under ``vmap`` (on a GPU, and in XLA on a CPU) the rows of a batch share their control flow: a
+kernel that steps them in lockstep, as the JAX family does, runs each step as long as its deepest
+row's move. A lap cannot start before the one before it has ended (its hole is where that one's
+last seed fell), so such a step costs at least ``F + c * D``: ``D`` the most laps of a move among
+the batch's rows, ``c`` a lap's cost (every row's) and ``F`` the rest of a move (its capture, the
+legal masks, the end), which the laps do not change. Wari sows one lap a move, so a mixed batch of
+every named game runs at most ``(F + c) / (F + c * E[D])`` of Wari alone: at least 0.5 needs
+``F / c >= E[D] - 2``, each kernel's own ratio.
 
 The laps of each move are numba's own (``family_sowing.sow_and_capture``, run as Python under a
 profiler that reads its lap counter as it returns) over random games of each named game; ``E[D]``
@@ -35,13 +36,15 @@ from results_dir import add_quick_results_dir, write_results
 def laps_of(game, state, action: int) -> int:
     """The laps (1 + the relays) of ``action`` from ``state``, as numba sows them."""
     from mancala_marl.games import family_sowing
+    from mancala_marl.games.family_space import MAX_LAPS
 
     sow = family_sowing.sow_and_capture.py_func  # its lap counter is a local: read as the frame returns
     found = []
 
     def profile(frame, event, arg):
         if event == "return" and frame.f_code is sow.__code__:
-            found.append(frame.f_locals["laps"] + 1)
+            # (a move cut at the bound returns with laps == MAX_LAPS, its last lap not sown)
+            found.append(min(frame.f_locals["laps"] + 1, MAX_LAPS))
 
     sys.setprofile(profile)
     try:

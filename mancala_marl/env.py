@@ -306,14 +306,16 @@ ENV_NAMES = frozenset(p.name for p in ENV_PARAMETERS)
 def make_env(game, **kwargs) -> AECEnv:
     """The PettingZoo AEC environment of ``game``, with the classic wrappers (as ``kalah_v0.env()``):
     a registered game (``"kalah"``), a traditional game by name (``"dakon"``,
-    :data:`mancala_marl.games.NAMED`), a command-line spec (``"wari:seeds=5"``), a MancalaGames
-    rules file (``"Ayo.txt"`` or a path) or a :class:`Game`. ``kwargs``: :class:`MancalaEnv`'s
+    :data:`mancala_marl.games.NAMED`), a command-line spec (``"wari:seeds=5"``), the path of a
+    MancalaGames rules file (``"GameProps/Ayo.txt"``, a ``Path``) or a :class:`Game`. ``kwargs``: :class:`MancalaEnv`'s
     (``obs_type``, ``reward``, ``max_moves``, ``render_mode``) and rule parameters
     (``make_env("dakon", seeds=5)``)."""
-    from .games import parse_game
+    from .games import Game, names_a_file, parse_game
 
     settings = {key: kwargs.pop(key) for key in list(kwargs) if key in ENV_NAMES}
-    if kwargs:  # a word that is neither the game's rule nor the environment's is named with both lists
+    # a word that is neither a rule of the named game nor the environment's is named with both lists
+    # (a built game or a file takes no rules: parse_game says so)
+    if kwargs and not isinstance(game, Game) and not names_a_file(game):
         rules = parse_game(game).params
         unknown = [key for key in kwargs if key not in rules]
         if unknown:

@@ -58,6 +58,7 @@ def test_a_mancalagames_file_is_a_game_by_its_path():
     (lambda: make_env("wari:seeds=5", seeds=4), r"^game spec 'wari:seeds=5' and the keywords both give seeds$"),
     (lambda: make_env("Missing.txt"), r"^cannot read the MancalaGames file 'Missing.txt'"),
     (lambda: make_env(make_game("kalah"), pits=4), r"takes no rule parameters, got \['pits'\]$"),
+    (lambda: make_env("Missing.TXT", pits=4), r"takes no rule parameters, got \['pits'\]$"),
     (lambda: make_env("kalah", pits=0), r"^pits must be >= 1, got 0"),
 ])
 def test_what_is_refused_is_named_in_one_line(call, message):
@@ -68,7 +69,8 @@ def test_what_is_refused_is_named_in_one_line(call, message):
 
 def test_every_traditional_game_is_registered_with_gymnasium():
     ids = [gym_id(name) for name in TRADITIONAL]
-    assert len(set(ids)) == len(ids) and "mancala_marl/Dakon-v0" in ids
+    every = [gym_id(name) for name in {**GAMES, **NAMED}]
+    assert len(set(every)) == len(every) and "mancala_marl/Dakon-v0" in ids  # none registered over another
     for name, env_id in zip(TRADITIONAL, ids):
         assert env_id in gymnasium.registry, env_id
     env = gymnasium.make("mancala_marl/Dakon-v0", opponent="random")

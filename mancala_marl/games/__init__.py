@@ -139,11 +139,11 @@ def unknown_game(name) -> str:
 
 
 def parse_game(spec, **rules) -> Game:
-    """A game from a :class:`Game`, a MancalaGames rules file (a path, or a name ending in
+    """A game from a :class:`Game`, a MancalaGames rules file (a ``Path``, or a path ending in
     ``.txt``: :func:`load_mancalagames`), or a spec like ``"kalah"``, ``"dakon"`` or
     ``"kalah:pits=4,seeds=3"`` (the command line's form), with more ``rules`` as keywords (as
     :func:`make_game` takes them)."""
-    if isinstance(spec, Game) or isinstance(spec, os.PathLike) or str(spec).endswith(".txt"):
+    if isinstance(spec, Game) or names_a_file(spec):
         if rules:
             raise BadInput(f"{spec}: a built game or a rules file takes no rule parameters, got {sorted(rules)}")
         return spec if isinstance(spec, Game) else load_mancalagames(spec)
@@ -152,6 +152,11 @@ def parse_game(spec, **rules) -> Game:
     if twice:
         raise BadInput(f"game spec {spec!r} and the keywords both give {', '.join(twice)}")
     return make_game(name, **params, **rules)
+
+
+def names_a_file(spec) -> bool:
+    """Whether ``spec`` is a MancalaGames rules file: a path, or a name ending in ``.txt``."""
+    return isinstance(spec, os.PathLike) or str(spec).lower().endswith(".txt")
 
 
 def split_game_spec(spec: str) -> tuple[str, dict]:

@@ -161,5 +161,12 @@ def test_only_the_counted_history_slots_can_repeat(slot, count):
 
 
 def test_a_random_start_is_the_first_position_of_its_history():
+    # each drawn start whole, its history included, as numba's from_board makes it from the board
+    # drawn; then random games from those starts, move for move
     env = make("family", start="random", holes=4, seeds=4, repetition_ends=True)
-    assert crosscheck(env, 100, seed=11)["games"] == 100  # (numba's state_from records the start drawn)
+    game = env.game
+    states = np.asarray(jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(12), 50))._board)
+    for drawn in states:
+        assert drawn.tolist() == game.from_board(drawn[:game.board_size]).tolist()
+    assert len({row[:game.board_size].tobytes() for row in states}) > 40  # (the floor's history would not do)
+    assert crosscheck(env, 100, seed=11)["games"] == 100
