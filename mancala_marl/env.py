@@ -313,15 +313,20 @@ def make_env(game, **kwargs) -> AECEnv:
     from .games import Game, names_a_file, parse_game
 
     settings = {key: kwargs.pop(key) for key in list(kwargs) if key in ENV_NAMES}
-    # a word that is neither a rule of the named game nor the environment's is named with both lists
-    # (a built game or a file takes no rules: parse_game says so)
-    if kwargs and not isinstance(game, Game) and not names_a_file(game):
-        rules = parse_game(game).params
-        unknown = [key for key in kwargs if key not in rules]
-        if unknown:
-            raise BadInput(f"make_env({str(game)!r}) has no parameter {', '.join(map(repr, unknown))}; its rules: "
-                           f"{', '.join(rules) or 'none'}; the environment's: {', '.join(sorted(ENV_NAMES))}")
-    return wrap(MancalaEnv(parse_game(game, **kwargs), **settings))
+    try:
+        built = parse_game(game, **kwargs)
+    except BadInput:
+        # a word that is neither a rule of the named game nor the environment's is named with both
+        # lists (a built game or a file takes no rules: parse_game says so)
+        if kwargs and not isinstance(game, Game) and not names_a_file(game):
+            rules = parse_game(game).params
+            unknown = [key for key in kwargs if key not in rules]
+            if unknown:
+                raise BadInput(f"make_env({str(game)!r}) has no parameter {', '.join(map(repr, unknown))}; its "
+                               f"rules: {', '.join(rules) or 'none'}; the environment's: "
+                               f"{', '.join(sorted(ENV_NAMES))}") from None
+        raise
+    return wrap(MancalaEnv(built, **settings))
 
 
 def entry_points(name: str):

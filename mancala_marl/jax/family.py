@@ -44,7 +44,7 @@ from ..games.family_start import RANDOM_FLOOR, start_state
 from .family_children import (bank_children, child_due, child_seeds, divide_into_children, first_child,
                               free_row_seeds, has_child, make_child, mark_of, marks, skips_child, stores_to_children)
 from .family_ring import is_hole, move_seeds, row_seeds, side_of, sown_store, step
-from .history import prefix_hash, record_position
+from .history import holds_history, prefix_hash, record_position
 from .rules import Rules
 
 
@@ -763,6 +763,8 @@ def apply(flat, action, spec, actions: int, head: int | None = None):
     (static; :func:`head_size`): the slots before any row's history, on which the move is played
     (the end by repetition alone reads the history: a row's 515 slots of it would make each step
     of the move copy them); None: every slot."""
+    if not holds_history(flat):  # no row of the batch keeps a history: no end by repetition
+        return play(flat, action, spec, actions)
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     head = flat.shape[0] if head is None else head

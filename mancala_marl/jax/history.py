@@ -73,12 +73,17 @@ def prefix_hash(flat, length):
     return _finish(*lax.fori_loop(0, batch_max(length), chain, (_u32(FNV_OFFSET >> 32), _u32(FNV_OFFSET))))
 
 
+def holds_history(flat) -> bool:
+    """Whether a state of ``flat``'s size (static) can hold a history: else no row of it keeps one."""
+    return flat.shape[0] >= HASHES + 2 * HISTORY
+
+
 def record_position(flat, base, h, fresh, when):
     """numba's ``clear_history`` (where ``fresh``: seeds were banked) then ``record_position`` of the
     hash ``h`` in the history kept from slot ``base``, in the rows where ``when``; the other rows'
     cells are kept as they are. Returns (flat, whether the game ends by repetition: ``h`` was
     recorded already, or the history is full)."""
-    if flat.shape[0] < HASHES + 2 * HISTORY:  # too short to hold a history: no row keeps one
+    if not holds_history(flat):
         return flat, jnp.zeros_like(when)
     last = flat.shape[0] - 1
     slots = jnp.arange(CHUNK, dtype=jnp.int32)
