@@ -28,6 +28,7 @@ from mancala_marl.cli import (
     play,
     plot,
     positions,
+    rules,
     serve,
     solve,
     tournament,
@@ -36,7 +37,7 @@ from mancala_marl.cli import (
 from mancala_marl.cli.arguments import BAD_INPUT, BROKEN_PIPE, INTERRUPTED, Parser, one_line
 
 # in the order `mancala-marl --help` lists them
-COMMANDS = (demo, train, distill, alphazero, plot, arena, tournament, play, serve, solve, grade, positions)
+COMMANDS = (demo, train, distill, alphazero, plot, arena, tournament, play, serve, rules, solve, grade, positions)
 
 
 def build_parser() -> Parser:

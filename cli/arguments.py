@@ -12,12 +12,12 @@ from dataclasses import fields
 
 from mancala_marl.agents.base import literal, split_policy_specs
 from mancala_marl.errors import BadInput
-from mancala_marl.games import GAMES, NAMED, rules_help
+from mancala_marl.games import GAMES, NAMED
 
 BAD_INPUT, INTERRUPTED, BROKEN_PIPE = 2, 130, 141  # the shell's statuses for an interrupt and SIGPIPE
-GAME_HELP = (f"one of {', '.join(GAMES)}, or a traditional game by name ({', '.join(NAMED)}), with rule "
-             f"parameters if wanted: kalah:pits=4,seeds=3, wari:seeds=5. The parameters, with their defaults and "
-             f"ranges: {rules_help()}")
+GAME_HELP = (f"a game: {', '.join(GAMES)}, a traditional game by name ({', '.join(n for n in NAMED if n not in GAMES)}) "
+             f"or a MancalaGames rules file (path/Ayo.txt), with rule parameters after a colon if wanted: "
+             f"kalah:pits=4,seeds=3, wari:seeds=5. A game's rules and parameters: mancala-marl rules GAME")
 # Written out rather than read from the registry, which would import every policy for --help
 # (tests/test_cli.py checks that it names each registered one).
 POLICY_HELP = ("a policy: random, max, exact, simple, greedy, alphabeta[:depth=4,time_limit=0.5], solver, perfect, "

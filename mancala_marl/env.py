@@ -309,16 +309,16 @@ def make_env(game, **kwargs) -> AECEnv:
     :data:`mancala_marl.games.NAMED`), a command-line spec (``"wari:seeds=5"``), the path of a
     MancalaGames rules file (``"GameProps/Ayo.txt"``, a ``Path``) or a :class:`Game`. ``kwargs``: :class:`MancalaEnv`'s
     (``obs_type``, ``reward``, ``max_moves``, ``render_mode``) and rule parameters
-    (``make_env("dakon", seeds=5)``)."""
-    from .games import Game, names_a_file, parse_game
+    (``make_env("dakon", seeds=5)``, or a variant of a file's rules)."""
+    from .games import Game, parse_game
 
     settings = {key: kwargs.pop(key) for key in list(kwargs) if key in ENV_NAMES}
     try:
         built = parse_game(game, **kwargs)
     except BadInput:
         # a word that is neither a rule of the named game nor the environment's is named with both
-        # lists (a built game or a file takes no rules: parse_game says so)
-        if kwargs and not isinstance(game, Game) and not names_a_file(game):
+        # lists (a built game takes no rules: parse_game says so)
+        if kwargs and not isinstance(game, Game):
             rules = parse_game(game).params
             unknown = [key for key in kwargs if key not in rules]
             if unknown:

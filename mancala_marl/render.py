@@ -52,7 +52,7 @@ def ansi(game: Game, state: np.ndarray, num_moves: int | None = None, seat: int 
         status += f", move {num_moves}"
     scores = game.scores(state)
     lines = [
-        f"{game.name}: {status}",
+        f"{game.known_as}: {status}",
         "       " + "".join(f"{i:4d}" for i in reversed(range(pits))) + f"   <- player_{far}'s pits",
         "      [" + top + " ]",
         f" {scores[far]:4d} " + " " * (width + 2) + f" {scores[near]:4d}   stores (player_{far} left, "

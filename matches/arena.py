@@ -217,9 +217,11 @@ def arena(game, a, b, n: int = 100, seed: int = 0, workers: int = 1, opening: in
           records: list | None = None, on_game: Callable[[dict], None] | None = None) -> dict:
     """Play A against B, ``n`` games in each seat; returns the JSON-ready summary.
 
-    ``{"game", "params", "a", "b", "games" (per seat), "total_games", "seed", "opening",
+    ``{"game", "title", "params", "a", "b", "games" (per seat), "total_games", "seed", "opening",
     "ended_in_opening", "seats": {"first": {...}, "second": {...}}, "overall": {...}}``:
-    ``params`` the game's rule parameters, ``ended_in_opening`` the number of games that ended
+    ``game`` the name that builds it again with ``params``, its rule parameters (a named game's
+    name, ``"dakon"``; a MancalaGames file's path; else the registry's), ``title`` the name its
+    players know it by, ``ended_in_opening`` the number of games that ended
     within the random opening, before either policy moved; each seat as in :func:`seat_summary`.
     The games are added up as they end, so a long match holds no list of them: pass a list as
     ``records`` to receive the per-game records too, or a function as ``on_game`` to be called
@@ -237,15 +239,16 @@ def arena(game, a, b, n: int = 100, seed: int = 0, workers: int = 1, opening: in
             records.append(record)
         if on_game is not None:
             on_game(record)
-    return {"game": game.name, "params": game.params, "a": str(a), "b": str(b), "games": n, "total_games": 2 * n,
+    return {"game": game.spec_name, "title": game.known_as, "params": game.params, "a": str(a), "b": str(b), "games": n, "total_games": 2 * n,
             "seed": seed, "opening": opening, "ended_in_opening": int(random_only),
             "seats": {seat: tally.summary() for seat, tally in tallies.items()},
             "overall": overall.summary()}
 
 
 def game_label(result: dict) -> str:
-    """The game of a result, with the rule parameters that differ from the defaults."""
-    return make_game(result["game"], **result["params"]).cli_spec()
+    """The game of a result by the name its players know it, and the spec that names its rules
+    (``Dakon (dakon:seeds=5)``: :attr:`~mancala_marl.games.Game.labelled`)."""
+    return make_game(result["game"], **result["params"]).labelled
 
 
 def opening_label(result: dict) -> str:

@@ -147,7 +147,7 @@ def play(game, opponent, human_seat: int = 0, seed: int = 0, stdin=None, stdout=
         policy = make_policy(opponent) if isinstance(opponent, str) else opponent
     policy.prepare(game)  # before the person's first move, not after it
     state = game.init()
-    write(f"{game.name}: you are player_{human_seat} ({'first' if human_seat == 0 else 'second'}), "
+    write(f"{game.labelled}: you are player_{human_seat} ({'first' if human_seat == 0 else 'second'}), "
           f"against {policy.name}. Your pits are the bottom row, numbered from your left; "
           f"type ? for the rules.\n")
     try:

@@ -66,7 +66,7 @@ def round_robin(game, names: list[str], n: int, seed: int = 0, workers: int = 1,
         results.append(arena(game, a, b, n, seed, workers, opening))
         if progress:
             progress(results[-1])
-    return {"game": game.name, "params": game.params, "policies": names, "games_per_seat": n, "seed": seed,
+    return {"game": game.spec_name, "title": game.known_as, "params": game.params, "policies": names, "games_per_seat": n, "seed": seed,
             "opening": opening, "pairs": results, "ratings": elo_ratings(names, results)}
 
 
@@ -107,7 +107,7 @@ def paper_table(game, policy: str, n: int = 1000, seed: int = 0, workers: int = 
                      "ended_in_opening": r["ended_in_opening"],
                      **{seat: {"average_reward": r["seats"][seat]["mean_score"],
                                "win_percentage": 100 * r["seats"][seat]["win_rate"]} for seat in ("first", "second")}})
-    return {"game": game.name, "params": game.params, "policy": policy, "games_per_seat": n, "seed": seed,
+    return {"game": game.spec_name, "title": game.known_as, "params": game.params, "policy": policy, "games_per_seat": n, "seed": seed,
             "opening": opening, "total_games": 2 * n * len(rows),
             "ended_in_opening": sum(row["ended_in_opening"] for row in rows), "rows": rows}
 

@@ -2,6 +2,7 @@
 traceback; status 0 for a deliberate quit; ``--version``."""
 
 import io
+import json
 import os
 import re
 import signal
@@ -9,12 +10,14 @@ import subprocess
 import sys
 import time
 import zipfile
+from pathlib import Path
 
 import pytest
 
 import mancala_marl
 from mancala_marl.agents.learned import pretrained_dir
 from mancala_marl.cli import main
+from mancala_marl.games import make_game
 
 KALAH_MODEL = str(pretrained_dir() / "kalah.zip")
 SUNGKA_MODEL = str(pretrained_dir() / "sungka.zip")
@@ -215,3 +218,25 @@ def test_an_unknown_game_is_answered_with_the_nearest_names_each_game_once(capsy
     names = re.split(r"[;,:] ", err.split("known games: ")[1].strip().replace("named games: ", ""))
     assert len(names) == len(set(names)) and {"oware", "sungka", "wari"} <= set(names)
     assert main(["play", "chess"]) == 2 and "did you mean" not in capsys.readouterr().err
+
+
+ORACLE = Path(__file__).resolve().parents[1].parent / "shared" / "oracles" / "mancalagames" / "GameProps"
+
+
+def test_a_game_keeps_its_name_in_every_command(capsys, tmp_path, monkeypatch):
+    wari_file = tmp_path / "Wari.txt"
+    wari_file.write_bytes((ORACLE / "Wari.txt").read_bytes())
+    for spec, game, title in (("dakon", "dakon", "Dakon"), ("dakon:seeds=3", "dakon", "Dakon (variant)"),
+                              (str(wari_file), str(wari_file), "Wari"), ("kalah:pits=3", "kalah", "kalah")):
+        assert main(["arena", spec, "random", "random", "-n", "1", "--json", "--no-progress"]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert (result["game"], result["title"]) == (game, title)
+        assert make_game(result["game"], **result["params"]).cli_spec() == spec  # the name builds it again
+    assert main(["arena", "dakon", "random", "random", "-n", "1", "--no-progress"]) == 0
+    assert "random (B) on Dakon (dakon), 1 games per seat" in " ".join(capsys.readouterr().out.split())
+    monkeypatch.setattr(sys, "stdin", io.StringIO("?\nq\n"))
+    assert main(["play", str(wari_file), "--opponent", "random"]) == 0  # a file, as every command takes one
+    out = capsys.readouterr().out
+    assert out.startswith(f"Wari ({wari_file}): you are player_0") and "\nWari: player_0 to move" in out
+    assert main(["rules", str(wari_file), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["title"] == "Wari"

@@ -350,9 +350,10 @@ def test_the_perfect_policy_refuses_a_finished_game_and_games_without_a_database
         with pytest.raises(ValueError, match="the game is over") as error:
             ask(game, state)
         assert "\n" not in str(error.value)
-    for name in ("togyz_kumalak", "sungka"):
+    for name, known_as in (("togyz_kumalak", "Togyz Kumalak"), ("sungka", "Sungka"), ("dakon", "Dakon")):
         other = make_game(name)
-        with pytest.raises(ValueError, match=f"perfect: no endgame database or solver for {name}") as error:
+        with pytest.raises(ValueError, match=f"perfect: no endgame database or solver for {known_as} \\({name}\\); "
+                                             f"perfect play covers Kalah and Oware") as error:
             perfect.act(other, other.init())
         assert "\n" not in str(error.value)
 
@@ -592,7 +593,8 @@ def solve(capsys, *argv):
 
 @pytest.mark.parametrize("argv, why", [
     (["nonesuch"], "nonesuch"),
-    (["togyz_kumalak"], "no endgame database or solver for togyz_kumalak"),
+    (["togyz_kumalak"], "no endgame database or solver for Togyz Kumalak (togyz_kumalak)"),
+    (["dakon:seeds=3"], "no endgame database or solver for Dakon (variant) (dakon:seeds=3); perfect play covers Kalah"),
     (["kalah:pits=4,seeds=3", "--moves", "4"], "4"),
     (["kalah:pits=4,seeds=3", "--moves", "0,0,0"], "0"),  # player_0's pit 0 is empty by then
     (["kalah:pits=1,seeds=1", "--moves", "0"], "the game is over after these moves"),

@@ -183,8 +183,8 @@ def test_the_table_names_each_policy_and_stage(capsys):
 
 @pytest.mark.parametrize("argv, why", [
     (["nonesuch", "random"], "unknown game 'nonesuch'"),
-    (["sungka", "random"], "no endgame database or solver for sungka"),
-    (["togyz_kumalak", "random"], "no endgame database or solver for togyz_kumalak"),
+    (["sungka", "random"], "no endgame database or solver for Sungka (sungka)"),
+    (["togyz_kumalak", "random"], "no endgame database or solver for Togyz Kumalak (togyz_kumalak)"),
     ([SMALL, "nonesuch"], "unknown policy 'nonesuch'"),
     ([SMALL, "alphabeta:depth=0"], "depth must be"),
     ([SMALL, "alphazero"], "was trained for kalah"),  # the shipped network fits Kalah(6,4) only

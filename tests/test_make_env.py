@@ -49,6 +49,13 @@ def test_a_mancalagames_file_is_a_game_by_its_path():
     env.reset(seed=0)
     env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
     assert parse_game(str(path)).params == load_mancalagames(path).params
+    game = env.unwrapped.game
+    assert (game.known_as, game.spec_name, game.cli_spec()) == ("Wari", str(path), str(path))
+    variant = make_env(path, seeds=5).unwrapped.game  # a variant of the file's rules
+    assert variant.params == {**game.params, "seeds": 5} and variant.known_as == "Wari (variant)"
+    assert variant.cli_spec().startswith("family:") and parse_game(variant.cli_spec()).params == variant.params
+    with pytest.raises(ValueError, match=r"has no parameter 'pits'; its rules: holes, seeds, "):
+        make_env(path, pits=4)
 
 
 @pytest.mark.parametrize("call, message", [
@@ -58,7 +65,7 @@ def test_a_mancalagames_file_is_a_game_by_its_path():
     (lambda: make_env("wari:seeds=5", seeds=4), r"^game spec 'wari:seeds=5' and the keywords both give seeds$"),
     (lambda: make_env("Missing.txt"), r"^cannot read the MancalaGames file 'Missing.txt'"),
     (lambda: make_env(make_game("kalah"), pits=4), r"takes no rule parameters, got \['pits'\]$"),
-    (lambda: make_env("Missing.TXT", pits=4), r"takes no rule parameters, got \['pits'\]$"),
+    (lambda: make_env("Missing.TXT", seeds=4), r"^cannot read the MancalaGames file 'Missing.TXT'"),
     (lambda: make_env("kalah", pits=0), r"^pits must be >= 1, got 0"),
 ])
 def test_what_is_refused_is_named_in_one_line(call, message):

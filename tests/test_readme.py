@@ -40,3 +40,8 @@ def test_readme_examples_of_deterministic_players_use_random_openings():
     for line in README.splitlines():
         if line.startswith("mancala-marl ") and line.split()[1] in ("arena", "tournament", "paper-table"):
             assert "--opening" in line, line
+
+
+def test_readme_stays_within_200_lines():
+    # the detail belongs in the docs; README is what a newcomer reads first
+    assert len(README.splitlines()) <= 200

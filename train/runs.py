@@ -39,8 +39,14 @@ def default_run_dir(game: str, rules: dict | None, *parts: str) -> str:
 
 def mix_run_dir(games, *parts: str) -> str:
     """``runs/GAME+GAME-PARTS`` for a run of several games (each as :func:`default_run_dir` names one)."""
-    return "runs/" + "-".join(["+".join(game.cli_spec().replace(":", "-").replace(",", "-") for game in games),
-                               *parts])
+    return "runs/" + "-".join(["+".join(run_name(game) for game in games), *parts])
+
+
+def run_name(game) -> str:
+    """A game as a run's folder names it: its spec (a MancalaGames file's name, not its path) with
+    ``-`` for the spec's punctuation."""
+    spec = Path(game.source_file).stem.lower() if game.source_file else game.cli_spec()
+    return spec.replace(":", "-").replace(",", "-")
 
 
 def program() -> str:

@@ -100,19 +100,22 @@ GAMES: dict[str, type[Game]] = _register(Kalah, Sungka, TogyzKumalak, Oware, Fam
 VARIANTS = tuple(GAMES)
 
 
-def rules_help() -> str:
-    """Every game's rule parameters with their defaults and ranges, for the command line's help:
-    ``kalah: pits=6 (1..64), ...; sungka: ...``."""
-    return "; ".join(f"{name}: " + ", ".join(param.help(doc=False) for param in cls.parameters)
-                     for name, cls in GAMES.items())
-
-
 def make_game(name: str, **params) -> Game:
     """Build a game by registry name (``"kalah"``, ``"sungka"``, ...) or by the name of a traditional
     game (``"wari"``, ``"dakon"``: :data:`NAMED`, the parameters changing its preset) with its rule
     parameters.
 
+    ``name`` may also be a MancalaGames rules file (:func:`names_a_file`), whose rules the
+    parameters change (a variant of it, no longer named by the file).
+
     Raises ValueError naming an unknown game or parameter, or a parameter with a bad value."""
+    if names_a_file(name):
+        game = load_mancalagames(name)
+        if not params or {**game.params, **params} == game.params:
+            return game
+        variant = GAMES[game.name](**{**game.params, **params})
+        variant.title = f"{game.title} (variant)"
+        return variant
     if isinstance(name, str) and name in NAMED:  # a traditional game: a preset of a registered one
         preset = NAMED[name]
         game = GAMES[preset.game](**{**preset.params, **params})
@@ -143,10 +146,12 @@ def parse_game(spec, **rules) -> Game:
     ``.txt``: :func:`load_mancalagames`), or a spec like ``"kalah"``, ``"dakon"`` or
     ``"kalah:pits=4,seeds=3"`` (the command line's form), with more ``rules`` as keywords (as
     :func:`make_game` takes them)."""
-    if isinstance(spec, Game) or names_a_file(spec):
+    if isinstance(spec, Game):
         if rules:
-            raise BadInput(f"{spec}: a built game or a rules file takes no rule parameters, got {sorted(rules)}")
-        return spec if isinstance(spec, Game) else load_mancalagames(spec)
+            raise BadInput(f"{spec!r}: a built game takes no rule parameters, got {sorted(rules)}")
+        return spec
+    if names_a_file(spec):
+        return make_game(spec, **rules)
     name, params = split_game_spec(str(spec))
     twice = sorted(set(params) & set(rules))
     if twice:
@@ -156,7 +161,7 @@ def parse_game(spec, **rules) -> Game:
 
 def names_a_file(spec) -> bool:
     """Whether ``spec`` is a MancalaGames rules file: a path, or a name ending in ``.txt``."""
-    return isinstance(spec, os.PathLike) or str(spec).lower().endswith(".txt")
+    return isinstance(spec, os.PathLike) or (isinstance(spec, str) and spec.lower().endswith(".txt"))
 
 
 def split_game_spec(spec: str) -> tuple[str, dict]:
@@ -168,5 +173,5 @@ def split_game_spec(spec: str) -> tuple[str, dict]:
 
 
 __all__ = ["GAME_OVER", "GAMES", "MAX_MOVES", "VARIANTS", "Family", "Game", "IllegalMoveError", "Kalah", "Oware", "Param",
-           "Sungka", "TogyzKumalak", "game_class_faults", "make_game", "parse_game", "rules_help",
+           "Sungka", "TogyzKumalak", "game_class_faults", "make_game", "parse_game",
            "split_game_spec", "load_mancalagames", "NAMED", "NAMED_GAMES", "NamedGame"]

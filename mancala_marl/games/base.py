@@ -57,6 +57,7 @@ import numpy as np
 from mancala_marl.errors import BadInput, IllegalMoveError
 from .._compile import kernel
 from .params import Param, check_values
+from .named import NAMED
 
 # The first entries of a game's ``spec`` (an int64 array handed to every kernel): the game's id,
 # then its parameters in the order of their declaration, the pits and the seeds first. Its last
@@ -245,6 +246,9 @@ class Game:
     capture_word, mark_word = "capture", "mark"
     examples: tuple[dict, ...] = ({},)  # rule parameters the generic tests and benchmarks use
     preset = None  # the NamedGame a game was made as, by make_game (mancala_marl.games.named)
+    # The MancalaGames file a game was read from, and the name the file gives it (load_mancalagames).
+    source_file: str | None = None
+    title: str | None = None
     # Whether a finished game has every seed in a store: the four games sweep the board at their
     # end; a family game may end with seeds on the board, or with seeds out of play.
     sweeps_at_end = True
@@ -518,9 +522,43 @@ class Game:
         the mark (Togyz Kumalak's tuzduks); none by default."""
         return [], ""
 
+    @property
+    def known_as(self) -> str:
+        """The name its players know the game by: a named game's title (``Dakon``), the name a
+        MancalaGames file gives it (``Ayo``), else its registry name; with ``(variant)`` where its
+        rules differ from the ones that name stands for. For headers and titles; :meth:`cli_spec`
+        is the name that rebuilds it."""
+        if self.title:
+            return self.title
+        preset = self.preset or NAMED.get(self.name)  # Kalah as kalah_v0 builds it is Kalah too
+        if preset is not None:
+            return preset.title + " (variant)" * (self.cli_spec() != preset.name)
+        return self.name
+
+    @property
+    def labelled(self) -> str:
+        """:attr:`known_as` with the name to type for it, for a message: ``Dakon (variant)
+        (dakon:seeds=3)``, ``Ayo (GameProps/Ayo.txt)``, or the spec alone where the name would repeat it
+        (``kalah:pits=4``); a spec past 40 characters as :attr:`spec_name`."""
+        spec = self.cli_spec()
+        spec = spec if len(spec) <= 40 else self.spec_name
+        return spec if self.known_as in (spec, self.spec_name) else f"{self.known_as} ({spec})"
+
+    @property
+    def spec_name(self) -> str:
+        """The name of :meth:`cli_spec` without its parameters: a named game's (``dakon``), a
+        MancalaGames file's path, or the registry name; ``--json`` writes it as ``"game"``, beside
+        the game's ``params``, and :func:`mancala_marl.games.game_from` builds the game again from both."""
+        if self.preset is not None:
+            return self.preset.name
+        return self.source_file or self.name
+
     def cli_spec(self) -> str:
         """The game as the command line names it: its name (a traditional game's, for one made by
-        that name) and the rule parameters that differ from its defaults, e.g. ``kalah:pits=4,seeds=3``."""
+        that name; the path of the MancalaGames file it was read from) and the rule parameters that
+        differ from its defaults, e.g. ``kalah:pits=4,seeds=3``."""
+        if self.source_file is not None:  # a file's game is the file's rules, all of them
+            return self.source_file
         defaults = {param.name: param.default for param in self.parameters}
         name = self.name
         if self.preset is not None:

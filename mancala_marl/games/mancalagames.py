@@ -379,6 +379,7 @@ def load_mancalagames(path) -> Family:
     name = Path(path).name
     game = Family(**family_params(data, name))
     game.title = data["game_info"].get("name", Path(path).stem)
+    game.source_file = str(path)
     return game
 
 
