@@ -12,10 +12,10 @@ from dataclasses import fields
 
 from mancala_marl.agents.base import literal, split_policy_specs
 from mancala_marl.errors import BadInput
-from mancala_marl.games import GAMES, NAMED
+from mancala_marl.games import GAMES, TRADITIONAL
 
 BAD_INPUT, INTERRUPTED, BROKEN_PIPE = 2, 130, 141  # the shell's statuses for an interrupt and SIGPIPE
-GAME_HELP = (f"a game: {', '.join(GAMES)}, a traditional game by name ({', '.join(n for n in NAMED if n not in GAMES)}) "
+GAME_HELP = (f"a game: {', '.join(GAMES)}, a traditional game by name ({', '.join(TRADITIONAL)}) "
              f"or a MancalaGames rules file (path/Ayo.txt), with rule parameters after a colon if wanted: "
              f"kalah:pits=4,seeds=3, wari:seeds=5. A game's rules and parameters: mancala-marl rules GAME")
 # Written out rather than read from the registry, which would import every policy for --help

@@ -40,10 +40,8 @@ def parameter_lines(game) -> list[str]:
     lines = []
     for param in game.parameters:
         value = game.params[param.name]
-        shown = str(value).lower() if param.type is bool else value
-        default = str(param.default).lower() if param.type is bool else param.default
-        note = "" if value == param.default else f"; default {default}"
-        lines.append(f"  {param.name}={shown} ({param.range_text}{note}): {param.doc}")
+        note = "" if value == param.default else f"; default {param.shown(param.default)}"
+        lines.append(f"  {param.name}={param.shown(value)} ({param.range_text}{note}): {param.doc}")
     return lines
 
 

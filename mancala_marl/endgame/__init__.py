@@ -160,8 +160,7 @@ def solver_class(game):
 
     classes = {"kalah": Solver, "oware": ResultSolver}
     if game.name not in classes:
-        named = game.labelled
-        raise BadInput(f"perfect: no endgame database or solver for {named}; perfect play covers Kalah and Oware, "
+        raise BadInput(f"perfect: no endgame database or solver for {game.labelled}; perfect play covers Kalah and Oware, "
                        f"at any size (on {game.known_as} use alphabeta, or solver on boards of at most 40 seeds)")
     return classes[game.name]
 

@@ -98,6 +98,8 @@ def _register(*classes: type[Game]) -> dict[str, type[Game]]:
 # The registry: one entry per game, in the order of the games' ids (spec[SPEC_GAME]).
 GAMES: dict[str, type[Game]] = _register(Kalah, Sungka, TogyzKumalak, Oware, Family)
 VARIANTS = tuple(GAMES)
+# the named games that are not registered games themselves (oware, sungka, togyz_kumalak are both)
+TRADITIONAL = tuple(name for name in NAMED if name not in GAMES)
 
 
 def make_game(name: str, **params) -> Game:
@@ -135,10 +137,9 @@ def make_game(name: str, **params) -> Game:
 def unknown_game(name) -> str:
     """The one line refusing an unknown game name: the nearest known names first (``dakonn``: did
     you mean dakon?), then the games, each once (the package's own games are named games too)."""
-    named = [game for game in NAMED if game not in GAMES]
-    near = difflib.get_close_matches(str(name), [*GAMES, *named], n=3, cutoff=0.75)
+    near = difflib.get_close_matches(str(name), [*GAMES, *TRADITIONAL], n=3, cutoff=0.75)
     hint = f"did you mean {' or '.join(near)}? " if near else ""
-    return f"unknown game {name!r}; {hint}known games: {', '.join(GAMES)}; named games: {', '.join(named)}"
+    return f"unknown game {name!r}; {hint}known games: {', '.join(GAMES)}; named games: {', '.join(TRADITIONAL)}"
 
 
 def parse_game(spec, **rules) -> Game:
@@ -173,5 +174,5 @@ def split_game_spec(spec: str) -> tuple[str, dict]:
 
 
 __all__ = ["GAME_OVER", "GAMES", "MAX_MOVES", "VARIANTS", "Family", "Game", "IllegalMoveError", "Kalah", "Oware", "Param",
-           "Sungka", "TogyzKumalak", "game_class_faults", "make_game", "parse_game",
+           "Sungka", "TogyzKumalak", "game_class_faults", "make_game", "parse_game", "TRADITIONAL",
            "split_game_spec", "load_mancalagames", "NAMED", "NAMED_GAMES", "NamedGame"]

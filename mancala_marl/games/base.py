@@ -548,7 +548,7 @@ class Game:
     def spec_name(self) -> str:
         """The name of :meth:`cli_spec` without its parameters: a named game's (``dakon``), a
         MancalaGames file's path, or the registry name; ``--json`` writes it as ``"game"``, beside
-        the game's ``params``, and :func:`mancala_marl.games.game_from` builds the game again from both."""
+        the game's ``params``, and :func:`mancala_marl.games.make_game` builds the game again from both."""
         if self.preset is not None:
             return self.preset.name
         return self.source_file or self.name

@@ -124,10 +124,13 @@ class Param:
             return " or ".join(self.choices) if self.choices else "text"
         return "true or false" if self.type is bool else TYPE_WORDS[self.type]
 
+    def shown(self, value) -> str:
+        """``value`` as the command line writes it: a boolean in lower case (``seeds=4``, ``sow_store=true``)."""
+        return str(value).lower() if self.type is bool else str(value)
+
     def help(self, doc: bool = True) -> str:
         """One line for help texts: ``pits=6 (1..64): pits a side``, without the doc if not ``doc``."""
-        default = str(self.default).lower() if self.type is bool else self.default
-        return f"{self.name}={default} ({self.range_text})" + (f": {self.doc}" if doc else "")
+        return f"{self.name}={self.shown(self.default)} ({self.range_text})" + (f": {self.doc}" if doc else "")
 
 
 def choice_names(codes: type[IntEnum]) -> tuple[str, ...]:
