@@ -247,7 +247,7 @@ def arena(game, a, b, n: int = 100, seed: int = 0, workers: int = 1, opening: in
 
 def game_label(result: dict) -> str:
     """The game of a result by the name its players know it, and the spec that names its rules
-    (``Dakon (dakon:seeds=5)``: :attr:`~mancala_marl.games.Game.labelled`)."""
+    (``Dakon (dakon:seeds=5)``: :attr:`~mancala_marl.games.base.Game.labelled`)."""
     return make_game(result["game"], **result["params"]).labelled
 
 
