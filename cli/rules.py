@@ -60,7 +60,7 @@ def run(args) -> int:
         print("\nmancala-marl rules GAME: a game's rules and parameters")
         return 0
     game = parse_game(args.game)
-    text = game.rules_text(plain=True)
+    text = game.rules_text()
     if args.json:
         print(json.dumps({"game": game.spec_name, "title": game.known_as, "params": game.params, "rules": text}))
         return 0

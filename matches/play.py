@@ -75,9 +75,9 @@ def what_it_did(game, before, pit: int, whose: str = "its") -> str:
 
 
 def rules_text(game) -> str:
-    """The in-game help: the rules of the game being played (its rules module's docstring, without
-    the docs' markup), the rule parameters, and how the pits are numbered for the person."""
-    return (f"\n{game!r}\n\n{game.rules_text(plain=True)}\n\nYour {game.pit_word} are on the bottom row, numbered "
+    """The in-game help: the rules of the game being played, in a player's words, and how the pits
+    are numbered for the person."""
+    return (f"\n{game.labelled}\n\n{game.rules_text()}\n\nYour {game.pit_word} are on the bottom row, numbered "
             f"0..{game.pits - 1} left to right, the direction you sow in; your store is at the end of the row."
             + (f" A move also names its way: k sows pit k counter-clockwise (left to right along your row), "
                f"{game.pits} + k sows it clockwise." if game.actions > game.pits else "") + "\n")

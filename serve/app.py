@@ -91,18 +91,12 @@ def preset_rules(game) -> dict:
 
 
 def rules_doc(game) -> str:
-    """The rules a page shows for ``game``: its rules module's docstring as plain text (no
-    reStructuredText marks), after a traditional game's own lines (what sets it apart, where it is
-    played, its source, the parameters that make it)."""
-    text, preset = game.rules_text(plain=True), game.preset
+    """The rules a page shows for ``game``: its rules in a player's words (``Game.rules_text``),
+    after a traditional game's own lines (where it is played, what sets it apart, its source)."""
+    text, preset = game.rules_text(), game.preset
     if preset is None:
         return text
-    head = [f"{preset.title}, {preset.region}. {preset.about}", f"Source: {preset.source}."]
-    changed = preset_rules(game)
-    if preset.game == "family":
-        head.append("A point of the family below: " + (", ".join(f"{k}={v}" for k, v in changed.items())
-                                                       or "its defaults") + ".")
-    return "\n".join(head) + "\n\n" + text
+    return f"{preset.title}, {preset.region}. {preset.about}\nSource: {preset.source}.\n\n{text}"
 
 
 class Refused(BadInput):
@@ -192,7 +186,8 @@ def create_app(table: Table | None = None):
         else:
             game_id, match, played = await run_in_threadpool(table.new, name, rules, players, moves)
         state, record = await _locked(match, lambda m: (m.state_json(), m.record()))
-        return JSONResponse({"id": game_id, "state": state, "played": played, **record}, status_code=201)
+        return JSONResponse({"id": game_id, "state": state, "played": played, **record,
+                             "rules_doc": rules_doc(match.game)}, status_code=201)
 
     async def get_game(request):
         match = table.get(request.path_params["id"])
@@ -274,7 +269,7 @@ def _catalog(table: Table) -> dict:
     """The answer of GET /api/games: the registered games with their parameters; the traditional
     games by name (``named``: each a registered game and its preset rules); the policies, the
     server's bounds and engines."""
-    games = [{"name": name, "rules_doc": cls().rules_text(plain=True),
+    games = [{"name": name, "rules_doc": cls().rules_text(),
               "parameters": [{"name": p.name, "type": p.type.__name__, "default": p.default, "doc": p.doc,
                               "low": p.low, "high": p.high, "choices": list(p.choices)}
                              for p in cls.parameters],

@@ -238,5 +238,6 @@ def test_a_game_keeps_its_name_in_every_command(capsys, tmp_path, monkeypatch):
     assert main(["play", str(wari_file), "--opponent", "random"]) == 0  # a file, as every command takes one
     out = capsys.readouterr().out
     assert out.startswith(f"Wari ({wari_file}): you are player_0") and "\nWari: player_0 to move" in out
+    assert make_game(str(wari_file)).rules_text() in out  # "?": the game's rules in a player's words
     assert main(["rules", str(wari_file), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["title"] == "Wari"

@@ -89,7 +89,8 @@ def test_the_rules_command_lists_every_parameter_with_its_value_and_range(capsys
             assert f"\n  {param.help(doc=False)}: {param.doc}" in out
     assert main(["rules", "dakon:seeds=5"]) == 0  # a named game's own values, and the defaults beside them
     out = capsys.readouterr().out
-    assert out.startswith("Dakon (variant) (dakon:seeds=5)\n")
+    assert out.startswith("Dakon (variant) (dakon:seeds=5)\n\n" + make_game("dakon", seeds=5).rules_text() + "\n")
+    assert "Each hole starts with 5 seeds, 70 in all." in out  # the text is this variant's
     assert "\n  holes=7 (2..64; default 6): holes a side\n" in out and "\n  seeds=5 (" in out
 
 

@@ -139,21 +139,22 @@ def test_captures_and_the_final_sweep_are_named():
 
 def test_question_mark_prints_the_rules_and_the_numbering_then_asks_again():
     code, out = run("?\nq\n")
-    assert "Last seed in the own store: extra turn" in out  # Kalah's rules, from its rules file
-    assert "Kalah(pits=3, seeds=2" in out and "numbered 0..2 left to right" in out
+    assert make_game("kalah", pits=3, seeds=2).rules_text() in out  # Kalah's rules, in a player's words
+    assert "A last seed in their own store gives the player another turn." in out
+    assert "\nkalah:pits=3,seeds=2\n" in out and "numbered 0..2 left to right" in out
     assert out.count("your move, legal pits") == 2 and code == 0
     code, out = run("help\nq\n", seat=1)
     assert "on the bottom row, numbered 0..2 left to right" in out
 
 
 @pytest.mark.parametrize("game", ["oware", "togyz_kumalak", "sungka"])
-def test_the_rules_are_printed_without_the_docs_markup(game):
+def test_the_rules_are_printed_in_the_games_own_words(game):
     code, out = run("?\nq\n", game=game, opponent="random")
-    assert "``" not in out and ":data:`" not in out and ":func:`" not in out, out
-    if game == "oware":
-        assert 'grand_slam="no_capture" (OpenSpiel, default)' in out and "2 * 256 + 3" in out
-    if game == "sungka":
-        assert "that is sunog: the stone" in out
+    assert "``" not in out and ":data:`" not in out and "=" not in out.split("legal pits")[0], out
+    assert make_game(game).rules_text() in out
+    said = {"oware": "(a grand slam) may be played but captures nothing", "sungka": "is sunog",
+            "togyz_kumalak": "an owned hole is a tuzduk"}
+    assert said[game] in out
 
 
 def test_playing_second_your_row_is_at_the_bottom_numbered_from_your_left():

@@ -59,9 +59,9 @@ def test_the_catalog_lists_every_game_with_its_parameters_and_the_policies(clien
         cls = GAMES[entry["name"]]
         assert [p["name"] for p in entry["parameters"]] == [p.name for p in cls.parameters]
         assert [p["default"] for p in entry["parameters"]] == [p.default for p in cls.parameters]
-        assert entry["rules_doc"] and entry["rules_doc"] == cls().rules_text(plain=True)
-        # plain text for the page's dialog: no reStructuredText roles or code marks left
-        assert not re.search(r":[a-z]+:`|``", entry["rules_doc"]), entry["name"]
+        assert entry["rules_doc"] and entry["rules_doc"] == cls().rules_text()
+        # a player's text for the page's dialog: no reStructuredText roles, code marks or parameters
+        assert not re.search(r":[a-z]+:`|``|=", entry["rules_doc"]), entry["name"]
         assert entry["pit_word"] == cls.pit_word
     assert {"random", "alphabeta", "alphazero"} <= set(body["policies"]) and "solver" not in body["policies"]
     assert body["default_opponent"] == "alphazero" and body["engines"] == ["alphabeta", "alphazero"]
@@ -79,7 +79,7 @@ def test_the_catalog_lists_the_family_and_the_traditional_games_by_name(client):
             preset.title, preset.game, preset.region, preset.source, preset.about)
         game = make_game(name)  # the preset rules: what differs from the registered game's defaults
         assert make_game(entry["game"], **entry["rules"]).params == game.params
-        assert entry["rules_doc"].startswith(preset.title) and entry["rules_doc"].endswith(game.rules_text(plain=True))
+        assert entry["rules_doc"].startswith(preset.title) and entry["rules_doc"].endswith("\n\n" + game.rules_text())
     assert named["wari"]["rules"] == {} and named["dakon"]["rules"]["holes"] == 7
     # no network is shipped for the family's rules: its games' opponent is alphabeta
     assert named["dakon"]["opponent"] == "alphabeta" and named["oware"]["opponent"] == "alphazero"

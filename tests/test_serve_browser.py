@@ -148,7 +148,26 @@ def test_the_default_page_plays_kalah_against_alphazero_with_the_engines_view(se
     assert api_state(server, browser)["moves"] == [] and board_on_page(browser) == record["state"]["board"][:0] + \
         api_state(server, browser)["state"]["board"]
     browser.find_element("id", "rules-button").click()
-    assert "Kalah" in browser.find_element("id", "rules-text").text
+    assert browser.find_element("id", "rules-text").text == api_state(server, browser)["rules_doc"].strip()
+    browser.find_element("css selector", "#rules-dialog button").click()
+
+
+def test_the_rules_dialog_shows_the_game_on_the_board_in_its_own_words_from_the_top(server, browser):
+    browser.set_window_size(420, 640)  # a phone: the rules run past the dialog's height
+    try:
+        browser.get(f"{server}/?game=dakon&mode=people&speed=0")
+        settle(browser)
+        browser.find_element("id", "rules-button").click()
+        text = browser.find_element("id", "rules-text").text
+        assert text == api_state(server, browser)["rules_doc"].strip() and text.startswith("Dakon, Southeast Asia")
+        scrolled = browser.execute_script("const d = document.getElementById('rules-dialog');"
+                                          "return [d.scrollTop, d.scrollHeight, d.clientHeight];")
+        assert scrolled[1] > scrolled[2] and scrolled[0] == 0, scrolled  # it overflows, and opens at its top
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(SCREENSHOTS / "serve_rules_dialog.png"))
+        browser.find_element("css selector", "#rules-dialog button").click()
+    finally:
+        browser.set_window_size(1280, 900)
 
 
 def test_two_policies_are_watched_to_the_end(server, browser):

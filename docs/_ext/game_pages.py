@@ -1,16 +1,16 @@
 """Sphinx extension: one page per registered game, written from its rules file at build time;
 the charts drawn from benchmarks/results; and the tests' marks taken out of the code a reader sees.
 
-Every game in :data:`mancala_marl.games.GAMES` gets ``games/<name>.md``: its rules (the rules
-module's docstring), pictures of the board drawn by :mod:`mancala_marl.svg` (as the web page draws it) at
+Every game in :data:`mancala_marl.games.GAMES` gets ``games/<name>.md``: its rules in a player's words
+(``Game.rules_text()``) and as implemented (the rules module's docstring), pictures of the board drawn by :mod:`mancala_marl.svg` (as the web page draws it) at
 moments found by playing seeded random games (the start, a capture, an extra turn, a move that
 sows on from a pit it reached, a pit marked by the rules, a pass, the end), a worked move
 sequence with the code that replays it, the rule parameters, the observation and action spaces,
 the rewards and the version history. A new variant gets its page from its file alone.
 
 The traditional games by name (:data:`mancala_marl.games.NAMED_GAMES`) get one catalogue page,
-``games/traditional.md``: each game's starting board, region, source, line and the parameters that
-make it, with the MancalaGames file it matched in ``benchmarks/results/family_crosscheck/``.
+``games/traditional.md``: each game's starting board, region, source, line, rules text and the
+parameters that make it, with the MancalaGames file it matched in ``benchmarks/results/family_crosscheck/``.
 
 The pages and pictures are build outputs (``docs/games/`` is ignored by git); the ladder chart of
 ``agents_arena.md`` is drawn here too, from ``benchmarks/results/ladder/ladder.json``.
@@ -42,6 +42,11 @@ WORKED_MOVES = 8
 def title(cls) -> str:
     """``TogyzKumalak`` -> ``Togyz Kumalak``."""
     return TITLES.get(cls.__name__) or re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__)
+
+
+def quoted(text: str) -> list[str]:
+    """A player's text as a Markdown block quote, a paragraph per paragraph."""
+    return [f"> {line}" if line else ">" for line in text.splitlines()]
 
 
 def moved_on(game, before, after, mover, pit) -> bool:
@@ -195,7 +200,16 @@ def game_page(name: str, cls) -> str:
         f"name `{name}`. By default {game.pits} {game.pit_word} of {game.seeds} {game.seed_word} a side, "
         f"{game.total_seeds} in all.",
         "",
-        "## Rules",
+        "## How it is played",
+        "",
+        f"In a player's words, written from the rule parameters (`Game.rules_text()`, also `mancala-marl rules "
+        f"{name}`, the web app's Rules dialog and `?` in `mancala-marl play`); the defaults here.",
+        "",
+        *quoted(game.rules_text()),
+        "",
+        "## The rules as implemented",
+        "",
+        "The rules module's notes for developers: the board's layout in the state, each rule's exact reading.",
         "",
         "```{eval-rst}",
         f".. automodule:: {module}",
@@ -365,7 +379,7 @@ def catalogue_page() -> str:
         out += [f"(named-{g.name})=", f"## {g.title}", "",
                 f"```{{figure}} img/named_{g.name}.svg", f":alt: {g.title} at the start", "",
                 f"{g.title} at the start: {game.pits} {game.pit_word} a side, {game.seeds} {game.seed_word} in each.", "```",
-                "", g.about, "",
+                "", g.about, "", *quoted(game.rules_text()), "",
                 f"- Region: {g.region}",
                 f"- Source: {linked(g.source)}"]
         if g.game == "family":

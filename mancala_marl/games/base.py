@@ -48,8 +48,6 @@ The registry (:mod:`mancala_marl.games`) checks that a game class declares all o
 from __future__ import annotations
 
 import inspect
-import re
-import sys
 from enum import IntEnum
 
 import numpy as np
@@ -231,6 +229,7 @@ class Game:
     game_id = -1  # set by the registry
     parameters: tuple[Param, ...] = ()
     pit_word, seed_word = "pits", "seeds"  # the names of parameters[0] and [1], set from them
+    terms = ""  # the game's own names for its parts, a sentence that ends its rules_text
     apply_kernel = None
     legal_kernel = staticmethod(nonempty_pits)
     exact_kernel = staticmethod(store_exact)
@@ -408,15 +407,21 @@ class Game:
         """The two stores (player_0's, player_1's)."""
         return int(state[self.pits]), int(state[2 * self.pits + 1])
 
-    def rules_text(self, plain: bool = False) -> str:
-        """The rules of this game: its rules module's docstring, as the docs show it (reStructuredText),
-        or with ``plain`` without the markup, each marked word as the word alone (a terminal, a dialog)."""
-        text = (sys.modules[type(self).__module__].__doc__ or "").strip()
-        if not plain:
-            return text
-        text = re.sub(r":[a-z]+:`~?([^`]*?)`", lambda m: m.group(1).rsplit(".", 1)[-1], text)
-        text = re.sub(r"``(.+?)``", r"\1", text, flags=re.S)
-        return re.sub(r"(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])", r"\1", text)
+    def rules_text(self) -> str:
+        """The rules of this game in a player's words, plain paragraphs written from its rule
+        parameters (:mod:`mancala_marl.games.family_text`), in its own words for pits and seeds. The
+        rules module's docstring is the developer's account of the same rules."""
+        from .family_text import describe
+        text = describe(self.family_rules(), self.pit_word[:-1], self.seed_word[:-1])
+        return f"{text}\n\n{self.terms}" if self.terms else text
+
+    def family_rules(self) -> dict:
+        """This game's rules as a point of the two-row family (all its parameters): the package's own
+        games through ``family.FAMILY_POINTS``, which play move for move as
+        their kernels."""
+        from .family import FAMILY_POINTS
+        from .family_rules import DEFAULTS
+        return {**DEFAULTS, **FAMILY_POINTS[self.name](**self.params)}
 
     def out_of_play(self, state: np.ndarray) -> int:
         """Seeds no longer on the board nor in a store (a family game's, see ``sweeps_at_end``)."""

@@ -246,6 +246,9 @@ def togyz_rules(holes: int = 9, balls: int = 9, stop_at_majority: bool = True) -
             "child_side": "opponent", "child_holes": "not_symmetric", "children_bank": True}
 
 
+# the package's own games as points of the family, by registered name
+FAMILY_POINTS = {"kalah": kalah_rules, "sungka": sungka_rules, "oware": oware_rules, "togyz_kumalak": togyz_rules}
+
 REDRAWS = 1000  # random starts drawn for a row before a move rule that refuses them all is given up
 
 
@@ -381,6 +384,9 @@ class Family(Game):
         winner = int(state[self.board_size + WINNER]) - 1
         sign = 0.0 if winner < 0 else (1.0 if winner == 0 else -1.0)
         return np.array([sign, -sign], dtype=np.float32)
+
+    def family_rules(self) -> dict:
+        return dict(self.params)
 
     def count_actions(self):
         """Twice the holes where a move names its way (hole h counter-clockwise, h + holes

@@ -64,6 +64,7 @@ def apply_move(state, pit, spec):
 
 
 class Kalah(Game):
+    terms = "The stores are called kalahs."
     name = "kalah"
     parameters = PARAMETERS
     apply_kernel = staticmethod(apply_move)

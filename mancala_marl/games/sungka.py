@@ -89,6 +89,7 @@ def apply_move(state, house, spec):
 
 
 class Sungka(Game):
+    terms = "The stores are called heads, and the capture across from an empty house of one's own is sunog."
     name = "sungka"
     parameters = PARAMETERS
     apply_kernel = staticmethod(apply_move)

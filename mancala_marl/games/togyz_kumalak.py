@@ -180,6 +180,7 @@ def tesauro(state, player, spec, obs_id, out):
 
 
 class TogyzKumalak(Game):
+    terms = "The stores are called kazans, and an owned hole is a tuzduk."
     name = "togyz_kumalak"
     mark_word = "tuzduk"
     parameters = PARAMETERS

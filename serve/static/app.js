@@ -422,8 +422,10 @@ async function start() {
   $("rules-button").addEventListener("click", () => {
     const info = gameInfo(ui.record?.game || $("game").value);
     $("rules-title").textContent = info.title || info.name;
-    $("rules-text").textContent = info.rules_doc;  // plain text: the server took the docs' marks out
+    // the rules of the game on the board (its own parameters), else of the game picked in the form
+    $("rules-text").textContent = ui.record?.rules_doc || info.rules_doc;
     $("rules-dialog").showModal();
+    $("rules-dialog").scrollTop = 0;  // showModal focuses the Close button below the text: open at the top
   });
   $("engine-toggle").addEventListener("change", analyse);
   $("engine").addEventListener("change", analyse);
