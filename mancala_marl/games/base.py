@@ -229,7 +229,10 @@ class Game:
     game_id = -1  # set by the registry
     parameters: tuple[Param, ...] = ()
     pit_word, seed_word = "pits", "seeds"  # the names of parameters[0] and [1], set from them
-    terms = ""  # the game's own names for its parts, a sentence that ends its rules_text
+    # rules_text(), family_rules(): each game's own (mancala_marl.games.family_text.rules_text, the
+    # game's rules as the two-row family's parameters); terms: its own names for its parts, a
+    # sentence that ends its rules_text
+    terms = ""
     apply_kernel = None
     legal_kernel = staticmethod(nonempty_pits)
     exact_kernel = staticmethod(store_exact)
@@ -406,22 +409,6 @@ class Game:
     def scores(self, state: np.ndarray) -> tuple[int, int]:
         """The two stores (player_0's, player_1's)."""
         return int(state[self.pits]), int(state[2 * self.pits + 1])
-
-    def rules_text(self) -> str:
-        """The rules of this game in a player's words, plain paragraphs written from its rule
-        parameters (:mod:`mancala_marl.games.family_text`), in its own words for pits and seeds. The
-        rules module's docstring is the developer's account of the same rules."""
-        from .family_text import describe
-        text = describe(self.family_rules(), self.pit_word[:-1], self.seed_word[:-1])
-        return f"{text}\n\n{self.terms}" if self.terms else text
-
-    def family_rules(self) -> dict:
-        """This game's rules as a point of the two-row family (all its parameters): the package's own
-        games through ``family.FAMILY_POINTS``, which play move for move as
-        their kernels."""
-        from .family import FAMILY_POINTS
-        from .family_rules import DEFAULTS
-        return {**DEFAULTS, **FAMILY_POINTS[self.name](**self.params)}
 
     def out_of_play(self, state: np.ndarray) -> int:
         """Seeds no longer on the board nor in a store (a family game's, see ``sweeps_at_end``)."""

@@ -18,8 +18,9 @@ draws each row from. The game's seeds, and so the winning count, are those the s
 all but one with ``leave_one``) and drops one in each hole along the ring, in ``direction``:
 ``ccw`` or ``cw`` for every move; ``outward`` (the left half of a row sows clockwise, the right
 half counter-clockwise, away from the middle; with ``min_seeds=1`` a lone seed sown across the end
-of the rows may not be played straight back) or ``inward`` (towards the middle); ``by_parity``: an
-odd count lifted sows counter-clockwise, an even one clockwise; ``opposed``: the first move of the
+of the rows may not be played straight back) or ``inward`` (towards the middle); ``by_parity``: a
+hole of an odd count sows counter-clockwise, of an even one clockwise (its count before the move,
+with ``leave_one`` too); ``opposed``: the first move of the
 game chooses its way, which is the first mover's for the game, and the other player sows the
 other way. ``choose_direction`` lets the mover choose the way of the ``middle`` hole of an odd row
 (which ``outward`` and ``inward`` need there) or of ``all`` holes. Captures read "backward" and
@@ -197,6 +198,7 @@ from .history import HISTORY, clear_history, record_position
 from .family_rules import DRAWS, draw, refusal, repaired, strategy
 from .family_sowing import action_backward, way_allowed
 from .family_start import draw_rows, start_state, start_total
+from .family_text import rules_text
 from .family_encoding import BOARD_LENGTH, RULES_HOLES, RULES_LENGTH, rules_observation
 from .family_turns import apply_move, legal_holes, may_move
 
@@ -245,9 +247,6 @@ def togyz_rules(holes: int = 9, balls: int = 9, stop_at_majority: bool = True) -
             "early_win": stop_at_majority, "win_sweep": stop_at_majority, "children": "one", "child_count": 3,
             "child_side": "opponent", "child_holes": "not_symmetric", "children_bank": True}
 
-
-# the package's own games as points of the family, by registered name
-FAMILY_POINTS = {"kalah": kalah_rules, "sungka": sungka_rules, "oware": oware_rules, "togyz_kumalak": togyz_rules}
 
 REDRAWS = 1000  # random starts drawn for a row before a move rule that refuses them all is given up
 
@@ -384,6 +383,8 @@ class Family(Game):
         winner = int(state[self.board_size + WINNER]) - 1
         sign = 0.0 if winner < 0 else (1.0 if winner == 0 else -1.0)
         return np.array([sign, -sign], dtype=np.float32)
+
+    rules_text = rules_text
 
     def family_rules(self) -> dict:
         return dict(self.params)

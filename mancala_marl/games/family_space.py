@@ -145,7 +145,7 @@ PARAMETERS = (
                                  "pattern (family_start says each), or at random from the environment's seed",
           choices=Start),
     Param("direction", str, "ccw", "the way seeds are sown round the ring: one way, outward or inward from the "
-                                   "middle of the row, by the count lifted (odd: ccw), or opposed (the first "
+                                   "middle of the row, by the count in the hole (odd: ccw), or opposed (the first "
                                    "mover chooses a way for the game, the other player sows the other)",
           choices=Direction),
     Param("choose_direction", str, "none", "the holes whose mover chooses the way to sow: none, the middle one of "

@@ -29,8 +29,8 @@ WAY = {"ccw": "counter-clockwise (rightward along their own row, then along the 
                   "(leftward), one of the right half counter-clockwise",
        "inward": "towards the middle of their row: a hole of the left half sows counter-clockwise "
                  "(rightward), one of the right half clockwise",
-       "by_parity": "counter-clockwise (rightward along their own row) when they lifted an odd number, "
-                    "clockwise when an even one",
+       "by_parity": "counter-clockwise (rightward along their own row) from a {h} of an odd number of {s}s, "
+                    "clockwise from one of an even number",
        "opposed": "the way the first move of the game chose: that player sows it for the whole game and "
                   "the other player the other way"}
 LEFTOVER = {"owner": "each player takes the {s}s left on their own row",
@@ -41,8 +41,7 @@ LEFTOVER = {"owner": "each player takes the {s}s left on their own row",
 CHILD_MADE = {"normal": "a last {s} that makes a {h} hold exactly {c} {s}s makes it the player's",
               "one": "a last {s} that makes a {h} hold exactly {c} {s}s makes it the player's, if they own "
                      "none yet",
-              "weg": "a last {s} that makes a {h} hold exactly {c} {s}s makes it the player's, and a last "
-                     "{s} in one the opponent owns takes two of its {s}s (one, if it holds one)",
+              "weg": "a last {s} that makes a {h} hold exactly {c} {s}s makes it the player's",
               "bull": "a last {s} that makes a {h} hold exactly {c} {s}s makes it the player's, and so do a "
                       "last {h} and the one sown before it holding {c_less} and {c} {s}s, in either order",
               "qur": "a last {s} in an empty {h} across from one of exactly {c} {s}s makes both the "
@@ -56,11 +55,20 @@ CHILD_HOLES = {
     "ends_inner_opponent": "A player can own the end {h}s of either row, and the inner ones on the opponent's "
                            "row only.",
     "no_own_right": "A player never owns their own rightmost {h}.",
-    "no_opponent_right": "A player never owns the opponent's leftmost {h}.",
-    "no_opponent_left": "A player never owns the opponent's rightmost {h}.",
-    "not_symmetric": "A player never owns the opponent's rightmost {h}, nor the {h} in the same place as one "
-                     "already owned across the board.",
-    "not_facing": "A player never owns the opponent's leftmost {h}, nor a {h} across from one already owned."}
+    "no_opponent_right": "A player never owns the opponent's leftmost {h} (as the opponent sees their row).",
+    "no_opponent_left": "A player never owns the opponent's rightmost {h} (as the opponent sees their row).",
+    "not_symmetric": "A player never owns the opponent's rightmost {h} (as the opponent sees their row), nor "
+                     "the {h} in the same place as one already owned across the board.",
+    "not_facing": "A player never owns the opponent's leftmost {h} (as the opponent sees their row), nor a {h} "
+                  "across from one already owned."}
+
+
+def rules_text(game) -> str:
+    """``game.rules_text()``, every game's: the rules in a player's words, its family point
+    (``game.family_rules()``) described with its own words for pits and seeds, then its ``terms``.
+    The rules module's docstring is the developer's account of the same rules."""
+    text = describe(game.family_rules(), game.pit_word[:-1], game.seed_word[:-1])
+    return f"{text}\n\n{game.terms}" if game.terms else text
 
 
 def describe(params: dict, hole: str = "hole", seed: str = "seed") -> str:
@@ -76,6 +84,10 @@ def counted(n: int, thing: str) -> str:
     return f"{n:,} {thing}" + ("" if n == 1 else "s")
 
 
+def are(n: int) -> str:
+    return "is" if n == 1 else "are"
+
+
 def spoken_list(items) -> str:
     items = [str(i) for i in items]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
@@ -89,11 +101,17 @@ def counts(p: dict) -> str:
     if high and high < first:
         return "no number of {s}s"
     if high and (high - first) // step < 4:
-        return spoken_list(range(first, high + 1, step)) + " {s}" + ("" if first == high == 1 else "s")
+        return spoken_list(range(first, high + 1, step)) + " {s}" + ("" if high == 1 else "s")
     kind = {"any": "", "even": "an even number of ", "odd": "an odd number of "}[parity]
     if high:
         return f"{kind}{first} to {high} {{s}}s" if kind == "" else f"{kind}{{s}}s from {first} to {high}"
     return f"{kind}{{s}}s, at least {first}" if kind else f"at least {first} {{s}}{'s' if first > 1 else ''}"
+
+
+def never_by_count(p: dict) -> bool:
+    """Whether the capture counts take no count at all (a bound below the least, an odd 2..2): then
+    nothing that asks for them ever captures."""
+    return p["capture_min"] > 0 and counts(p) == "no number of {s}s"
 
 
 def board(p: dict) -> list[str]:
@@ -125,21 +143,24 @@ def move(p: dict) -> list[str]:
     if p["leave_one"]:
         lifted = "all the {s}s but one" + (" (a lone {s} is lifted and sown)" if p["move_one"] else "")
     holding = "" if need == 1 else f" (one holding at least {need})"
+    way = "either way round, as the player chooses" if p["choose_direction"] == "all" else WAY[p["direction"]]
     out = [f"A move lifts {lifted} from one of the player's {{h}}s{holding} and sows them one by one into the "
-           f"{{h}}s that follow, {WAY[p['direction']]}."]
+           f"{{h}}s that follow, {way}."]
     out += {"opponent_or_empty": ["A {h} of at most " + str(p["holes"]) + " {s}s may be played only if its "
                                   "sowing ends on the opponent's row or in an empty {h}."],
-            "single_to_empty": ["A lone {s} may be played only into an empty {h}."],
+            "single_to_empty": ["A lone {s} may be played only into an empty {h}" + (
+                ", and no {h} whose first {s} would fall in a store." if p["sow_store"] else ".")],
             "not_across_ones": ["A {h} across from one of the opponent's holding a single {s} may not be played."],
             "singles_last": ["A {h} of one {s} may be played only when every {h} they may play holds one."],
             "to_occupied": ["A {h} may not be played if its sowing would end in an empty {h} (ending in a store "
                             "is allowed)."]}.get(p["move_rule"], [])
-    if p["direction"] == "outward" and need == 1:
+    if p["direction"] == "outward" and need == 1 and not p["leave_one"] and p["choose_direction"] != "all":
         out.append("A lone {s} sown across the end of the rows may not be played straight back.")
-    chooser = {"middle": "The middle {h} of a row may be sown either way, as the player chooses.",
-               "all": "The player chooses which way to sow on each move."}.get(p["choose_direction"])
-    out += [chooser] if chooser else []
-    if not p["sow_store"]:
+    if p["choose_direction"] == "middle":
+        out.append("The middle {h} of a row may be sown either way, as the player chooses.")
+    if p["child_stores"]:
+        pass  # no stores to pass over or sow into (board says so)
+    elif not p["sow_store"]:
         out.append("The stores are passed over.")
     else:
         out.append({"passed": "Their own store is sown into as the {s}s pass it; the opponent's is passed over.",
@@ -148,7 +169,7 @@ def move(p: dict) -> list[str]:
     if p["skip_origin"]:
         out.append("A sowing that comes round to its starting {h} passes over it.")
     if p["sow_max"]:
-        out.append(f"{{h}}s already holding {p['sow_max']} {{s}}s or more are passed over.".capitalize())
+        out.append(f"Any {{h}} already holding {p['sow_max']} {{s}}s or more is passed over.")
     out += laps(p)
     if p["pre_capture"] != "none":
         out.append({"one_seed": "Before each lap is sown, one of its {s}s goes into the player's store.",
@@ -172,10 +193,10 @@ def laps(p: dict) -> list[str]:
     where = further[p["lap_rule"]]
     # where a lap stops short of going on, to capture (family_sowing.next_lap)
     for_count = p["capture_min"] > 0 and p["capture_kind"] == "standard" and not (
-        p["cross_capture"] or p["capture_gap"] or p["lap_capture"])
+        p["cross_capture"] or p["capture_gap"] or p["lap_capture"] or never_by_count(p))
     counted_stop = ["where its last {s} makes a count that is captured"] if for_count else []
     if p["laps"] == "relay":
-        stops = ["in an empty {h}", "a store"] + counted_stop
+        stops = ["in an empty {h}"] + (["in a store"] if p["sow_store"] else []) + counted_stop
         stops += ["in an owned {h} or one it makes the player's"] if has_children(p) else []
         out = [f"When the last {{s}} falls in a {{h}} that held {{s}}s{where}, the player lifts them all and "
                f"sows on; the sowing stops {spoken_list(stops)}."]
@@ -194,9 +215,9 @@ def laps(p: dict) -> list[str]:
         elif p["capture_gap"]:
             out.append("Each lap that ends in a {h} that held {s}s captures across the gap beyond it, if any, "
                        "before the player lifts that {h}'s {s}s and sows on.")
-        else:
-            out.append("A lap whose last {s} makes a count that is captured takes it, and the sowing goes on "
-                       "from the next {h}.")
+        elif not never_by_count(p):
+            out.append(f"A lap whose last {{s}} makes a {{h}} hold {counts(p)} captures them, and the "
+                       "sowing goes on from the next {h}.")
     shared = LEFTOVER[p["endless_leftover"]] if p["goal"] == "most_seeds" else "it is a draw"
     out.append(f"A sowing of more than {MAX_LAPS} laps ends the game: the {{s}}s in hand leave it, and {shared}.")
     return out
@@ -204,7 +225,7 @@ def laps(p: dict) -> list[str]:
 
 def captures(p: dict) -> list[str]:
     kind, side = p["capture_kind"], p["capture_side"]
-    by_count = p["capture_min"] > 0
+    by_count, never = p["capture_min"] > 0, never_by_count(p)
     many = p["captures"] != 1
     upto = f", up to {counted(p['captures'], '{h}')} in all" if p["captures"] > 1 else ""
     chain_way = {"backward": "before it (back along the sowing)", "forward": "after it (on along the sowing)",
@@ -217,30 +238,31 @@ def captures(p: dict) -> list[str]:
             last_row, taken_row = (f" on {SIDE[side]}", "") if first else ("", f", on {SIDE[side]},")
             out.append(f"If the last {{s}} falls in a {{h}}{lone}{last_row} and the {{h}} {chain_way} is empty, the "
                        f"{{s}}s of the {{h}} beyond that gap{taken_row} are captured")
-            out[-1] += (f", and again beyond each further gap{upto}." if many else ".")
+            out[-1] += (f", and again beyond each further gap{upto}." if many and p["laps"] != "single" else ".")
+        elif p["cross_capture"] and never:  # the hole across never qualifies
+            if p["take_own"] == "always" and not side.endswith("_first"):
+                out.append(f"A last {{s}} in an empty {{h}} {ACROSS_FROM[side]} goes into the player's store.")
         elif p["cross_capture"]:
             qualifies = f" if it holds {counts(p)}" if by_count else ""
             own = {"on_capture": ", with the capturing {s}", "leave": "",
                    "always": ", and the capturing {s} goes into the store, capture or not"}[p["take_own"]]
             out.append(f"If the last {{s}} falls in an empty {{h}} {ACROSS_FROM[side]}, the {{s}}s of the "
                        f"{{h}} across are captured{qualifies}{own}.")
-            if p["take_own"] == "always" and side.endswith("_first"):  # the seed goes by the plain side
+            if p["take_own"] == "always" and side.endswith("_first"):  # the seed's rule reads the plain side,
                 out[-1] = out[-1].replace(", and the capturing {s} goes into the store, capture or not", "")
-                out.append(f"A last {{s}} in an empty {{h}} {ACROSS_FROM[PLAIN_SIDE[side]]} goes into the "
-                           "player's store, capture or not.")
-            if many:
-                chain = "empty" if p["cross_chain"] == "empty" else "any"
-                out.append(f"Then, while the {{h}} {chain_way} is {chain}, the {{h}} across from it is taken "
-                           f"too{upto}".replace("is any", "holds anything or nothing")
-                           + (", on either row." if side.endswith("_first") else "."))
-        elif by_count:
+            if many:  # which the *_first rule's last hole never meets: it is never taken alone
+                each = "each next empty {h}" if p["cross_chain"] == "empty" else "each next {h}"
+                out.append(f"Then the {{h}} across from {each} {chain_way.replace(' it', ' the last')} is taken "
+                           f"too, while it qualifies{upto}" + (", on either row." if side.endswith("_first")
+                                                              else "."))
+        elif by_count and not never:
             out.append(f"If the last {{s}} makes a {{h}} on {SIDE[side]} hold {counts(p)}, they are captured"
                        + (f", then the {{h}} {chain_way} if it qualifies, and so on{upto}." if many else "."))
-            if side.endswith("_first"):
-                out.append(f"The chain may run on into the other row.")
+            if side.endswith("_first") and many:
+                out.append("The chain may run on into the other row.")
     else:
         out += capture_of_kind(p, kind, side, many, upto, chain_way)
-    if p["passing"] != "none":
+    if p["passing"] != "none" and not never:
         out += passing(p)
     owning = has_children(p)
     if not out and not p["take_last"] and p["pre_capture"] == "none":
@@ -248,13 +270,15 @@ def captures(p: dict) -> list[str]:
             return ["Nothing is ever captured."]
     won = " and wins no {h}" if owning else ""  # the same moves make no child (below)
     if p["no_single_capture"]:
-        out.append(f"A move of a single {{s}} captures nothing{won}.")
+        single = "A sowing whose last lap is a single {s}" if p["laps"] != "single" else "A move of a single {s}"
+        out.append(f"{single} captures nothing{won}.")
     if p["take_across"]:
         out.append("A capture also takes the {h} across from the first {h} it took.")
     if p["take_final"]:
         out.append("A capture also takes the {s}s of the last {h} sown, if it is on a row captures come from.")
     if p["no_capture_turns"]:
-        out.append(f"Nothing is captured{won} in the game's first {counted(p['no_capture_turns'], 'turn')}.")
+        turns = "turn" if p["no_capture_turns"] == 1 else f"{p['no_capture_turns']} turns"
+        out.append(f"In the game's first {turns} no move captures" + (" or wins a {h}." if owning else "."))
     out += grand_slam(p)
     if p["take_last"]:
         taker = "the player who moved" if p["take_last_by"] == "mover" else "the first player"
@@ -279,6 +303,16 @@ def passing(p: dict) -> list[str]:
 
 
 def capture_of_kind(p, kind, side, many, upto, chain_way) -> list[str]:
+    never = never_by_count(p)
+    if kind == "opponent_counts":  # ending on the opponent's row, or in the own rightmost hole
+        where = {"own_first": "in the player's own rightmost {h}", "opponent_first": "on the opponent's row"}.get(
+            side, "on the opponent's row or in the player's own rightmost {h}")
+        held = f" holding {counts(p)}" if p["capture_min"] > 0 else ""
+        taken = ("the move counts as a capture but takes nothing" if side == "own" or never else
+                 f"every {{h}} of the opponent's{held} is captured")
+        return [f"If the last {{s}} falls {where}, {taken}."]
+    if never and kind in ("pull_across", "next"):
+        return []
     if side.endswith("_first"):  # the last hole's row decides; the capture then takes from either row
         row = SIDE[side]
         return [f"Captures are made only where the last {{s}} falls on {row}, and then from either row."] + \
@@ -289,11 +323,6 @@ def capture_of_kind(p, kind, side, many, upto, chain_way) -> list[str]:
         held = f" if it holds {counts(p)}" if p["capture_min"] > 0 else ""
         return [f"If the last {{s}} falls in an empty {{h}}, the {{s}}s of the {{h}} across, on {SIDE[side]}, "
                 f"move into it{held} (they stay on the board)."]
-    if kind == "opponent_counts":
-        held = f" holding {counts(p)}" if p["capture_min"] > 0 else ""
-        taken = (f"every {{h}} of the opponent's{held} is captured" if side != "own" else
-                 "the move counts as a capture but takes nothing")
-        return [f"If the last {{s}} falls on the opponent's row or in the player's own rightmost {{h}}, {taken}."]
     if kind == "next":
         then = (f", then each next one that way while it qualifies{upto}" if many else "")
         held = f"holds {counts(p)}" if p["capture_min"] > 0 else "holds {s}s"
@@ -337,12 +366,14 @@ def children(p: dict) -> list[str]:
     if p["child_holes"] == "fixed_right":
         out = ["Each player owns their rightmost {h} from the start, and no other {h} is ever owned."]
         if p["children"] == "weg":
-            out.append("A last {s} in the one the opponent owns takes two of its {s}s (one, if it holds one).")
+            out.append("A last {s} in the one the opponent owns captures two of its {s}s (one, if it holds one).")
     else:
         where = {"any": "", "opponent": " on the opponent's row", "own": " on their own row"}[p["child_side"]]
         made = CHILD_MADE[p["children"]].format(c=c, c_less=c - 1, h="{h}", s="{s}")
         out = [f"A player can come to own {{h}}s{where}: {made}, instead of capturing."]
         out += [CHILD_HOLES[p["child_holes"]]] if p["child_holes"] in CHILD_HOLES else []
+        if p["children"] == "weg":
+            out.append("A last {s} in a {h} the opponent owns captures two of its {s}s (one, if it holds one).")
     if p["children_bank"]:
         out.append("An owned {h} is never played nor captured; after every move its {s}s go to its owner's store.")
     else:
@@ -352,7 +383,8 @@ def children(p: dict) -> list[str]:
                                        "in one."]}.get(p["child_sowing"], [])
     if p["child_stores"]:
         out.append("A capture goes into the capturer's first owned {h} (a player who owns none captures "
-                   "nothing), and so do the {s}s a player gets at the end.")
+                   "nothing), and so do the {s}s a player gets at the end (into the opponent's, where the "
+                   "player owns none).")
     return out
 
 
@@ -383,35 +415,35 @@ def ending(p: dict) -> list[str]:
     if goal != "most_seeds":
         win = {"deprive": "A player wins by leaving the opponent's row without {s}s, and loses by emptying "
                           "their own; a player who cannot move loses.",
-               "clear": "A player wins by emptying their own row, and loses when the opponent's is emptied; a "
-                        "player who cannot move draws.",
+               "clear": "A player wins by emptying their own row, and loses when the opponent's is emptied; if "
+                        "the player to move cannot move, the game is a draw.",
                "immobilize": "A player wins by leaving the opponent no move: the player to move who cannot "
                              "move loses."}[goal]
         return [win, f"The stores hold what was captured but decide nothing; a game still on {limit} is a draw."]
     total = start_seeds(p)
     ends = ["neither player can move" if p["must_pass"] else "the player to move cannot move"]
+    owning = has_children(p)
+    board = "on the board outside owned {h}s" if owning else "on the board"  # an owned hole's seeds stay its own
     if p["end_seeds_left"] >= 0:
-        ends.append(f"at most {counted(p['end_seeds_left'], '{s}')} are left on the board"
-                    if p["end_seeds_left"] else "the board is empty")
+        ends.append(f"at most {counted(p['end_seeds_left'], '{s}')} {are(p['end_seeds_left'])} left {board}"
+                    if p["end_seeds_left"] else f"no {{s}} is left {board}")
     cleared = {"own": "the player who moved has emptied their own row",
                "opponent": "the opponent's row is empty after a move", "either": "either row is empty"}
     if p["end_cleared"] in cleared:
         ends.append(cleared[p["end_cleared"]])
     if p["end_below"] > 1:
-        ends.append(f"fewer than {counted(p['end_below'], '{s}')} are left on the board"
-                    + (" and no player owns a {h}" if has_children(p) else ""))
-    elif p["end_below"] == 1:
-        pass  # fewer than one seed left: the board is empty, which ends every game anyway
+        ends.append(f"fewer than {counted(p['end_below'], '{s}')} {are(p['end_below'])} left {board}"
+                    + (" and no player owns a {h}" if owning else ""))  # (end_below=1 never ends: some must be left)
     if p["repetition_ends"]:
-        ends.append("a position comes again since the last move that put {s}s in a store (or after 256 such "
-                    "positions)")
+        ends.append("a position repeats with no {s}s stored in between (or after 256 positions without any)")
     ends = ["when " + end for end in ends] + [limit]
-    out = [f"The game ends {spoken_list(ends)}; then {LEFTOVER[p['leftover']]}."]
+    kept = " (owned {h}s keep theirs)" if owning and not p["children_bank"] else ""
+    out = [f"The game ends {spoken_list(ends)}; then {LEFTOVER[p['leftover']]}{kept}."]
+    held = ("in owned {h}s" if p["child_stores"] else "in store and owned {h}s" if owning and not p["children_bank"]
+            else "in store")
     if p["early_win"]:
         need = total - p["win_short"] if p["win_short"] else (total + 1) // 2
-        owned = " (and owned {h}s)" if has_children(p) and not p["children_bank"] else ""
         sweep = (", and the rest are shared as at the end" if p["win_sweep"] else "")
-        out.append(f"A player with more than {need:,} of the {total:,} {{s}}s in store{owned} wins at once{sweep}.")
-    out.append("The player with the most {s}s in store" + (" and in owned {h}s" if has_children(p) and not
-                                                           p["children_bank"] else "") + " wins; equal is a draw.")
+        out.append(f"A player with more than {need:,} of the {total:,} {{s}}s {held} wins at once{sweep}.")
+    out.append(f"The player with the most {{s}}s {held} wins; equal is a draw.")
     return out

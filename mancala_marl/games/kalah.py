@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from .._compile import kernel
 from .base import SPEC_PITS, Game, end_move, pits_param, seeds_param, side_is_empty, sow, spec_index, store_of
+from .family import kalah_rules
+from .family_rules import DEFAULTS
+from .family_text import rules_text
 from .params import Param
 
 END_RULES = ("either", "mover")
@@ -65,6 +68,7 @@ def apply_move(state, pit, spec):
 
 class Kalah(Game):
     terms = "The stores are called kalahs."
+    rules_text = rules_text
     name = "kalah"
     parameters = PARAMETERS
     apply_kernel = staticmethod(apply_move)
@@ -76,3 +80,8 @@ class Kalah(Game):
     def param_strategy(cls, st):
         return st.fixed_dictionaries({"pits": st.integers(1, 8), "seeds": st.integers(1, 6),
                                       "empty_capture": st.booleans(), "end_rule": st.sampled_from(END_RULES)})
+
+    def family_rules(self) -> dict:
+        """These rules as the two-row family's parameters, which play move for move as this game's kernels."""
+        return {**DEFAULTS, **kalah_rules(**self.params)}
+

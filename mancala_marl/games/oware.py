@@ -44,6 +44,9 @@ from .base import (
     sweep_to_stores,
 )
 from .history import COUNT, DIGEST, HASHES, HISTORY, clear_history, record_position
+from .family import oware_rules
+from .family_rules import DEFAULTS
+from .family_text import rules_text
 from .params import Param
 
 GRAND_SLAM_RULES = ("no_capture", "illegal")
@@ -218,6 +221,7 @@ def capture_exact(state, spec, scratch):
 
 
 class Oware(Game):
+    rules_text = rules_text
     name = "oware"
     parameters = PARAMETERS
     apply_kernel = staticmethod(apply_move)
@@ -263,3 +267,8 @@ class Oware(Game):
         if opponent.sum() == 0:
             return f"player_{mover}'s house {action} does not reach the opponent's empty row: must feed the opponent"
         return f"player_{mover}'s house {action} would capture every seed of the opponent (a grand slam, illegal here)"
+
+    def family_rules(self) -> dict:
+        """These rules as the two-row family's parameters, which play move for move as this game's kernels."""
+        return {**DEFAULTS, **oware_rules(**self.params)}
+

@@ -31,6 +31,9 @@ from .base import (
     spec_index,
     store_of,
 )
+from .family import sungka_rules
+from .family_rules import DEFAULTS
+from .family_text import rules_text
 from .params import Param
 
 PARAMETERS = (
@@ -90,6 +93,7 @@ def apply_move(state, house, spec):
 
 class Sungka(Game):
     terms = "The stores are called heads, and the capture across from an empty house of one's own is sunog."
+    rules_text = rules_text
     name = "sungka"
     parameters = PARAMETERS
     apply_kernel = staticmethod(apply_move)
@@ -102,3 +106,8 @@ class Sungka(Game):
     def param_strategy(cls, st):
         return st.fixed_dictionaries({"houses": st.integers(1, 8), "stones": st.integers(1, 8),
                                       "sunog_needs_opposite": st.booleans()})
+
+    def family_rules(self) -> dict:
+        """These rules as the two-row family's parameters, which play move for move as this game's kernels."""
+        return {**DEFAULTS, **sungka_rules(**self.params)}
+

@@ -38,6 +38,9 @@ from .base import (
     spec_index,
     store_of,
 )
+from .family import togyz_rules
+from .family_rules import DEFAULTS
+from .family_text import rules_text
 from .params import Param
 
 PARAMETERS = (
@@ -181,6 +184,7 @@ def tesauro(state, player, spec, obs_id, out):
 
 class TogyzKumalak(Game):
     terms = "The stores are called kazans, and an owned hole is a tuzduk."
+    rules_text = rules_text
     name = "togyz_kumalak"
     mark_word = "tuzduk"
     parameters = PARAMETERS
@@ -241,3 +245,8 @@ class TogyzKumalak(Game):
         marks = [(side, hole) for side, hole in ((1, self.tuzduks(state)[0]), (0, self.tuzduks(state)[1]))
                  if hole >= 0]
         return marks, "X = tuzduk (its balls go to the owner's kazan)"
+
+    def family_rules(self) -> dict:
+        """These rules as the two-row family's parameters, which play move for move as this game's kernels."""
+        return {**DEFAULTS, **togyz_rules(**self.params)}
+
