@@ -912,7 +912,7 @@ def test_capture_counts(given, expected):
 def test_capture_counts_refuses_what_is_not_a_range():
     with pytest.raises(BadInput, match="capt_on"):
         counts(48, capt_on=[2, 5])
-    with pytest.raises(BadInput, match=r"capt_on=\[2, 5\] is not played"):
+    with pytest.raises(BadInput, match=r"asks for capturing counts that are not a run of one parity, which is not played here \(capt_on=\[2, 5\]\)"):
         family_params({"game_info": {"capt_on": [2, 5]}}, "Game.txt")
 
 
@@ -970,11 +970,11 @@ def test_load_mancalagames_maps_the_options(tmp_path):
 
 @pytest.mark.parametrize("change, message", [
     ({"game_info": {**HEAD["game_info"], "flavour": 1}}, "unknown option 'flavour'"),
-    ({"game_class": "NoSides"}, "game_class 'NoSides' is not played"),
-    ({"game_info": {**HEAD["game_info"], "sow_rule": 1}}, "sow_rule=1 (SowRule) is not played"),
-    ({"game_info": {**HEAD["game_info"], "goal": 12}}, "goal=12 (Goal) is not played"),
-    ({"game_info": {**HEAD["game_info"], "prescribed": 3}}, "prescribed=3 is not played"),
-    ({"game_info": {**HEAD["game_info"], "udir_holes": [1]}}, "udir_holes=[1] is not played"),
+    ({"game_class": "NoSides"}, "asks for moves from any hole, whoever's side it is on, which is not played here (game_class 'NoSides')"),
+    ({"game_info": {**HEAD["game_info"], "sow_rule": 1}}, "asks for holes that close for good once filled, which is not played here (sow_rule=1)"),
+    ({"game_info": {**HEAD["game_info"], "goal": 12}}, "asks for another way of winning, which is not played here (goal=12)"),
+    ({"game_info": {**HEAD["game_info"], "prescribed": 3}}, "asks for a prescribed opening, which is not played here (prescribed=3)"),
+    ({"game_info": {**HEAD["game_info"], "udir_holes": [1]}}, "asks for a chosen way of sowing beside the duty to feed the opponent, which is not played here (udir_holes=[1])"),
 ])
 def test_load_mancalagames_refuses_naming_the_option(tmp_path, change, message):
     with pytest.raises(BadInput, match=re.escape(message)):

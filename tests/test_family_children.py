@@ -335,10 +335,10 @@ def test_the_importer_maps_no_stores_and_the_sowing_past_children():
 
 
 @pytest.mark.parametrize("info, words", [
-    (dict(child_type=7), "child_type=7 is not played: RAM children"),
-    (dict(child_type=1, child_cvt=4, child_rule=3), "child_rule=3 is not played"),
-    (dict(child_type=1, child_cvt=4, child_rule=4), "child_rule=4 is not played"),  # not a territory
-    (dict(sow_rule=9), "sow_rule=9 .* passing over children in a game without them"),
+    (dict(child_type=7), "asks for holes of no one's that captures clear, which is not played here"),
+    (dict(child_type=1, child_cvt=4, child_rule=3), "another rule of which row holes are owned in, which is not played here .child_rule=3"),
+    (dict(child_type=1, child_cvt=4, child_rule=4), "not played here .child_rule=4."),  # not a territory
+    (dict(sow_rule=9), "passing over owned holes in a game without them, which is not played here .sow_rule=9."),
 ])
 def test_the_importer_refuses(info, words):
     with pytest.raises(BadInput, match=words):

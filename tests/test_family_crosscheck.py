@@ -153,3 +153,23 @@ def test_every_game_file_agrees_or_is_refused_naming_an_option(crosscheck, tmp_p
     vague = {name: row["reason"] for name, row in rows.items()
              if row["status"] == "refused" and not ("=" in row["reason"] or "game_class" in row["reason"])}
     assert not vague, vague
+
+
+def test_each_catalogue_file_the_family_refuses_is_refused_in_a_players_words():
+    from mancala_marl.games import load_mancalagames
+
+    refused = {}
+    for path in sorted((ORACLE / "GameProps").glob("*.txt")):
+        if path.name.startswith("_"):  # _all_params.txt: every option at once, no game
+            continue
+        try:
+            load_mancalagames(path)
+        except BadInput as error:
+            refused[path.name] = str(error)
+    assert len(refused) >= 10  # (34 at this writing; the cross-check's JSON lists them)
+    names = {"SowRule", "AllowRule", "CaptDir", "StartPattern", "BearOff", "ZigZag", "NorthSouthCycle"}
+    for name, message in refused.items():
+        said, _, option = message.partition(", which is not played here (")
+        assert said.startswith(f"{name} asks for ") and option.endswith(")"), message
+        what = said[len(f"{name} asks for "):]
+        assert not any(ch in what for ch in "=_") and not names & set(what.split()), message

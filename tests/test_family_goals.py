@@ -200,9 +200,9 @@ def test_the_importer_maps_the_goal(goal, ours):
 def test_the_importer_maps_max_sow_and_refuses_an_unknown_goal():
     assert imported(sow_rule=7, sow_param=17)["sow_max"] == 17
     assert imported()["sow_max"] == 0
-    with pytest.raises(BadInput, match=re.escape("Game.txt: goal=12 (Goal) is not played")):
+    with pytest.raises(BadInput, match=re.escape("Game.txt asks for another way of winning, which is not played here (goal=12)")):
         imported(goal=12)
-    with pytest.raises(BadInput, match=re.escape("sow_rule=2 (SowRule) is not played: holes that close when they fill")):
+    with pytest.raises(BadInput, match=re.escape("asks for holes that close for good once filled, which is not played here (sow_rule=2)")):
         imported(goal=10, sow_rule=2, sow_param=3, blocks=True)
 
 

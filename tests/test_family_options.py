@@ -270,12 +270,13 @@ def test_the_importer_maps_the_options(info, ours):
 
 
 @pytest.mark.parametrize("info, message", [
-    ({"capt_type": 5}, "capt_type=5 (CaptType) is not played: CAPT_OPP_1CCW only with PICKOPPBASIC"),
-    ({"pickextra": 2}, "pickextra=2 (CaptExtraPick) is not played: CAPT_OPP_1CCW only with PICKOPPBASIC"),
-    ({"udir_holes": [0, 1, 2, 3, 4, 5], "mustshare": True}, "udir_holes=[0, 1, 2, 3, 4, 5] is not played: a chosen "
-                                                             "way beside must-share"),
-    ({"sow_stores": 2, "mlaps": 1}, "sow_stores=2 (SowStores) is not played: laps with both stores sown"),
-    ({"capt_type": 9}, "capt_type=9 (CaptType) is not played"),
+    ({"capt_type": 5}, "asks for a capture of the opponent's next hole apart from its take, which is not played "
+                       "here (capt_type=5)"),
+    ({"pickextra": 2}, "apart from its take, which is not played here (pickextra=2)"),
+    ({"udir_holes": [0, 1, 2, 3, 4, 5], "mustshare": True}, "asks for a chosen way of sowing beside the duty to feed "
+                                                             "the opponent, which is not played here (udir_holes=[0, "),
+    ({"sow_stores": 2, "mlaps": 1}, "asks for laps sown into both stores, which is not played here (sow_stores=2)"),
+    ({"capt_type": 9}, "asks for another kind of capture, which is not played here (capt_type=9)"),
 ])
 def test_the_importer_refuses(info, message):
     with pytest.raises(BadInput, match=re.escape(message)):

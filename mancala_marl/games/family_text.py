@@ -297,8 +297,9 @@ def passing(p: dict) -> list[str]:
         return []
     row = "either row" if len(rows) == 2 else SIDE[rows.pop()]
     held = counts(p) if p["capture_min"] > 0 else "{s}s"
-    taker = {"owner": "by its row's owner (the last hole sown excepted)", "owner_all": "by its row's owner, the last one too"
-             }.get(p["passing"], "by the player (the last hole sown excepted)")
+    taker = {"owner": "by its row's owner (the last hole sown excepted)",
+             "owner_all": "by its row's owner, the last one too"}.get(p["passing"],
+                                                                      "by the player (the last hole sown excepted)")
     return [f"As the {{s}}s pass, each {{h}} on {row} that they make hold {held} is taken {taker}."]
 
 

@@ -76,27 +76,47 @@ CHOICES = {
                              8: "none", 7: "none", 9: "none", 10: "none", 11: "none"}),
     "pickextra": ("take_last_by", {0: "mover", 1: "mover", 2: "mover", 3: "mover", 4: "first", 5: "mover"}),
 }
-# why some values of CHOICES' options are not played (the state would need what it lacks)
-CLOSING = "holes that close when they fill (SOW_BLKD_DIV): the state has no closed holes"
-UNPLAYED_VALUES = {("sow_rule", 1): CLOSING, ("sow_rule", 2): CLOSING}
+# closed holes (SOW_BLKD_DIV): the state would need them
+CLOSING = "holes that close for good once filled"
 # CaptType -> our capture_kind, beside two out (capture_gap)
 KIND_OF = {1: "next", 4: "singles", 5: "opponent_counts", 6: "store_to_opponent", 7: "pull_across",
            8: "opponent_store"}
 # SowStores: how the opponent's store is sown (BOTH, BOTH_NR_OPP: another turn in the own store only)
 OPPONENT_STORE_OF = {0: "passed", 1: "passed", 2: "sown", 6: "sown_no_turn"}
 LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
-ENUM_NAMES = {  # for the refusals, MancalaGames' own words
-    "goal": "Goal", "sow_direct": "Direct", "sow_stores": "SowStores", "mlaps": "LapSower",
-    "capt_side": "CaptSide", "crosscapt": "XCaptType", "xcpickown": "CrossCaptOwn", "capt_dir": "CaptDir",
-    "grandslam": "GrandSlam", "capt_rturn": "CaptRTurn", "end_cond": "EndGameCond", "unclaimed": "EndGameSeeds",
-    "quitter": "EndGameSeeds", "rounds": "Rounds", "allow_rule": "AllowRule", "capt_type": "CaptType",
-    "sow_rule": "SowRule", "pickextra": "CaptExtraPick", "presowcapt": "PreSowCapt", "mlap_cont": "SowLapCont", "start_pattern": "StartPattern",
+# A refusal says, in a player's words, what the file asks that is not played: by option and value,
+# by option, and for the other game classes (the file's option and value follow, for developers)
+VALUE_WORDS = {("allow_rule", 9): "every hole played once before any is played again",
+               ("capt_dir", 2): "chains of captures that run both ways from the last hole",
+               ("child_type", 7): "holes of no one's that captures clear",
+               ("sow_rule", 1): CLOSING, ("sow_rule", 2): CLOSING}
+OPTION_WORDS = {
+    "sow_direct": "another way of sowing", "sow_stores": "another way of sowing the stores",
+    "mlaps": "another kind of laps", "capt_side": "captures from other rows",
+    "crosscapt": "another capture across the board", "xcpickown": "another rule for the seed that captures across",
+    "capt_dir": "another way for a chain of captures", "grandslam": "another grand slam rule",
+    "capt_rturn": "another extra turn after a capture", "end_cond": "another end of the game",
+    "mlap_cont": "another rule for sowing on", "allow_rule": "another rule of which holes may be played",
+    "presowcapt": "another capture before the sowing", "sow_rule": "another sowing rule",
+    "pickextra": "another take after a capture", "goal": "another way of winning", "rounds": "rounds of another kind",
+    "start_pattern": "another start", "child_type": "another kind of owned hole",
+    "child_rule": "another rule of which row holes are owned in",
+    "child_locs": "another pattern of the holes that may be owned",
+    "unclaimed": "another sharing of the seeds left at the end", "capt_type": "another kind of capture",
+}
+GAME_CLASS_WORDS = {
+    "NorthSouthCycle": "each player sowing round their own row alone", "EastWestCycle": "each player sowing round "
+    "their own half of the board", "NSGratuitous": "captures handed to the opponent, each player sowing their own "
+    "row", "EWGratuitous": "captures handed to the opponent, each player sowing their own half",
+    "ZigZag": "sowing that zigzags between the rows", "BearOff": "seeds borne off the board once only lone seeds "
+    "are left", "Diffusion": "Diffusion's sowing round the hole played", "ShareOne": "a single seed handed to an "
+    "opponent without seeds, before the move", "NoSides": "moves from any hole, whoever's side it is on",
 }
 NOT_PLAYED = {  # options the family does not play yet, at any value but the default
-    "prescribed": "prescribed openings",
-    "play_locs": "moves from the stores", "no_sides": "boards without sides",
-    "moveunlock": "locked holes",
-    "xc_sown": "cross captures that must visit the opponent",
+    "prescribed": "a prescribed opening",
+    "play_locs": "moves from the stores", "no_sides": "moves from any hole, whoever's side it is on",
+    "moveunlock": "holes that are locked until first played",
+    "xc_sown": "cross captures only after sowing round the opponent's row",
 }
 # ChildType -> our children (RAM, 7: holes of no one's, which captures clear, is not played)
 CHILD_OF = {0: "none", 1: "normal", 3: "one", 4: "weg", 5: "bull", 6: "qur"}
@@ -138,7 +158,8 @@ def family_params(data: dict, name: str = "the game") -> dict:
     object :func:`read_file` returns), or BadInput naming the first option the family cannot play."""
     game_class = data.get("game_class", "Mancala")
     if game_class != "Mancala":
-        raise BadInput(f"{name}: game_class {game_class!r} is not played (only the two-row class Mancala)")
+        what = GAME_CLASS_WORDS.get(game_class, "a game of another class than two-row sowing")
+        raise BadInput(f"{name} asks for {what}, which is not played here (game_class {game_class!r})")
     constants = data.get("game_constants", {})
     holes, seeds = constants.get("holes", 3), constants.get("nbr_start", 4)
     given = data["game_info"]
@@ -149,9 +170,9 @@ def family_params(data: dict, name: str = "the game") -> dict:
 
     def refuse(option, why=""):
         value = info[option]
-        enum = ENUM_NAMES.get(option)
-        shown = f"{value!r}" + (f" ({enum})" if enum else "")
-        raise BadInput(f"{name}: {option}={shown} is not played" + (f": {why}" if why else ""))
+        key = (option, value if isinstance(value, int) else None)
+        what = why or VALUE_WORDS.get(key) or OPTION_WORDS[option]
+        raise BadInput(f"{name} asks for {what}, which is not played here ({option}={value!r})")
 
     for option, what in NOT_PLAYED.items():
         if info[option] != DEFAULTS[option]:
@@ -159,27 +180,26 @@ def family_params(data: dict, name: str = "the game") -> dict:
     if info["goal"] not in GOAL_OF:
         refuse("goal")
     if info["goal"] == 2 and info["grandslam"] == 1:
-        refuse("grandslam", "an illegal grand slam in a territory game")
+        refuse("grandslam", "an illegal grand slam in a game of territories")
     # seeds: MancalaGames' nbr_start, which its rules read (a random start's seeds in all)
     params = {"holes": holes, "seeds": seeds, **start_params(info, holes, seeds, refuse)}
     chosen = sorted(info["udir_holes"])  # holes counted from the mover's left, whose way the mover chooses
     if chosen and info["mustshare"]:
-        refuse("udir_holes", "a chosen way beside must-share (MancalaGames then offers both ways of a hole where "
-                             "one way feeds the opponent)")
+        refuse("udir_holes", "a chosen way of sowing beside the duty to feed the opponent")
     if chosen and info["sow_direct"] == 2:
-        refuse("udir_holes", "chosen holes beside PLAYALTDIR")
+        refuse("udir_holes", "a chosen way of sowing beside opposed ways")
     if chosen == list(range(holes)):
         params["choose_direction"] = "all"
     elif chosen == [holes // 2] and holes % 2:
         params["choose_direction"] = "middle"
     elif chosen:
-        refuse("udir_holes", "a chosen way for holes other than all or the middle one")
+        refuse("udir_holes", "a chosen way of sowing for some holes only")
     for option, (ours, values) in CHOICES.items():
         value = info[option]
         if isinstance(value, bool):
             value = int(value)
         if value not in values:
-            refuse(option, UNPLAYED_VALUES.get((option, value), ""))
+            refuse(option)
         params[ours] = values[value]
     if chosen and info["sow_direct"] in (1, -1) and info["capt_dir"] == 0 and (info["multicapt"] or info["capt_type"] == 1):
         # MancalaGames runs these chains against the game's own way, not the way the move chose
@@ -191,7 +211,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
     params.update(capture_type_params(info, refuse))
     params["opponent_store"] = OPPONENT_STORE_OF[info["sow_stores"]]
     if info["sow_stores"] in (2, 6) and info["mlaps"]:
-        refuse("sow_stores", "laps with both stores sown")
+        refuse("sow_stores", "laps sown into both stores")
     params["cross_chain"] = "any" if info["crosscapt"] == 3 else "empty"  # ONE_ANY
     params["no_capture_turns"] = int(info["nocaptmoves"])
     params["lap_capture"] = info["sow_rule"] in (8, 10)  # LAP_CAPT, LAP_CAPT_OPP_GETS
@@ -200,21 +220,22 @@ def family_params(data: dict, name: str = "the game") -> dict:
     params["take_across"] = info["pickextra"] == 1  # PICKCROSS
     params["take_final"] = info["pickextra"] == 5  # PICKFINAL
     if (info["capt_type"] == 5) != (info["pickextra"] == 2):  # CAPT_OPP_1CCW marks, PICKOPPBASIC takes
-        refuse("capt_type" if info["capt_type"] == 5 else "pickextra", "CAPT_OPP_1CCW only with PICKOPPBASIC")
+        refuse("capt_type" if info["capt_type"] == 5 else "pickextra",
+               "a capture of the opponent's next hole apart from its take")
     if info["pickextra"] == 5 and info["capt_type"] == 2:
-        refuse("pickextra", "the final hole picked after a two-out capture")
+        refuse("pickextra", "the last hole sown taken after a capture across a gap")
     params["extra_turn_once"] = info["capt_rturn"] == 2  # ONCE
     if params["lap_capture"] and info["mlaps"] != 1:
-        refuse("sow_rule", "lap captures without relay laps")
+        refuse("sow_rule", "captures at each lap's end without relay sowing")
     # the last few seeds: one hole's worth taken by the mover, two holes' by the round's starter
     params["take_last"] = {3: seeds, 4: 2 * seeds}.get(info["pickextra"], 0)
     if info["mlaps"] == 2 and info["sow_stores"] and info["mlap_cont"] != 6:
-        refuse("mlaps", "laps from the next hole that go on from a lap ending in the store (only STOP_STORE)")
+        refuse("mlaps", "sowing on from the next hole past a lap that ends in the store")
     if info["mlaps"] == 0 and info["mlap_cont"]:
         params["lap_rule"] = "any"  # no laps: MancalaGames reads no lap rule
     params["lap_count"] = info["mlap_param"] if params["lap_rule"].startswith("count") else 0
     if params["passing"] != "none" and info["sow_stores"]:
-        refuse("sow_rule", "passing captures with sowing into the stores")
+        refuse("sow_rule", "captures as the seeds pass, beside sowing into the stores")
     params.update(skip_origin=bool(info["skip_start"]), leave_one=bool(info["sow_start"]),
                   move_one=bool(info["sow_start"] and info["move_one"]),
                   min_seeds=int(info["min_move"]), must_share=bool(info["mustshare"]),
@@ -237,7 +258,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
         needed = info["goal_param"] * seeds if info["round_fill"] in (12, 13) else \
             (info["goal_param"] - 1) * seeds + seeds // 2 + 1
         if not 0 < needed < total:
-            refuse("goal_param", "a territory no one or anyone wins at once")
+            refuse("goal_param", "a territory that no one, or anyone, wins at once")
         params["win_short"] = total - needed
     elif rounds in (3, 4):  # the round ends when one or two holes' worth of seeds are left
         params["win_short"] = 1
@@ -248,12 +269,12 @@ def family_params(data: dict, name: str = "the game") -> dict:
     if info["mlaps"] and GOAL_OF[info["goal"]] == "most_seeds":  # the quitter shares out an endless sowing's board
         # (DIVVIED without stores shares the seeds into the children)
         if quitter not in LEFTOVER_OF or (quitter == 4 and not info["stores"] and not info["child_type"]):
-            refuse("quitter", "how an endless sowing's board is shared out")
+            refuse("quitter", "another sharing of the board after an endless sowing")
         params["endless_leftover"] = LEFTOVER_OF[quitter]
     if info["end_cond"] == 4:
         refuse("end_cond")
     if info["round_fill"] == 10:  # LOSER_ONLY
-        refuse("round_fill", "a round that ends counting the seeds left in each row where they lie")
+        refuse("round_fill", "rounds that end counting the seeds left in each row where they lie")
     params["goal"] = GOAL_OF[info["goal"]]
     if params["goal"] != "most_seeds":  # MancalaGames reads none of the most-seeds ends (nor end_cond) for these
         params.update({param.name: param.default for param in PARAMETERS if param.name in MOST_SEEDS_ONLY})
@@ -269,7 +290,7 @@ def start_params(info: dict, holes: int, seeds: int, refuse) -> dict:
     if START_OF[pattern] != "random":
         return {"start": START_OF[pattern]}
     if seeds % (2 * holes):
-        refuse("start_pattern", f"a random start of {seeds} seeds, not a whole number a hole on {2 * holes} holes")
+        refuse("start_pattern", f"a random start of {seeds} seeds, which {2 * holes} holes cannot share evenly")
     return {"start": "random", "seeds": seeds // (2 * holes)}
 
 
@@ -279,11 +300,11 @@ def children_params(info: dict, refuse) -> dict:
     captures into them (``child_stores``)."""
     kind = info["child_type"]
     if kind not in CHILD_OF:
-        refuse("child_type", "RAM children (holes of no one's that captures clear)" if kind == 7 else "")
+        refuse("child_type")
     sowing = CHILD_SOWING_OF.get(info["sow_rule"], "into")
     if kind == 0:
         if sowing != "into":
-            refuse("sow_rule", "passing over children in a game without them")
+            refuse("sow_rule", "passing over owned holes in a game without them")
         return {}
     rule = info["child_rule"]
     side = TERRITORY_CHILD_SIDE_OF.get(rule) if info["goal"] == 2 else None
@@ -306,7 +327,7 @@ def leftover_params(info: dict, refuse) -> dict:
             refuse("unclaimed")
         return {"leftover": LEFTOVER_OF[unclaimed], "unfed_takes": False}
     if info["quitter"] not in LEFTOVER_OF:
-        refuse("quitter", "the seeds left at an end other than must-share's")
+        refuse("quitter", "another sharing of the seeds left at an end other than must-share's")
     return {"leftover": LEFTOVER_OF[info["quitter"]],
             "unfed_takes": bool(info["mustshare"] and not info["mustpass"])}
 
@@ -319,12 +340,11 @@ def capture_type_params(info: dict, refuse) -> dict:
     if info["capt_type"] == 0:
         return {"capture_gap": False}
     if info["capt_type"] != 2:
-        refuse("capt_type", "capture types other than two out, singletons, the store passed, pulling across and "
-                            "the opponent's store")
+        refuse("capt_type", "another kind of capture")
     if info["crosscapt"] or ((info["capt_on"] or info["evens"] or info["capt_min"] or info["capt_max"])
                              and not 3 <= info["sow_rule"] <= 4 and not 14 <= info["sow_rule"] <= 16):
         # counts with two-out captures are the passing captures' (the last hole's capture is two out)
-        refuse("capt_type", "two-out captures with captures by count or cross captures")
+        refuse("capt_type", "captures across a gap beside captures by count or across the board")
     backward = info["capt_dir"] == 0 and info["multicapt"]
     return {"capture_gap": True, "chain": "backward" if backward else "forward"}
 
@@ -339,7 +359,7 @@ def capture_counts(info: dict, total: int, refuse) -> dict:
              if (not capt_on or count in capt_on) and (not evens or count % 2 == 0)
              and (not low or count >= low) and (not high or count <= high)]
     if not taken:
-        refuse("capt_on", "no count captures")
+        refuse("capt_on", "captures by a count no hole can hold")
     first, last = taken[0], taken[-1]
     for parity, step in (("any", 1), ("even", 2), ("odd", 2)):
         if parity != "any" and first % 2 != (parity == "odd"):
@@ -347,7 +367,7 @@ def capture_counts(info: dict, total: int, refuse) -> dict:
         if taken == list(range(first, last + 1, step)):
             bounded = last < total  # a count above every seed of the board is no bound
             return {"capture_min": first, "capture_max": last if bounded else 0, "capture_parity": parity}
-    refuse("capt_on", "the counts that capture are not a range of one parity")
+    refuse("capt_on", "capturing counts that are not a run of one parity")
     raise AssertionError("refuse raises")
 
 
