@@ -170,6 +170,23 @@ def test_the_rules_dialog_shows_the_game_on_the_board_in_its_own_words_from_the_
         browser.set_window_size(1280, 900)
 
 
+@pytest.mark.parametrize("game", ["kalah", "anywoli"])  # 6 and 12 holes a side
+def test_the_counts_stay_readable_on_a_phone_and_a_wide_board_scrolls(server, browser, game):
+    browser.set_window_size(420, 800)
+    try:
+        browser.get(f"{server}/?game={game}&mode=people&speed=0")
+        settle(browser)
+        heights = browser.execute_script(
+            "return Array.from(document.querySelectorAll('text.count')).map(t => t.getBoundingClientRect().height);")
+        assert len(heights) > 2 and min(heights) >= 10, heights  # 14 px in the drawing, at 0.8 of its size or more
+        wrap = browser.execute_script("const w = document.getElementById('board-wrap');"
+                                      "return [w.scrollWidth, w.clientWidth, document.documentElement.scrollWidth,"
+                                      " window.innerWidth];")
+        assert wrap[0] > wrap[1] and wrap[2] <= wrap[3], wrap  # the board scrolls sideways, the page does not
+    finally:
+        browser.set_window_size(1280, 900)
+
+
 def test_two_policies_are_watched_to_the_end(server, browser):
     browser.get(f"{server}/?game=kalah&mode=watch&speed=0&player0=max&player1=alphabeta:depth=2")
     deadline = time.monotonic() + 120

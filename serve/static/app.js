@@ -102,8 +102,13 @@ async function loadBoard() {
   $("board").innerHTML = await response.text();
   // Any board size, 1..16 pits a side: the drawing scales to the page's width, but a small board
   // (Tihbat's two holes) is not blown up past half again its own size.
+  // On a narrow screen it keeps at least 0.8 of its size, so that the counts stay readable (11 px and
+  // more), and the board scrolls sideways instead.
   const svg = $("board").querySelector("svg");
-  if (svg) svg.style.maxWidth = `${1.5 * Number(svg.getAttribute("width"))}px`;
+  if (svg) {
+    svg.style.maxWidth = `${1.5 * Number(svg.getAttribute("width"))}px`;
+    svg.style.minWidth = `${0.8 * Number(svg.getAttribute("width"))}px`;
+  }
   ui.cells = {};
   for (const g of $("board").querySelectorAll("g.cell")) ui.cells[g.dataset.cell] = g;
   if (ui.lastMove !== null) ui.cells[ui.lastMove]?.classList.add("last-move");  // the pit last sown from
