@@ -23,12 +23,17 @@ FILES = {"adi": "Adi", "anywoli": "Anywoli", "nsa_isong": "Nsa_Isong", "obridjie
          "ot_tjin": "Ot-tjin", "sadeqa_iii": "Sadeqa_III", "songo": "Songo", "tihbat": "Tihbat",
          "vai_lun_thlan": "Vai_Lun_Thlan", "voleur": "Voleur", "wari": "Wari", "alemungula": "Alemungula",
          "cow": "Cow", "goat": "Goat", "olinda": "Olinda", "kale": "Kale", "olowuka": "Olowuka",
-         "mangala_iii": "Mangala_III", "leb_bbut_ahbochen": "Leb_Bbut_Ahbochen"}
+         "mangala_iii": "Mangala_III", "leb_bbut_ahbochen": "Leb_Bbut_Ahbochen",
+         "achochodi": "Achochodi", "andot": "Andot", "bay_khom": "Bay_Khom", "boola": "Boola",
+         "bule_perga": "Bule_Perga", "gamacha": "Gamacha", "kara": "Kara", "krur": "Krur",
+         "leyla_gobale": "Leyla-Gobale", "mangala_iv": "Mangala_IV", "mbangbi": "Mbangbi", "meusueb": "Meusueb",
+         "ouri": "Ouri", "qelat": "Qelat", "qelat_ii": "Qelat_II", "sadeqa_iv": "Sadeqa_IV", "sokusowo": "Sokusowo",
+         "toguz_xorgol": "Toguz_Xorgol", "waurie": "Waurie"}
 FAMILY = [game.name for game in NAMED_GAMES if game.game == "family"]
 
 
-def test_there_are_thirty_traditional_games_each_with_region_source_and_a_line():
-    assert len(NAMED) >= 30 and len(NAMED) == len(NAMED_GAMES)
+def test_there_are_sixty_traditional_games_each_with_region_source_and_a_line():
+    assert len(NAMED) >= 60 and len(NAMED) == len(NAMED_GAMES)
     for game in NAMED_GAMES:
         assert game.game in GAMES and game.region and game.source and game.about.endswith(".")
         assert game.name.isidentifier() and game.name == game.name.lower()
