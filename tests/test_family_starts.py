@@ -175,10 +175,10 @@ def test_the_importer_reads_a_random_starts_seeds_in_all():
     # MancalaGames' random start shares out nbr_start seeds in all: 48 on 12 holes is 4 a hole
     params = family_params({**info(start_pattern=6), "game_constants": {"holes": 6, "nbr_start": 48}}, "Game.txt")
     assert params["start"] == "random" and params["seeds"] == 4
-    with pytest.raises(BadInput, match=re.escape("Game.txt: start_pattern=6 (StartPattern) is not played: a random "
-                                                 "start of 70 seeds, not a whole number a hole on 12 holes")):
+    with pytest.raises(BadInput, match=re.escape("Game.txt asks for a random start of 70 seeds, which 12 holes cannot "
+                                                 "share evenly, which is not played here (start_pattern=6)")):
         family_params({**info(start_pattern=6), "game_constants": {"holes": 6, "nbr_start": 70}}, "Game.txt")
-    with pytest.raises(BadInput, match=re.escape("start_pattern=13 (StartPattern) is not played")):
+    with pytest.raises(BadInput, match=re.escape("asks for another start, which is not played here (start_pattern=13)")):
         family_params(info(start_pattern=13), "Game.txt")
 
 
