@@ -93,11 +93,17 @@ def spoken_list(items) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
+def least_count(p: dict) -> int:
+    """The least count a capture takes: capture_min (1 at least), raised to the parity's."""
+    low, parity = max(p["capture_min"], 1), p["capture_parity"]
+    return low + (parity != "any" and (low % 2 == 0) != (parity == "even"))
+
+
 def counts(p: dict) -> str:
     """The counts a capture takes, as a phrase that follows "holding": "2 or 3 {s}s"."""
-    low, high, parity = max(p["capture_min"], 1), p["capture_max"], p["capture_parity"]
+    high, parity = p["capture_max"], p["capture_parity"]
     step = 1 if parity == "any" else 2
-    first = low + (step == 2 and (low % 2 == 0) != (parity == "even"))
+    first = least_count(p)
     if high and high < first:
         return "no number of {s}s"
     if high and (high - first) // step < 4:
@@ -111,7 +117,7 @@ def counts(p: dict) -> str:
 def never_by_count(p: dict) -> bool:
     """Whether the capture counts take no count at all (a bound below the least, an odd 2..2): then
     nothing that asks for them ever captures."""
-    return p["capture_min"] > 0 and counts(p) == "no number of {s}s"
+    return p["capture_min"] > 0 and 0 < p["capture_max"] < least_count(p)
 
 
 def board(p: dict) -> list[str]:
@@ -158,14 +164,10 @@ def move(p: dict) -> list[str]:
         out.append("A lone {s} sown across the end of the rows may not be played straight back.")
     if p["choose_direction"] == "middle":
         out.append("The middle {h} of a row may be sown either way, as the player chooses.")
-    if p["child_stores"]:
-        pass  # no stores to pass over or sow into (board says so)
-    elif not p["sow_store"]:
-        out.append("The stores are passed over.")
-    else:
-        out.append({"passed": "Their own store is sown into as the {s}s pass it; the opponent's is passed over.",
-                    "sown": "Both stores are sown into as the {s}s pass them.",
-                    "sown_no_turn": "Both stores are sown into as the {s}s pass them."}[p["opponent_store"]])
+    if not p["child_stores"]:  # (a game without stores: the board's sentence says so)
+        out.append("The stores are passed over." if not p["sow_store"] else
+                   "Their own store is sown into as the {s}s pass it; the opponent's is passed over."
+                   if p["opponent_store"] == "passed" else "Both stores are sown into as the {s}s pass them.")
     if p["skip_origin"]:
         out.append("A sowing that comes round to its starting {h} passes over it.")
     if p["sow_max"]:
@@ -424,16 +426,16 @@ def ending(p: dict) -> list[str]:
     total = start_seeds(p)
     ends = ["neither player can move" if p["must_pass"] else "the player to move cannot move"]
     owning = has_children(p)
-    board = "on the board outside owned {h}s" if owning else "on the board"  # an owned hole's seeds stay its own
+    left_on = "on the board outside owned {h}s" if owning else "on the board"  # an owned hole's seeds stay its own
     if p["end_seeds_left"] >= 0:
-        ends.append(f"at most {counted(p['end_seeds_left'], '{s}')} {are(p['end_seeds_left'])} left {board}"
-                    if p["end_seeds_left"] else f"no {{s}} is left {board}")
+        ends.append(f"at most {counted(p['end_seeds_left'], '{s}')} {are(p['end_seeds_left'])} left {left_on}"
+                    if p["end_seeds_left"] else f"no {{s}} is left {left_on}")
     cleared = {"own": "the player who moved has emptied their own row",
                "opponent": "the opponent's row is empty after a move", "either": "either row is empty"}
     if p["end_cleared"] in cleared:
         ends.append(cleared[p["end_cleared"]])
     if p["end_below"] > 1:
-        ends.append(f"fewer than {counted(p['end_below'], '{s}')} {are(p['end_below'])} left {board}"
+        ends.append(f"fewer than {counted(p['end_below'], '{s}')} {are(p['end_below'])} left {left_on}"
                     + (" and no player owns a {h}" if owning else ""))  # (end_below=1 never ends: some must be left)
     if p["repetition_ends"]:
         ends.append("a position repeats with no {s}s stored in between (or after 256 positions without any)")

@@ -84,4 +84,3 @@ class Kalah(Game):
     def family_rules(self) -> dict:
         """These rules as the two-row family's parameters, which play move for move as this game's kernels."""
         return {**DEFAULTS, **kalah_rules(**self.params)}
-

@@ -271,4 +271,3 @@ class Oware(Game):
     def family_rules(self) -> dict:
         """These rules as the two-row family's parameters, which play move for move as this game's kernels."""
         return {**DEFAULTS, **oware_rules(**self.params)}
-

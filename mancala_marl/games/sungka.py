@@ -110,4 +110,3 @@ class Sungka(Game):
     def family_rules(self) -> dict:
         """These rules as the two-row family's parameters, which play move for move as this game's kernels."""
         return {**DEFAULTS, **sungka_rules(**self.params)}
-

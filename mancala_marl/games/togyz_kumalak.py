@@ -249,4 +249,3 @@ class TogyzKumalak(Game):
     def family_rules(self) -> dict:
         """These rules as the two-row family's parameters, which play move for move as this game's kernels."""
         return {**DEFAULTS, **togyz_rules(**self.params)}
-
