@@ -194,6 +194,22 @@ class Oracle:
             return self.play(self.gi.MoveTpl(row, self.game.cts.xlate_pos_loc(row, loc), None))
         return self.play(pit if not self.game.turn else self.holes - 1 - pit)
 
+    def round_over(self, cond) -> bool:
+        """Whether move()'s result ends a round of a match that goes on (ROUND_WIN, ROUND_TIE)."""
+        return cond is not None and cond in (self.gi.WinCond.ROUND_WIN, self.gi.WinCond.ROUND_TIE)
+
+    def next_round(self) -> None:
+        """Set up the next round, as MancalaGames' player does when a round ends."""
+        start = time.perf_counter()
+        self.game.new_game(new_round=True)
+        self.seconds += time.perf_counter() - start
+        self.seen["rounds"] = self.seen.get("rounds", 0) + 1
+
+    def closed(self) -> list[int]:
+        """The holes blocked for the round, as our cells."""
+        holes = self.holes
+        return [loc if loc < holes else loc + 1 for loc, blocked in enumerate(self.game.blocked) if blocked]
+
     def ended(self, cond) -> bool:
         """Whether move()'s result ends the game (WIN, TIE, or the round's ROUND_WIN, ROUND_TIE,
         ENDLESS); REPEAT_TURN and None do not."""
@@ -277,6 +293,8 @@ def differences(ours: Player, state, legal: list[int], oracle: Oracle, cond) -> 
         else:
             found.append(f"end: ours ended the game ({shown_winner(our_winner(game, state))}), MancalaGames goes on "
                          f"with player_{oracle.mover} to move")
+    if game.closed_cells(state) != oracle.closed():
+        found.append(f"closed holes, ours vs MancalaGames: {game.closed_cells(state)} vs {oracle.closed()} (cells)")
     if our_cells != their_cells:
         cells = [cell for cell in range(ours.cells) if our_cells[cell] != their_cells[cell]]
         named = ", ".join(f"{cell_name(cell, holes)} {our_cells[cell]} vs {their_cells[cell]}" for cell in cells[:4])
@@ -299,6 +317,16 @@ def differences(ours: Player, state, legal: list[int], oracle: Oracle, cond) -> 
     return found
 
 
+def round_result(game, state, oracle: Oracle, cond, played_round: int) -> str:
+    """Where the round just ended in both engines differs (its number, winner, the seeds each held),
+    or ''."""
+    ours = game.last_round(state)
+    board, store = oracle.game.board, oracle.game.store
+    held = [store[0] + sum(board[:oracle.holes]), store[1] + sum(board[oracle.holes:])]
+    theirs = {"round": played_round, "winner": oracle.winner(cond), "seeds": held}
+    return "" if ours == theirs else f"round's end, ours vs MancalaGames: {ours} vs {theirs}"
+
+
 def game_seed(seed: int, name: str, number: int) -> list[int]:
     """The seed of one game: the run's, the file's name and the game's number."""
     return [seed, zlib.crc32(name.encode()), number]
@@ -310,6 +338,7 @@ def play_lockstep(ours: Player, oracle: Oracle, seed: int, name: str, number: in
     Returns moves (compared), capped (still going after ``max_moves``), and on the first
     difference: move, moves_played, differences."""
     import numpy as np
+    from mancala_marl.games.family_space import ROUND_LIMIT
 
     rng = np.random.default_rng(game_seed(seed, name, number))
     game = ours.game
@@ -318,27 +347,43 @@ def play_lockstep(ours: Player, oracle: Oracle, seed: int, name: str, number: in
     state = game.from_board(np.array(oracle.cells())) if game.random_start else game.init()
     start = {"start": oracle.cells()} if game.random_start else {}
     cond = None
-    for move in range(max_moves + 1):
+    round_moves = 0  # in a match, a round ends at MOVE_LIMIT moves: MAX_MOVES bounds a round, not the match
+    bound = max_moves * ROUND_LIMIT if game.is_match else max_moves
+    for move in range(bound + 1):
         over = game.is_terminal(state)
         legal = [] if over else ours.legal(state)
         found = differences(ours, state, legal, oracle, cond)
-        if found and move == max_moves and over and not oracle.ended(cond):
+        rounds = {"rounds": game.round_of(state)}
+        if found and over and not oracle.ended(cond) and (move == max_moves or round_moves == max_moves):
             # the family's own bound (MOVE_LIMIT, as MAX_MOVES) ends it here, board swept; MancalaGames
             # has none and plays on: agreed up to the bound, as a game both play on past it
-            return {"moves": move, "capped": True}
+            return {"moves": move, "capped": True, **rounds}
         if found:
             return {"moves": move, "capped": False, "move": move, "moves_played": played, "differences": found,
-                    **start}
-        if over or move == max_moves:
-            return {"moves": move, "capped": not over}
+                    **start, **rounds}
+        if over or move == bound:
+            return {"moves": move, "capped": not over, **rounds}
         if not legal:  # and MancalaGames has none either (compared above), yet neither ended the game
             return {"moves": move, "capped": False, "move": move, "moves_played": played,
                     "differences": [f"stuck: player_{oracle.mover} is to move and has no legal move on either "
-                                    "side, yet neither ended the game"]}
+                                    "side, yet neither ended the game"], **rounds}
         pit = legal[int(rng.integers(len(legal)))]
         played.append(pit)
+        before = game.round_of(state)
         ours.apply(state, pit)
+        round_moves += 1
         cond = oracle.play_pit(pit)
+        if game.is_match and oracle.round_over(cond):  # ours set up the next round within the same move
+            ended = round_result(game, state, oracle, cond, before)
+            if ended:
+                return {"moves": move + 1, "capped": False, "move": move + 1, "moves_played": played,
+                        "differences": [ended], **start, **rounds}
+            if game.is_terminal(state) and before >= ROUND_LIMIT:  # our bound on a match
+                return {"moves": move + 1, "capped": True, "rounds": before}
+            oracle.next_round()
+            cond, round_moves = None, 0
+        elif game.is_match and game.round_of(state) != before:
+            round_moves = 0
     raise AssertionError("unreachable")
 
 
@@ -373,7 +418,7 @@ def check_file(path: Path, oracle_modules, games: int, seed: int, max_moves: int
     from mancala_marl.errors import BadInput
 
     name = path.name
-    row = {"status": None, "games": 0, "moves": 0, "reason": ""}
+    row = {"status": None, "games": 0, "moves": 0, "rounds": 0, "reason": ""}
     try:
         game = our_importer()(path)
         refusal = None
@@ -420,6 +465,7 @@ def check_file(path: Path, oracle_modules, games: int, seed: int, max_moves: int
             break
         row["games"] += 1
         row["moves"] += result["moves"]
+        row["rounds"] += result["rounds"]
         longest = max(longest, result["moves"])
         capped += result["capped"]
         if "differences" in result:

@@ -192,8 +192,9 @@ import numpy as np
 
 from mancala_marl.errors import BadInput
 from .base import Game
-from .family_space import (FIRST_WAY, HISTORY_SLOTS, MARKS, MOVES_PLAYED, MOVE_LIMIT, NO_RETURN, OUT_OF_PLAY,
-                           PARAMETERS, Start, TURNS_PLAYED, WINNER, history_slot)
+from .family_space import (CLOSED, DRAWN_ROUND, FIRST_WAY, HISTORY_SLOTS, LAST_SEEDS, LAST_WINNER, MARKS,
+                           MATCH_SLOTS, MOVES_PLAYED, MOVE_LIMIT, NO_RETURN, OUT_OF_PLAY, PARAMETERS, ROUND,
+                           ROUND_LIMIT, ROUND_STARTER, Start, TURNS_PLAYED, WINNER, history_slot, match_slot)
 from .history import HISTORY, clear_history, record_position
 from .family_rules import DRAWS, draw, refusal, repaired, strategy
 from .family_sowing import action_backward, way_allowed
@@ -309,21 +310,58 @@ class Family(Game):
         params = self.params
         return (params["laps"] == "next" and params["sow_store"]) or params["capture_kind"] == "store_to_opponent"
 
+    @property
+    def has_marks(self) -> bool:
+        """Whether the state has a mark per cell: children, or holes closed for a round."""
+        return self.params["children"] != "none" or self.params["closed_holes"]
+
+    @property
+    def is_match(self) -> bool:
+        return self.params["rounds"] == "match"
+
     def count_slots(self) -> int:
-        """``extra_slots``; in a game of children a mark for each cell of the board; with
-        ``repetition_ends`` the positions since seeds were last banked (family_space.HISTORY_SLOTS)."""
-        return self.extra_slots + (2 * self.pits + 2 if self.params["children"] != "none" else 0) + \
-            (HISTORY_SLOTS if self.params["repetition_ends"] else 0)
+        """``extra_slots``; in a game of children or closed holes a mark for each cell of the board;
+        with ``repetition_ends`` the positions since seeds were last banked (family_space.HISTORY_SLOTS);
+        in a match its MATCH_SLOTS (family_rounds)."""
+        return self.extra_slots + (2 * self.pits + 2 if self.has_marks else 0) + \
+            (HISTORY_SLOTS if self.params["repetition_ends"] else 0) + (MATCH_SLOTS if self.is_match else 0)
 
     def from_board(self, board, to_move: int = 0) -> np.ndarray:
         """The base's state, with the children a game has from the start (``child_holes="fixed_right"``:
-        each player's rightmost hole)."""
+        each player's rightmost hole); in a match, its first round, started by ``to_move``."""
         state = super().from_board(board, to_move)
         if self.params["child_holes"] == "fixed_right":
             marks = self.board_size + MARKS
             state[marks + self.pits - 1], state[marks + 2 * self.pits] = 1, 2
+        if self.is_match:
+            base = int(match_slot(self.spec))
+            state[base + ROUND], state[base + ROUND_STARTER] = 1, to_move
         self._remember_start(state)
         return state
+
+    def round_of(self, state) -> int:
+        """The round being played (1 for the first; 1 in a game of one round)."""
+        return int(state[int(match_slot(self.spec)) + ROUND]) if self.is_match else 1
+
+    def last_round(self, state) -> dict | None:
+        """The last round's result in a match, once one has ended: its number, its winner (0, 1, or
+        None for a draw) and the seeds each player held at its end; None before."""
+        if not self.is_match:
+            return None
+        base = int(match_slot(self.spec))
+        winner = int(state[base + LAST_WINNER])
+        if not winner:
+            return None
+        ended = int(state[base + ROUND]) - (not self.is_terminal(state))
+        return {"round": ended, "winner": None if winner == DRAWN_ROUND else winner - 1,
+                "seeds": [int(state[base + LAST_SEEDS]), int(state[base + LAST_SEEDS + 1])]}
+
+    def closed_cells(self, state) -> list[int]:
+        """The cells of the holes closed for the round (closed_holes)."""
+        if not self.params["closed_holes"]:
+            return []
+        marks = state[self.board_size + MARKS:self.board_size + MARKS + self.board_size]
+        return [int(cell) for cell in np.flatnonzero(marks == CLOSED)]
 
     def _remember_start(self, state):
         """With ``repetition_ends``: the history is this position alone (as Oware's from_board has it)."""
@@ -407,9 +445,15 @@ class Family(Game):
         high[self.board_size + NO_RETURN] = self.board_size
         high[self.board_size + WINNER] = 0 if self.params["goal"] == "most_seeds" else 2
         marks = self.board_size + MARKS
-        if self.params["children"] != "none":  # a hole's mark: 1 + its owner; a store's none
-            high[marks:marks + self.board_size] = 2
+        if self.has_marks:  # a hole's mark: 1 + its owner, or CLOSED; a store's none
+            high[marks:marks + self.board_size] = CLOSED if self.params["closed_holes"] else 2
             high[marks + self.pits] = high[marks + 2 * self.pits + 1] = 0
+        if self.is_match:
+            base = int(match_slot(self.spec))
+            low[base + ROUND], high[base + ROUND] = 1, ROUND_LIMIT
+            high[base + ROUND_STARTER] = 1
+            high[base + LAST_WINNER] = DRAWN_ROUND
+            high[base + LAST_SEEDS:base + LAST_SEEDS + 2] = self.total_seeds
         if self.params["repetition_ends"]:  # as Oware's: a count, then hash halves (any int32)
             history = int(history_slot(self.spec))
             low[history + 1:], high[history + 1:] = np.iinfo(np.int32).min, np.iinfo(np.int32).max
@@ -417,7 +461,11 @@ class Family(Game):
         return low, high
 
     def marked_pits(self, state):
-        """The children, as (side, pit) pairs."""
+        """The children, or the holes closed for the round, as (side, pit) pairs."""
+        closed = self.closed_cells(state)
+        if closed:
+            return [(cell // (self.pits + 1), cell % (self.pits + 1)) for cell in closed], \
+                "closed for this round: its player had too few seeds to fill it"
         marked = [(cell // (self.pits + 1), cell % (self.pits + 1)) for cell, _ in self.children_of(state)]
         return marked, "a child: a hole its owner has made its own" if marked else ""
 
@@ -434,6 +482,8 @@ class Family(Game):
         owners = dict(self.children_of(state))
         if cell in owners:
             return f"player_{player}'s {named} is player_{owners[cell]}'s child: a child is never played"
+        if cell in self.closed_cells(state):
+            return f"player_{player}'s {named} is closed for this round (round {self.round_of(state)})"
         if seeds < self.params["min_seeds"]:
             return f"player_{player}'s {named} holds {seeds} seeds, fewer than the {self.params['min_seeds']} a move needs"
         if self.actions > self.pits and not way_allowed(state, self.spec, player, hole, clockwise):

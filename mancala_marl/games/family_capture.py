@@ -8,8 +8,8 @@ import numpy as np
 from .._compile import copy_cells, kernel
 from .base import SPEC_PITS
 from .family_space import (CAPTURED, CaptureKind, Chain, Children, CrossChain, EXTRA_TURNS, GrandSlam, Lap, Parity,
-                           PreCapture, REPEAT, SLAMMED, Side, Spec, TURNS_PLAYED, TakeOwn, Taker, row_seeds,
-                           side_of, sown_store, step)
+                           PreCapture, REPEAT, ROUND_STARTER, SLAMMED, Side, Spec, TURNS_PLAYED, TakeOwn, Taker, row_seeds,
+                           match_slot, side_of, sown_store, walk)
 from .family_children import child_due, first_child, make_child, mark_of
 
 
@@ -84,7 +84,9 @@ def take_last(state, spec, mover):
         ):
             left += state[cell]
     if 0 < left <= spec[Spec.TAKE_LAST]:
-        taker = mover if spec[Spec.TAKE_LAST_BY] == Taker.MOVER else 0
+        # the first player: in a match, the round's (MancalaGames' starter)
+        first = state[match_slot(spec) + ROUND_STARTER] if spec[Spec.ROUNDS] else 0
+        taker = mover if spec[Spec.TAKE_LAST_BY] == Taker.MOVER else first
         store = taker * (holes + 1) + holes
         for cell in range(2 * holes + 1):
             if side_of(cell, holes) >= 0:
@@ -216,7 +218,7 @@ def take(state, spec, last, lap_seeds, opponent_had_seeds, backward, saved):
     ):
         if spec[Spec.CAPTURE_GAP]:
             taken = capture_two_out(state, spec, last, store, mover, sides, backward, own_store)
-            first = step(step(last, holes, backward, own_store), holes, backward, own_store)
+            first = walk(state, spec, walk(state, spec, last, holes, backward, own_store), holes, backward, own_store)
         elif spec[Spec.CROSS_CAPTURE]:
             taken = capture_across(state, spec, last, store, mover, by_count, sides, backward, own_store)
         elif by_count:  # the last hole, then each next one, while their counts are taken
@@ -238,7 +240,7 @@ def take_chain(state, spec, cell, go_on, store, mover, by_count, sides, backward
         taken += 1
         if limit == 1 or taken == limit:
             break
-        cell = step(cell, holes, backward, own_store)
+        cell = walk(state, spec, cell, holes, backward, own_store)
         go_on = can_take(state, cell, holes, mover, spec, by_count, sides)
     return taken
 
@@ -278,7 +280,7 @@ def capture_of_kind(state, spec, last, store, mover, by_count, sides, backward, 
                     state[store] += state[cell]
                     state[cell] = 0
     elif kind == CaptureKind.NEXT:  # the hole after the last one, then each next one while they qualify
-        cell = step(last, holes, backward, own_store)
+        cell = walk(state, spec, last, holes, backward, own_store)
         if spec[Spec.LAPS]:  # after laps, the last hole qualifies and the next holds seeds
             go_on = can_take(state, last, holes, mover, spec, by_count, sides) and \
                 side_of(cell, holes) >= 0 and state[cell] > 0
@@ -297,8 +299,8 @@ def capture_two_out(state, spec, last, store, mover, sides, backward, own_store)
     taken = 0
     cell = last
     while spec[Spec.LAPS] != Lap.SINGLE or state[cell] > 1:  # without laps, the last seed must have joined others
-        gap = step(cell, holes, backward, own_store)
-        beyond = step(gap, holes, backward, own_store)
+        gap = walk(state, spec, cell, holes, backward, own_store)
+        beyond = walk(state, spec, gap, holes, backward, own_store)
         if state[gap] != 0 or not can_take(state, beyond, holes, mover, spec, False, sides):
             break
         state[store] += state[beyond]
@@ -336,7 +338,7 @@ def capture_across(state, spec, last, store, mover, by_count, sides, backward, o
             state[cell] = 0
         if limit == 1 or taken == limit:
             break
-        cell = step(cell, holes, backward, own_store)
+        cell = walk(state, spec, cell, holes, backward, own_store)
     if (
         spec[Spec.TAKE_OWN] == TakeOwn.ALWAYS
         and state[last] == 1

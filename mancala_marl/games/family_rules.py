@@ -89,6 +89,17 @@ def _kept_beside_children(name: str) -> Rule:  # KEPT: the rules a game of child
                 {**_CHILDREN, **extra, name: _OTHER[name]})
 
 
+ROUND_PARAMS = ("round_fill", "closed_holes", "round_starter", "match_holes")
+_MATCH = {"rounds": "match"}
+_ROUND_OTHER = {"round_fill": "left", "closed_holes": True, "round_starter": "loser", "match_holes": 2}
+
+
+def _single_round(name: str) -> Rule:
+    return Rule(lambda p: p["rounds"] == "one" and p[name] != DEFAULTS[name],
+                f"{name}={{{name}!r}} does nothing with rounds='one'", {name: DEFAULTS[name]},
+                {name: _ROUND_OTHER[name]})
+
+
 def _start_holes(start: str, fewest: int) -> Rule:
     return Rule(lambda p: p["start"] == start and p["holes"] < fewest,
                 f"start={{start!r}} needs at least {fewest} holes a side, got holes={{holes}}", {"start": "equal"},
@@ -235,6 +246,19 @@ RULES: tuple[Rule, ...] = (
          "endless_leftover={endless_leftover!r} is not played with child_stores=True (only 'divided')",
          {"endless_leftover": "divided"}, {**_CHILDREN, "child_stores": True, "laps": "relay",
                                            "endless_leftover": "owner"}),
+    # a match of rounds (family_rounds): won by seeds, of holes only
+    *(_single_round(name) for name in ROUND_PARAMS),
+    Rule(lambda p: p["rounds"] == "match" and p["goal"] != "most_seeds",
+         "rounds='match' is not played with goal={goal!r}: a match is won by seeds", {"rounds": "one"},
+         {**_GOAL, **_MATCH}),
+    Rule(lambda p: p["rounds"] == "match" and has_children(p),
+         "rounds='match' is not played with children={children!r}", {"rounds": "one"}, {**_CHILDREN, **_MATCH}),
+    Rule(lambda p: p["rounds"] == "match" and p["repetition_ends"],
+         "rounds='match' is not played with repetition_ends=True", {"rounds": "one"},
+         {**_MATCH, "repetition_ends": True}),
+    Rule(lambda p: p["match_holes"] > p["holes"],
+         "match_holes={match_holes} is more holes than a row has ({holes}): the match could not go past its "
+         "first round", {"match_holes": 1}, {**_MATCH, "match_holes": 7}),
 )
 
 
@@ -268,14 +292,16 @@ def repaired(params: dict) -> dict:
 
 # What the tests' generator and sample_rules draw each parameter from, uniformly: a number over its
 # range here (sow_max, which has none, stays 0), a string over its choices, a bool over both values.
-# goal: most_seeds is twice a choice, so that half the games or so play the usual goal.
+# goal: most_seeds is twice a choice, so that half the games or so play the usual goal; rounds: one
+# round twice, so that a third or so are matches (which take longer to play out).
 RANGES = {"holes": (2, 8), "seeds": (1, 5), "lap_count": (0, 4), "last_seeds_to_opponent": (0, 6),
           "min_seeds": (1, 1), "capture_min": (0, 4), "capture_max": (0, 4), "captures": (0, 2),
           "no_capture_turns": (0, 2), "take_last": (0, 4), "end_seeds_left": (-1, 3), "win_short": (0, 4),
-          "end_below": (0, 4), "child_count": (2, 4)}
+          "end_below": (0, 4), "child_count": (2, 4), "match_holes": (1, 3)}
 DRAWS: dict[str, range | tuple] = {
     param.name: range(RANGES[param.name][0], RANGES[param.name][1] + 1) if param.type is int
-    else ("most_seeds", *param.choices) if param.name == "goal" else param.choices or (False, True)
+    else ("most_seeds", *param.choices) if param.name == "goal" else ("one", *param.choices) if param.name == "rounds"
+    else param.choices or (False, True)
     for param in PARAMETERS if param.type is not int or param.name in RANGES}
 
 

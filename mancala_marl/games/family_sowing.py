@@ -7,7 +7,7 @@ from .._compile import kernel
 from .base import SPEC_PITS, action_count
 from .family_space import (BOTH_STORES, CAPTURED, CaptureKind, ChooseDirection, Direction, ENDLESS, FIRST_WAY,
                            GrandSlam, Lap, LapRule, MAX_LAPS, OUT_OF_PLAY, OpponentStore, Passing, PreCapture,
-                           REPEAT, Spec, TURNS_PLAYED, next_sown, row_seeds, side_of, sown_store, step)
+                           REPEAT, Spec, TURNS_PLAYED, next_sown, row_seeds, side_of, sown_store, step, walk)
 from .family_capture import can_take, capture, pre_capture
 from .family_children import child_due, mark_of
 
@@ -91,11 +91,12 @@ def sow_lap(state, spec, origin, seeds, mover, backward, own_store, inhibited):
     # few seeds left on the board: those sown in the opponent's holes are the opponent's
     to_opponent = few_left > 0 and row_seeds(state, holes, 0) + row_seeds(state, holes, 1) <= few_left
     special = to_opponent or (passing and not inhibited)  # one test a seed where neither is
-    walk = spec[Spec.SOW_MAX] or spec[Spec.CHILD_SOWING]  # holes to pass over beyond the origin
+    # holes to pass over beyond the origin
+    passes_over = spec[Spec.SOW_MAX] or spec[Spec.CHILD_SOWING] or spec[Spec.CLOSED_HOLES]
     skip_origin = spec[Spec.SKIP_ORIGIN]
     cell = origin
     while seeds > 0:
-        if walk:  # full holes or the opponent's children to pass over too
+        if passes_over:  # full holes, the opponent's children or closed holes to pass over too
             cell = next_sown(state, spec, cell, origin, holes, backward, own_store, mover, seeds == 1)
         else:  # the common walk, inline (next_sown's loop costs a most-seeds game 7%)
             cell = step(cell, holes, backward, own_store)
@@ -153,7 +154,7 @@ def next_lap(state, spec, last, lap_seeds, mover, backward, own_store, stop_for_
                 result = capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
         elif can_take(state, last, holes, mover, spec, True, sides):  # capture, then sow on from the next hole
             result = capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
-            origin = step(last, holes, backward, own_store)
+            origin = walk(state, spec, last, holes, backward, own_store)
             go_on = True
         else:
             go_on = state[last] > 1
@@ -162,7 +163,7 @@ def next_lap(state, spec, last, lap_seeds, mover, backward, own_store, stop_for_
         if go_on and spec[Spec.CHILDREN]:  # a lap stops in a child, or where one is to be made
             go_on = mark_of(state, holes, last) == 0 and not child_due(state, spec, last, mover, backward, own_store)
     elif spec[Spec.LAPS] == Lap.NEXT:
-        origin = step(last, holes, backward, own_store)
+        origin = walk(state, spec, last, holes, backward, own_store)
         stop_for_cross = spec[Spec.CROSS_CAPTURE] and state[last] == 1 and \
             can_take(state, 2 * holes - last, holes, mover, spec, spec[Spec.CAPTURE_MIN] > 0, sides)
         go_on = state[origin] > 0 and not stop_for_cross and \

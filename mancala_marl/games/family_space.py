@@ -29,8 +29,18 @@ MOVE_LIMIT = MAX_MOVES
 OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED, EXTRA_TURNS, FIRST_WAY, NO_RETURN, WINNER = 1, 2, 3, 4, 5, 6, 7
 # MARKS: in a game of children only (``children`` not "none"), one slot per cell of the board
 # after WINNER: state[TO_MOVE + MARKS + cell] is 0 for a hole of nobody's, 1 + p for player p's
-# child (a store's slot stays 0)
+# child, CLOSED for a hole closed for the round (closed_holes; a store's slot stays 0)
 MARKS = 8
+CLOSED = 3
+# ROUND_LIMIT: a bound of ours on a match (MancalaGames has none: drawn rounds may follow each other
+# for ever); after this many rounds the match ends with the last round, as a round ends at MOVE_LIMIT
+ROUND_LIMIT = 50
+# a match's slots (rounds="match"), after the marks and the history: the round being played (1 for
+# the first), who started it, and the last round's result: 1 + its winner (0 before any round has
+# ended, 3 for a drawn round) and the seeds each player held at its end (store and own row)
+ROUND, ROUND_STARTER, LAST_WINNER, LAST_SEEDS = 0, 1, 2, 3
+MATCH_SLOTS = 5
+DRAWN_ROUND = 3
 
 
 # The values of each choice, in order: a kernel reads a choice as its code (``Lap.RELAY``), a
@@ -121,6 +131,18 @@ class Children(IntEnum):
 
 class ChildSide(IntEnum):
     ANY, OPPONENT, OWN = range(3)
+
+
+class Rounds(IntEnum):
+    ONE, MATCH = range(2)
+
+
+class RoundFill(IntEnum):
+    OUTSIDE, LEFT, RIGHT = range(3)
+
+
+class RoundStarter(IntEnum):
+    ALTERNATE, LOSER, WINNER, LAST_MOVER = range(4)
 
 
 class ChildHoles(IntEnum):
@@ -265,6 +287,22 @@ PARAMETERS = (
     Param("repetition_ends", bool, False, "the game ends when a position (board, stores, player to move) comes again "
                                           "since the last move that put seeds in a store, or after 256 such "
                                           "positions (the package's Oware); the seeds left go by leftover"),
+    # a match of rounds (MancalaGames' Rounds, RoundFill, RoundStarter, blocks, for the most seeds)
+    Param("rounds", str, "one", "one round is the game; or a match of rounds: the seeds each player holds at a "
+                                "round's end (store and own row) fill its holes for the next, seeds a hole, and "
+                                "the match ends when a player cannot fill match_holes holes", choices=Rounds),
+    Param("round_fill", str, "outside", "the order a player's holes are filled in for the next round: from the "
+                                        "ends of its row inwards (player_0 from its left end, player_1 from its "
+                                        "right), from its left end, or from its right end; the seeds too few "
+                                        "for a hole stay in its store", choices=RoundFill),
+    Param("closed_holes", bool, False, "the holes a player cannot fill for a round are closed for it: no seed is "
+                                       "sown into them, nor does any walk round the ring stop there"),
+    Param("round_starter", str, "alternate", "who starts each round after the first: the players in turn, the "
+                                             "last round's loser, its winner (a drawn round: the player whose "
+                                             "turn would have come next starts it, or, for loser, the other), or "
+                                             "its last mover", choices=RoundStarter),
+    Param("match_holes", int, 1, "the match ends when a player holds too few seeds to fill this many holes",
+          low=1, high=MAX_COUNT),
 )
 # repetition_ends: the positions since the last move that banked seeds, kept as Oware keeps them
 # (mancala_marl.games.history: a count, their digest and 64-bit hashes), after the marks' slots
@@ -311,6 +349,18 @@ def step(cell, holes, backward, own_store):
 
 
 @kernel(inline="always")
+def walk(state, spec, cell, holes, backward, own_store):
+    """``step``, past the holes closed for the round (closed_holes): MancalaGames' walk passes them
+    wherever it goes, sowing, a chain of captures or a gap."""
+    cell = step(cell, holes, backward, own_store)
+    if spec[Spec.CLOSED_HOLES]:
+        marks = 2 * holes + 2 + MARKS
+        while state[marks + cell] == CLOSED:
+            cell = step(cell, holes, backward, own_store)
+    return cell
+
+
+@kernel(inline="always")
 def next_sown(state, spec, cell, origin, holes, backward, own_store, mover, last_seed):
     """The cell a sowing drops its next seed into after ``cell``: past the hole it started from
     (skip_origin), past holes already holding sow_max seeds and past the opponent's children
@@ -321,7 +371,7 @@ def next_sown(state, spec, cell, origin, holes, backward, own_store, mover, last
     theirs = 2 - mover  # the mark of the opponent's children
     marks = 2 * holes + 2 + MARKS
     while True:
-        cell = step(cell, holes, backward, own_store)
+        cell = walk(state, spec, cell, holes, backward, own_store)
         if (cell == origin and spec[Spec.SKIP_ORIGIN]) or (full and side_of(cell, holes) >= 0 and state[cell] >= full):
             continue
         if skip_children and state[marks + cell] == theirs:
@@ -330,11 +380,23 @@ def next_sown(state, spec, cell, origin, holes, backward, own_store, mover, last
 
 
 @kernel(inline="always")
+def has_marks(spec):
+    """Whether the state has a mark per cell: in a game of children, or of closed holes."""
+    return spec[Spec.CHILDREN] != 0 or spec[Spec.CLOSED_HOLES] != 0
+
+
+@kernel(inline="always")
 def history_slot(spec):
     """repetition_ends: the first slot of the history (HISTORY_SLOTS), after the marks in a game of
-    children."""
+    children or closed holes."""
     cells = 2 * spec[SPEC_PITS] + 2
-    return cells + MARKS + (cells if spec[Spec.CHILDREN] else 0)
+    return cells + MARKS + (cells if has_marks(spec) else 0)
+
+
+@kernel(inline="always")
+def match_slot(spec):
+    """rounds="match": the first of the MATCH_SLOTS, after the marks and the history."""
+    return history_slot(spec) + (HISTORY_SLOTS if spec[Spec.REPETITION_ENDS] else 0)
 
 
 @kernel(inline="always")

@@ -10,10 +10,11 @@ from .._compile import kernel
 from .base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, action_count, sweep_to_stores
 from .family_space import (BOTH_STORES, Cleared, Direction, ENDLESS, EXTRA_TURNS, FIRST_WAY, Goal, GrandSlam,
                            Leftover, MOVES_PLAYED, MOVE_LIMIT, MoveRule, NO_RETURN, REPEAT, SLAMMED, Spec,
-                           TURNS_PLAYED, WINNER, history_slot, row_seeds, share_out, side_of, sown_store, step)
+                           TURNS_PLAYED, WINNER, history_slot, row_seeds, share_out, side_of, sown_store, walk)
 from .family_children import (bank_children, child_seeds, claim_children_leftover, divide_into_children,
                               free_row_seeds, has_child, mark_of)
 from .history import clear_history, record_position
+from .family_rounds import closed_count, next_round
 from .family_start import start_total
 from .family_sowing import crossing_cell, sow_and_capture, sows_backward, way_allowed
 
@@ -31,7 +32,7 @@ def may_move(state, spec, mover, hole, backward):
     rule = spec[Spec.MOVE_RULE]
     own_store = sown_store(spec, mover, holes)
     if rule == MoveRule.SINGLE_TO_EMPTY:  # a lone seed moves only into an empty hole (and never into the store)
-        following = step(origin, holes, backward, own_store)
+        following = walk(state, spec, origin, holes, backward, own_store)
         return side_of(following, holes) >= 0 and not (seeds == 1 and state[following] > 0)
     if rule == MoveRule.NOT_ACROSS_ONES:  # not across from a hole of the opponent's holding one seed
         return state[2 * holes - origin] != 1
@@ -43,7 +44,8 @@ def may_move(state, spec, mover, hole, backward):
         if side_of(cell, holes) < 0:
             return True
         # the seeds the lap drops there: it passes every cell of the ring alike, laps apart
-        ring = 2 * holes + (own_store >= 0) + 2 * (own_store == BOTH_STORES) - (spec[Spec.SKIP_ORIGIN] != 0)
+        ring = 2 * holes + (own_store >= 0) + 2 * (own_store == BOTH_STORES) - (spec[Spec.SKIP_ORIGIN] != 0) \
+            - closed_count(state, spec)
         left = seeds - 1 if spec[Spec.LEAVE_ONE] else seeds
         dropped = (left - 1) // ring + 1
         before = 1 if cell == origin and spec[Spec.LEAVE_ONE] else (0 if cell == origin else state[cell])
@@ -57,9 +59,9 @@ def first_lap_end(state, spec, origin, seeds, holes, backward, own_store):
     cell = origin
     left = seeds - 1 if spec[Spec.LEAVE_ONE] and not (seeds == 1 and spec[Spec.MOVE_ONE]) else seeds
     while left > 0:
-        cell = step(cell, holes, backward, own_store)
+        cell = walk(state, spec, cell, holes, backward, own_store)
         if cell == origin and spec[Spec.SKIP_ORIGIN]:
-            cell = step(cell, holes, backward, own_store)
+            cell = walk(state, spec, cell, holes, backward, own_store)
         left -= 1
     return cell
 
@@ -240,7 +242,20 @@ WON_AS_IT_LIES = -2  # won outright (early_win without win_sweep): the board sta
 @kernel(refcounts=False)
 def apply_move(state, action, spec):
     """Play ``action`` for the player to move: its sowing and captures, then the turn and the end,
-    by the goal's rule or, for most seeds, by turn_after's."""
+    by the goal's rule or, for most seeds, by turn_after's; in a match, a round's end sets up the
+    next round (family_rounds)."""
+    cells = 2 * spec[SPEC_PITS] + 2
+    mover = state[cells]
+    endless = play_move(state, action, spec)
+    if spec[Spec.ROUNDS] and state[cells] == GAME_OVER:
+        following = mover if state[cells + EXTRA_TURNS] > 0 else 1 - mover
+        if next_round(state, spec, mover, following, endless) and not has_move(state, spec, state[cells]):
+            state[cells] = GAME_OVER  # (no rule set of MancalaGames' comes here: a full hole can be played)
+
+
+@kernel(inline="always")
+def play_move(state, action, spec):
+    """One move of a round; returns whether its sowing was endless."""
     holes = spec[SPEC_PITS]
     cells = 2 * holes + 2
     mover = state[cells]
@@ -257,7 +272,7 @@ def apply_move(state, action, spec):
     state[cells + NO_RETURN] = crossed + 1 if crossed >= 0 and state[crossed] == 1 else 0
     if result & ENDLESS:
         end_endless(state, spec, mover)
-        return
+        return True
     repeat = (result & REPEAT) != 0
     following = mover if repeat else 1 - mover
     state[cells + TURNS_PLAYED] += not repeat  # before the end's trial moves: no_capture_turns counts it
@@ -266,20 +281,21 @@ def apply_move(state, action, spec):
         outcome = goal_outcome(state, spec, mover, following)
         state[cells + WINNER] = max(outcome, 0)
         state[cells] = GAME_OVER if outcome >= 0 else following
-        return
+        return False
     following = turn_after(state, spec, mover, repeat)
     if following == WON_AS_IT_LIES:
         state[cells] = GAME_OVER
-        return
+        return False
     if following >= 0:
         state[cells] = following
         if not (spec[Spec.REPETITION_ENDS] and repeated(state, spec, banked)):
-            return
+            return False
     if spec[Spec.CHILDREN]:
         claim_children_leftover(state, spec, mover, spec[Spec.LEFTOVER])
     else:
         claim_leftover(state, holes, mover, spec[Spec.LEFTOVER])
     state[cells] = GAME_OVER
+    return False
 
 
 @kernel(inline="always")

@@ -4,11 +4,13 @@ of the two-row family (:mod:`mancala_marl.games.family`).
 A file is a JSON object (``game_class``, ``game_constants`` with ``holes`` and ``nbr_start``,
 ``game_info`` with the rule options that differ from MancalaGames' defaults) followed by text
 sections. Each option is mapped to our parameters; an option, or a value of one, that the family
-does not play is refused in one line naming it. Only the first round of a game of rounds is
-played; the options that shape later rounds (who starts, how the board is refilled, blocked
-holes) are read and left aside. A game whose rounds a tally counts (round wins, seeds, points:
-Urim's RND_POINTS) is its first round, won as that round is won: by seeds, or by the goal its
-tally counts (clearing, depriving, immobilizing). A start pattern is our ``start`` with player_0
+does not play is refused in one line naming it. A game of rounds won by seeds, whose next round
+is filled from either end of a row or both, with closed holes or without, is played as a whole
+match (``rounds="match"``: who starts each round and how many holes end it are read too). The
+other games of rounds are their first round: a game whose rounds a tally counts (round wins,
+seeds, points: Urim's RND_POINTS), won as that round is won, by seeds or by the goal its tally
+counts (clearing, depriving, immobilizing); a game of territories; a game refilled evenly or by
+the players' choice. A start pattern is our ``start`` with player_0
 as the starter; MancalaGames' random start shares out ``nbr_start`` seeds in all, ours ``seeds`` a
 hole, so such a file is played only where its count fills the holes evenly.
 
@@ -133,6 +135,9 @@ START_OF = {0: "equal", 1: "gamacha", 3: "alternate_one", 4: "triples", 5: "two_
 # elimination its tally counts (CLR, DEP, IMB); TERRITORY's first round is won by seeds
 GOAL_OF = {0: "most_seeds", 2: "most_seeds", 4: "most_seeds", 5: "most_seeds", 6: "most_seeds", 7: "most_seeds",
            1: "deprive", 9: "deprive", 3: "clear", 8: "clear", 10: "immobilize", 11: "immobilize"}
+# RoundFill -> our round_fill (NOT_APPLICABLE fills from both ends); RoundStarter -> our round_starter
+FILL_OF = {0: "outside", 1: "left", 2: "right"}
+STARTER_OF = {0: "alternate", 1: "loser", 2: "winner", 3: "last_mover"}
 ROUNDS = {0: "none", 1: "half seeds", 2: "no moves", 3: "seeds limit", 4: "double seeds limit"}
 
 
@@ -276,9 +281,20 @@ def family_params(data: dict, name: str = "the game") -> dict:
     if info["round_fill"] == 10:  # LOSER_ONLY
         refuse("round_fill", "rounds that end counting the seeds left in each row where they lie")
     params["goal"] = GOAL_OF[info["goal"]]
+    params.update(match_params(info))
     if params["goal"] != "most_seeds":  # MancalaGames reads none of the most-seeds ends (nor end_cond) for these
         params.update({param.name: param.default for param in PARAMETERS if param.name in MOST_SEEDS_ONLY})
     return params
+
+
+def match_params(info: dict) -> dict:
+    """A game of rounds won by seeds, refilled from either end or both (with closed holes or not), is
+    played as a match (:mod:`mancala_marl.games.family_rounds`); the other games of rounds are their
+    first round."""
+    if not info["rounds"] or info["goal"] != 0 or info["round_fill"] not in FILL_OF or info["child_type"]:
+        return {}
+    return {"rounds": "match", "round_fill": FILL_OF[info["round_fill"]], "closed_holes": bool(info["blocks"]),
+            "round_starter": STARTER_OF[info["round_starter"]], "match_holes": max(int(info["goal_param"]), 1)}
 
 
 def start_params(info: dict, holes: int, seeds: int, refuse) -> dict:

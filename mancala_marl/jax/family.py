@@ -52,6 +52,9 @@ def refusal(game) -> str | None:
     """Why the JAX family cannot play ``game``, in one line (it is not a numba Family); None when it can."""
     if game.name != "family":
         return f"{game!r} is not a game of the two-row family"
+    if game.params["rounds"] != "one":
+        return f"{game.labelled()} is a match of rounds, which the JAX family does not play yet: pass rounds='one' " \
+               "for its first round"
     return None
 
 
