@@ -338,7 +338,6 @@ def play_lockstep(ours: Player, oracle: Oracle, seed: int, name: str, number: in
     Returns moves (compared), capped (still going after ``max_moves``), and on the first
     difference: move, moves_played, differences."""
     import numpy as np
-    from mancala_marl.games.family_space import ROUND_LIMIT
 
     rng = np.random.default_rng(game_seed(seed, name, number))
     game = ours.game
@@ -347,21 +346,19 @@ def play_lockstep(ours: Player, oracle: Oracle, seed: int, name: str, number: in
     state = game.from_board(np.array(oracle.cells())) if game.random_start else game.init()
     start = {"start": oracle.cells()} if game.random_start else {}
     cond = None
-    round_moves = 0  # in a match, a round ends at MOVE_LIMIT moves: MAX_MOVES bounds a round, not the match
-    bound = max_moves * ROUND_LIMIT if game.is_match else max_moves
-    for move in range(bound + 1):
+    for move in range(max_moves + 1):
         over = game.is_terminal(state)
         legal = [] if over else ours.legal(state)
         found = differences(ours, state, legal, oracle, cond)
         rounds = {"rounds": game.round_of(state)}
-        if found and over and not oracle.ended(cond) and (move == max_moves or round_moves == max_moves):
+        if found and move == max_moves and over and not oracle.ended(cond):
             # the family's own bound (MOVE_LIMIT, as MAX_MOVES) ends it here, board swept; MancalaGames
             # has none and plays on: agreed up to the bound, as a game both play on past it
             return {"moves": move, "capped": True, **rounds}
         if found:
             return {"moves": move, "capped": False, "move": move, "moves_played": played, "differences": found,
                     **start, **rounds}
-        if over or move == bound:
+        if over or move == max_moves:
             return {"moves": move, "capped": not over, **rounds}
         if not legal:  # and MancalaGames has none either (compared above), yet neither ended the game
             return {"moves": move, "capped": False, "move": move, "moves_played": played,
@@ -371,19 +368,14 @@ def play_lockstep(ours: Player, oracle: Oracle, seed: int, name: str, number: in
         played.append(pit)
         before = game.round_of(state)
         ours.apply(state, pit)
-        round_moves += 1
         cond = oracle.play_pit(pit)
         if game.is_match and oracle.round_over(cond):  # ours set up the next round within the same move
             ended = round_result(game, state, oracle, cond, before)
             if ended:
                 return {"moves": move + 1, "capped": False, "move": move + 1, "moves_played": played,
                         "differences": [ended], **start, **rounds}
-            if game.is_terminal(state) and before >= ROUND_LIMIT:  # our bound on a match
-                return {"moves": move + 1, "capped": True, "rounds": before}
             oracle.next_round()
-            cond, round_moves = None, 0
-        elif game.is_match and game.round_of(state) != before:
-            round_moves = 0
+            cond = None
     raise AssertionError("unreachable")
 
 

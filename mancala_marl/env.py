@@ -44,6 +44,13 @@ class MancalaEnv(AECEnv):
             margin.
         max_moves: moves (sowings) after which the game is truncated.
         render_mode: ``"human"`` (prints the text board), ``"ansi"`` or ``"rgb_array"``.
+
+    A family game of ``rounds="match"`` is played whole: ``agent_selection`` runs on across the
+    rounds, the reward comes when the match ends (``score_diff``: a move that ends a round counts
+    the seeds each player then holds, its row's too), and ``infos`` add ``round`` (the round being
+    played), ``rounds_won`` (per player) and ``last_round_winner`` (0, 1, or -1 before any round has
+    ended and after a drawn one); ``round_results`` lists every round ended so far (its number,
+    winner and the seeds each held).
     """
 
     metadata = {
@@ -90,6 +97,8 @@ class MancalaEnv(AECEnv):
         self._player_index = {agent: i for i, agent in enumerate(AGENTS)}
         self._to_move_index = game.to_move_index
         self._stores = (game.pits, 2 * game.pits + 1)
+        self._match = bool(getattr(game, "is_match", False))
+        self.round_results: list[dict] = []
 
     def __getattr__(self, name):
         # Reached only for attributes not set, so it costs the step nothing: before reset() the
@@ -131,6 +140,7 @@ class MancalaEnv(AECEnv):
             self._start_rng = np.random.default_rng(seed)
         self._state = self.game.init(self._start_rng)
         self.num_moves = 0
+        self.round_results = []
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -161,8 +171,15 @@ class MancalaEnv(AECEnv):
         game.apply_fast(state, action)  # raises IllegalMoveError with the reason
         self.num_moves += 1
         self._cumulative_rewards[agent] = 0.0
+        after0, after1 = int(state[store0]), int(state[store1])
+        if self._match:
+            ended = game.last_round(state)
+            if ended and ended["round"] > len(self.round_results):
+                self.round_results.append(ended)
+                if state[self._to_move_index] != GAME_OVER:  # the stores now hold the next round's remainders
+                    after0, after1 = ended["seeds"]
         if self.reward_type == "score_diff":
-            gain = (int(state[store0]) - before0) - (int(state[store1]) - before1)
+            gain = (after0 - before0) - (after1 - before1)
             gain = gain if mover == 0 else -gain
             self.rewards = {agent: float(gain), AGENTS[1 - mover]: float(-gain)}
         elif state[self._to_move_index] == GAME_OVER:
@@ -196,8 +213,14 @@ class MancalaEnv(AECEnv):
         s0, s1 = int(state[self._stores[0]]), int(state[self._stores[1]])
         over = bool(state[self._to_move_index] == GAME_OVER)
         winner = (0 if s0 > s1 else 1 if s1 > s0 else -1) if over else -1
-        return {"scores": np.array([s0, s1], dtype=np.int64), "num_moves": self.num_moves,
+        info = {"scores": np.array([s0, s1], dtype=np.int64), "num_moves": self.num_moves,
                 "game_over": over, "winner": winner}
+        if self._match:
+            won = [sum(result["winner"] == player for result in self.round_results) for player in (0, 1)]
+            last = self.round_results[-1]["winner"] if self.round_results else None
+            info.update({"round": self.game.round_of(state), "rounds_won": np.array(won, dtype=np.int64),
+                         "last_round_winner": -1 if last is None else last})
+        return info
 
     def render(self):
         return render.show(self.game, self._state, self.render_mode, self.num_moves)

@@ -194,7 +194,7 @@ from mancala_marl.errors import BadInput
 from .base import Game
 from .family_space import (CLOSED, DRAWN_ROUND, FIRST_WAY, HISTORY_SLOTS, LAST_SEEDS, LAST_WINNER, MARKS,
                            MATCH_SLOTS, MOVES_PLAYED, MOVE_LIMIT, NO_RETURN, OUT_OF_PLAY, PARAMETERS, ROUND,
-                           ROUND_LIMIT, ROUND_STARTER, Start, TURNS_PLAYED, WINNER, history_slot, match_slot)
+                           ROUND_STARTER, Start, TURNS_PLAYED, WINNER, history_slot, match_slot)
 from .history import HISTORY, clear_history, record_position
 from .family_rules import DRAWS, draw, refusal, repaired, strategy
 from .family_sowing import action_backward, way_allowed
@@ -450,7 +450,7 @@ class Family(Game):
             high[marks + self.pits] = high[marks + 2 * self.pits + 1] = 0
         if self.is_match:
             base = int(match_slot(self.spec))
-            low[base + ROUND], high[base + ROUND] = 1, ROUND_LIMIT
+            low[base + ROUND], high[base + ROUND] = 1, MOVE_LIMIT
             high[base + ROUND_STARTER] = 1
             high[base + LAST_WINNER] = DRAWN_ROUND
             high[base + LAST_SEEDS:base + LAST_SEEDS + 2] = self.total_seeds
@@ -471,9 +471,12 @@ class Family(Game):
 
     def illegal_reason(self, state, action):
         reason = super().illegal_reason(state, action)
+        player = self.to_move(state)
+        if reason.endswith(("is not a legal move here", "it cannot be played")) and \
+                player * (self.pits + 1) + action % self.pits in self.closed_cells(state):
+            return f"player_{player}'s hole {action % self.pits} is closed for this round (round {self.round_of(state)})"
         if not reason.endswith("is not a legal move here"):
             return reason
-        player = self.to_move(state)
         hole, clockwise = action % self.pits, action >= self.pits
         seeds = state[player * (self.pits + 1) + hole]
         named = f"hole {hole}" if self.actions == self.pits else \
@@ -482,8 +485,6 @@ class Family(Game):
         owners = dict(self.children_of(state))
         if cell in owners:
             return f"player_{player}'s {named} is player_{owners[cell]}'s child: a child is never played"
-        if cell in self.closed_cells(state):
-            return f"player_{player}'s {named} is closed for this round (round {self.round_of(state)})"
         if seeds < self.params["min_seeds"]:
             return f"player_{player}'s {named} holds {seeds} seeds, fewer than the {self.params['min_seeds']} a move needs"
         if self.actions > self.pits and not way_allowed(state, self.spec, player, hole, clockwise):

@@ -8,8 +8,8 @@ import numpy as np
 from .._compile import copy_cells, kernel
 from .base import SPEC_PITS
 from .family_space import (CAPTURED, CaptureKind, Chain, Children, CrossChain, EXTRA_TURNS, GrandSlam, Lap, Parity,
-                           PreCapture, REPEAT, ROUND_STARTER, SLAMMED, Side, Spec, TURNS_PLAYED, TakeOwn, Taker, row_seeds,
-                           match_slot, side_of, sown_store, walk)
+                           PreCapture, REPEAT, ROUND_STARTER, SLAMMED, Side, Spec, TURNS_PLAYED, TakeOwn, Taker,
+                           match_slot, row_seeds, side_of, sown_store, walk)
 from .family_children import child_due, first_child, make_child, mark_of
 
 

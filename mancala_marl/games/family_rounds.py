@@ -4,16 +4,17 @@ the end of one round sets up the next, inside the move that ended it.
 - **The seeds each player holds** at a round's end are its store and the seeds left in its own
   row (a round won outright leaves the board as it lies, and those seeds are the row owner's).
 - **The match ends** when either holds fewer than ``match_holes * seeds`` (too few to fill that
-  many holes), after an endless sowing, or after ``ROUND_LIMIT`` rounds (a bound of ours); it is
-  won as its last round was, by the stores.
+  many holes), after an endless sowing, or at the family's own bound, ``MOVE_LIMIT`` (1000) moves
+  in all, which ends the round then played (MancalaGames has none); it is won as its last round
+  was, by the stores.
 - **The next round's board**: each player fills as many of its holes as its seeds allow,
   ``seeds`` a hole, in ``round_fill``'s order; the seeds left over stay in its store. With
   ``closed_holes`` the holes it could not fill are closed for the round: the walk round the ring
   passes them (``family_space.walk``), so no seed is sown into them and no capture reaches them.
   Without it they are open, and empty.
 - **Who starts it**: ``round_starter``.
-- Every other slot starts afresh (moves and turns played, extra turns, an opposed game's ways);
-  the seeds out of play stay out.
+- Every other slot starts afresh (turns played, extra turns, an opposed game's ways) but the
+  moves played, which count the match's; the seeds out of play stay out.
 
 The match's slots (``family_space.MATCH_SLOTS``, after the marks and the history) hold the round
 being played, its starter and the last round's result, which the environments report.
@@ -24,7 +25,7 @@ from __future__ import annotations
 from .._compile import kernel
 from .base import SPEC_PITS, SPEC_SEEDS
 from .family_space import (CLOSED, DRAWN_ROUND, EXTRA_TURNS, FIRST_WAY, LAST_SEEDS, LAST_WINNER, MARKS,
-                           MOVES_PLAYED, NO_RETURN, ROUND, ROUND_LIMIT, ROUND_STARTER, RoundFill, RoundStarter,
+                           MOVES_PLAYED, MOVE_LIMIT, NO_RETURN, ROUND, ROUND_STARTER, RoundFill, RoundStarter,
                            Spec, TURNS_PLAYED, WINNER, match_slot, row_seeds)
 
 
@@ -85,7 +86,7 @@ def next_round(state, spec, mover, following, endless):
     state[base + LAST_SEEDS] = held0
     state[base + LAST_SEEDS + 1] = held1
     need = spec[Spec.MATCH_HOLES] * seeds
-    if endless or held0 < need or held1 < need or state[base + ROUND] >= ROUND_LIMIT:
+    if endless or held0 < need or held1 < need or state[cells + MOVES_PLAYED] >= MOVE_LIMIT:
         return False
     for player in range(2):
         held = held0 if player == 0 else held1
@@ -99,7 +100,7 @@ def next_round(state, spec, mover, following, endless):
     starter = round_starter(state, spec, winner, mover, following)
     state[base + ROUND] += 1
     state[base + ROUND_STARTER] = starter
-    for slot in (MOVES_PLAYED, TURNS_PLAYED, EXTRA_TURNS, FIRST_WAY, NO_RETURN, WINNER):
+    for slot in (TURNS_PLAYED, EXTRA_TURNS, FIRST_WAY, NO_RETURN, WINNER):
         state[cells + slot] = 0
     state[cells] = starter
     return True

@@ -32,9 +32,6 @@ OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED, EXTRA_TURNS, FIRST_WAY, NO_RETURN, WINN
 # child, CLOSED for a hole closed for the round (closed_holes; a store's slot stays 0)
 MARKS = 8
 CLOSED = 3
-# ROUND_LIMIT: a bound of ours on a match (MancalaGames has none: drawn rounds may follow each other
-# for ever); after this many rounds the match ends with the last round, as a round ends at MOVE_LIMIT
-ROUND_LIMIT = 50
 # a match's slots (rounds="match"), after the marks and the history: the round being played (1 for
 # the first), who started it, and the last round's result: 1 + its winner (0 before any round has
 # ended, 3 for a drawn round) and the seeds each player held at its end (store and own row)

@@ -76,7 +76,7 @@ def describe(params: dict, hole: str = "hole", seed: str = "seed") -> str:
     sentences, holes and seeds called ``hole`` and ``seed`` (singular)."""
     p = {**DEFAULTS, **params}
     words = {"h": hole, "s": seed}
-    parts = [board(p), move(p), captures(p), children(p), turns(p), ending(p)]
+    parts = [board(p), move(p), captures(p), children(p), turns(p), ending(p), match(p)]
     return "\n\n".join(" ".join(s.format(**words) for s in part) for part in parts if part)
 
 
@@ -283,7 +283,8 @@ def captures(p: dict) -> list[str]:
         out.append(f"In the game's first {turns} no move captures" + (" or wins a {h}." if owning else "."))
     out += grand_slam(p)
     if p["take_last"]:
-        taker = "the player who moved" if p["take_last_by"] == "mover" else "the first player"
+        taker = "the player who moved" if p["take_last_by"] == "mover" else \
+            "the player who started the round" if p["rounds"] == "match" else "the first player"
         where = "the board" if p["cross_capture"] or side == "both" else SIDE[side]
         out.append(f"After a move that leaves at most {counted(p['take_last'], '{s}')} on {where}, {taker} "
                    "takes every {s} on the board.")
@@ -414,6 +415,7 @@ def turns(p: dict) -> list[str]:
 
 def ending(p: dict) -> list[str]:
     goal = p["goal"]
+    is_match = p["rounds"] == "match"
     limit = f"after {MOVE_LIMIT:,} moves"
     if goal != "most_seeds":
         win = {"deprive": "A player wins by leaving the opponent's row without {s}s, and loses by emptying "
@@ -441,12 +443,37 @@ def ending(p: dict) -> list[str]:
         ends.append("a position repeats with no {s}s stored in between (or after 256 positions without any)")
     ends = ["when " + end for end in ends] + [limit]
     kept = " (owned {h}s keep theirs)" if owning and not p["children_bank"] else ""
-    out = [f"The game ends {spoken_list(ends)}; then {LEFTOVER[p['leftover']]}{kept}."]
+    out = [f"{'A round' if is_match else 'The game'} ends {spoken_list(ends)}; then {LEFTOVER[p['leftover']]}{kept}."]
     held = ("in owned {h}s" if p["child_stores"] else "in store and owned {h}s" if owning and not p["children_bank"]
             else "in store")
     if p["early_win"]:
         need = total - p["win_short"] if p["win_short"] else (total + 1) // 2
         sweep = (", and the rest are shared as at the end" if p["win_sweep"] else "")
-        out.append(f"A player with more than {need:,} of the {total:,} {{s}}s {held} wins at once{sweep}.")
-    out.append(f"The player with the most {{s}}s {held} wins; equal is a draw.")
+        out.append(f"A player with more than {need:,} of the {total:,} {{s}}s {held} wins{' the round' * is_match} "
+                   f"at once{sweep}.")
+    out.append(f"The player with the most {{s}}s {held} wins the round; equal is a drawn round." if is_match else
+               f"The player with the most {{s}}s {held} wins; equal is a draw.")
+    return out
+
+
+FILL_ORDER = {"left": "from the left end of their row", "right": "from the right end of their row",
+              "outside": "from both ends of their row inwards (the end on the first player's left first)"}
+STARTER = {"alternate": "The players take turns to start the rounds.",
+           "loser": "A round's loser starts the next (after a draw, the player who would not have moved next).",
+           "winner": "A round's winner starts the next (after a draw, the player who would have moved next).",
+           "last_mover": "The player who made a round's last move starts the next."}
+
+
+def match(p: dict) -> list[str]:
+    """A match of rounds (family_rounds)."""
+    if p["rounds"] != "match":
+        return []
+    out = [f"The game is a match of rounds. After each round the players refill their own {{h}}s, "
+           f"{counted(p['seeds'], '{s}')} to a {{h}}, {FILL_ORDER[p['round_fill']]}, with the {{s}}s in their store "
+           "and on their row; the rest stays in store.",
+           "A {h} left unfilled is closed for the round: sowing and captures pass it by." if p["closed_holes"]
+           else "A {h} left unfilled starts the round empty.",
+           STARTER[p["round_starter"]],
+           f"The match ends when a player cannot fill {counted(p['match_holes'], '{h}')}, after an endless sowing "
+           f"or after {MOVE_LIMIT:,} moves in all; the last round's winner wins it."]
     return out

@@ -5,7 +5,9 @@ Most are points of the two-row family (:mod:`mancala_marl.games.family`), writte
 parameters; Oware, Togyz Kumalak and Sungka keep their own rules files. The family's presets are the
 readings of MancalaGames' catalogue, played against its engine move for move
 (``benchmarks/family_crosscheck.py``); the source is the one that catalogue cites for the game.
-A game of several rounds is its first round here.
+A game of rounds refilled from the ends of the rows is played as a whole match (``rounds="match"``),
+with the round rules of MancalaGames' file for it (:func:`match`); the other games of rounds are
+their first round here.
 
 ``make_game("wari")`` builds one, ``make_game("wari", seeds=5)`` a variant of it; the command line
 takes ``wari`` or ``wari:seeds=5`` wherever it takes a game.
@@ -27,6 +29,13 @@ HANSON = "Hanson, Sue and Jon. All about Mancala: It's History and How to Play. 
 CROSS = {"capture_min": 0, "capture_max": 0, "cross_capture": True, "captures": 1}
 FREE = {"skip_origin": False, "must_share": False}
 FOURS = {"capture_min": 4, "capture_max": 4, "capture_side": "both", "captures": 1, "passing": "owner"}
+
+
+def match(fill: str, *, closed: bool = True, starter: str = "alternate", holes: int = 1) -> dict:
+    """A whole match of rounds (family_rounds): each round's seeds refill the holes from ``fill``'s
+    end, the holes left unfilled ``closed`` for the round, until a player cannot fill ``holes``."""
+    return {"rounds": "match", "round_fill": fill, "closed_holes": closed, "round_starter": starter,
+            "match_holes": holes}
 
 
 @dataclass(frozen=True)
@@ -100,7 +109,8 @@ NAMED_GAMES = (  # the family's by title, then the games with rules files of the
               "Sowing goes on from the next hole while it holds seeds; an empty one ends it and takes the "
               "hole beyond.",
               {"holes": 5, **FREE, "laps": "next", "capture_min": 0, "capture_max": 0, "capture_side": "both",
-               "capture_gap": True, "chain": "forward", "captures": 1, "win_short": 4, "end_below": 2}),
+               "capture_gap": True, "chain": "forward", "captures": 1, "win_short": 4, "end_below": 2,
+               **match("right")}),
     NamedGame("bule_perga", "Bule Perga", "South Asia", f"{WIKI}Bule_Perga",
               "Seven holes; sowing goes on from the next hole; every hole made four goes to its row's owner, the "
               "last to the mover.",
@@ -118,7 +128,7 @@ NAMED_GAMES = (  # the family's by title, then the games with rules files of the
     NamedGame("dakon", "Dakon", "Southeast Asia", f"{RUSS}, p62",
               "Seven holes of seven, relay sowing through the own store, cross captures and passes.",
               {"holes": 7, "seeds": 7, **FREE, "sow_store": True, "laps": "relay", **CROSS, "take_own": "on_capture",
-               "must_pass": True, "win_short": 28}),
+               "must_pass": True, "win_short": 28, **match("right", starter="last_mover", holes=4)}),
     NamedGame("djenon_abe", "Djenon Abe", "Western Africa", f"{WIKI}Djenon_Abe",
               "Relay sowing that stops on a capture of 2 or 4, taken from either row in chains.",
               {"laps": "relay", "skip_origin": False, "capture_side": "both", "capture_max": 4,
@@ -226,12 +236,13 @@ NAMED_GAMES = (  # the family's by title, then the games with rules files of the
     NamedGame("ohvalhu", "Ohvalhu", "South Asia (Maldives)", f"{WIKI}Ohvalhu",
               "Eight holes of eight, relay sowing through the own store, cross captures.",
               {"holes": 8, "seeds": 8, **FREE, "sow_store": True, "laps": "relay", **CROSS, "take_own": "on_capture",
-               "win_short": 32}),
+               "win_short": 32, **match("left", holes=4)}),
     NamedGame("olinda", "Olinda", "South Asia", f"{RUSS}, p61",
               "The first move chooses each player's way for the game; laps go on from the next hole, and the hole "
               "beyond a gap is taken.",
               {"holes": 7, "direction": "opposed", "laps": "next", **FREE, "capture_min": 0, "capture_max": 0,
-               "capture_side": "both", "capture_gap": True, "chain": "forward", "win_short": 4, "end_below": 2}),
+               "capture_side": "both", "capture_gap": True, "chain": "forward", "win_short": 4, "end_below": 2,
+               **match("left")}),
     NamedGame("olowuka", "Olowuka", "Western Africa", f"{WIKI}Olowuka",
               "Relay laps only from a hole of four or more; a grand slam leaves the opponent's rightmost full hole.",
               {"laps": "relay", "lap_rule": "count_at_least", "lap_count": 4, "grand_slam": "leave_right",
@@ -247,11 +258,11 @@ NAMED_GAMES = (  # the family's by title, then the games with rules files of the
     NamedGame("pallanguli", "Pallanguli (Pallanguzhi)", "South Asia", f"{HANSON}, p85-92",
               "Seven holes of six; sowing goes on from the next hole; fours as they pass, the hole past a gap.",
               {"holes": 7, "seeds": 6, "skip_origin": False, "laps": "next", **FOURS, "capture_gap": True,
-               "chain": "forward", "take_last": 6, "must_pass": True, "win_short": 18}),
+               "chain": "forward", "take_last": 6, "must_pass": True, "win_short": 18, **match("right", holes=3)}),
     NamedGame("pandi", "Pandi", "South Asia", f"{RUSS}, p60",
               "Pallanguli's sowing; a capture past a gap also takes the hole across; every four as it passes.",
               {"holes": 7, "seeds": 5, **FREE, "laps": "next", **FOURS, "passing": "owner_all", "capture_gap": True,
-               "chain": "forward", "take_across": True, "win_short": 5, "end_below": 2}),
+               "chain": "forward", "take_across": True, "win_short": 5, "end_below": 2, **match("left")}),
     NamedGame("qelat", "Qelat", "Eastern Africa", f"{MOHR}, p101",
               "Sown outward; fours taken anywhere; a four made at or beside an end wins the hole; no stores.",
               {"direction": "outward", "capture_min": 4, "capture_max": 4, "capture_side": "both", "captures": 1,
@@ -281,7 +292,7 @@ NAMED_GAMES = (  # the family's by title, then the games with rules files of the
     NamedGame("tegre", "Tegre", "Eastern Africa", f"{RUSS}, p30",
               "Relay sowing in which a lone seed that captures across sows on alone.",
               {**FREE, "laps": "relay", "lap_capture": True, **CROSS, "leftover": "mover", "win_short": 16,
-               "end_below": 2}),
+               "end_below": 2, **match("right", closed=False, holes=4)}),
     NamedGame("tihbat", "Tihbat", "Northern Africa", f"{WIKI}Tihbat",
               "Two holes of seven: an even count up to eight is taken from either row.",
               {"holes": 2, "seeds": 7, **FREE, "capture_side": "both", "capture_max": 8, "capture_parity": "even",
