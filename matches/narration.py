@@ -21,7 +21,7 @@ from mancala_marl.games.base import side_is_empty
 MAX_STEPS = 5000  # a longer relay chain is shown as its result
 # The kernels whose entry (step index) and result the narration reads, by a part of their name:
 # where the end of the game sweeps, whether a grand slam forfeited a capture. Only these are noted.
-NOTED = ("sweep", "grand_slam")
+NOTED = ("sweep", "grand_slam", "next_round")
 
 
 class _Board(np.ndarray):
@@ -116,7 +116,7 @@ def sweep_start(game, before: np.ndarray, steps: list, calls: list) -> int | Non
 def events(game, before: np.ndarray, after: np.ndarray, pit: int, steps: list, calls: list) -> list[str]:
     """What a move did, in the game's words and the order it happened: ``relay``, ``capture``
     (Sungka's ``sunog``), ``grand slam``, ``tuzduk``, ``extra turn``, ``pass``, ``sweep``,
-    ``game over``. Read from the replay's steps: a pit emptied and sown on from is a relay, a
+    ``round over`` (a round of a match: the next is set up), ``game over``. Read from the replay's steps: a pit emptied and sown on from is a relay, a
     store gaining more than one seed at a time is a capture."""
     return narrate(game, before, after, pit, steps, calls)[0]
 
@@ -131,9 +131,14 @@ def narrate(game, before: np.ndarray, after: np.ndarray, pit: int, steps: list,
     stores = (pits, 2 * pits + 1)
     own_store, origin = stores[mover], mover * (pits + 1) + pit % pits  # (pit + pits: the pit sown clockwise)
     theirs = range((1 - mover) * (pits + 1), (1 - mover) * (pits + 1) + pits)
-    made = {side * (pits + 1) + hole for side, hole in set(game.marked_pits(after)[0]) - set(game.marked_pits(before)[0])}
+    new_round = getattr(game, "round_of", None) is not None and game.round_of(after) != game.round_of(before)
+    # a round's refill (family_rounds.next_round) closes holes and rewrites every row: no capture, no mark
+    made = set() if new_round else \
+        {side * (pits + 1) + hole for side, hole in set(game.marked_pits(after)[0]) - set(game.marked_pits(before)[0])}
     swept = sweep_start(game, before, steps, calls)
     end = len(steps) if swept is None else swept
+    refill = next((index for index, name, _ in calls if "next_round" in name), None)
+    end = end if refill is None else min(end, refill)
     counts = before[: game.board_size].tolist()  # Python ints: cheaper to read and write than numpy's
     named, captured = [], []
     for k, (cell, count) in enumerate(steps[:end]):
@@ -149,6 +154,8 @@ def narrate(game, before: np.ndarray, after: np.ndarray, pit: int, steps: list,
     named += ["grand slam" for _, name, result in calls if "grand_slam" in name and result]
     if made:
         named.append(game.mark_word)
+    if new_round:
+        named.append("round over")
     if game.is_terminal(after):
         named += ["sweep"] * (swept is not None) + ["game over"]
     elif game.to_move(after) == mover:

@@ -58,6 +58,13 @@ def what_it_did(game, before, pit: int, whose: str = "its") -> str:
     after = game.apply(before.copy(), pit)
     named, captured = narrate(game, before, after, pit, *trace_move(game, before, pit, after))
     said = []
+    if "round over" in named:  # the stores and rows were refilled for the next round: say the round's end
+        ended = game.last_round(after)
+        result = "a draw" if ended["winner"] is None else f"player_{ended['winner']} wins it"
+        closed = ", ".join(f"player_{side}'s hole {hole}" for side, hole in game.marked_pits(after)[0])
+        return (f": round {ended['round']} ends, {result}, {ended['seeds'][0]} seeds to {ended['seeds'][1]}; round "
+                f"{game.round_of(after)} begins, player_{game.to_move(after)} to start"
+                + (f" ({closed} closed)" if closed else ""))
     gained = game.scores(after)[mover] - game.scores(before)[mover]
     made = set(game.marked_pits(after)[0]) - set(game.marked_pits(before)[0])
     if gained:
@@ -65,7 +72,9 @@ def what_it_did(game, before, pit: int, whose: str = "its") -> str:
                                                         f"{game.pit_word[:-1]} {' and '.join(map(str, captured))}"
                                                         if captured else ""))
     said += [f"a tuzduk on hole {hole} of player_{side}" for side, hole in sorted(made)]
-    if "game over" in named:
+    if "game over" in named and getattr(game, "is_match", False):
+        said.append(f"round {game.round_of(after)} ends, and with it the match")
+    elif "game over" in named:
         said.append("the game ends and the seeds left go to the store of their side")
     elif "pass" in named:
         said.append(f"player_{1 - mover} has no move and passes")

@@ -193,7 +193,10 @@ class Match:
                 "legal": [] if done else game.legal_mask_fast(state).nonzero()[0].tolist(),  # flatnonzero: +0.7 us
                 "scores": scores, "done": done, "winner": winner,
                 "marks": [list(mark) for mark in game.marked_pits(state)[0]],
-                "moves": len(self.moves)}
+                "moves": len(self.moves),
+                # a match of rounds: the round being played and the last one's result (else None)
+                "round": game.round_of(state) if getattr(game, "is_match", False) else None,
+                "last_round": game.last_round(state) if getattr(game, "is_match", False) else None}
 
     def record(self) -> dict:
         """The game record: game (a traditional game's name for one made by it), rules (every

@@ -224,3 +224,34 @@ def test_a_pit_whose_way_is_chosen_is_sown_clockwise_on_a_shift_click(server, br
     settle(browser)
     assert api_state(server, browser)["moves"][-1] == {"player": 1, "pit": 7}
     assert browser.find_elements("css selector", "#moves li")[-1].text.endswith("pit 2 clockwise")
+
+
+def moves_to_a_round_with_closed_holes(name: str) -> list[int]:
+    """Random moves of ``name`` (a match) up to the first move of a round with closed holes."""
+    from mancala_marl.games import make_game
+
+    game, rng = make_game(name), np.random.default_rng(0)
+    state, moves = game.init(), []
+    while not game.closed_cells(state):
+        assert not game.is_terminal(state)
+        moves.append(int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+        game.apply(state, moves[-1])
+    return moves
+
+
+def test_a_match_shows_its_round_and_the_closed_holes(server, browser):
+    moves = moves_to_a_round_with_closed_holes("dakon")
+    browser.get(f"{server}/?game=dakon&mode=people&speed=0")
+    settle(browser)
+    browser.execute_script("newGame({game: 'dakon', rules: {}, players: [null, null], moves: arguments[0]})", moves)
+    settle(browser)
+    state = api_state(server, browser)["state"]
+    assert state["round"] >= 2 and state["marks"] and state["last_round"]["round"] == state["round"] - 1
+    crossed = browser.execute_script(
+        "return Array.from(document.querySelectorAll('g.cell[data-marked]')).map(g => [Number(g.dataset.side), "
+        "Number(g.dataset.index)])")
+    assert sorted(crossed) == sorted(state["marks"])  # each closed hole drawn crossed, and no other
+    status = browser.find_element("id", "status").text
+    assert status.startswith(f"Round {state['round']} (round {state['round'] - 1}: "), status
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / "serve_match_closed_holes.png"))

@@ -343,7 +343,10 @@ def catalogue_page() -> str:
                     "the rule the family does not play.")
     out += [
         "",
-        "A game of several rounds is its first round here. Oware, Togyz Kumalak and Sungka keep rules files "
+        "A game of rounds refilled from the ends of the rows (Dakon, Pallanguli, Bosh...) plays its whole match: "
+        "each round's seeds refill the next round's holes, the holes a player cannot fill closed for that round, "
+        "until a player cannot fill enough of them (`rounds=\"one\"` plays its first round alone); the other "
+        "games of rounds are their first round here. Oware, Togyz Kumalak and Sungka keep rules files "
         "of their own. Each is made by name, and changed by its parameters:",
         "",
         "```python",

@@ -26,6 +26,7 @@ drop_stale_cache(__name__, ("mancala_marl._compile", "mancala_marl.search_core")
 # ruff: noqa: E402
 from .base import GAME_OVER, MAX_MOVES, Game, IllegalMoveError, no_custom_obs, no_features
 from .family import Family
+from .family_rules import ROUND_PARAMS
 from .kalah import Kalah
 from .mancalagames import load_mancalagames
 from .named import NAMED, NAMED_GAMES, NamedGame
@@ -108,7 +109,8 @@ def make_game(name: str, **params) -> Game:
     parameters.
 
     ``name`` may also be a MancalaGames rules file (:func:`names_a_file`), whose rules the
-    parameters change (a variant of it, no longer named by the file).
+    parameters change (a variant of it, no longer named by the file). A named match played with
+    ``rounds="one"`` (its first round alone) leaves its round rules aside with its rounds.
 
     Raises ValueError naming an unknown game or parameter, or a parameter with a bad value."""
     if names_a_file(name):
@@ -120,7 +122,10 @@ def make_game(name: str, **params) -> Game:
         return variant
     if isinstance(name, str) and name in NAMED:  # a traditional game: a preset of a registered one
         preset = NAMED[name]
-        game = GAMES[preset.game](**{**preset.params, **params})
+        rules = {**preset.params, **params}
+        if params.get("rounds") == "one":  # a match's first round alone: its round rules go with its rounds
+            rules = {key: value for key, value in rules.items() if key not in ROUND_PARAMS or key in params}
+        game = GAMES[preset.game](**rules)
         game.preset = preset
         return game
     try:

@@ -177,7 +177,20 @@ such positions (Oware's rule: its history kept after the other slots, as Oware k
 
 The semantics are MancalaGames' (StoneShark's engine of 141 traditional games), which
 ``benchmarks/family_crosscheck.py`` plays against move for move; :func:`load_mancalagames` reads
-its game files. A game of several rounds is its first round here.
+its game files.
+
+**Rounds.** ``rounds="match"`` plays a whole match of rounds won by seeds, as MancalaGames plays
+its games of rounds refilled from the ends of the rows (:mod:`mancala_marl.games.family_rounds`
+says each rule): at a round's end each player's seeds (store and own row) refill its holes,
+``seeds`` a hole in ``round_fill``'s order, the rest staying in its store; with ``closed_holes``
+the holes it cannot fill are closed for the round (a mark per cell, which every walk round the
+ring passes); ``round_starter`` says who starts the next; the match ends when a player cannot fill
+``match_holes`` holes, after an endless sowing or at ``MOVE_LIMIT`` moves in all, won as its last
+round was. All of it happens within the move that ends a round, so that every engine built on the
+kernels (the environments, the batch engine, the searches) plays matches; the state keeps the
+round, its starter and the last round's result after the other slots. A match is won by seeds,
+without children or the repetition rule; the other games of rounds (tallies of rounds,
+territories, even refills) are their first round.
 
 The kernels read the rules from ``spec`` as they play, so one compiled set serves every game of the
 family. They are compiled without reference counts on their arrays (``refcounts=False``,

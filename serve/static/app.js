@@ -176,6 +176,19 @@ function who(player) {
 }
 
 function statusText(s) {
+  return roundText(s) + moveText(s);
+}
+
+// A match of rounds: "Round 3 (round 2: player_1 won, 40 seeds to 58). "
+function roundText(s) {
+  if (s.round === null || s.round === undefined) return "";
+  const last = s.last_round;
+  const result = last ? ` (round ${last.round}: ${last.winner === null ? "drawn" : who(last.winner) + " won"}, ` +
+    `${last.seeds[0]} seeds to ${last.seeds[1]})` : "";
+  return s.done ? `Match over after ${s.round} round${s.round === 1 ? "" : "s"}${result}. ` : `Round ${s.round}${result}. `;
+}
+
+function moveText(s) {
   const score = `stores: player_0 ${s.scores[0]}, player_1 ${s.scores[1]}`;
   if (s.done) {
     const end = s.winner === null ? "a draw" : `${who(s.winner)} wins`;
