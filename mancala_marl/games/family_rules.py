@@ -262,6 +262,16 @@ RULES: tuple[Rule, ...] = (
     Rule(lambda p: p["rounds"] == "match" and p["repetition_ends"],
          "rounds='match' is not played with repetition_ends=True", {"rounds": "one"},
          {**_MATCH, "repetition_ends": True}),
+    # the starter of a round must have a move, as every hole it fills holds ``seeds``
+    Rule(lambda p: p["rounds"] == "match" and p["move_rule"] != "any",
+         "rounds='match' is not played with move_rule={move_rule!r}: a round's starter might have no move",
+         {"rounds": "one"}, {**_MATCH, "move_rule": "singles_last"}),
+    Rule(lambda p: p["rounds"] == "match" and p["min_seeds"] > p["seeds"],
+         "rounds='match' is not played with min_seeds={min_seeds} above seeds={seeds}: a round's starter might "
+         "have no move", {"rounds": "one"}, {**_MATCH, "min_seeds": 5}),
+    Rule(lambda p: p["rounds"] == "match" and p["grand_slam"] == "illegal",
+         "rounds='match' is not played with grand_slam='illegal': a round's starter might have no move",
+         {"rounds": "one"}, {**_MATCH, "grand_slam": "illegal"}),
     Rule(lambda p: p["match_holes"] > p["holes"],
          "match_holes={match_holes} is more holes than a row has ({holes}): the match could not go past its "
          "first round", {"match_holes": 1}, {**_MATCH, "match_holes": 7}),

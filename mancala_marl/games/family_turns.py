@@ -248,9 +248,8 @@ def apply_move(state, action, spec):
     mover = state[cells]
     endless = play_move(state, action, spec)
     if spec[Spec.ROUNDS] and state[cells] == GAME_OVER:
-        following = mover if state[cells + EXTRA_TURNS] > 0 else 1 - mover
-        if next_round(state, spec, mover, following, endless) and not has_move(state, spec, state[cells]):
-            state[cells] = GAME_OVER  # (no rule set of MancalaGames' comes here: a full hole can be played)
+        # (the starter always has a move: family_rules keeps the rules that could refuse it out of a match)
+        next_round(state, spec, mover, 1 - mover if state[cells + EXTRA_TURNS] == 0 else mover, endless)
 
 
 @kernel(inline="always")

@@ -39,11 +39,12 @@ from ..games.family_space import (BOTH_STORES, CAPTURED, CaptureKind, Chain, Chi
                                   Goal, GrandSlam, HISTORY_SLOTS, Lap, LapRule, Leftover, MARKS, MAX_LAPS,
                                   MOVES_PLAYED, MOVE_LIMIT, MoveRule, NO_RETURN, OUT_OF_PLAY, OpponentStore, Parity,
                                   Passing, PreCapture, REPEAT, SLAMMED, Side, Spec, Start, TURNS_PLAYED, TakeOwn,
-                                  Taker, WINNER)
+                                  Taker, ROUND_STARTER, WINNER)
 from ..games.family_start import RANDOM_FLOOR, start_state
 from .family_children import (bank_children, child_due, child_seeds, divide_into_children, first_child,
                               free_row_seeds, has_child, make_child, mark_of, marks, skips_child, stores_to_children)
-from .family_ring import is_hole, move_seeds, row_seeds, side_of, sown_store, step
+from .family_ring import closed_at, closed_cells, is_hole, move_seeds, row_seeds, side_of, sown_store, step, walk
+from .family_rounds import match_slot, next_round
 from .history import holds_history, prefix_hash, record_position
 from .rules import Rules
 
@@ -52,9 +53,6 @@ def refusal(game) -> str | None:
     """Why the JAX family cannot play ``game``, in one line (it is not a numba Family); None when it can."""
     if game.name != "family":
         return f"{game!r} is not a game of the two-row family"
-    if game.params["rounds"] != "one":
-        return f"{game.labelled()} is a match of rounds, which the JAX family does not play yet: pass rounds='one' " \
-               "for its first round"
     return None
 
 
@@ -167,7 +165,7 @@ def take_chain(flat, spec, start, holes, mover, sides, chain_backward, own_store
         taken = taken + ok
         flat = move_seeds(flat, cell, store, ok & across & (taken == 1) & (spec[Spec.TAKE_OWN] == TakeOwn.ON_CAPTURE))
         going = ok & (limit != 1) & (taken != limit)
-        return flat, jnp.where(going, step(cell, holes, chain_backward, own_store), cell), taken, going
+        return flat, jnp.where(going, walk(flat, spec, cell, holes, chain_backward, own_store), cell), taken, going
 
     flat, _, taken, _ = lax.while_loop(lambda carry: carry[3], body, (flat, start, jnp.int32(0), going))
     return flat, taken
@@ -181,8 +179,8 @@ def take_two_out(flat, spec, last, holes, mover, sides, chain_backward, own_stor
 
     def body(carry):
         flat, cell, taken, _ = carry
-        gap = step(cell, holes, chain_backward, own_store)
-        beyond = step(gap, holes, chain_backward, own_store)
+        gap = walk(flat, spec, cell, holes, chain_backward, own_store)
+        beyond = walk(flat, spec, gap, holes, chain_backward, own_store)
         ok = (flat[gap] == 0) & can_take(flat, beyond, holes, mover, spec, False, sides)
         flat = move_seeds(flat, beyond, store, ok)
         taken = taken + ok
@@ -204,7 +202,10 @@ def take_last(flat, spec, holes, mover):
         (spec[Spec.CROSS_CAPTURE] != 0) | side_allowed(cell, holes, mover, spec[Spec.CAPTURE_SIDE])
     )
     left = jnp.where(counted, flat, 0).sum()
-    taker = jnp.where(spec[Spec.TAKE_LAST_BY] == Taker.MOVER, mover, 0)
+    # the first player: in a match, the round's (MancalaGames' starter)
+    first = jnp.where(spec[Spec.ROUNDS] != 0,
+                      flat[jnp.clip(match_slot(spec, history_slot(spec)) + ROUND_STARTER, 0, flat.shape[0] - 1)], 0)
+    taker = jnp.where(spec[Spec.TAKE_LAST_BY] == Taker.MOVER, mover, first)
     return claim(flat, holes, taker, Leftover.MOVER, (left > 0) & (left <= spec[Spec.TAKE_LAST]))
 
 
@@ -233,7 +234,7 @@ def capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward):
         (kind == CaptureKind.STORE_TO_OPPONENT) | (kind == CaptureKind.OPPONENT_STORE)))
     # capture_kind "next": the hole after the last one, then each next one while they qualify (one
     # chain serves it and the standard one)
-    after = step(last, holes, chain_backward, own_store)
+    after = walk(flat, spec, last, holes, chain_backward, own_store)
     next_first = jnp.where(spec[Spec.LAPS] != Lap.SINGLE, can_take(flat, last, holes, mover, spec, by_count, sides) &
                            (side_of(after, holes) >= 0) & (flat[jnp.clip(after, 0, cells - 1)] > 0),
                            can_take(flat, after, holes, mover, spec, by_count, sides))
@@ -252,7 +253,7 @@ def capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward):
     always = always.astype(jnp.int32)
     taking = taking.at[last].add(-always).at[store].add(always)
     # the first hole taken: the last one sown, or two out
-    two_on = step(step(last, holes, chain_backward, own_store), holes, chain_backward, own_store)
+    two_on = walk(flat, spec, walk(flat, spec, last, holes, chain_backward, own_store), holes, chain_backward, own_store)
     first = jnp.where(gap & standard, two_on, last)
     opposite = jnp.clip(2 * holes - first, 0, cells - 1)
     taking = move_seeds(taking, opposite, store, (taken > 0) & (spec[Spec.TAKE_ACROSS] != 0) &
@@ -405,7 +406,7 @@ def next_sown(flat, spec, cell, origin, holes, backward, own_store, mover, last_
     def passed_over(cell):
         return ((cell == origin) & (spec[Spec.SKIP_ORIGIN] != 0)) | \
             ((full > 0) & (side_of(cell, holes) >= 0) & (flat[cell] >= full)) | \
-            skips_child(flat, spec, cell, mover, last_seed)
+            skips_child(flat, spec, cell, mover, last_seed) | closed_at(flat, spec, cell)
 
     return lax.while_loop(passed_over, lambda cell: step(cell, holes, backward, own_store),
                           step(cell, holes, backward, own_store))
@@ -425,6 +426,7 @@ def sow_at_once(flat, spec, origin, seeds, backward, own_store):
         (cell < cells)
         & (((cell != holes) & (cell != cells - 1)) | (cell == own_store) | (own_store == BOTH_STORES))
         & ~((cell == origin) & (spec[Spec.SKIP_ORIGIN] != 0))
+        & ~closed_cells(flat, spec)
     )
     ring = jnp.maximum(sown.sum(), 1)
     # each sown cell's place in the lap: how many sown cells come before it, itself included
@@ -577,7 +579,7 @@ def next_lap(flat, spec, last, taken, mover, backward, own_store, stop_for_count
     sides, laps_rule = spec[Spec.CAPTURE_SIDE], spec[Spec.LAPS]
     by_count, across, gap = spec[Spec.CAPTURE_MIN] > 0, spec[Spec.CROSS_CAPTURE] != 0, spec[Spec.CAPTURE_GAP] != 0
     due = stop_for_count & can_take(flat, last, holes, mover, spec, True, sides)
-    after = step(last, holes, backward, own_store)
+    after = walk(flat, spec, last, holes, backward, own_store)
     lone, more = flat[last] == 1, flat[last] > 1
     # lap_capture (relay): across, a lone seed that captured goes on alone, one that did not stops;
     # two out, the capture then a lap from the last hole; by count, from the next hole
@@ -630,7 +632,7 @@ def may_move(flat, spec, mover, hole, backward):
     rule = spec[Spec.MOVE_RULE]
     own_store = sown_store(spec, mover, holes)
     # single_to_empty: a lone seed moves only into an empty hole (and never into the store)
-    following = step(origin, holes, backward, own_store)
+    following = walk(flat, spec, origin, holes, backward, own_store)
     single = (side_of(following, holes) >= 0) & ~((seeds == 1) & (flat[following] > 0))
     # not_across_ones: not across from a hole of the opponent's holding one seed
     across = flat[jnp.clip(2 * holes - origin, 0, last_cell)] != 1
@@ -641,7 +643,8 @@ def may_move(flat, spec, mover, hole, backward):
     opponent_or_empty = (seeds > holes) | ~((side == mover) & (flat[cell] > 0))
     # to_occupied: the first lap must not end in a hole it leaves holding one seed; the seeds the
     # lap drops there: it passes every cell of the ring alike, laps apart
-    ring = 2 * holes + (own_store >= 0) + 2 * (own_store == BOTH_STORES) - (spec[Spec.SKIP_ORIGIN] != 0)
+    ring = 2 * holes + (own_store >= 0) + 2 * (own_store == BOTH_STORES) - (spec[Spec.SKIP_ORIGIN] != 0) - \
+        closed_cells(flat, spec).sum()
     left = jnp.where(spec[Spec.LEAVE_ONE] != 0, seeds - 1, seeds)
     dropped = (left - 1) // ring + 1
     before = jnp.where(cell == origin, jnp.where(spec[Spec.LEAVE_ONE] != 0, 1, 0), flat[cell])
@@ -666,8 +669,9 @@ def first_lap_end(flat, spec, origin, seeds, holes, backward, own_store):
 
     def body(carry):
         cell, left = carry
-        cell = step(cell, holes, backward, own_store)
-        cell = jnp.where((cell == origin) & (spec[Spec.SKIP_ORIGIN] != 0), step(cell, holes, backward, own_store), cell)
+        cell = walk(flat, spec, cell, holes, backward, own_store)
+        cell = jnp.where((cell == origin) & (spec[Spec.SKIP_ORIGIN] != 0), walk(flat, spec, cell, holes, backward,
+                                                                                  own_store), cell)
         return cell, left - 1
 
     return lax.while_loop(lambda carry: carry[1] > 0, body, (origin, left))[0]
@@ -751,7 +755,8 @@ def claim_leftover(flat, spec, mover, rule):
 def history_slot(spec):
     """repetition_ends: the history's first slot (numba's family_space.history_slot)."""
     cells = 2 * spec[SPEC_PITS] + 2
-    return cells + MARKS + jnp.where(spec[Spec.CHILDREN] != Children.NONE, cells, 0)
+    marked = (spec[Spec.CHILDREN] != Children.NONE) | (spec[Spec.CLOSED_HOLES] != 0)
+    return cells + MARKS + jnp.where(marked, cells, 0)
 
 
 def head_size(games) -> int:
@@ -817,7 +822,12 @@ def play(flat, action, spec, actions: int):
     repeat = (result & REPEAT) != 0
     flat = flat.at[cells + TURNS_PLAYED].add((~repeat).astype(jnp.int32)).at[cells + EXTRA_TURNS].set(
         jnp.where(repeat, flat[cells + EXTRA_TURNS] + 1, 0))
-    return jnp.where((result & ENDLESS) != 0, endless, turn_after(flat, spec, mover, repeat, actions))
+    ended = (result & ENDLESS) != 0
+    flat = jnp.where(ended, endless, turn_after(flat, spec, mover, repeat, actions))
+    # a match: the round's end sets up the next (family_rounds)
+    following = jnp.where(flat[cells + EXTRA_TURNS] > 0, mover, 1 - mover)
+    next_flat, _ = next_round(flat, spec, history_slot(spec), mover, following, ended)
+    return jnp.where((spec[Spec.ROUNDS] != 0) & (flat[cells] == GAME_OVER), next_flat, flat)
 
 
 def turn_after(flat, spec, mover, repeat, actions: int):

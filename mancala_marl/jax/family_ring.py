@@ -5,8 +5,10 @@
 from __future__ import annotations
 
 import jax.numpy as jnp
+from jax import lax
 
-from ..games.family_space import BOTH_STORES, OpponentStore, Spec
+from ..games.base import SPEC_PITS
+from ..games.family_space import BOTH_STORES, CLOSED, MARKS, OpponentStore, Spec
 
 
 def side_of(cell, holes):
@@ -27,6 +29,23 @@ def step(cell, holes, backward, own_store):
     once = _ring_step(cell, cells, backward)
     passable = ((once != holes) & (once != cells - 1)) | (once == own_store) | (own_store == BOTH_STORES)
     return jnp.where(passable, once, _ring_step(once, cells, backward))
+
+
+def closed_at(flat, spec, cell):
+    """Whether ``cell`` is a hole closed for the round (closed_holes)."""
+    slot = jnp.clip(2 * spec[SPEC_PITS] + 2 + MARKS + cell, 0, flat.shape[0] - 1)
+    return (spec[Spec.CLOSED_HOLES] != 0) & (flat[slot] == CLOSED)
+
+
+def walk(flat, spec, cell, holes, backward, own_store):
+    """``step``, past the holes closed for the round (numba's family_space.walk)."""
+    return lax.while_loop(lambda cell: closed_at(flat, spec, cell), lambda cell: step(cell, holes, backward, own_store),
+                          step(cell, holes, backward, own_store))
+
+
+def closed_cells(flat, spec):
+    """bool[len(flat)]: the holes closed for the round."""
+    return closed_at(flat, spec, jnp.arange(flat.shape[0])) & (jnp.arange(flat.shape[0]) < 2 * spec[SPEC_PITS] + 2)
 
 
 def sown_store(spec, mover, holes):
