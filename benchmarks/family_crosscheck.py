@@ -12,8 +12,12 @@ player_0) to start; the moves are drawn by a numpy Generator seeded from ``--see
 name and the game's number (Python's ``random``, which MancalaGames uses, is seeded the same way),
 so that a run reproduces and any game replays alone. After every move both must agree on the legal
 moves, every pit, both stores and who moves next (extra turns, passes); when either ends the game
-(the first round of a game of rounds) the other must end it too, with the same board, stores and
-winner. A game still going after 1000 moves (MAX_MOVES) on MancalaGames' side counts as agreed,
+the other must end it too, with the same board, stores and winner. A game of rounds that the
+family plays as a whole match (``rounds="match"``) is played round after round: where MancalaGames
+ends a round, ours must have ended it in the same move with the same winner and the same seeds
+held by each player, and the next round is compared from its refilled board and closed holes
+(MancalaGames' player starts it as its own UI does, ``new_game(new_round=True)``); the other games
+of rounds are compared over their first round. ``rounds`` counts a match file's rounds played. A game still going after 1000 moves (MAX_MOVES) on MancalaGames' side counts as agreed,
 whether ours goes on too or ends there by the family's own bound (its MOVE_LIMIT, a rule that
 MancalaGames lacks: two players can hand a lone seed back and forth for ever). A file's
 first difference is reported with the game, the move and our moves from the start (pits 0..H-1 of
@@ -475,7 +479,8 @@ def check_file(path: Path, oracle_modules, games: int, seed: int, max_moves: int
                          + (f" from the drawn start {board_text(first['start'], game.pits)}" if "start" in first else ""))
         row["first_mismatch"] = first
     played_moves = row["moves"]
-    row.update(mismatched_games=mismatched, capped_games=capped, longest=longest, seen=oracle.seen,
+    row.update(match=bool(game.is_match), mismatched_games=mismatched, capped_games=capped, longest=longest,
+               seen=oracle.seen,
                game_spec=repr(game), oracle_seconds=round(oracle.seconds, 4),
                oracle_moves_per_s=round(played_moves / oracle.seconds) if oracle.seconds else None,
                ours_moves_per_s=round(played_moves / ours.seconds) if ours.seconds else None)
@@ -514,24 +519,28 @@ def summary(rows: dict) -> dict:
     timed = [row for row in rows.values() if row.get("oracle_seconds")]
     oracle_moves = sum(row.get("oracle_moves", row["moves"]) for row in timed)
     oracle_seconds = sum(row["oracle_seconds"] for row in timed)
+    matches = [row for row in played if row.get("match")]
     return {"files": len(rows), **counts, "games": sum(row["games"] for row in played),
             "moves": sum(row["moves"] for row in played),
+            "matches": len(matches), "rounds": sum(row["rounds"] for row in matches),
             "oracle_moves_per_s": round(oracle_moves / oracle_seconds) if oracle_seconds else None}
 
 
 def table_rows(rows: dict) -> list[tuple[str, ...]]:
-    return [(name, row["status"], f"{row['games']:,}", f"{row['moves']:,}",
-             f"{row['oracle_moves_per_s']:,}" if row.get("oracle_moves_per_s") else "",
+    return [(name, row["status"], f"{row['games']:,}", f"{row['rounds']:,}" if row.get("match") else "",
+             f"{row['moves']:,}", f"{row['oracle_moves_per_s']:,}" if row.get("oracle_moves_per_s") else "",
              row["reason"]) for name, row in rows.items()]
 
 
-HEADERS = ("file", "status", "games", "moves", "MancalaGames moves/s", "reason or first mismatch")
+# rounds: in a file played as a whole match, the rounds its matches played (compared round by round)
+HEADERS = ("file", "status", "games", "rounds", "moves", "MancalaGames moves/s", "reason or first mismatch")
 
 
 def print_table(rows: dict, total: dict) -> None:
     line = (f"{total['files']} files: {total['matched']} matched, {total['mismatch']} mismatch, "
             f"{total['refused']} refused, {total['error']} error; {total['games']:,} games, "
-            f"{total['moves']:,} moves compared")
+            f"{total['moves']:,} moves compared; {total['matches']} files played as whole matches, "
+            f"{total['rounds']:,} rounds")
     try:
         from rich.console import Console
         from rich.table import Table
@@ -554,8 +563,10 @@ def markdown(rows: dict, total: dict, command: str, commit: str | None) -> str:
              "compared after every move.", "",
              f"{total['matched']} matched, {total['mismatch']} mismatch, {total['refused']} refused, "
              f"{total['error']} error of {total['files']} files; {total['games']:,} games, {total['moves']:,} "
-             f"moves compared; MancalaGames plays {total['oracle_moves_per_s'] or 0:,} moves/s.", "",
-             "| " + " | ".join(HEADERS) + " |", "|---|---|---:|---:|---:|---|"]
+             f"moves compared; MancalaGames plays {total['oracle_moves_per_s'] or 0:,} moves/s. "
+             f"{total['matches']} files are played as whole matches of rounds, compared round by round: "
+             f"{total['rounds']:,} rounds (the rounds column).", "",
+             "| " + " | ".join(HEADERS) + " |", "|---|---|---:|---:|---:|---:|---|"]
     for cells in table_rows(rows):
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
     return "\n".join(lines) + "\n"

@@ -268,7 +268,7 @@ RULES: tuple[Rule, ...] = (
          {"rounds": "one"}, {**_MATCH, "move_rule": "singles_last"}),
     Rule(lambda p: p["rounds"] == "match" and p["min_seeds"] > p["seeds"],
          "rounds='match' is not played with min_seeds={min_seeds} above seeds={seeds}: a round's starter might "
-         "have no move", {"rounds": "one"}, {**_MATCH, "min_seeds": 5}),
+         "have no move", {"rounds": "one"}, {**_MATCH, "start": "plus_one", "min_seeds": 5}),
     Rule(lambda p: p["rounds"] == "match" and p["grand_slam"] == "illegal",
          "rounds='match' is not played with grand_slam='illegal': a round's starter might have no move",
          {"rounds": "one"}, {**_MATCH, "grand_slam": "illegal"}),
