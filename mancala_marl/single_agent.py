@@ -254,6 +254,8 @@ class SingleAgentEnv(gymnasium.Env):
                 "score": scores[self.player], "opponent_score": scores[1 - self.player],
                 "opponent": getattr(self.opponent, "name", repr(self.opponent)),
                 "illegal_action": illegal_action}
+        if getattr(self.game, "is_match", False):  # a match of rounds: the round being played (the last, at its end)
+            info["round"] = self.game.round_of(self._state)
         if illegal_action:
             info["result"], info["margin"] = -1, self._margin()
         elif self.game.is_terminal(self._state):

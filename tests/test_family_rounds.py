@@ -177,3 +177,34 @@ def test_the_environment_plays_a_match_reports_its_rounds_and_rewards_at_its_end
 def test_pettingzoo_api_and_seed_tests_pass_on_a_match():
     api_test(make_env("dakon"), num_cycles=300)
     seed_test(lambda **kwargs: make_env("dakon", **kwargs), num_cycles=300)
+
+
+def test_the_gymnasium_view_plays_whole_matches():
+    import gymnasium
+
+    import mancala_marl  # noqa: F401  (registers the ids)
+
+    env = gymnasium.make("mancala_marl/Dakon-v0")
+    rounds = []
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        rewards, done = [], False
+        rng = np.random.default_rng(seed)
+        while not done:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            obs, reward, terminated, truncated, info = env.step(action)
+            rewards.append(reward)
+            done = terminated or truncated
+        if terminated:
+            assert info["result"] == rewards[-1] and not any(rewards[:-1])
+        rounds.append(info["round"])
+    assert max(rounds) > 1
+
+
+def test_the_arena_plays_whole_matches():
+    from matches.arena import match_records
+
+    def mean_length(game):
+        return np.mean([record["length"] for record in match_records(game, "random", "random", 4)])
+
+    assert mean_length(make_game("dakon")) > 2 * mean_length(make_game("dakon", rounds="one"))
