@@ -212,7 +212,8 @@ class MancalaEnv(AECEnv):
         state = self._state
         s0, s1 = int(state[self._stores[0]]), int(state[self._stores[1]])
         over = bool(state[self._to_move_index] == GAME_OVER)
-        winner = (0 if s0 > s1 else 1 if s1 > s0 else -1) if over else -1
+        result = self.game.returns(state)[0] if over else 0.0  # a goal's or a tally's winner, not always the stores'
+        winner = (0 if result > 0 else 1 if result < 0 else -1) if over else -1
         info = {"scores": np.array([s0, s1], dtype=np.int64), "num_moves": self.num_moves,
                 "game_over": over, "winner": winner}
         if self._match:

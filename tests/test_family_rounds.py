@@ -15,7 +15,7 @@ from mancala_marl import make_env
 from mancala_marl.errors import IllegalMoveError
 from mancala_marl.games import make_game
 from mancala_marl.games.family import Family, sample_rules
-from mancala_marl.games.family_space import MOVE_LIMIT
+from mancala_marl.games.family_space import MOVES_PLAYED, MOVE_LIMIT, TALLY as TALLY_SLOT, match_slot
 from mancala_marl.games.mancalagames import family_params
 
 from .test_family import After, OVER, play, position
@@ -112,12 +112,63 @@ def test_a_round_won_outright_leaves_the_row_seeds_to_their_owner_for_the_refill
     assert closed(game, state) == [5, 6]
 
 
+# -- a match won by a tally of rounds ----------------------------------------------------------------
+TALLY = dict(holes=3, seeds=2, capture_min=0, must_share=False, early_win=False, rounds="match")
+
+
+def tallied(game, state, tally, moves=0):
+    """``state`` with the players' tallies (round wins or points) and the moves played so far."""
+    base = int(match_slot(game.spec))
+    state[base + TALLY_SLOT:base + TALLY_SLOT + 2] = tally
+    state[game.board_size + MOVES_PLAYED] = moves
+    return state
+
+
+def tally_of(game, state):
+    base = int(match_slot(game.spec))
+    return state[base + TALLY_SLOT:base + TALLY_SLOT + 2].tolist()
+
+
+def test_a_round_won_counts_and_the_next_round_starts_afresh():
+    # the round of end_of_round_one, won by player_0 7 to 5: a round win; the board as at the start
+    game = Family(**TALLY, match_end="round_wins", match_target=2)
+    state = position(game, [1, 0, 0], 6, [0, 0, 0], 5)
+    assert play(game, state, 0) == After([2, 2, 2], 0, [2, 2, 2], 0, 1)
+    assert tally_of(game, state) == [1, 0] and game.round_of(state) == 2
+
+
+def test_the_first_to_the_target_wins_the_match():
+    game = Family(**TALLY, match_end="round_wins", match_target=2)
+    state = tallied(game, position(game, [1, 0, 0], 6, [0, 0, 0], 5), [1, 1])
+    assert play(game, state, 0).to_move == OVER and tally_of(game, state) == [2, 1]
+    assert game.returns(state).tolist() == [1.0, -1.0]
+
+
+def test_points_give_one_more_for_three_quarters_of_the_seeds():
+    # player_1 wins the round 3 to 9: 9 is three quarters of the 12 seeds, two points; 2 + 2 reaches 4
+    game = Family(**TALLY, match_end="points", match_target=4)
+    state = tallied(game, position(game, [1, 0, 0], 2, [0, 0, 0], 9), [3, 2])
+    assert play(game, state, 0).to_move == OVER and tally_of(game, state) == [3, 4]
+    assert game.returns(state).tolist() == [-1.0, 1.0]
+
+
+def test_at_the_move_limit_the_higher_tally_wins_whatever_the_last_round():
+    # the 1000th move ends a round that player_1 wins 5 to 7; player_0 still leads 2 to 1
+    game = Family(**TALLY, match_end="round_wins", match_target=5)
+    state = tallied(game, position(game, [1, 0, 0], 4, [0, 0, 0], 7), [2, 0], moves=MOVE_LIMIT - 1)
+    assert play(game, state, 0) == After([0, 0, 0], 5, [0, 0, 0], 7, OVER)
+    assert tally_of(game, state) == [2, 1] and game.returns(state).tolist() == [1.0, -1.0]
+
+
 # -- every match ends; seeds are conserved across rounds -----------------------------------------
 def test_random_matches_keep_their_seeds_end_within_the_bound_and_always_offer_a_move():
     rng = np.random.default_rng(5)
     rounds_seen = 0
-    for _ in range(25):
-        game = Family(**sample_rules(rng, choices={"rounds": ("match",)}, holes=(3, 6)))
+    for k in range(30):
+        # refilled (the rules a refilled match takes, asked for: few drawn sets have them all), or started afresh
+        kind = {"match_end": ("unfilled",), "move_rule": ("any",), "children": ("none",), "goal": ("most_seeds",)} \
+            if k % 2 else {"match_end": ("round_wins", "points")}
+        game = Family(**sample_rules(rng, choices={"rounds": ("match",), **kind}, holes=(3, 6)))
         state = game.init(rng)
         total = int(state[:game.board_size].sum())
         while not game.is_terminal(state):
@@ -143,6 +194,10 @@ def test_mancalagames_rounds_of_most_seeds_refilled_from_the_ends_are_matches():
             "match_holes": 4}
     even = family_params({"game_constants": {"holes": 7, "nbr_start": 7}, "game_info": {**info, "round_fill": 4}})
     assert even.get("rounds", "one") == "one"  # refilled evenly: its first round
+    # Urim's tally of points, each round started afresh
+    points = family_params({"game_constants": {"holes": 6, "nbr_start": 4},
+                            "game_info": {"rounds": 2, "goal": 7, "goal_param": 10, "stores": True}})
+    assert (points["rounds"], points["match_end"], points["match_target"]) == ("match", "points", 10)
 
 
 def test_dakon_is_a_match_by_default_and_its_first_round_by_choice():

@@ -14,7 +14,7 @@ from mancala_marl.games import GAMES, NAMED, NAMED_GAMES, Family, load_mancalaga
 
 ORACLE = Path(__file__).resolve().parents[1].parent / "shared" / "oracles" / "mancalagames" / "GameProps"
 # Each family preset and the MancalaGames file it was read from
-FILES = {"adi": "Adi", "anywoli": "Anywoli", "nsa_isong": "Nsa_Isong", "obridjie": "Obridjie",
+FILES = {"gelech": "Gelech", "huroy": "Huroy", "urim": "Urim", "adi": "Adi", "anywoli": "Anywoli", "nsa_isong": "Nsa_Isong", "obridjie": "Obridjie",
          "pallanguli": "Pallanguli", "pandi": "Pandi", "tegre": "Tegre", "adji_kui_i": "Adji_Kui_I", "al_manqala": "Al-manqala", "ayoayo": "Ayoayo", "bakuk": "Bakuk",
          "bohnenspiel": "Bohnenspiel", "bosh": "Bosh", "dabuda": "Dabuda", "dakon": "Dakon",
          "djenon_abe": "Djenon_Abe", "djenon_aboure": "Djenon_Aboure", "endodoi": "Endodoi", "erherhe": "Erherhe",

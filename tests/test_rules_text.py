@@ -130,6 +130,8 @@ PER_PARAMETER = {
     "closed_holes": ({"rounds": "match"}, [False, True]),
     "round_starter": ({"rounds": "match"}, ["alternate", "loser", "winner", "last_mover"]),
     "match_holes": ({"rounds": "match"}, [1, 2, 3]),
+    "match_end": ({"rounds": "match", "match_target": 2}, [("unfilled", {"match_target": 1}), "round_wins", "points"]),
+    "match_target": ({"rounds": "match", "match_end": "round_wins"}, [1, 2, 3]),
 }
 
 

@@ -207,7 +207,7 @@ from mancala_marl.errors import BadInput
 from .base import Game
 from .family_space import (CLOSED, DRAWN_ROUND, FIRST_WAY, HISTORY_SLOTS, LAST_SEEDS, LAST_WINNER, MARKS,
                            MATCH_SLOTS, MOVES_PLAYED, MOVE_LIMIT, NO_RETURN, OUT_OF_PLAY, PARAMETERS, ROUND,
-                           ROUND_STARTER, Start, TURNS_PLAYED, WINNER, history_slot, match_slot)
+                           ROUND_STARTER, Start, TALLY, TURNS_PLAYED, WINNER, history_slot, match_slot)
 from .history import HISTORY, clear_history, record_position
 from .family_rules import DRAWS, draw, refusal, repaired, strategy
 from .family_sowing import action_backward, way_allowed
@@ -428,8 +428,9 @@ class Family(Game):
 
     def returns(self, state):
         """+1/-1/0 per player once the game is over: by the stores for most seeds, else as the
-        game's goal decided (its winner slot)."""
-        if self.params["goal"] == "most_seeds" or not self.is_terminal(state):
+        game's goal, or a match's tally, decided (its winner slot)."""
+        by_stores = self.params["goal"] == "most_seeds" and self.params["match_end"] == "unfilled"
+        if by_stores or not self.is_terminal(state):
             return super().returns(state)
         winner = int(state[self.board_size + WINNER]) - 1
         sign = 0.0 if winner < 0 else (1.0 if winner == 0 else -1.0)
@@ -456,7 +457,8 @@ class Family(Game):
         high[self.board_size + TURNS_PLAYED] = 2 * MOVE_LIMIT  # a move and a pass are two turns
         high[self.board_size + FIRST_WAY] = 2 if self.params["direction"] == "opposed" else 0
         high[self.board_size + NO_RETURN] = self.board_size
-        high[self.board_size + WINNER] = 0 if self.params["goal"] == "most_seeds" else 2
+        high[self.board_size + WINNER] = 0 if self.params["goal"] == "most_seeds" and \
+            self.params["match_end"] == "unfilled" else 2
         marks = self.board_size + MARKS
         if self.has_marks:  # a hole's mark: 1 + its owner, or CLOSED; a store's none
             high[marks:marks + self.board_size] = CLOSED if self.params["closed_holes"] else 2
@@ -467,6 +469,7 @@ class Family(Game):
             high[base + ROUND_STARTER] = 1
             high[base + LAST_WINNER] = DRAWN_ROUND
             high[base + LAST_SEEDS:base + LAST_SEEDS + 2] = self.total_seeds
+            high[base + TALLY:base + TALLY + 2] = 2 * MOVE_LIMIT  # (a round takes a move at least)
         if self.params["repetition_ends"]:  # as Oware's: a count, then hash halves (any int32)
             history = int(history_slot(self.spec))
             low[history + 1:], high[history + 1:] = np.iinfo(np.int32).min, np.iinfo(np.int32).max

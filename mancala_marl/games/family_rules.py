@@ -89,9 +89,11 @@ def _kept_beside_children(name: str) -> Rule:  # KEPT: the rules a game of child
                 {**_CHILDREN, **extra, name: _OTHER[name]})
 
 
-ROUND_PARAMS = ("round_fill", "closed_holes", "round_starter", "match_holes")
+ROUND_PARAMS = ("round_fill", "closed_holes", "round_starter", "match_holes", "match_end", "match_target")
 _MATCH = {"rounds": "match"}
-_ROUND_OTHER = {"round_fill": "left", "closed_holes": True, "round_starter": "loser", "match_holes": 2}
+_TALLY = {"rounds": "match", "match_end": "round_wins"}
+_ROUND_OTHER = {"round_fill": "left", "closed_holes": True, "round_starter": "loser", "match_holes": 2,
+                "match_end": "points", "match_target": 3}
 
 
 def first_round(params: dict) -> dict:
@@ -262,14 +264,25 @@ RULES: tuple[Rule, ...] = (
     Rule(lambda p: p["rounds"] == "match" and p["repetition_ends"],
          "rounds='match' is not played with repetition_ends=True", {"rounds": "one"},
          {**_MATCH, "repetition_ends": True}),
-    # the starter of a round must have a move, as every hole it fills holds ``seeds``
-    Rule(lambda p: p["rounds"] == "match" and p["move_rule"] != "any",
+    # a match won by a tally starts each round afresh, as the game starts
+    *(Rule(lambda p, name=name: p["match_end"] != "unfilled" and p[name] != DEFAULTS[name],
+           f"{name}={{{name}!r}} does nothing with match_end={{match_end!r}}: each round starts afresh",
+           {name: DEFAULTS[name]}, {**_TALLY, name: _ROUND_OTHER[name]})
+      for name in ("round_fill", "closed_holes", "match_holes")),
+    Rule(lambda p: p["rounds"] == "match" and p["match_end"] == "unfilled" and p["match_target"] != 1,
+         "match_target={match_target} does nothing with match_end='unfilled'", {"match_target": 1},
+         {**_MATCH, "match_target": 3}),
+    Rule(lambda p: p["match_end"] != "unfilled" and p["start"] != "equal",
+         "match_end={match_end!r} is played with start='equal' only (each round starts so), got {start!r}",
+         {"start": "equal"}, {**_TALLY, "start": "two_empty"}),
+    # the starter of a refilled round must have a move, as every hole it fills holds ``seeds``
+    Rule(lambda p: p["rounds"] == "match" and p["move_rule"] != "any" and p["match_end"] == "unfilled",
          "rounds='match' is not played with move_rule={move_rule!r}: a round's starter might have no move",
          {"rounds": "one"}, {**_MATCH, "move_rule": "singles_last"}),
     Rule(lambda p: p["rounds"] == "match" and p["min_seeds"] > p["seeds"],
          "rounds='match' is not played with min_seeds={min_seeds} above seeds={seeds}: a round's starter might "
          "have no move", {"rounds": "one"}, {**_MATCH, "start": "plus_one", "min_seeds": 5}),
-    Rule(lambda p: p["rounds"] == "match" and p["grand_slam"] == "illegal",
+    Rule(lambda p: p["rounds"] == "match" and p["grand_slam"] == "illegal" and p["match_end"] == "unfilled",
          "rounds='match' is not played with grand_slam='illegal': a round's starter might have no move",
          {"rounds": "one"}, {**_MATCH, "grand_slam": "illegal"}),
     Rule(lambda p: p["match_holes"] > p["holes"],
@@ -313,7 +326,7 @@ def repaired(params: dict) -> dict:
 RANGES = {"holes": (2, 8), "seeds": (1, 5), "lap_count": (0, 4), "last_seeds_to_opponent": (0, 6),
           "min_seeds": (1, 1), "capture_min": (0, 4), "capture_max": (0, 4), "captures": (0, 2),
           "no_capture_turns": (0, 2), "take_last": (0, 4), "end_seeds_left": (-1, 3), "win_short": (0, 4),
-          "end_below": (0, 4), "child_count": (2, 4), "match_holes": (1, 3)}
+          "end_below": (0, 4), "child_count": (2, 4), "match_holes": (1, 3), "match_target": (1, 3)}
 DRAWS: dict[str, range | tuple] = {
     param.name: range(RANGES[param.name][0], RANGES[param.name][1] + 1) if param.type is int
     else ("most_seeds", *param.choices) if param.name == "goal" else ("one", *param.choices) if param.name == "rounds"

@@ -35,8 +35,9 @@ CLOSED = 3
 # a match's slots (rounds="match"), after the marks and the history: the round being played (1 for
 # the first), who started it, and the last round's result: 1 + its winner (0 before any round has
 # ended, 3 for a drawn round) and the seeds each player held at its end (store and own row)
-ROUND, ROUND_STARTER, LAST_WINNER, LAST_SEEDS = 0, 1, 2, 3
-MATCH_SLOTS = 5
+# and, in a match won by a tally (match_end other than "unfilled"), each player's tally (TALLY, 2 slots)
+ROUND, ROUND_STARTER, LAST_WINNER, LAST_SEEDS, TALLY = 0, 1, 2, 3, 5
+MATCH_SLOTS = 7
 DRAWN_ROUND = 3
 
 
@@ -140,6 +141,10 @@ class RoundFill(IntEnum):
 
 class RoundStarter(IntEnum):
     ALTERNATE, LOSER, WINNER, LAST_MOVER = range(4)
+
+
+class MatchEnd(IntEnum):
+    UNFILLED, ROUND_WINS, POINTS = range(3)
 
 
 class ChildHoles(IntEnum):
@@ -300,6 +305,13 @@ PARAMETERS = (
                                              "its last mover", choices=RoundStarter),
     Param("match_holes", int, 1, "the match ends when a player holds too few seeds to fill this many holes",
           low=1, high=MAX_COUNT),
+    Param("match_end", str, "unfilled", "how a match ends: when a player cannot fill match_holes holes (each "
+                                        "round refilled from the seeds held); or, each round started afresh, "
+                                        "when a player has won match_target rounds, or scored match_target "
+                                        "points (a point a round won, another for a round won with three "
+                                        "quarters of the seeds or more)", choices=MatchEnd),
+    Param("match_target", int, 1, "the round wins or points that win a match won by a tally", low=1,
+          high=MAX_COUNT),
 )
 # repetition_ends: the positions since the last move that banked seeds, kept as Oware keeps them
 # (mancala_marl.games.history: a count, their digest and 64-bit hashes), after the marks' slots

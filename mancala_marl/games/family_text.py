@@ -468,6 +468,14 @@ def match(p: dict) -> list[str]:
     """A match of rounds (family_rounds)."""
     if p["rounds"] != "match":
         return []
+    if p["match_end"] != "unfilled":
+        target = p["match_target"]
+        tally = (f"The first player to win {counted(target, 'round')} wins the match" if p["match_end"] == "round_wins"
+                 else f"A round won scores a point, and another if the winner holds at least three quarters of the "
+                      f"{{s}}s in store; the first player to score {counted(target, 'point')} wins the match")
+        return ["The game is a match of rounds, each started afresh as the first.", STARTER[p["round_starter"]],
+                f"{tally}; after an endless sowing or {MOVE_LIMIT:,} moves in all, the higher count wins it, and "
+                "equal counts draw."]
     out = [f"The game is a match of rounds. After each round the players refill their own {{h}}s, "
            f"{counted(p['seeds'], '{s}')} to a {{h}}, {FILL_ORDER[p['round_fill']]}, with the {{s}}s in their store "
            "and on their row; the rest stays in store.",

@@ -6,11 +6,12 @@ A file is a JSON object (``game_class``, ``game_constants`` with ``holes`` and `
 sections. Each option is mapped to our parameters; an option, or a value of one, that the family
 does not play is refused in one line naming it. A game of rounds won by seeds, whose next round
 is filled from either end of a row or both, with closed holes or without, is played as a whole
-match (``rounds="match"``: who starts each round and how many holes end it are read too). The
-other games of rounds are their first round: a game whose rounds a tally counts (round wins,
-seeds, points: Urim's RND_POINTS), won as that round is won, by seeds or by the goal its tally
-counts (clearing, depriving, immobilizing); a game of territories; a game refilled evenly or by
-the players' choice. A start pattern is our ``start`` with player_0
+match (``rounds="match"``: who starts each round and how many holes end it are read too), as is a
+game of equal starts whose rounds a tally of round wins or points decides (Gelech, Urim). The
+other games of rounds are their first round: a game whose rounds another tally counts (seeds,
+extra seeds, wins by clearing, depriving, immobilizing), or whose rounds start from a pattern or at
+random, won as that round is won; a game of territories; a game refilled evenly or by the
+players' choice. A start pattern is our ``start`` with player_0
 as the starter; MancalaGames' random start shares out ``nbr_start`` seeds in all, ours ``seeds`` a
 hole, so such a file is played only where its count fills the holes evenly.
 
@@ -131,13 +132,15 @@ CHILD_SOWING_OF = {9: "skip_opponent", 11: "skip_opponent_but_last"}
 START_OF = {0: "equal", 1: "gamacha", 3: "alternate_one", 4: "triples", 5: "two_empty", 6: "random",
             7: "alternate_split", 8: "plus_one", 9: "rightmost_first"}
 # MancalaGames' goal: ours. A game of rounds counted by a tally (RND_WIN_COUNT_*, RND_SEED_COUNT,
-# RND_EXTRA_SEEDS, RND_POINTS) is its first round here, won as a round is: by seeds, or by the
-# elimination its tally counts (CLR, DEP, IMB); TERRITORY's first round is won by seeds
+# RND_EXTRA_SEEDS, RND_POINTS) that is not a match (TALLY_OF) is its first round here, won as a round
+# is: by seeds, or by the elimination its tally counts (CLR, DEP, IMB); TERRITORY's first round is won by seeds
 GOAL_OF = {0: "most_seeds", 2: "most_seeds", 4: "most_seeds", 5: "most_seeds", 6: "most_seeds", 7: "most_seeds",
            1: "deprive", 9: "deprive", 3: "clear", 8: "clear", 10: "immobilize", 11: "immobilize"}
 # RoundFill -> our round_fill (NOT_APPLICABLE fills from both ends); RoundStarter -> our round_starter
 FILL_OF = {0: "outside", 1: "left", 2: "right"}
 STARTER_OF = {0: "alternate", 1: "loser", 2: "winner", 3: "last_mover"}
+# a tally of rounds won by seeds (RND_WIN_COUNT_MAX, RND_POINTS), each round started afresh: our match_end
+TALLY_OF = {4: "round_wins", 7: "points"}
 ROUNDS = {0: "none", 1: "half seeds", 2: "no moves", 3: "seeds limit", 4: "double seeds limit"}
 
 
@@ -289,12 +292,18 @@ def family_params(data: dict, name: str = "the game") -> dict:
 
 def match_params(info: dict) -> dict:
     """A game of rounds won by seeds, refilled from either end or both (with closed holes or not), is
-    played as a match (:mod:`mancala_marl.games.family_rounds`); the other games of rounds are their
-    first round."""
-    if not info["rounds"] or info["goal"] != 0 or info["round_fill"] not in FILL_OF or info["child_type"]:
+    played as a match (:mod:`mancala_marl.games.family_rounds`), as is a game of equal starts whose
+    rounds a tally of round wins or points decides; the other games of rounds are their first round."""
+    if not info["rounds"] or info["round_fill"] not in FILL_OF or info["child_type"]:
+        return {}
+    starter = STARTER_OF[info["round_starter"]]
+    if info["goal"] in TALLY_OF and not info["start_pattern"] and not info["round_fill"]:
+        return {"rounds": "match", "round_starter": starter, "match_end": TALLY_OF[info["goal"]],
+                "match_target": max(int(info["goal_param"]), 1)}
+    if info["goal"] != 0:
         return {}
     return {"rounds": "match", "round_fill": FILL_OF[info["round_fill"]], "closed_holes": bool(info["blocks"]),
-            "round_starter": STARTER_OF[info["round_starter"]], "match_holes": max(int(info["goal_param"]), 1)}
+            "round_starter": starter, "match_holes": max(int(info["goal_param"]), 1)}
 
 
 def start_params(info: dict, holes: int, seeds: int, refuse) -> dict:

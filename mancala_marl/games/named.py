@@ -31,6 +31,11 @@ FREE = {"skip_origin": False, "must_share": False}
 FOURS = {"capture_min": 4, "capture_max": 4, "capture_side": "both", "captures": 1, "passing": "owner"}
 
 
+def tally(end: str, target: int) -> dict:
+    """A match of rounds each started afresh, won by the first to ``target`` round wins or points."""
+    return {"rounds": "match", "match_end": end, "match_target": target}
+
+
 def match(fill: str, *, closed: bool = True, starter: str = "alternate", holes: int = 1) -> dict:
     """A whole match of rounds (family_rounds): each round's seeds refill the holes from ``fill``'s
     end, the holes left unfilled ``closed`` for the round, until a player cannot fill ``holes``."""
@@ -149,6 +154,11 @@ NAMED_GAMES = (  # the family's by title, then the games with rules files of the
               {"holes": 12, "start": "gamacha", "laps": "relay", "skip_origin": False,
                "move_rule": "opponent_or_empty", "capture_min": 0, "capture_max": 0, "cross_capture": True,
                "captures": 1, "must_share": False, "goal": "deprive"}),
+    NamedGame("gelech", "Gelech", "Western Africa", f"{VALDEZ}, p30",
+              "Huroy where no hole across from a lone seed may be played: a match to ten round wins.",
+              {"direction": "outward", "choose_direction": "all", **FREE, "move_rule": "not_across_ones",
+               "pre_capture": "across_ones", "capture_min": 0, "capture_max": 0, "capture_side": "both", "captures": 1,
+               "win_short": 1, "leftover": "mover", **tally("round_wins", 10)}),
     NamedGame("goat", "Goat", "Northern Africa", f"{MOHR}, p100",
               "Three holes of three sown outward, the middle one either way; a hole of two is taken.",
               {"holes": 3, "seeds": 3, "direction": "outward", "choose_direction": "middle", **FREE, "min_seeds": 2,
@@ -161,6 +171,12 @@ NAMED_GAMES = (  # the family's by title, then the games with rules files of the
               "Relay sowing with cross captures that leave the sowing seed; players pass when stuck.",
               {"laps": "relay", **FREE, **CROSS, "must_pass": True, "leftover": "nobody", "end_below": 2,
                "endless_leftover": "nobody"}),
+    NamedGame("huroy", "Huroy", "Western Africa", f"{VALDEZ}, p28",
+              "Sowing either way; each lone seed of the mover's takes the hole across before the move; a match "
+              "to ten round wins.",
+              {"direction": "outward", "choose_direction": "all", **FREE, "pre_capture": "across_ones",
+               "capture_min": 0, "capture_max": 0, "capture_side": "both", "captures": 1, "win_short": 1,
+               "leftover": "mover", **tally("round_wins", 10)}),
     NamedGame("kale", "Kale", "Central Africa", f"{VALDEZ}, p69",
               "Wari whose chain, begun on the opponent's row, may run on into the mover's own.",
               {"capture_side": "opponent_first", "no_single_capture": True, "grand_slam": "no_capture",
@@ -304,6 +320,11 @@ NAMED_GAMES = (  # the family's by title, then the games with rules files of the
                "move_one": True, "capture_min": 4, "capture_max": 0, "capture_parity": "even", "captures": 1,
                "must_share": False, "end_below": 4, "children": "one", "child_count": 3,
                "child_side": "opponent", "child_holes": "not_facing"}),
+    NamedGame("urim", "Urim", "Western Africa", f"{VALDEZ}, p55",
+              "Wari's counts up to four, no hole sown past seventeen, a grand slam taking nothing: a match to ten "
+              "points, two for a round won with three quarters of the seeds.",
+              {"sow_max": 17, "capture_max": 4, "grand_slam": "no_capture", "win_short": 1, "leftover": "mover",
+               **tally("points", 10)}),
     NamedGame("vai_lun_thlan", "Vai Lun Thlan", "South Asia", f"{MOHR}, p99",
               "Five seeds a hole sown clockwise; every hole made a single is taken, in chains; passes.",
               {"seeds": 5, **FREE, "direction": "cw", "capture_side": "both", "capture_min": 1, "capture_max": 1,

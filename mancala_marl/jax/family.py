@@ -902,12 +902,14 @@ def goal_outcome(flat, spec, mover, following, following_can):
 
 def returns(flat, spec):
     """+1/-1/0 per player once the game is over, zeros before: by the stores (and each player's
-    children) in a game of most seeds, else as the goal decided (the WINNER slot: 1 + the winner, 0 a draw)."""
+    children) in a game of most seeds, else as the goal or a match's tally decided (the WINNER slot: 1 + the
+    winner, 0 a draw)."""
     holes = spec[SPEC_PITS]
     winner = flat[2 * holes + 2 + WINNER]
     by_stores = jnp.sign(flat[holes] + child_seeds(flat, spec, 0) - flat[2 * holes + 1] - child_seeds(flat, spec, 1))
     sign = jnp.where(
-        spec[Spec.GOAL] == Goal.MOST_SEEDS, by_stores, jnp.where(winner == 0, 0, jnp.where(winner == 1, 1, -1))
+        (spec[Spec.GOAL] == Goal.MOST_SEEDS) & (spec[Spec.MATCH_END] == 0), by_stores,
+        jnp.where(winner == 0, 0, jnp.where(winner == 1, 1, -1))
     )
     over = flat[2 * holes + 2] == GAME_OVER
     return jnp.where(over, jnp.array([1.0, -1.0]) * sign.astype(jnp.float32), jnp.zeros(2, jnp.float32))

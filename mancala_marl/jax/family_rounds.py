@@ -7,8 +7,8 @@ import jax.numpy as jnp
 
 from ..games.base import SPEC_PITS, SPEC_SEEDS
 from ..games.family_space import (CLOSED, DRAWN_ROUND, EXTRA_TURNS, FIRST_WAY, HISTORY_SLOTS, LAST_SEEDS,
-                                  LAST_WINNER, MARKS, MOVES_PLAYED, MOVE_LIMIT, NO_RETURN, ROUND, ROUND_STARTER,
-                                  RoundFill, RoundStarter, Spec, TURNS_PLAYED, WINNER)
+                                  LAST_WINNER, MARKS, MOVES_PLAYED, MOVE_LIMIT, MatchEnd, NO_RETURN, OUT_OF_PLAY,
+                                  ROUND, ROUND_STARTER, RoundFill, RoundStarter, Spec, TALLY, TURNS_PLAYED, WINNER)
 from .family_ring import row_seeds, side_of
 
 
@@ -42,8 +42,20 @@ def next_round(flat, spec, history, mover, following, endless):
     slot = jnp.arange(size)
     recorded = jnp.select([slot == base + LAST_WINNER, slot == base + LAST_SEEDS, slot == base + LAST_SEEDS + 1],
                           [jnp.where(winner >= 0, winner + 1, DRAWN_ROUND), held[0], held[1]], flat)
+    # a match won by a tally (numba's tallied_end): the round's winner scores; each round starts afresh
+    tallied = spec[Spec.MATCH_END] != MatchEnd.UNFILLED
+    skunk = spec[-1] * 3 // 4  # (the game's seeds, after the spec: a tally's start is equal)
+    gain = 1 + ((spec[Spec.MATCH_END] == MatchEnd.POINTS) & (jnp.maximum(s0, s1) >= skunk))
+    tally = jnp.stack([flat[jnp.clip(base + TALLY, 0, size - 1)], flat[jnp.clip(base + TALLY + 1, 0, size - 1)]])
+    tally = tally + jnp.where(jnp.arange(2) == winner, gain, 0)
+    recorded = jnp.where(tallied & (slot == base + TALLY), tally[0],
+                         jnp.where(tallied & (slot == base + TALLY + 1), tally[1], recorded))
+    decided = endless | (tally >= spec[Spec.MATCH_TARGET]).any() | (flat[cells + MOVES_PLAYED] >= MOVE_LIMIT)
+    match_winner = jnp.where(tally[0] == tally[1], 0, jnp.where(tally[0] > tally[1], 1, 2))
+    recorded = jnp.where(tallied & decided & (slot == cells + WINNER), match_winner, recorded)
     need = spec[Spec.MATCH_HOLES] * seeds
-    goes_on = ~endless & (held >= need).all() & (flat[cells + MOVES_PLAYED] < MOVE_LIMIT)
+    goes_on = jnp.where(tallied, ~decided,
+                        ~endless & (held >= need).all() & (flat[cells + MOVES_PLAYED] < MOVE_LIMIT))
     # the board: each hole by its place in its player's fill order; each store the seeds left over
     side = side_of(slot, holes)
     player = jnp.maximum(side, 0)
@@ -60,6 +72,10 @@ def next_round(flat, spec, history, mover, following, endless):
     closing = fill_rank(spec, jnp.maximum(mark_side, 0), mark_hole) >= filled[jnp.maximum(mark_side, 0)]
     is_mark = (spec[Spec.CLOSED_HOLES] != 0) & (slot >= cells + MARKS) & (slot < 2 * cells + MARKS)
     board = jnp.where(is_mark, jnp.where((mark_side >= 0) & closing, CLOSED, 0), board)
+    fresh_board = jnp.where((slot < cells) & (side >= 0), seeds,  # the seeds out of play back on the board
+                            jnp.where((slot == holes) | (slot == cells - 1) | (slot == cells + OUT_OF_PLAY), 0,
+                                      recorded))
+    board = jnp.where(tallied, fresh_board, board)
     rule = spec[Spec.ROUND_STARTER]
     starter = jnp.select([rule == RoundStarter.ALTERNATE, rule == RoundStarter.LOSER, rule == RoundStarter.WINNER],
                          [1 - flat[jnp.clip(base + ROUND_STARTER, 0, size - 1)],
