@@ -10,8 +10,7 @@ tests/jax/test_family_jax.py, which plays a few dozen drawn rule sets).
 After every move, every cell of each row's flat state, its legal mask and its end are compared
 (:func:`mancala_marl.jax.crosscheck.crosscheck_rule_sets`); a difference stops the run with a
 message naming the rule set, the step and the state. The drawn rule sets are any the family
-plays (children and the repetition rule too; a match of rounds, which the JAX family does not play
-yet, as its first round); a fifth of those drawn by ``sample_rules`` pass
+plays (children and the repetition rule too); a fifth of those drawn by ``sample_rules`` pass
 over full holes (``sow_max``), which it leaves out unless asked. Writes
 ``family_jax_crosscheck.json`` and ``.md`` to ``--results-dir`` (default
 benchmarks/results/family_jax_crosscheck/).
@@ -37,16 +36,8 @@ def drawn_by_sampler(count: int, seed: int) -> list:
 
     rng = np.random.default_rng(seed)
     full = count // 5
-    return [jax_played(Family(**sample_rules(rng, **({"sow_max": (1, 10)} if i < full else {}))))
+    return [Family(**sample_rules(rng, **({"sow_max": (1, 10)} if i < full else {})))
             for i in range(count)]
-
-
-def jax_played(game):
-    """``game``, or its first round where it is a match of rounds (which the JAX family does not play yet)."""
-    from mancala_marl.games import Family
-    from mancala_marl.games.family_rules import first_round
-
-    return Family(**first_round(game.params)) if game.name == "family" and game.is_match else game
 
 
 def drawn_by_strategy(count: int, seed: int) -> list:
@@ -61,7 +52,7 @@ def drawn_by_strategy(count: int, seed: int) -> list:
     @given(Family.param_strategy(st))
     def collect(params):
         if len(rule_sets) < count:
-            rule_sets.append(jax_played(Family(**params)))
+            rule_sets.append(Family(**params))
 
     collect()
     return rule_sets
@@ -70,7 +61,7 @@ def drawn_by_strategy(count: int, seed: int) -> list:
 def mancalagames_files() -> list:
     from mancala_marl.games.mancalagames import load_played
 
-    return [jax_played(game) for game in load_played(ORACLE)]
+    return load_played(ORACLE)
 
 
 def main(argv=None):
@@ -93,7 +84,7 @@ def main(argv=None):
     groups = {"sample_rules": lambda: drawn_by_sampler(sampled, args.seed),
               "hypothesis strategy": lambda: drawn_by_strategy(strategy, args.seed)}
     if not args.quick:
-        groups = {"named games": lambda: [jax_played(make_game(name)) for name in NAMED if name not in GAMES],
+        groups = {"named games": lambda: [make_game(name) for name in NAMED if name not in GAMES],
                   "MancalaGames files": mancalagames_files, **groups}
     results = {"device": str(jax.devices()[0].device_kind), "plays": plays, "groups": {}}
     for label, build in groups.items():

@@ -195,10 +195,13 @@ def test_a_round_of_no_moves_with_a_start_pattern_plays_to_the_last_seed_but_one
     assert family_params(info(rounds=2, goal_param=2, start_pattern=5), "Game.txt")["win_short"] == 1
 
 
-def test_the_importer_plays_the_first_round_of_a_count_of_round_wins():
-    # RND_WIN_COUNT_MAX (goal 4): each round is won by the most seeds, in rounds of HALF_SEEDS as of NO_MOVES
+def test_the_importer_plays_a_count_of_round_wins_as_a_match_to_that_count():
+    # RND_WIN_COUNT_MAX (goal 4): each round is won by the most seeds, in rounds of HALF_SEEDS as of
+    # NO_MOVES, and the match by the first to goal_param round wins
     assert family_params(info(goal=4, goal_param=4, rounds=1), "Game.txt")["win_short"] == 0
-    assert family_params(info(goal=4, goal_param=4, rounds=2), "Game.txt")["goal"] == "most_seeds"
+    params = family_params(info(goal=4, goal_param=4, rounds=2), "Game.txt")
+    assert (params["goal"], params["rounds"], params["match_end"], params["match_target"]) == \
+        ("most_seeds", "match", "round_wins", 4)
 
 
 # -- MancalaGames' own starts (where the oracle is beside the clone) ----------------------------

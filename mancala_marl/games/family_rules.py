@@ -96,12 +96,6 @@ _ROUND_OTHER = {"round_fill": "left", "closed_holes": True, "round_starter": "lo
                 "match_end": "points", "match_target": 3}
 
 
-def first_round(params: dict) -> dict:
-    """``params`` (a full rule set) played as a single round: a match's first round alone, its round
-    rules at their defaults (what the JAX family plays of a match)."""
-    return {**params, "rounds": "one", **{name: DEFAULTS[name] for name in ROUND_PARAMS}}
-
-
 def _single_round(name: str) -> Rule:
     return Rule(lambda p: p["rounds"] == "one" and p[name] != DEFAULTS[name],
                 f"{name}={{{name}!r}} does nothing with rounds='one'", {name: DEFAULTS[name]},

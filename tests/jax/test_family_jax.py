@@ -13,7 +13,6 @@ from mancala_marl.errors import BadInput
 from mancala_marl.games import GAME_OVER, GAMES, NAMED, Family, make_game
 from mancala_marl.games.family import oware_rules, sample_rules
 from mancala_marl.games.history import HISTORY
-from mancala_marl.games.family_rules import first_round
 from mancala_marl.games.mancalagames import load_played
 from mancala_marl.jax import family, make
 from mancala_marl.jax.crosscheck import Mismatch, crosscheck, crosscheck_rule_sets
@@ -22,13 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ORACLE = ROOT.parent / "shared" / "oracles" / "mancalagames" / "GameProps"
 
 
-def jax_played(game):
-    """``game``, or its first round where it is a match (which the JAX family does not play yet)."""
-    return Family(**first_round(game.params)) if game.name == "family" and game.is_match else game
-
-
 def test_every_named_game_matches_numba_in_one_batch():
-    games = [jax_played(make_game(name)) for name in NAMED if name not in GAMES]
+    games = [make_game(name) for name in NAMED if name not in GAMES]
     assert len(games) >= 42  # Wari, Dakon, Bohnenspiel, Songo, Pallanguli...: the named games of the family
     totals = crosscheck_rule_sets(games, plays=3, seed=1)
     assert totals["games"] == 3 * len(games) and totals["moves"] > 100 * len(games)
@@ -36,7 +30,7 @@ def test_every_named_game_matches_numba_in_one_batch():
 
 @pytest.mark.skipif(not ORACLE.is_dir(), reason="MancalaGames' files are in ../shared/oracles beside the clone")
 def test_the_mancalagames_files_of_the_family_match_numba():
-    games = [jax_played(game) for game in load_played(ORACLE) if game.name == "family"]
+    games = [game for game in load_played(ORACLE) if game.name == "family"]
     assert len(games) >= 107
     crosscheck_rule_sets(games, plays=2, seed=2)
 
@@ -44,11 +38,10 @@ def test_the_mancalagames_files_of_the_family_match_numba():
 def test_drawn_rule_sets_match_numba_in_one_batch():
     rng = np.random.default_rng(3)
     # (the sampler draws children five times in six: half of these are kept without)
-    one = {"rounds": ("one",)}  # (a match: not played yet)
-    games = [Family(**sample_rules(rng, choices={"children": ("none",), **one})) for _ in range(16)]
-    games += [Family(**sample_rules(rng, choices=one)) for _ in range(16)]
+    games = [Family(**sample_rules(rng, choices={"children": ("none",)})) for _ in range(16)]
+    games += [Family(**sample_rules(rng)) for _ in range(16)]
     # and full holes passed over, which the sampler leaves out unless asked
-    games += [Family(**sample_rules(rng, sow_max=(1, 10), choices=one)) for _ in range(8)]
+    games += [Family(**sample_rules(rng, sow_max=(1, 10))) for _ in range(8)]
     assert len({game.pits for game in games}) > 3  # boards of several sizes in the one batch
     # games that end by repetition beside games that do not, with children (the history after the
     # marks) and without
@@ -63,7 +56,7 @@ def test_a_game_of_another_goal_rewards_its_winner_not_the_larger_store(goal):
     # the stores hold what was captured, and the goal, not their count, decides the game
     # (MancalaGames' Gabata-style games): each step's rewards and the end held to numba's returns
     rng = np.random.default_rng(6)
-    env = make("family", **sample_rules(rng, fixed={"goal": goal}, holes=(3, 5)))  # (a match needs most seeds)
+    env = make("family", **sample_rules(rng, fixed={"goal": goal}, holes=(3, 5)))
     totals = crosscheck(env, 60, seed=7)
     assert totals["games"] == 60 and totals["truncated"] == 0
 
@@ -72,7 +65,7 @@ def test_a_game_of_children_counts_their_seeds_for_their_owner():
     # a child keeps its seeds to the end, where they count beside its owner's store: each step's
     # rewards and the end held to numba's returns (Family.scores); bulls here, wegs in test_mixed
     rng = np.random.default_rng(9)
-    env = make("family", **sample_rules(rng, fixed={"children": "bull"}, holes=(4, 6), tries=3000))  # (no match)
+    env = make("family", **sample_rules(rng, fixed={"children": "bull"}, holes=(4, 6), tries=3000))
     totals = crosscheck(env, 60, seed=10)
     assert totals["games"] == 60 and totals["truncated"] == 0
 
