@@ -287,6 +287,9 @@ def differences(ours: Player, state, legal: list[int], oracle: Oracle, cond) -> 
     game, holes = ours.game, ours.holes
     found = []
     our_cells = [int(v) for v in state[:ours.cells]]
+    if game.params["close_at"]:  # MancalaGames keeps the seeds closing takes out of play in South's store
+        from mancala_marl.games.family_space import OUT_OF_PLAY
+        our_cells[holes] += int(state[ours.cells + OUT_OF_PLAY])
     their_cells = oracle.cells()
     ours_over, theirs_over = bool(game.is_terminal(state)), oracle.ended(cond)
     if ours_over != theirs_over:

@@ -257,7 +257,7 @@ def test_the_gymnasium_view_plays_whole_matches():
 
 
 def test_the_arena_plays_whole_matches():
-    from matches.arena import match_records
+    from mancala_marl.matches.arena import match_records
 
     def mean_length(game):
         return np.mean([record["length"] for record in match_records(game, "random", "random", 4)])

@@ -132,6 +132,9 @@ PER_PARAMETER = {
     "match_holes": ({"rounds": "match"}, [1, 2, 3]),
     "match_end": ({"rounds": "match", "match_target": 2}, [("unfilled", {"match_target": 1}), "round_wins", "points"]),
     "match_target": ({"rounds": "match", "match_end": "round_wins"}, [1, 2, 3]),
+    "close_at": ({"goal": "immobilize", "must_share": False, "capture_min": 0, "capture_max": 0}, [0, 1, 2, 3]),
+    "close_rightmost": ({"goal": "immobilize", "must_share": False, "capture_min": 0, "capture_max": 0,
+                         "close_at": 2}, [True, False]),
 }
 
 

@@ -28,7 +28,7 @@ from mancala_marl.serve.games import Table  # noqa: E402
 from mancala_marl.serve.policies import web_policy  # noqa: E402
 from mancala_marl.matches.narration import events, trace_move  # noqa: E402
 
-STATE_FIELDS = {"board", "to_move", "legal", "scores", "done", "winner", "marks", "moves"}
+STATE_FIELDS = {"board", "to_move", "legal", "scores", "done", "winner", "marks", "moves", "round", "last_round"}
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +155,8 @@ def test_a_new_game_against_the_default_opponent_starts_with_you_to_move(client)
     body = new(client, game="kalah")
     game = make_game("kalah")
     assert body["state"] == {"board": game.init()[: game.board_size].tolist(), "to_move": 0, "legal": list(range(6)),
-                             "scores": [0, 0], "done": False, "winner": None, "marks": [], "moves": 0}
+                             "scores": [0, 0], "done": False, "winner": None, "marks": [], "moves": 0,
+                             "round": None, "last_round": None}
     assert body["played"] == [] and body["players"] == [None, "alphazero"] and body["game"] == "kalah"
     assert body["rules"] == game.params and body["moves"] == [] and isinstance(body["id"], str)
 
@@ -586,7 +587,8 @@ def test_two_games_against_one_policy_search_at_once():
     table = Table(move_time=2.0)
     warm, _, _ = table.new("kalah", {}, [None, "alphabeta:depth=2"])
     table.move(warm, 0)  # the search compiled
-    games = [table.new("kalah", {}, [None, "alphabeta:depth=64"])[0] for _ in range(2)]
+    # no node budget: the clock alone ends each search (2**22 positions can take less than 2 s)
+    games = [table.new("kalah", {}, [None, "alphabeta:depth=64,nodes=1000000000"])[0] for _ in range(2)]
     searches = {}
 
     def reply(game_id):  # pit 0 ends in pit 4: the policy replies, once or more (extra turns)

@@ -192,6 +192,12 @@ round, its starter and the last round's result after the other slots. A match is
 without children or the repetition rule; the other games of rounds (tallies of rounds,
 territories, even refills) are their first round.
 
+**Holes closed for good.** ``close_at`` (MancalaGames' SOW_BLKD_DIV, in Deka, Embeli, Nambayi,
+with a goal of depriving or immobilizing and no other capture): a lap whose last seed brings a hole
+across to ``close_at`` seeds closes it (not the rightmost, without ``close_rightmost``); a single
+lap's seeds there leave play, a relay sows them on. Its owner's sowing passes over it; a seed its
+closer sows there leaves play. The closed holes are marks, as children are.
+
 The kernels read the rules from ``spec`` as they play, so one compiled set serves every game of the
 family. They are compiled without reference counts on their arrays (``refcounts=False``,
 :mod:`mancala_marl._compile`), which had cost a move more than half its time; the few steps that
@@ -325,8 +331,8 @@ class Family(Game):
 
     @property
     def has_marks(self) -> bool:
-        """Whether the state has a mark per cell: children, or holes closed for a round."""
-        return self.params["children"] != "none" or self.params["closed_holes"]
+        """Whether the state has a mark per cell: children, or holes closed (for a round, or for good)."""
+        return self.params["children"] != "none" or self.params["closed_holes"] or self.params["close_at"] > 0
 
     @property
     def is_match(self) -> bool:
@@ -370,8 +376,8 @@ class Family(Game):
                 "seeds": [int(state[base + LAST_SEEDS]), int(state[base + LAST_SEEDS + 1])]}
 
     def closed_cells(self, state) -> list[int]:
-        """The cells of the holes closed for the round (closed_holes)."""
-        if not self.params["closed_holes"]:
+        """The cells of the holes closed for the round (closed_holes), or for good (close_at)."""
+        if not self.params["closed_holes"] and not self.params["close_at"]:
             return []
         marks = state[self.board_size + MARKS:self.board_size + MARKS + self.board_size]
         return [int(cell) for cell in np.flatnonzero(marks == CLOSED)]
@@ -461,7 +467,7 @@ class Family(Game):
             self.params["match_end"] == "unfilled" else 2
         marks = self.board_size + MARKS
         if self.has_marks:  # a hole's mark: 1 + its owner, or CLOSED; a store's none
-            high[marks:marks + self.board_size] = CLOSED if self.params["closed_holes"] else 2
+            high[marks:marks + self.board_size] = CLOSED if self.params["closed_holes"] or self.params["close_at"] else 2
             high[marks + self.pits] = high[marks + 2 * self.pits + 1] = 0
         if self.is_match:
             base = int(match_slot(self.spec))
@@ -481,7 +487,8 @@ class Family(Game):
         closed = self.closed_cells(state)
         if closed:
             return [(cell // (self.pits + 1), cell % (self.pits + 1)) for cell in closed], \
-                "closed for this round: its player had too few seeds to fill it"
+                ("closed for good: its owner passes over it, and a seed its closer sows there leaves play"
+                 if self.params["close_at"] else "closed for this round: its player had too few seeds to fill it")
         marked = [(cell // (self.pits + 1), cell % (self.pits + 1)) for cell, _ in self.children_of(state)]
         return marked, "a child: a hole its owner has made its own" if marked else ""
 
@@ -490,6 +497,8 @@ class Family(Game):
         player = self.to_move(state)
         if reason.endswith(("is not a legal move here", "it cannot be played")) and \
                 player * (self.pits + 1) + action % self.pits in self.closed_cells(state):
+            if self.params["close_at"]:
+                return f"player_{player}'s hole {action % self.pits} is closed for good (the opponent closed it)"
             return f"player_{player}'s hole {action % self.pits} is closed for this round (round {self.round_of(state)})"
         if not reason.endswith("is not a legal move here"):
             return reason

@@ -89,6 +89,11 @@ def _kept_beside_children(name: str) -> Rule:  # KEPT: the rules a game of child
                 {**_CHILDREN, **extra, name: _OTHER[name]})
 
 
+# a game of holes closed for good (close_at) captures nothing else: these are the family's "no capture"
+NO_CAPTURE = {"capture_min": 0, "capture_max": 0, "cross_capture": False, "capture_gap": False,
+              "capture_kind": "standard", "passing": "none", "pre_capture": "none", "take_last": 0,
+              "lap_capture": False, "last_seeds_to_opponent": 0}
+_CLOSING = {"close_at": 3, **NO_CAPTURE, **_GOAL, "goal": "immobilize"}
 ROUND_PARAMS = ("round_fill", "closed_holes", "round_starter", "match_holes", "match_end", "match_target")
 _MATCH = {"rounds": "match"}
 _TALLY = {"rounds": "match", "match_end": "round_wins"}
@@ -282,6 +287,26 @@ RULES: tuple[Rule, ...] = (
     Rule(lambda p: p["match_holes"] > p["holes"],
          "match_holes={match_holes} is more holes than a row has ({holes}): the match could not go past its "
          "first round", {"match_holes": 1}, {**_MATCH, "match_holes": 7}),
+    # holes closed for good (close_at): the closing is the game's only capture, as in Deka, Embeli, Nambayi
+    Rule(lambda p: not p["close_at"] and not p["close_rightmost"], "close_rightmost=False does nothing with "
+         "close_at=0", {"close_rightmost": True}, {"close_rightmost": False}),
+    Rule(lambda p: p["close_at"] and p["goal"] not in ("deprive", "immobilize"),
+         "close_at={close_at} needs goal='deprive' or 'immobilize', got {goal!r}: closing holes takes seeds out of "
+         "play, and no store counts them", {"close_at": 0}, {**_CLOSING, "goal": "clear"}),
+    Rule(lambda p: p["close_at"] and any(p[name] != value for name, value in NO_CAPTURE.items()),
+         "close_at={close_at} is not played beside another capture: closing holes is the capture (pass "
+         + ", ".join(f"{name}={value!r}" for name, value in NO_CAPTURE.items()) + ")",
+         NO_CAPTURE, {**_CLOSING, "capture_min": 2}),
+    Rule(lambda p: p["close_at"] and (p["sow_store"] or p["sow_max"] or p["laps"] == "next"),
+         "close_at={close_at} is played with holes only, all of them sown, in one lap or relay laps: sow_store=False, "
+         "sow_max=0 and laps other than 'next' (got {sow_store!r}, {sow_max}, {laps!r})",
+         {"sow_store": False, "sow_max": 0, "laps": "single"}, {**_CLOSING, "laps": "next"}),
+    Rule(lambda p: p["close_at"] == 1 and p["laps"] == "relay",
+         "close_at=1 with laps='relay' closes nothing: a relay ends in a hole it leaves holding one seed, and "
+         "closes only a hole it sows on from", {"close_at": 2}, {**_CLOSING, "close_at": 1, "laps": "relay"}),
+    Rule(lambda p: p["close_at"] and p["move_rule"] != "any",
+         "close_at={close_at} is not played with move_rule={move_rule!r}", {"move_rule": "any"},
+         {**_CLOSING, "move_rule": "to_occupied"}),
 )
 
 
@@ -321,11 +346,15 @@ RANGES = {"holes": (2, 8), "seeds": (1, 5), "lap_count": (0, 4), "last_seeds_to_
           "min_seeds": (1, 1), "capture_min": (0, 4), "capture_max": (0, 4), "captures": (0, 2),
           "no_capture_turns": (0, 2), "take_last": (0, 4), "end_seeds_left": (-1, 3), "win_short": (0, 4),
           "end_below": (0, 4), "child_count": (2, 4), "match_holes": (1, 3), "match_target": (1, 3)}
+# close_at: drawn beside the goals it needs (deprive, immobilize), three draws in ten of those close
+# holes (and capture nothing else)
+CLOSE_AT_DRAWS = (0, 0, 0, 0, 0, 0, 0, 1, 2, 3)
 DRAWS: dict[str, range | tuple] = {
-    param.name: range(RANGES[param.name][0], RANGES[param.name][1] + 1) if param.type is int
+    param.name: CLOSE_AT_DRAWS if param.name == "close_at"
+    else range(RANGES[param.name][0], RANGES[param.name][1] + 1) if param.type is int
     else ("most_seeds", *param.choices) if param.name == "goal" else ("one", *param.choices) if param.name == "rounds"
     else param.choices or (False, True)
-    for param in PARAMETERS if param.type is not int or param.name in RANGES}
+    for param in PARAMETERS if param.type is not int or param.name in RANGES or param.name == "close_at"}
 
 
 def draw(rng, draws: dict) -> dict:

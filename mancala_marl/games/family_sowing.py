@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .._compile import kernel
 from .base import SPEC_PITS, action_count
-from .family_space import (BOTH_STORES, CAPTURED, CaptureKind, ChooseDirection, Direction, ENDLESS, FIRST_WAY,
+from .family_space import (BOTH_STORES, CAPTURED, CLOSED, MARKS, CaptureKind, ChooseDirection, Direction, ENDLESS, FIRST_WAY,
                            GrandSlam, Lap, LapRule, MAX_LAPS, OUT_OF_PLAY, OpponentStore, Passing, PreCapture,
                            REPEAT, Spec, TURNS_PLAYED, next_sown, row_seeds, side_of, sown_store, step, walk)
 from .family_capture import can_take, capture, pre_capture
@@ -58,6 +58,8 @@ def sow_and_capture(state, spec, action):
         go_on, origin, taken = next_lap(state, spec, last, lap_seeds, mover, backward, own_store, stop_for_count,
                                         opponent_had_seeds)
         result |= taken
+        if spec[Spec.CLOSE_AT] and not inhibited and closes(state, spec, last, mover):
+            close_hole(state, spec, last, go_on)
         if not go_on:
             break
         laps += 1
@@ -68,6 +70,29 @@ def sow_and_capture(state, spec, action):
         seeds = state[origin]
         state[origin] = 0
     return result | capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
+
+
+@kernel(inline="always")
+def closes(state, spec, last, mover):
+    """close_at: whether the lap that ended in ``last`` closes it: a hole of the opponent's, open,
+    brought to close_at seeds (the opponent's rightmost too, where close_rightmost)."""
+    holes = spec[SPEC_PITS]
+    return side_of(last, holes) == 1 - mover and state[last] == spec[Spec.CLOSE_AT] and \
+        state[2 * holes + 2 + MARKS + last] != CLOSED and \
+        (spec[Spec.CLOSE_RIGHTMOST] or last != (1 - mover) * (holes + 1) + holes - 1)
+
+
+@kernel(inline="always")
+def close_hole(state, spec, cell, sown_on):
+    """Close ``cell`` for good; its seeds leave play, unless a relay lap goes on sowing them
+    (``sown_on``: MancalaGames closes a relay's hole only as the relay goes on from it)."""
+    holes = spec[SPEC_PITS]
+    if spec[Spec.LAPS] == Lap.RELAY and not sown_on:
+        return
+    state[2 * holes + 2 + MARKS + cell] = CLOSED
+    if not sown_on:
+        state[2 * holes + 2 + OUT_OF_PLAY] += state[cell]
+        state[cell] = 0
 
 
 @kernel(inline="always")
@@ -92,7 +117,8 @@ def sow_lap(state, spec, origin, seeds, mover, backward, own_store, inhibited):
     to_opponent = few_left > 0 and row_seeds(state, holes, 0) + row_seeds(state, holes, 1) <= few_left
     special = to_opponent or (passing and not inhibited)  # one test a seed where neither is
     # holes to pass over beyond the origin
-    passes_over = spec[Spec.SOW_MAX] or spec[Spec.CHILD_SOWING] or spec[Spec.CLOSED_HOLES]
+    closing = spec[Spec.CLOSE_AT] > 0
+    passes_over = spec[Spec.SOW_MAX] or spec[Spec.CHILD_SOWING] or spec[Spec.CLOSED_HOLES] or closing
     skip_origin = spec[Spec.SKIP_ORIGIN]
     cell = origin
     while seeds > 0:
@@ -102,6 +128,10 @@ def sow_lap(state, spec, origin, seeds, mover, backward, own_store, inhibited):
             cell = step(cell, holes, backward, own_store)
             if cell == origin and skip_origin:
                 cell = step(cell, holes, backward, own_store)
+        if closing and state[2 * holes + 2 + MARKS + cell] == CLOSED:  # a hole the mover closed: the seed leaves play
+            state[2 * holes + 2 + OUT_OF_PLAY] += 1
+            seeds -= 1
+            continue
         state[cell] += 1
         if special:
             take_in_passing(state, spec, cell, seeds, mover, to_opponent, inhibited)

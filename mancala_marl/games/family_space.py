@@ -29,7 +29,8 @@ MOVE_LIMIT = MAX_MOVES
 OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED, EXTRA_TURNS, FIRST_WAY, NO_RETURN, WINNER = 1, 2, 3, 4, 5, 6, 7
 # MARKS: in a game of children only (``children`` not "none"), one slot per cell of the board
 # after WINNER: state[TO_MOVE + MARKS + cell] is 0 for a hole of nobody's, 1 + p for player p's
-# child, CLOSED for a hole closed for the round (closed_holes; a store's slot stays 0)
+# child, CLOSED for a hole closed for the round (closed_holes) or for good (close_at; the row it
+# is in says who closed it: the other player); a store's slot stays 0
 MARKS = 8
 CLOSED = 3
 # a match's slots (rounds="match"), after the marks and the history: the round being played (1 for
@@ -312,6 +313,12 @@ PARAMETERS = (
                                         "quarters of the seeds or more)", choices=MatchEnd),
     Param("match_target", int, 1, "the round wins or points that win a match won by a tally", low=1,
           high=MAX_COUNT),
+    # holes closed for good as the game goes (MancalaGames' SOW_BLKD_DIV: Deka, Embeli, Nambayi)
+    Param("close_at", int, 0, "a lap whose last seed brings a hole of the opponent's to this many seeds closes "
+                              "it for good (0: never): its seeds leave play, or, with relay laps, are sown on; "
+                              "the mover's sowing passes over its own closed holes, and a seed it sows into a "
+                              "hole it closed leaves play", low=0, high=MAX_COUNT),
+    Param("close_rightmost", bool, True, "with close_at: a player's rightmost hole may be closed too"),
 )
 # repetition_ends: the positions since the last move that banked seeds, kept as Oware keeps them
 # (mancala_marl.games.history: a count, their digest and 64-bit hashes), after the marks' slots
@@ -372,9 +379,11 @@ def walk(state, spec, cell, holes, backward, own_store):
 @kernel(inline="always")
 def next_sown(state, spec, cell, origin, holes, backward, own_store, mover, last_seed):
     """The cell a sowing drops its next seed into after ``cell``: past the hole it started from
-    (skip_origin), past holes already holding sow_max seeds and past the opponent's children
-    (child_sowing; but for the ``last_seed``, with "skip_opponent_but_last")."""
+    (skip_origin), past holes already holding sow_max seeds, past the opponent's children
+    (child_sowing; but for the ``last_seed``, with "skip_opponent_but_last") and past the mover's
+    own holes closed for good (close_at; the mover's closed holes across are sown, the seed leaving play)."""
     full = spec[Spec.SOW_MAX]
+    closing = spec[Spec.CLOSE_AT] > 0
     skip = spec[Spec.CHILD_SOWING]
     skip_children = skip == ChildSowing.SKIP_OPPONENT or (skip == ChildSowing.SKIP_OPPONENT_BUT_LAST and not last_seed)
     theirs = 2 - mover  # the mark of the opponent's children
@@ -385,13 +394,15 @@ def next_sown(state, spec, cell, origin, holes, backward, own_store, mover, last
             continue
         if skip_children and state[marks + cell] == theirs:
             continue
+        if closing and state[marks + cell] == CLOSED and side_of(cell, holes) == mover:
+            continue
         return cell
 
 
 @kernel(inline="always")
 def has_marks(spec):
     """Whether the state has a mark per cell: in a game of children, or of closed holes."""
-    return spec[Spec.CHILDREN] != 0 or spec[Spec.CLOSED_HOLES] != 0
+    return spec[Spec.CHILDREN] != 0 or spec[Spec.CLOSED_HOLES] != 0 or spec[Spec.CLOSE_AT] != 0
 
 
 @kernel(inline="always")

@@ -267,6 +267,8 @@ def captures(p: dict) -> list[str]:
     if p["passing"] != "none" and not never:
         out += passing(p)
     owning = has_children(p)
+    if p["close_at"]:
+        out += closing(p)
     if not out and not p["take_last"] and p["pre_capture"] == "none":
         if not owning:
             return ["Nothing is ever captured."]
@@ -280,7 +282,8 @@ def captures(p: dict) -> list[str]:
         out.append("A capture also takes the {s}s of the last {h} sown, if it is on a row captures come from.")
     if p["no_capture_turns"]:
         turns = "turn" if p["no_capture_turns"] == 1 else f"{p['no_capture_turns']} turns"
-        out.append(f"In the game's first {turns} no move captures" + (" or wins a {h}." if owning else "."))
+        out.append(f"In the game's first {turns} no move " + ("closes a {h}." if p["close_at"] else "captures")
+                   + ("" if p["close_at"] else " or wins a {h}." if owning else "."))
     out += grand_slam(p)
     if p["take_last"]:
         taker = "the player who moved" if p["take_last_by"] == "mover" else \
@@ -289,6 +292,17 @@ def captures(p: dict) -> list[str]:
         out.append(f"After a move that leaves at most {counted(p['take_last'], '{s}')} on {where}, {taker} "
                    "takes every {s} on the board.")
     return out
+
+
+def closing(p: dict) -> list[str]:
+    """close_at: the holes closed for good, the game's only capture."""
+    spared = "" if p["close_rightmost"] else " (but for the opponent's rightmost {h})"
+    then = "the sowing goes on from it with those {s}s" if p["laps"] == "relay" else "those {s}s leave the game"
+    which = "A lap whose last {s} makes" if p["laps"] == "relay" else "A last {s} that makes"
+    return [f"{which} a {{h}} of the opponent's hold exactly {counted(p['close_at'], '{s}')} closes it for "
+            f"good{spared}: {then}.",
+            "A player's sowing passes over their own closed {h}s, and a {s} they sow into a {h} they closed leaves "
+            "the game. Nothing else is captured."]
 
 
 def passing(p: dict) -> list[str]:

@@ -76,11 +76,9 @@ CHOICES = {
                                  10: "not_across_ones", 11: "to_occupied"}),
     "presowcapt": ("pre_capture", {0: "none", 1: "one_seed", 2: "across_ones", 3: "across_lone"}),
     "sow_rule": ("passing", {0: "none", 3: "owner", 4: "owner_all", 14: "sower", 15: "sower_own", 16: "sower_opponent",
-                             8: "none", 7: "none", 9: "none", 10: "none", 11: "none"}),
+                             8: "none", 7: "none", 9: "none", 10: "none", 11: "none", 1: "none", 2: "none"}),
     "pickextra": ("take_last_by", {0: "mover", 1: "mover", 2: "mover", 3: "mover", 4: "first", 5: "mover"}),
 }
-# closed holes (SOW_BLKD_DIV): the state would need them
-CLOSING = "holes that close for good once filled"
 # CaptType -> our capture_kind, beside two out (capture_gap)
 KIND_OF = {1: "next", 4: "singles", 5: "opponent_counts", 6: "store_to_opponent", 7: "pull_across",
            8: "opponent_store"}
@@ -91,8 +89,7 @@ LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
 # by option, and for the other game classes (the file's option and value follow, for developers)
 VALUE_WORDS = {("allow_rule", 9): "every hole played once before any is played again",
                ("capt_dir", 2): "chains of captures that run both ways from the last hole",
-               ("child_type", 7): "holes of no one's that captures clear",
-               ("sow_rule", 1): CLOSING, ("sow_rule", 2): CLOSING}
+               ("child_type", 7): "holes of no one's that captures clear"}
 OPTION_WORDS = {
     "sow_direct": "another way of sowing", "sow_stores": "another way of sowing the stores",
     "mlaps": "another kind of laps", "capt_side": "captures from other rows",
@@ -225,6 +222,9 @@ def family_params(data: dict, name: str = "the game") -> dict:
     params["lap_capture"] = info["sow_rule"] in (8, 10)  # LAP_CAPT, LAP_CAPT_OPP_GETS
     params["last_seeds_to_opponent"] = info["sow_param"] if info["sow_rule"] == 10 else 0
     params["sow_max"] = info["sow_param"] if info["sow_rule"] == 7 else 0  # MAX_SOW
+    # SOW_BLKD_DIV(_NR): holes closed for good at sow_param seeds (blocks marks them closed)
+    params["close_at"] = info["sow_param"] if info["sow_rule"] in (1, 2) else 0
+    params["close_rightmost"] = info["sow_rule"] != 2
     params["take_across"] = info["pickextra"] == 1  # PICKCROSS
     params["take_final"] = info["pickextra"] == 5  # PICKFINAL
     if (info["capt_type"] == 5) != (info["pickextra"] == 2):  # CAPT_OPP_1CCW marks, PICKOPPBASIC takes

@@ -34,7 +34,7 @@ from jax import lax
 
 from mancala_marl.errors import BadInput
 from ..games.base import GAME_OVER, SPEC_PITS
-from ..games.family_space import (BOTH_STORES, CAPTURED, CaptureKind, Chain, ChildSowing, Children,
+from ..games.family_space import (BOTH_STORES, CAPTURED, CLOSED, CaptureKind, Chain, ChildSowing, Children,
                                   ChooseDirection, Cleared, CrossChain, Direction, ENDLESS, EXTRA_TURNS, FIRST_WAY,
                                   Goal, GrandSlam, HISTORY_SLOTS, Lap, LapRule, Leftover, MARKS, MAX_LAPS,
                                   MOVES_PLAYED, MOVE_LIMIT, MoveRule, NO_RETURN, OUT_OF_PLAY, OpponentStore, Parity,
@@ -369,13 +369,16 @@ def sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited):
         | to_opponent
         | (spec[Spec.SOW_MAX] > 0)
         | (spec[Spec.CHILD_SOWING] != ChildSowing.INTO)
+        | (spec[Spec.CLOSE_AT] > 0)
     )
     at_once, last_at_once = sow_at_once(flat, spec, origin, jnp.where(special, 0, seeds), backward, own_store)
 
     def body(carry):
         flat, cell, left = carry
         cell = next_sown(flat, spec, cell, origin, holes, backward, own_store, mover, left == 1)
-        flat = flat.at[cell].add(1)
+        # close_at: a hole the mover closed (across; its own are passed over) takes the seed out of play
+        gone = ((spec[Spec.CLOSE_AT] > 0) & closed_for_good(flat, spec, cell)).astype(flat.dtype)
+        flat = flat.at[cell].add(1 - gone).at[2 * holes + 2 + OUT_OF_PLAY].add(gone)
         side = side_of(cell, holes)
         taker = jnp.where(passing <= Passing.OWNER_ALL, side, mover)
         passed = (
@@ -406,10 +409,35 @@ def next_sown(flat, spec, cell, origin, holes, backward, own_store, mover, last_
     def passed_over(cell):
         return ((cell == origin) & (spec[Spec.SKIP_ORIGIN] != 0)) | \
             ((full > 0) & (side_of(cell, holes) >= 0) & (flat[cell] >= full)) | \
-            skips_child(flat, spec, cell, mover, last_seed) | closed_at(flat, spec, cell)
+            skips_child(flat, spec, cell, mover, last_seed) | closed_at(flat, spec, cell) | \
+            ((spec[Spec.CLOSE_AT] > 0) & (side_of(cell, holes) == mover) & closed_for_good(flat, spec, cell))
 
     return lax.while_loop(passed_over, lambda cell: step(cell, holes, backward, own_store),
                           step(cell, holes, backward, own_store))
+
+
+def closed_for_good(flat, spec, cell):
+    """close_at: whether ``cell`` is a hole closed for good (its mark CLOSED)."""
+    slot = jnp.clip(2 * spec[SPEC_PITS] + 2 + MARKS + cell, 0, flat.shape[0] - 1)
+    return flat[slot] == CLOSED
+
+
+def closes(flat, spec, last, mover):
+    """close_at: whether the lap that ended in ``last`` brings a hole of the opponent's, open, to
+    close_at seeds (the opponent's rightmost too, where close_rightmost; numba's family_sowing.closes)."""
+    holes = spec[SPEC_PITS]
+    return (spec[Spec.CLOSE_AT] > 0) & (side_of(last, holes) == 1 - mover) & (flat[last] == spec[Spec.CLOSE_AT]) & \
+        ~closed_for_good(flat, spec, last) & \
+        ((spec[Spec.CLOSE_RIGHTMOST] != 0) | (last != (1 - mover) * (holes + 1) + holes - 1))
+
+
+def close_hole(flat, spec, cell, when, emptied):
+    """Mark ``cell`` closed where ``when``; ``emptied``: its seeds leave play (a single lap)."""
+    holes = spec[SPEC_PITS]
+    slot = jnp.clip(2 * holes + 2 + MARKS + cell, 0, flat.shape[0] - 1)
+    gone = jnp.where(when & emptied, flat[cell], 0)
+    flat = flat.at[slot].set(jnp.where(when, CLOSED, flat[slot]))
+    return flat.at[cell].add(-gone).at[2 * holes + 2 + OUT_OF_PLAY].add(gone)
 
 
 def sow_at_once(flat, spec, origin, seeds, backward, own_store):
@@ -528,6 +556,10 @@ def sow_and_capture(flat, spec, action, live=True):
                             [IN_STORE, THEIR_STORE, CAPTURE, ENDS], GOING)
         takes = (status == CAPTURE) | ((status != IN_STORE) & (status != THEIR_STORE) & lap_takes)
         flat = jnp.where(takes, captured, flat)
+        # close_at: a single lap's last hole closes, its seeds out of play; a relay's, as the relay goes on
+        closing = ~inhibited & closes(flat, spec, last, mover) & \
+            jnp.where(spec[Spec.LAPS] == Lap.RELAY, (status == GOING) | (status == ENDS), True)
+        flat = close_hole(flat, spec, last, closing, spec[Spec.LAPS] != Lap.RELAY)
         result = result | jnp.where(takes, taken, 0)
         lifted = jnp.where((status == GOING) | (status == ENDS), flat[following], 0)
         flat = flat.at[following].add(-lifted)
@@ -755,7 +787,7 @@ def claim_leftover(flat, spec, mover, rule):
 def history_slot(spec):
     """repetition_ends: the history's first slot (numba's family_space.history_slot)."""
     cells = 2 * spec[SPEC_PITS] + 2
-    marked = (spec[Spec.CHILDREN] != Children.NONE) | (spec[Spec.CLOSED_HOLES] != 0)
+    marked = (spec[Spec.CHILDREN] != Children.NONE) | (spec[Spec.CLOSED_HOLES] != 0) | (spec[Spec.CLOSE_AT] != 0)
     return cells + MARKS + jnp.where(marked, cells, 0)
 
 

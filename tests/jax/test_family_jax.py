@@ -51,6 +51,16 @@ def test_drawn_rule_sets_match_numba_in_one_batch():
     assert totals["games"] == 80
 
 
+def test_rule_sets_that_close_holes_match_numba_in_one_batch():
+    rng = np.random.default_rng(7)
+    games = [Family(**sample_rules(rng, close_at=(1, 4), choices={"goal": ("deprive", "immobilize")}))
+             for _ in range(12)]
+    assert {game.params["laps"] for game in games} == {"single", "relay"}
+    assert {game.params["close_rightmost"] for game in games} == {False, True}
+    totals = crosscheck_rule_sets(games, plays=3, seed=8)
+    assert totals["games"] == 36
+
+
 @pytest.mark.parametrize("goal", ["clear", "immobilize"])  # (deprive: in test_mixed)
 def test_a_game_of_another_goal_rewards_its_winner_not_the_larger_store(goal):
     # the stores hold what was captured, and the goal, not their count, decides the game
