@@ -971,10 +971,11 @@ def test_load_mancalagames_maps_the_options(tmp_path):
 @pytest.mark.parametrize("change, message", [
     ({"game_info": {**HEAD["game_info"], "flavour": 1}}, "unknown option 'flavour'"),
     ({"game_class": "NoSides"}, "asks for moves from any hole, whoever's side it is on, which is not played here (game_class 'NoSides')"),
-    ({"game_info": {**HEAD["game_info"], "sow_rule": 1}}, "asks for holes that close for good once filled, which is not played here (sow_rule=1)"),
+    ({"game_info": {**HEAD["game_info"], "sow_rule": 6}}, "asks for another sowing rule, which is not played here (sow_rule=6)"),
+    ({"game_info": {**HEAD["game_info"], "sow_rule": 1}}, "asks for holes closed for good without the count that closes them, which is not played here (sow_rule=1)"),
     ({"game_info": {**HEAD["game_info"], "goal": 12}}, "asks for another way of winning, which is not played here (goal=12)"),
     ({"game_info": {**HEAD["game_info"], "prescribed": 3}}, "asks for a prescribed opening, which is not played here (prescribed=3)"),
-    ({"game_info": {**HEAD["game_info"], "udir_holes": [1]}}, "asks for a chosen way of sowing beside the duty to feed the opponent, which is not played here (udir_holes=[1])"),
+    ({"game_info": {**HEAD["game_info"], "udir_holes": [1]}}, "asks for a chosen way of sowing for some holes only, which is not played here (udir_holes=[1])"),
 ])
 def test_load_mancalagames_refuses_naming_the_option(tmp_path, change, message):
     with pytest.raises(BadInput, match=re.escape(message)):

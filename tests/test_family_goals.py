@@ -202,8 +202,8 @@ def test_the_importer_maps_max_sow_and_refuses_an_unknown_goal():
     assert imported()["sow_max"] == 0
     with pytest.raises(BadInput, match=re.escape("Game.txt asks for another way of winning, which is not played here (goal=12)")):
         imported(goal=12)
-    with pytest.raises(BadInput, match=re.escape("asks for holes that close for good once filled, which is not played here (sow_rule=2)")):
-        imported(goal=10, sow_rule=2, sow_param=3, blocks=True)
+    closing = imported(goal=10, sow_rule=2, sow_param=3, blocks=True)  # SOW_BLKD_DIV_NR: not the rightmost
+    assert (closing["close_at"], closing["close_rightmost"]) == (3, False)
 
 
 def test_the_single_agent_view_rewards_the_goal_not_the_stores():

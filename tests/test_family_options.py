@@ -273,8 +273,8 @@ def test_the_importer_maps_the_options(info, ours):
     ({"capt_type": 5}, "asks for a capture of the opponent's next hole apart from its take, which is not played "
                        "here (capt_type=5)"),
     ({"pickextra": 2}, "apart from its take, which is not played here (pickextra=2)"),
-    ({"udir_holes": [0, 1, 2, 3, 4, 5], "mustshare": True}, "asks for a chosen way of sowing beside the duty to feed "
-                                                             "the opponent, which is not played here (udir_holes=[0, "),
+    ({"udir_holes": [0, 3], "mustshare": True}, "asks for a chosen way of sowing for some holes only, which is not "
+                                                "played here (udir_holes=[0, 3])"),
     ({"sow_stores": 2, "mlaps": 1}, "asks for laps sown into both stores, which is not played here (sow_stores=2)"),
     ({"capt_type": 9}, "asks for another kind of capture, which is not played here (capt_type=9)"),
 ])

@@ -157,6 +157,35 @@ def test_outward_with_a_chosen_middle_hole_has_ten_actions():
     assert play(game, state, 7) == After([1, 1, 0, 0, 0], 0, [1] * 5, 0, 1)
 
 
+def test_outward_with_chosen_ends_and_middle_offers_both_ways_at_those_three_holes():
+    # OnlyChild's rule: holes 0, 2, 4 either way; hole 1 clockwise only (6), hole 3 counter-clockwise (3)
+    game = Family(holes=5, direction="outward", choose_direction="ends_and_middle", **SOW_ONLY)
+    assert legal(game, game.init()) == [0, 2, 3, 4, 5, 6, 7, 9]
+    # hole 0's two seeds counter-clockwise, rightward along the row (outward would send them across)
+    state = position(game, [2, 0, 0, 0, 0], 0, [1] * 5, 0)
+    assert play(game, state, 0) == After([0, 1, 1, 0, 0], 0, [1] * 5, 0, 1)
+    state = position(game, [2, 0, 0, 0, 0], 0, [1] * 5, 0)
+    assert play(game, state, 5) == After([0, 0, 0, 0, 0], 0, [1, 1, 1, 2, 2], 0, 1)
+
+
+@pytest.mark.parametrize("either_way, legal_moves", [(False, [3]), (True, [0, 3])])
+def test_must_share_with_a_chosen_way_keeps_the_ways_that_feed_or_both(either_way, legal_moves):
+    # player_1 has no seeds: hole 0 feeds sown clockwise (into player_1's hole 2), not
+    # counter-clockwise (into hole 1); MancalaGames' rule offers both ways of a hole that feeds
+    game = Family(holes=3, choose_direction="all", capture_min=0, share_either_way=either_way)
+    state = position(game, [1, 0, 0], 0, [0, 0, 0], 0)
+    assert legal(game, state) == legal_moves
+
+
+def test_the_first_fixed_way_turns_sow_the_games_way_whatever_way_a_move_names():
+    game = Family(holes=3, seeds=2, choose_direction="all", fixed_way_turns=2, **SOW_ONLY)
+    state = game.init()
+    assert legal(game, state) == list(range(6))  # both ways offered, as MancalaGames offers them
+    assert play(game, state, 3) == After([0, 3, 3], 0, [2, 2, 2], 0, 1)  # hole 0 "clockwise", sown ccw
+    assert play(game, state, 3) == After([0, 3, 3], 0, [0, 3, 3], 0, 0)
+    assert play(game, state, 5) == After([1, 4, 0], 0, [0, 3, 4], 0, 1)  # the third turn: clockwise
+
+
 def test_opposed_the_first_move_chooses_each_players_way():
     game = Family(direction="opposed", **SOW_ONLY)
     state = game.init()
@@ -198,5 +227,22 @@ def test_a_chain_may_run_one_way_round_the_ring(chain, s0, p1_after):
 def test_choose_direction_refusals():
     with pytest.raises(BadInput, match=re.escape("choose_direction='middle' needs an odd number of holes, got 6")):
         Family(choose_direction="middle")
+    with pytest.raises(BadInput, match=re.escape("choose_direction='ends_and_middle' needs an odd number of holes")):
+        Family(choose_direction="ends_and_middle")
     with pytest.raises(BadInput, match=re.escape("with direction='opposed': the first move already chooses")):
         Family(direction="opposed", choose_direction="all")
+
+
+def test_the_importer_reads_the_chosen_ways_mancalagames_plays():
+    from mancala_marl.games.mancalagames import family_params
+
+    def imported(holes, **info):
+        return family_params({"game_constants": {"holes": holes, "nbr_start": 4}, "game_info": info})
+
+    assert imported(7, sow_direct=0, udir_holes=[0, 3, 6])["choose_direction"] == "ends_and_middle"  # OnlyChild
+    feeding = imported(6, mustshare=True, udir_holes=list(range(6)))  # Je ki n je
+    assert (feeding["choose_direction"], feeding["share_either_way"]) == ("all", True)
+    first = imported(6, mustshare=True, udir_holes=list(range(6)), prescribed=6)  # Four-Capture's NO_UDIR_FIRSTS
+    assert first["fixed_way_turns"] == 2
+    for params in (feeding, first):
+        Family(**params)

@@ -56,7 +56,7 @@ PER_PARAMETER = {
     "start": ({"holes": 6}, ["equal", "two_empty", "triples", "plus_one", "alternate_one", "alternate_split",
                              "gamacha", "rightmost_first", "random"]),
     "direction": ({}, ["ccw", "cw", "outward", "inward", "by_parity", "opposed"]),
-    "choose_direction": ({"holes": 5}, ["none", "middle", "all"]),
+    "choose_direction": ({"holes": 5}, ["none", "middle", "all", "ends_and_middle"]),
     "sow_store": ({}, [False, True]),
     "opponent_store": ({"sow_store": True}, ["passed", "sown", "sown_no_turn"]),
     "laps": ({}, ["single", "relay", "next"]),
@@ -133,6 +133,8 @@ PER_PARAMETER = {
     "match_end": ({"rounds": "match", "match_target": 2}, [("unfilled", {"match_target": 1}), "round_wins", "points"]),
     "match_target": ({"rounds": "match", "match_end": "round_wins"}, [1, 2, 3]),
     "close_at": ({"goal": "immobilize", "must_share": False, "capture_min": 0, "capture_max": 0}, [0, 1, 2, 3]),
+    "share_either_way": ({"choose_direction": "all"}, [False, True]),
+    "fixed_way_turns": ({"choose_direction": "all"}, [0, 1, 2]),
     "close_rightmost": ({"goal": "immobilize", "must_share": False, "capture_min": 0, "capture_max": 0,
                          "close_at": 2}, [True, False]),
 }
@@ -174,6 +176,9 @@ def neighbours(rules: dict):
 def test_rule_sets_one_parameter_apart_that_read_alike_play_alike():
     rng = np.random.default_rng(0)
     bases = [sample_rules(rng) for _ in range(12)] + [make_game(g.name).family_rules() for g in NAMED_GAMES]
+    # and the rules no named game has: holes closed for good (Deka's), a chosen way beside must-share
+    bases += [dict(Family(goal="immobilize", must_share=False, capture_min=0, capture_max=0, laps="relay",
+                          close_at=3).params), dict(Family(choose_direction="all", share_either_way=True).params)]
     varied, alike = set(), 0
     for rules in bases:
         text = describe(rules)

@@ -23,7 +23,8 @@ hole of an odd count sows counter-clockwise, of an even one clockwise (its count
 with ``leave_one`` too); ``opposed``: the first move of the
 game chooses its way, which is the first mover's for the game, and the other player sows the
 other way. ``choose_direction`` lets the mover choose the way of the ``middle`` hole of an odd row
-(which ``outward`` and ``inward`` need there) or of ``all`` holes. Captures read "backward" and
+(which ``outward`` and ``inward`` need there), of ``all`` holes, or of the ends and the middle of
+an odd row (``ends_and_middle``, MancalaGames' OnlyChild). Captures read "backward" and
 "forward" along the move's own way. ``move_rule="opponent_or_empty"`` allows only a hole of at
 most H seeds whose first lap ends across or in an empty hole (or a fuller one);
 ``"single_to_empty"`` moves a lone seed only into an empty hole; ``"not_across_ones"`` no hole

@@ -119,9 +119,9 @@ RULES: tuple[Rule, ...] = (
     Rule(lambda p: p["direction"] in ("outward", "inward") and p["holes"] % 2 and p["choose_direction"] == "none",
          "direction={direction!r} with an odd number of holes ({holes}) needs choose_direction='middle' or 'all': "
          "the middle hole has no way of its own", {"choose_direction": "middle"}, {"direction": "outward", "holes": 5}),
-    Rule(lambda p: p["choose_direction"] == "middle" and not p["holes"] % 2,
-         "choose_direction='middle' needs an odd number of holes, got {holes}", {"choose_direction": "none"},
-         {"choose_direction": "middle"}),
+    Rule(lambda p: p["choose_direction"] in ("middle", "ends_and_middle") and not p["holes"] % 2,
+         "choose_direction={choose_direction!r} needs an odd number of holes, got {holes}",
+         {"choose_direction": "none"}, {"choose_direction": "middle"}),
     # a rule that would do nothing
     Rule(lambda p: not p["early_win"] and p["win_short"], "win_short={win_short} does nothing with early_win=False",
          {"win_short": 0}, {"early_win": False, "win_short": 1}),
@@ -287,6 +287,13 @@ RULES: tuple[Rule, ...] = (
     Rule(lambda p: p["match_holes"] > p["holes"],
          "match_holes={match_holes} is more holes than a row has ({holes}): the match could not go past its "
          "first round", {"match_holes": 1}, {**_MATCH, "match_holes": 7}),
+    Rule(lambda p: p["share_either_way"] and not (p["must_share"] and names_way(p)),
+         "share_either_way=True needs must_share=True and moves that name their way (choose_direction or "
+         "direction='opposed')", {"share_either_way": False}, {"share_either_way": True}),
+    Rule(lambda p: p["fixed_way_turns"] and not (p["choose_direction"] != "none" and p["direction"] in ("ccw", "cw")
+                                                 and p["move_rule"] == "any"),
+         "fixed_way_turns={fixed_way_turns} needs a chosen way (choose_direction) over one way of sowing (direction "
+         "'ccw' or 'cw') and move_rule='any'", {"fixed_way_turns": 0}, {"fixed_way_turns": 2}),
     # holes closed for good (close_at): the closing is the game's only capture, as in Deka, Embeli, Nambayi
     Rule(lambda p: not p["close_at"] and not p["close_rightmost"], "close_rightmost=False does nothing with "
          "close_at=0", {"close_rightmost": True}, {"close_rightmost": False}),
@@ -345,7 +352,8 @@ def repaired(params: dict) -> dict:
 RANGES = {"holes": (2, 8), "seeds": (1, 5), "lap_count": (0, 4), "last_seeds_to_opponent": (0, 6),
           "min_seeds": (1, 1), "capture_min": (0, 4), "capture_max": (0, 4), "captures": (0, 2),
           "no_capture_turns": (0, 2), "take_last": (0, 4), "end_seeds_left": (-1, 3), "win_short": (0, 4),
-          "end_below": (0, 4), "child_count": (2, 4), "match_holes": (1, 3), "match_target": (1, 3)}
+          "end_below": (0, 4), "child_count": (2, 4), "match_holes": (1, 3), "match_target": (1, 3),
+          "fixed_way_turns": (0, 2)}
 # close_at: drawn beside the goals it needs (deprive, immobilize), three draws in ten of those close
 # holes (and capture nothing else)
 CLOSE_AT_DRAWS = (0, 0, 0, 0, 0, 0, 0, 1, 2, 3)

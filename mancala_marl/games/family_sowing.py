@@ -218,9 +218,10 @@ def action_backward(state, spec, mover, action):
     """Whether ``action`` of ``mover`` sows clockwise: the way it names, where a move names its
     way, else its hole's way by the rules."""
     holes = spec[SPEC_PITS]
-    if action_count(spec) > holes:
+    if action_count(spec) > holes and state[2 * holes + 2 + TURNS_PLAYED] >= spec[Spec.FIXED_WAY_TURNS]:
         return action >= holes
-    return sows_backward(spec, action, state[mover * (holes + 1) + action])
+    hole = action % holes  # (a way named in the first fixed_way_turns is not read)
+    return sows_backward(spec, hole, state[mover * (holes + 1) + hole])
 
 
 @kernel(inline="always")
@@ -232,7 +233,8 @@ def way_allowed(state, spec, mover, hole, backward):
         first = state[2 * holes + 2 + FIRST_WAY]
         return first == 0 or backward == ((first == 2) == (mover == 0))
     choose = spec[Spec.CHOOSE_DIRECTION]
-    if choose == ChooseDirection.ALL or (choose == ChooseDirection.MIDDLE and hole == holes // 2):
+    if choose == ChooseDirection.ALL or (choose >= ChooseDirection.MIDDLE and hole == holes // 2) or \
+            (choose == ChooseDirection.ENDS_AND_MIDDLE and (hole == 0 or hole == holes - 1)):
         return True
     return backward == sows_backward(spec, hole, state[mover * (holes + 1) + hole])
 
@@ -257,6 +259,7 @@ def crossing_cell(state, spec, action):
         or spec[Spec.MIN_SEEDS] != 1
         or spec[Spec.LEAVE_ONE]
         or spec[Spec.CHOOSE_DIRECTION] == ChooseDirection.ALL
+        or spec[Spec.CHOOSE_DIRECTION] == ChooseDirection.ENDS_AND_MIDDLE
     ):
         return -1
     mover = state[2 * holes + 2]

@@ -53,7 +53,7 @@ class Direction(IntEnum):
 
 
 class ChooseDirection(IntEnum):
-    NONE, MIDDLE, ALL = range(3)
+    NONE, MIDDLE, ALL, ENDS_AND_MIDDLE = range(4)
 
 
 class OpponentStore(IntEnum):
@@ -174,7 +174,8 @@ PARAMETERS = (
                                    "mover chooses a way for the game, the other player sows the other)",
           choices=Direction),
     Param("choose_direction", str, "none", "the holes whose mover chooses the way to sow: none, the middle one of "
-                                           "an odd row, or all", choices=ChooseDirection),
+                                           "an odd row, all, or the two ends and the middle of an odd row",
+          choices=ChooseDirection),
     Param("sow_store", bool, False, "the mover's own store is sown into; a last seed there gives another turn"),
     Param("opponent_store", str, "passed", "with sow_store, the opponent's store is passed over, or sown too: a "
                                            "last seed there gives another turn (sown) or not (sown_no_turn)",
@@ -319,6 +320,11 @@ PARAMETERS = (
                               "the mover's sowing passes over its own closed holes, and a seed it sows into a "
                               "hole it closed leaves play", low=0, high=MAX_COUNT),
     Param("close_rightmost", bool, True, "with close_at: a player's rightmost hole may be closed too"),
+    Param("share_either_way", bool, False, "with must_share, where a move names its way: a hole that feeds the "
+                                           "opponent one way may be played either way (MancalaGames' rule)"),
+    Param("fixed_way_turns", int, 0, "where a move names its way: the game's first this many turns (a turn: a "
+                                     "player's moves until the other's) sow the way of direction whatever way "
+                                     "they name (Four-Capture: 2, each player's first)", low=0, high=MAX_COUNT),
 )
 # repetition_ends: the positions since the last move that banked seeds, kept as Oware keeps them
 # (mancala_marl.games.history: a count, their digest and 64-bit hashes), after the marks' slots

@@ -160,10 +160,17 @@ def move(p: dict) -> list[str]:
             "singles_last": ["A {h} of one {s} may be played only when every {h} they may play holds one."],
             "to_occupied": ["A {h} may not be played if its sowing would end in an empty {h} (ending in a store "
                             "is allowed)."]}.get(p["move_rule"], [])
-    if p["direction"] == "outward" and need == 1 and not p["leave_one"] and p["choose_direction"] != "all":
+    if p["direction"] == "outward" and need == 1 and not p["leave_one"] and \
+            p["choose_direction"] not in ("all", "ends_and_middle"):
         out.append("A lone {s} sown across the end of the rows may not be played straight back.")
     if p["choose_direction"] == "middle":
         out.append("The middle {h} of a row may be sown either way, as the player chooses.")
+    if p["choose_direction"] == "ends_and_middle":
+        out.append("The two end {h}s and the middle {h} of a row may be sown either way, as the player chooses.")
+    if p["fixed_way_turns"]:
+        turns = "turn" if p["fixed_way_turns"] == 1 else f"{p['fixed_way_turns']} turns"
+        way = "counter-clockwise" if p["direction"] == "ccw" else "clockwise"
+        out.append(f"In the game's first {turns} every move is sown {way}, whichever way the player names.")
     if not p["child_stores"]:  # (a game without stores: the board's sentence says so)
         out.append("The stores are passed over." if not p["sow_store"] else
                    "Their own store is sown into as the {s}s pass it; the opponent's is passed over."
@@ -422,6 +429,8 @@ def turns(p: dict) -> list[str]:
         out.append("A player whose opponent has no {s}s must play a move that gives them some; "
                    + ("if none does, any move may be played." if p["must_pass"] else
                       f"if none does, the game ends{unfed}."))
+        if p["share_either_way"]:
+            out.append("A {h} that gives them some sown one way may then be sown either way.")
     if p["must_pass"]:
         out.append("A player who cannot move passes.")
     return out

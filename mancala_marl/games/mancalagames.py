@@ -113,7 +113,7 @@ GAME_CLASS_WORDS = {
     "opponent without seeds, before the move", "NoSides": "moves from any hole, whoever's side it is on",
 }
 NOT_PLAYED = {  # options the family does not play yet, at any value but the default
-    "prescribed": "a prescribed opening",
+    "prescribed": "a prescribed opening",  # but NO_UDIR_FIRSTS (fixed_way_turns), read below
     "play_locs": "moves from the stores", "no_sides": "moves from any hole, whoever's side it is on",
     "moveunlock": "holes that are locked until first played",
     "xc_sown": "cross captures only after sowing round the opponent's row",
@@ -180,7 +180,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
         raise BadInput(f"{name} asks for {what}, which is not played here ({option}={value!r})")
 
     for option, what in NOT_PLAYED.items():
-        if info[option] != DEFAULTS[option]:
+        if info[option] != DEFAULTS[option] and (option, info[option]) != ("prescribed", 6):
             refuse(option, what)
     if info["goal"] not in GOAL_OF:
         refuse("goal")
@@ -189,14 +189,17 @@ def family_params(data: dict, name: str = "the game") -> dict:
     # seeds: MancalaGames' nbr_start, which its rules read (a random start's seeds in all)
     params = {"holes": holes, "seeds": seeds, **start_params(info, holes, seeds, refuse)}
     chosen = sorted(info["udir_holes"])  # holes counted from the mover's left, whose way the mover chooses
-    if chosen and info["mustshare"]:
-        refuse("udir_holes", "a chosen way of sowing beside the duty to feed the opponent")
+    # must-share tries each way of a chosen hole, but then offers both ways of a hole that feeds either way
+    params["share_either_way"] = bool(chosen and info["mustshare"])
+    params["fixed_way_turns"] = 2 if info["prescribed"] == 6 else 0  # NO_UDIR_FIRSTS: each player's first turn
     if chosen and info["sow_direct"] == 2:
         refuse("udir_holes", "a chosen way of sowing beside opposed ways")
     if chosen == list(range(holes)):
         params["choose_direction"] = "all"
     elif chosen == [holes // 2] and holes % 2:
         params["choose_direction"] = "middle"
+    elif chosen == [0, holes // 2, holes - 1] and holes % 2 and holes > 2:
+        params["choose_direction"] = "ends_and_middle"
     elif chosen:
         refuse("udir_holes", "a chosen way of sowing for some holes only")
     for option, (ours, values) in CHOICES.items():
@@ -223,6 +226,8 @@ def family_params(data: dict, name: str = "the game") -> dict:
     params["last_seeds_to_opponent"] = info["sow_param"] if info["sow_rule"] == 10 else 0
     params["sow_max"] = info["sow_param"] if info["sow_rule"] == 7 else 0  # MAX_SOW
     # SOW_BLKD_DIV(_NR): holes closed for good at sow_param seeds (blocks marks them closed)
+    if info["sow_rule"] in (1, 2) and not info["sow_param"]:
+        refuse("sow_rule", "holes closed for good without the count that closes them")
     params["close_at"] = info["sow_param"] if info["sow_rule"] in (1, 2) else 0
     params["close_rightmost"] = info["sow_rule"] != 2
     params["take_across"] = info["pickextra"] == 1  # PICKCROSS

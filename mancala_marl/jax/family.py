@@ -491,7 +491,8 @@ def action_backward(flat, spec, mover, action):
     (``hole + holes``: clockwise), else its hole's way by the rules."""
     holes = spec[SPEC_PITS]
     cell = jnp.clip(jnp.maximum(mover, 0) * (holes + 1) + action % holes, 0, flat.shape[0] - 1)
-    return jnp.where(action_count(spec) > holes, action >= holes, sows_backward(spec, action % holes, flat[cell]))
+    named = (action_count(spec) > holes) & (flat[2 * holes + 2 + TURNS_PLAYED] >= spec[Spec.FIXED_WAY_TURNS])
+    return jnp.where(named, action >= holes, sows_backward(spec, action % holes, flat[cell]))
 
 
 def crossing_cell(flat, spec, action):
@@ -502,7 +503,8 @@ def crossing_cell(flat, spec, action):
     hole = action % holes
     origin = mover * (holes + 1) + hole
     ruled = (spec[Spec.DIRECTION] == Direction.OUTWARD) & (spec[Spec.MIN_SEEDS] == 1) & (spec[Spec.LEAVE_ONE] == 0) & \
-        (spec[Spec.CHOOSE_DIRECTION] != ChooseDirection.ALL) & (flat[origin] == 1)
+        (spec[Spec.CHOOSE_DIRECTION] != ChooseDirection.ALL) & \
+        (spec[Spec.CHOOSE_DIRECTION] != ChooseDirection.ENDS_AND_MIDDLE) & (flat[origin] == 1)
     clockwise = action_backward(flat, spec, mover, action)
     at_end = (hole == 0) & clockwise | (hole == holes - 1) & ~clockwise
     own_store = sown_store(spec, mover, holes)
@@ -716,7 +718,8 @@ def way_allowed(flat, spec, mover, hole, backward):
     first = flat[2 * holes + 2 + FIRST_WAY]
     opposed = (first == 0) | (backward == ((first == 2) == (mover == 0)))
     choose = spec[Spec.CHOOSE_DIRECTION]
-    free = (choose == ChooseDirection.ALL) | ((choose == ChooseDirection.MIDDLE) & (hole == holes // 2))
+    free = (choose == ChooseDirection.ALL) | ((choose >= ChooseDirection.MIDDLE) & (hole == holes // 2)) | \
+        ((choose == ChooseDirection.ENDS_AND_MIDDLE) & ((hole == 0) | (hole == holes - 1)))
     cell = jnp.clip(jnp.maximum(mover, 0) * (holes + 1) + hole, 0, flat.shape[0] - 1)
     return jnp.where(
         spec[Spec.DIRECTION] == Direction.OPPOSED,
@@ -745,6 +748,11 @@ def legal(flat, spec, actions: int, head: int | None = None):
     trials, results = jax.vmap(lambda action, live: sow_and_capture(trial, spec, action, live))(
         jnp.where(out, jnp.arange(actions), jnp.argmax(out)), out & need)
     kept = jnp.where(fed, out & (jax.vmap(lambda trial: row_seeds(trial, holes, 1 - mover))(trials) > 0), out)
+    # share_either_way: a hole that feeds one way is played either way (its other action: +-holes)
+    action = jnp.arange(actions)
+    other = jnp.clip(jnp.where(action < holes, action + holes, action - holes), 0, actions - 1)
+    either = share & (spec[Spec.SHARE_EITHER_WAY] != 0) & (action_count(spec) > holes)
+    kept = jnp.where(either, kept | (out & kept[other]), kept)
     kept = jnp.where((kept.sum() == 0) & share & (spec[Spec.MUST_PASS] != 0), out, kept)
     slams = kept & avoid & ((results & SLAMMED) != 0)
     kept = jnp.where(avoid & (kept.sum() > 1) & (slams.sum() < kept.sum()), kept & ~slams, kept)
