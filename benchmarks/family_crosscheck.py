@@ -291,6 +291,10 @@ def differences(ours: Player, state, legal: list[int], oracle: Oracle, cond) -> 
         from mancala_marl.games.family_space import OUT_OF_PLAY
         our_cells[holes] += int(state[ours.cells + OUT_OF_PLAY])
     their_cells = oracle.cells()
+    if game.params["close_at"] and getattr(oracle.game.mdata, "ended", None) is oracle.gi.WinCond.ENDLESS:
+        # an endless sowing's seeds in hand leave play in both, but MancalaGames drops them rather than
+        # putting them with the closed holes' in South's store: that store is not compared then
+        their_cells[holes] = our_cells[holes]
     ours_over, theirs_over = bool(game.is_terminal(state)), oracle.ended(cond)
     if ours_over != theirs_over:
         if theirs_over:

@@ -16,6 +16,7 @@ import pytest
 from mancala_marl.errors import BadInput
 from mancala_marl.games.family import Family
 from mancala_marl.games.mancalagames import DEFAULTS, family_params
+from mancala_marl.games.family_space import MARKS, PLAYED
 
 from .test_family import OVER, After, legal, play, position
 
@@ -87,6 +88,28 @@ def test_move_rule_to_occupied():
     # player_1's hole 0 twice, leaving it two: allowed.
     game = Family(move_rule="to_occupied", skip_origin=False, **SOW_ONLY)
     assert legal(game, position(game, [12, 1, 0, 1, 1, 13], 0, [0, 1, 1, 1, 1, 1], 0)) == [3, 4, 5]
+
+
+def test_move_rule_every_hole_first():
+    # Adji-boto's rule: each of a player's holes once before any again. Three holes of two seeds,
+    # no stores sown: player_0 plays hole 0, then may play holes 1 and 2 only; once all three have
+    # been played, any
+    game = Family(holes=3, seeds=2, move_rule="every_hole_first", **SOW_ONLY)
+    state = game.init()
+    for hole, after in [(0, After([0, 3, 3], 0, [2, 2, 2], 0, 1)), (0, After([0, 3, 3], 0, [0, 3, 3], 0, 0))]:
+        assert play(game, state, hole) == after
+    assert legal(game, state) == [1, 2]
+    assert play(game, state, 1) == After([0, 0, 4], 0, [1, 4, 3], 0, 1)
+    assert legal(game, state) == [1, 2]  # player_1's hole 0 was played
+    assert play(game, state, 1) == After([1, 1, 5], 0, [1, 0, 4], 0, 0)
+    assert legal(game, state) == [2]
+    assert play(game, state, 2) == After([2, 2, 0], 0, [2, 1, 5], 0, 1)
+    assert play(game, state, 2) == After([3, 3, 1], 0, [3, 2, 0], 0, 0)
+    assert legal(game, state) == [0, 1, 2]  # every hole of player_0's played: any again
+    # a row whose unplayed holes are empty has no move, whatever its played holes hold
+    state = position(game, [0, 2, 0], 0, [1, 1, 1], 0)
+    state[game.board_size + MARKS + 1] = PLAYED
+    assert legal(game, state) == []
 
 
 # -- the grand slam that gives another turn ------------------------------------------------------
@@ -250,6 +273,7 @@ def imported(**info):
     ({"allow_rule": 3}, {"move_rule": "singles_last"}),
     ({"allow_rule": 10}, {"move_rule": "not_across_ones"}),
     ({"allow_rule": 11}, {"move_rule": "to_occupied"}),
+    ({"allow_rule": 9}, {"move_rule": "every_hole_first"}),
     ({"grandslam": 6}, {"grand_slam": "extra_turn"}),
     ({"capt_on": [], "capt_type": 4}, {"capture_kind": "singles"}),
     ({"capt_type": 5, "pickextra": 2}, {"capture_kind": "opponent_counts"}),

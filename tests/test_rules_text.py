@@ -70,7 +70,7 @@ PER_PARAMETER = {
     "move_one": ({"leave_one": True}, [False, True]),
     "min_seeds": ({"must_share": False}, [1, 2, 3]),
     "move_rule": ({}, ["any", "opponent_or_empty", "single_to_empty", "not_across_ones", "singles_last",
-                       "to_occupied"]),
+                       "to_occupied", "every_hole_first"]),
     "pre_capture": ({}, ["none", "one_seed", "across_ones", "across_lone"]),
     "capture_min": ({}, [2, 1, 0]),
     "capture_max": ({}, [3, 2, 0]),

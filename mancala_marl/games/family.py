@@ -212,7 +212,7 @@ import numpy as np
 
 from mancala_marl.errors import BadInput
 from .base import Game
-from .family_space import (CLOSED, DRAWN_ROUND, FIRST_WAY, HISTORY_SLOTS, LAST_SEEDS, LAST_WINNER, MARKS,
+from .family_space import (CLOSED, PLAYED, DRAWN_ROUND, FIRST_WAY, HISTORY_SLOTS, LAST_SEEDS, LAST_WINNER, MARKS,
                            MATCH_SLOTS, MOVES_PLAYED, MOVE_LIMIT, NO_RETURN, OUT_OF_PLAY, PARAMETERS, ROUND,
                            ROUND_STARTER, Start, TALLY, TURNS_PLAYED, WINNER, history_slot, match_slot)
 from .history import HISTORY, clear_history, record_position
@@ -333,7 +333,8 @@ class Family(Game):
     @property
     def has_marks(self) -> bool:
         """Whether the state has a mark per cell: children, or holes closed (for a round, or for good)."""
-        return self.params["children"] != "none" or self.params["closed_holes"] or self.params["close_at"] > 0
+        return self.params["children"] != "none" or self.params["closed_holes"] or self.params["close_at"] > 0 or \
+            self.params["move_rule"] == "every_hole_first"
 
     @property
     def is_match(self) -> bool:
@@ -468,7 +469,8 @@ class Family(Game):
             self.params["match_end"] == "unfilled" else 2
         marks = self.board_size + MARKS
         if self.has_marks:  # a hole's mark: 1 + its owner, or CLOSED; a store's none
-            high[marks:marks + self.board_size] = CLOSED if self.params["closed_holes"] or self.params["close_at"] else 2
+            high[marks:marks + self.board_size] = PLAYED if self.params["move_rule"] == "every_hole_first" else \
+                CLOSED if self.params["closed_holes"] or self.params["close_at"] else 2
             high[marks + self.pits] = high[marks + 2 * self.pits + 1] = 0
         if self.is_match:
             base = int(match_slot(self.spec))

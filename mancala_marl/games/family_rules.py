@@ -294,6 +294,9 @@ RULES: tuple[Rule, ...] = (
                                                  and p["move_rule"] == "any"),
          "fixed_way_turns={fixed_way_turns} needs a chosen way (choose_direction) over one way of sowing (direction "
          "'ccw' or 'cw') and move_rule='any'", {"fixed_way_turns": 0}, {"fixed_way_turns": 2}),
+    Rule(lambda p: p["move_rule"] == "every_hole_first" and (has_children(p) or p["rounds"] == "match"),
+         "move_rule='every_hole_first' is not played with children or rounds='match': it marks the holes played",
+         {"move_rule": "any"}, {**_TALLY, "move_rule": "every_hole_first"}),
     # holes closed for good (close_at): the closing is the game's only capture, as in Deka, Embeli, Nambayi
     Rule(lambda p: not p["close_at"] and not p["close_rightmost"], "close_rightmost=False does nothing with "
          "close_at=0", {"close_rightmost": True}, {"close_rightmost": False}),

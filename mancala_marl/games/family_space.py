@@ -33,6 +33,7 @@ OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED, EXTRA_TURNS, FIRST_WAY, NO_RETURN, WINN
 # is in says who closed it: the other player); a store's slot stays 0
 MARKS = 8
 CLOSED = 3
+PLAYED = 4  # move_rule="every_hole_first": a hole its owner has played (a mark of no other kind meets it)
 # a match's slots (rounds="match"), after the marks and the history: the round being played (1 for
 # the first), who started it, and the last round's result: 1 + its winner (0 before any round has
 # ended, 3 for a drawn round) and the seeds each player held at its end (store and own row)
@@ -69,7 +70,7 @@ class LapRule(IntEnum):
 
 
 class MoveRule(IntEnum):
-    ANY, OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY, NOT_ACROSS_ONES, SINGLES_LAST, TO_OCCUPIED = range(6)
+    ANY, OPPONENT_OR_EMPTY, SINGLE_TO_EMPTY, NOT_ACROSS_ONES, SINGLES_LAST, TO_OCCUPIED, EVERY_HOLE_FIRST = range(7)
 
 
 class PreCapture(IntEnum):
@@ -197,7 +198,8 @@ PARAMETERS = (
     Param("leave_one", bool, False, "a move lifts all its hole's seeds but one"),
     Param("move_one", bool, False, "with leave_one: a hole of one seed is lifted whole, its seed sown on"),
     Param("min_seeds", int, 1, "seeds a hole needs to be played", low=1, high=MAX_COUNT),
-    Param("move_rule", str, "any", "which holes may be played beyond min_seeds", choices=MoveRule),
+    Param("move_rule", str, "any", "which holes may be played beyond min_seeds (every_hole_first: each of the "
+                                   "row's holes once before any again)", choices=MoveRule),
     Param("pre_capture", str, "none", "a capture before the sowing: one seed of each lap's to the mover's store, "
                                       "the holes across from the mover's holes of one seed, or the hole across "
                                       "from a hole whose lone seed is lifted", choices=PreCapture),
@@ -408,7 +410,8 @@ def next_sown(state, spec, cell, origin, holes, backward, own_store, mover, last
 @kernel(inline="always")
 def has_marks(spec):
     """Whether the state has a mark per cell: in a game of children, or of closed holes."""
-    return spec[Spec.CHILDREN] != 0 or spec[Spec.CLOSED_HOLES] != 0 or spec[Spec.CLOSE_AT] != 0
+    return spec[Spec.CHILDREN] != 0 or spec[Spec.CLOSED_HOLES] != 0 or spec[Spec.CLOSE_AT] != 0 or \
+        spec[Spec.MOVE_RULE] == MoveRule.EVERY_HOLE_FIRST
 
 
 @kernel(inline="always")

@@ -159,7 +159,10 @@ def move(p: dict) -> list[str]:
             "not_across_ones": ["A {h} across from one of the opponent's holding a single {s} may not be played."],
             "singles_last": ["A {h} of one {s} may be played only when every {h} they may play holds one."],
             "to_occupied": ["A {h} may not be played if its sowing would end in an empty {h} (ending in a store "
-                            "is allowed)."]}.get(p["move_rule"], [])
+                            "is allowed)."],
+            "every_hole_first": ["A player must play each of their {h}s once before playing any {h} again; while "
+                                 "some have not been played, only those may be (if none of them can be, the player "
+                                 "has no move)."]}.get(p["move_rule"], [])
     if p["direction"] == "outward" and need == 1 and not p["leave_one"] and \
             p["choose_direction"] not in ("all", "ends_and_middle"):
         out.append("A lone {s} sown across the end of the rows may not be played straight back.")

@@ -9,7 +9,7 @@ import numpy as np
 from .._compile import kernel
 from .base import GAME_OVER, SPEC_PITS, SPEC_SEEDS, action_count, sweep_to_stores
 from .family_space import (BOTH_STORES, Cleared, Direction, ENDLESS, EXTRA_TURNS, FIRST_WAY, Goal, GrandSlam,
-                           Leftover, MOVES_PLAYED, MOVE_LIMIT, MoveRule, NO_RETURN, REPEAT, SLAMMED, Spec,
+                           Leftover, MARKS, MOVES_PLAYED, MOVE_LIMIT, MoveRule, NO_RETURN, PLAYED, REPEAT, SLAMMED, Spec,
                            TURNS_PLAYED, WINNER, history_slot, row_seeds, share_out, side_of, sown_store, walk)
 from .family_children import (bank_children, child_seeds, claim_children_leftover, divide_into_children,
                               free_row_seeds, has_child, mark_of)
@@ -39,6 +39,13 @@ def may_move(state, spec, mover, hole, backward):
     if rule == MoveRule.OPPONENT_OR_EMPTY and seeds <= holes:  # the first lap must end across, or in an empty hole
         cell = first_lap_end(state, spec, origin, seeds, holes, backward, own_store)
         return not (side_of(cell, holes) == mover and state[cell] > 0)
+    if rule == MoveRule.EVERY_HOLE_FIRST:  # a hole played already waits until each of the row's has been
+        marks = 2 * holes + 2 + MARKS
+        if state[marks + origin] == PLAYED:
+            for cell in range(mover * (holes + 1), mover * (holes + 1) + holes):
+                if state[marks + cell] != PLAYED:
+                    return False
+        return True
     if rule == MoveRule.TO_OCCUPIED:  # the first lap must not end in a hole it leaves holding one seed
         cell = first_lap_end(state, spec, origin, seeds, holes, backward, own_store)
         if side_of(cell, holes) < 0:
@@ -265,6 +272,8 @@ def play_move(state, action, spec):
     cells = 2 * holes + 2
     mover = state[cells]
     state[cells + MOVES_PLAYED] += 1
+    if spec[Spec.MOVE_RULE] == MoveRule.EVERY_HOLE_FIRST:
+        state[cells + MARKS + mover * (holes + 1) + action % holes] = PLAYED
     # the way chosen is the mover's for the game
     if spec[Spec.DIRECTION] == Direction.OPPOSED and state[cells + FIRST_WAY] == 0:
         clockwise = action >= holes

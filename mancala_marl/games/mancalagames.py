@@ -73,7 +73,7 @@ CHOICES = {
     "mlap_cont": ("lap_rule", {0: "any", 1: "count_is", 2: "count_at_least", 3: "own_side", 4: "opponent_side",
                                6: "any"}),
     "allow_rule": ("move_rule", {0: "any", 1: "opponent_or_empty", 2: "single_to_empty", 3: "singles_last",
-                                 10: "not_across_ones", 11: "to_occupied"}),
+                                 9: "every_hole_first", 10: "not_across_ones", 11: "to_occupied"}),
     "presowcapt": ("pre_capture", {0: "none", 1: "one_seed", 2: "across_ones", 3: "across_lone"}),
     "sow_rule": ("passing", {0: "none", 3: "owner", 4: "owner_all", 14: "sower", 15: "sower_own", 16: "sower_opponent",
                              8: "none", 7: "none", 9: "none", 10: "none", 11: "none", 1: "none", 2: "none"}),
@@ -87,8 +87,7 @@ OPPONENT_STORE_OF = {0: "passed", 1: "passed", 2: "sown", 6: "sown_no_turn"}
 LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
 # A refusal says, in a player's words, what the file asks that is not played: by option and value,
 # by option, and for the other game classes (the file's option and value follow, for developers)
-VALUE_WORDS = {("allow_rule", 9): "every hole played once before any is played again",
-               ("capt_dir", 2): "chains of captures that run both ways from the last hole",
+VALUE_WORDS = {("capt_dir", 2): "chains of captures that run both ways from the last hole",
                ("child_type", 7): "holes of no one's that captures clear"}
 OPTION_WORDS = {
     "sow_direct": "another way of sowing", "sow_stores": "another way of sowing the stores",

@@ -34,7 +34,7 @@ from jax import lax
 
 from mancala_marl.errors import BadInput
 from ..games.base import GAME_OVER, SPEC_PITS
-from ..games.family_space import (BOTH_STORES, CAPTURED, CLOSED, CaptureKind, Chain, ChildSowing, Children,
+from ..games.family_space import (BOTH_STORES, CAPTURED, CLOSED, PLAYED, CaptureKind, Chain, ChildSowing, Children,
                                   ChooseDirection, Cleared, CrossChain, Direction, ENDLESS, EXTRA_TURNS, FIRST_WAY,
                                   Goal, GrandSlam, HISTORY_SLOTS, Lap, LapRule, Leftover, MARKS, MAX_LAPS,
                                   MOVES_PLAYED, MOVE_LIMIT, MoveRule, NO_RETURN, OUT_OF_PLAY, OpponentStore, Parity,
@@ -683,14 +683,21 @@ def may_move(flat, spec, mover, hole, backward):
     dropped = (left - 1) // ring + 1
     before = jnp.where(cell == origin, jnp.where(spec[Spec.LEAVE_ONE] != 0, 1, 0), flat[cell])
     occupied = (side < 0) | (before + dropped != 1)
+    # every_hole_first: a hole played already waits until each of the row's has been
+    cell = jnp.arange(flat.shape[0])
+    marked = flat[jnp.clip(2 * holes + 2 + MARKS + cell, 0, flat.shape[0] - 1)] == PLAYED
+    first = jnp.maximum(mover, 0) * (holes + 1)
+    unplayed = ((cell >= first) & (cell < first + holes) & ~marked).any()
+    fresh = ~marked[origin] | ~unplayed
     ruled = jnp.select(
         [
             rule == MoveRule.SINGLE_TO_EMPTY,
             rule == MoveRule.NOT_ACROSS_ONES,
             rule == MoveRule.OPPONENT_OR_EMPTY,
             rule == MoveRule.TO_OCCUPIED,
+            rule == MoveRule.EVERY_HOLE_FIRST,
         ],
-        [single, across, opponent_or_empty, occupied],
+        [single, across, opponent_or_empty, occupied, fresh],
         True,
     )
     return (seeds >= spec[Spec.MIN_SEEDS]) & ruled & (mark_of(flat, spec, origin) == 0)  # a child is never played
@@ -795,7 +802,8 @@ def claim_leftover(flat, spec, mover, rule):
 def history_slot(spec):
     """repetition_ends: the history's first slot (numba's family_space.history_slot)."""
     cells = 2 * spec[SPEC_PITS] + 2
-    marked = (spec[Spec.CHILDREN] != Children.NONE) | (spec[Spec.CLOSED_HOLES] != 0) | (spec[Spec.CLOSE_AT] != 0)
+    marked = (spec[Spec.CHILDREN] != Children.NONE) | (spec[Spec.CLOSED_HOLES] != 0) | (spec[Spec.CLOSE_AT] != 0) | \
+        (spec[Spec.MOVE_RULE] == MoveRule.EVERY_HOLE_FIRST)
     return cells + MARKS + jnp.where(marked, cells, 0)
 
 
@@ -843,6 +851,8 @@ def play(flat, action, spec, actions: int):
     cells = 2 * holes + 2
     mover = flat[cells]
     flat = flat.at[cells + MOVES_PLAYED].add(1)
+    played = jnp.clip(cells + MARKS + jnp.maximum(mover, 0) * (holes + 1) + action % holes, 0, flat.shape[0] - 1)
+    flat = flat.at[played].set(jnp.where(spec[Spec.MOVE_RULE] == MoveRule.EVERY_HOLE_FIRST, PLAYED, flat[played]))
     # "opposed": the way of the first move is the mover's for the game, the other the opponent's
     clockwise = action >= holes
     first_way = jnp.where((spec[Spec.DIRECTION] == Direction.OPPOSED) & (flat[cells + FIRST_WAY] == 0),
