@@ -112,6 +112,21 @@ def test_move_rule_every_hole_first():
     assert legal(game, state) == []
 
 
+@pytest.mark.parametrize("unlocked, after", [
+    ([], After([0, 0, 0], 0, [2, 2, 0], 0, 1)),  # both holes sown are locked: nothing is taken
+    ([5], After([0, 0, 0], 2, [2, 0, 0], 0, 1)),  # hole 1 played before: taken; the chain stops at locked hole 0
+    ([4, 5], After([0, 0, 0], 4, [0, 0, 0], 0, OVER)),
+])
+def test_locked_holes_are_not_captured_until_their_owner_has_played_them(unlocked, after):
+    # Wari's captures of 2 or 3 back along the sowing; player_0's 2 seeds make player_1's holes 0, 1 two
+    game = Family(holes=3, locked_holes=True, must_share=False)
+    state = position(game, [0, 0, 2], 0, [1, 1, 0], 0)
+    for cell in unlocked:
+        state[game.board_size + MARKS + cell] = PLAYED
+    assert play(game, state, 2) == after
+    assert state[game.board_size + MARKS + 2] == PLAYED  # the hole just played is unlocked
+
+
 # -- the grand slam that gives another turn ------------------------------------------------------
 @pytest.mark.parametrize("grand_slam, expected", [
     # hole 5's 2 seeds make player_1's holes 0, 1 hold 2 and 3, taken (the defaults' 2..3): the
@@ -274,6 +289,7 @@ def imported(**info):
     ({"allow_rule": 10}, {"move_rule": "not_across_ones"}),
     ({"allow_rule": 11}, {"move_rule": "to_occupied"}),
     ({"allow_rule": 9}, {"move_rule": "every_hole_first"}),
+    ({"moveunlock": True}, {"locked_holes": True}),
     ({"grandslam": 6}, {"grand_slam": "extra_turn"}),
     ({"capt_on": [], "capt_type": 4}, {"capture_kind": "singles"}),
     ({"capt_type": 5, "pickextra": 2}, {"capture_kind": "opponent_counts"}),

@@ -135,6 +135,7 @@ PER_PARAMETER = {
     "close_at": ({"goal": "immobilize", "must_share": False, "capture_min": 0, "capture_max": 0}, [0, 1, 2, 3]),
     "share_either_way": ({"choose_direction": "all"}, [False, True]),
     "fixed_way_turns": ({"choose_direction": "all"}, [0, 1, 2]),
+    "locked_holes": ({"holes": 3, "seeds": 2}, [False, True]),
     "close_rightmost": ({"goal": "immobilize", "must_share": False, "capture_min": 0, "capture_max": 0,
                          "close_at": 2}, [True, False]),
 }

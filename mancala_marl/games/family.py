@@ -334,7 +334,7 @@ class Family(Game):
     def has_marks(self) -> bool:
         """Whether the state has a mark per cell: children, or holes closed (for a round, or for good)."""
         return self.params["children"] != "none" or self.params["closed_holes"] or self.params["close_at"] > 0 or \
-            self.params["move_rule"] == "every_hole_first"
+            self.params["move_rule"] == "every_hole_first" or self.params["locked_holes"]
 
     @property
     def is_match(self) -> bool:
@@ -469,7 +469,8 @@ class Family(Game):
             self.params["match_end"] == "unfilled" else 2
         marks = self.board_size + MARKS
         if self.has_marks:  # a hole's mark: 1 + its owner, or CLOSED; a store's none
-            high[marks:marks + self.board_size] = PLAYED if self.params["move_rule"] == "every_hole_first" else \
+            high[marks:marks + self.board_size] = PLAYED if self.params["move_rule"] == "every_hole_first" or \
+                self.params["locked_holes"] else \
                 CLOSED if self.params["closed_holes"] or self.params["close_at"] else 2
             high[marks + self.pits] = high[marks + 2 * self.pits + 1] = 0
         if self.is_match:

@@ -297,6 +297,9 @@ RULES: tuple[Rule, ...] = (
     Rule(lambda p: p["move_rule"] == "every_hole_first" and (has_children(p) or p["rounds"] == "match"),
          "move_rule='every_hole_first' is not played with children or rounds='match': it marks the holes played",
          {"move_rule": "any"}, {**_TALLY, "move_rule": "every_hole_first"}),
+    Rule(lambda p: p["locked_holes"] and (has_children(p) or p["rounds"] == "match" or p["close_at"]),
+         "locked_holes=True is not played with children, rounds='match' or close_at: it marks the holes played",
+         {"locked_holes": False}, {**_MATCH, "locked_holes": True}),
     # holes closed for good (close_at): the closing is the game's only capture, as in Deka, Embeli, Nambayi
     Rule(lambda p: not p["close_at"] and not p["close_rightmost"], "close_rightmost=False does nothing with "
          "close_at=0", {"close_rightmost": True}, {"close_rightmost": False}),

@@ -7,7 +7,7 @@ from .._compile import kernel
 from .base import SPEC_PITS, action_count
 from .family_space import (BOTH_STORES, CAPTURED, CLOSED, MARKS, CaptureKind, ChooseDirection, Direction, ENDLESS, FIRST_WAY,
                            GrandSlam, Lap, LapRule, MAX_LAPS, OUT_OF_PLAY, OpponentStore, Passing, PreCapture,
-                           REPEAT, Spec, TURNS_PLAYED, next_sown, row_seeds, side_of, sown_store, step, walk)
+                           PLAYED, REPEAT, Spec, TURNS_PLAYED, marks_played, next_sown, row_seeds, side_of, sown_store, step, walk)
 from .family_capture import can_take, capture, pre_capture
 from .family_children import child_due, mark_of
 
@@ -24,6 +24,8 @@ def sow_and_capture(state, spec, action):
     backward = action_backward(state, spec, mover, action)
     own_store = sown_store(spec, mover, holes)
     inhibited = state[cells + TURNS_PLAYED] < spec[Spec.NO_CAPTURE_TURNS]
+    if marks_played(spec):  # the hole played (unlocked: locked_holes), before its own sowing reads it
+        state[cells + MARKS + origin] = PLAYED
     # a lap stops where a capture by count is due, unless the captures are two out
     stop_for_count = spec[Spec.CAPTURE_MIN] > 0 and not spec[Spec.CROSS_CAPTURE] and not spec[Spec.CAPTURE_GAP] and \
         not inhibited and spec[Spec.CAPTURE_KIND] == CaptureKind.STANDARD

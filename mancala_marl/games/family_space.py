@@ -33,7 +33,7 @@ OUT_OF_PLAY, MOVES_PLAYED, TURNS_PLAYED, EXTRA_TURNS, FIRST_WAY, NO_RETURN, WINN
 # is in says who closed it: the other player); a store's slot stays 0
 MARKS = 8
 CLOSED = 3
-PLAYED = 4  # move_rule="every_hole_first": a hole its owner has played (a mark of no other kind meets it)
+PLAYED = 4  # every_hole_first, locked_holes: a hole its owner has played (no other kind of mark meets it)
 # a match's slots (rounds="match"), after the marks and the history: the round being played (1 for
 # the first), who started it, and the last round's result: 1 + its winner (0 before any round has
 # ended, 3 for a drawn round) and the seeds each player held at its end (store and own row)
@@ -324,6 +324,8 @@ PARAMETERS = (
     Param("close_rightmost", bool, True, "with close_at: a player's rightmost hole may be closed too"),
     Param("share_either_way", bool, False, "with must_share, where a move names its way: a hole that feeds the "
                                            "opponent one way may be played either way (MancalaGames' rule)"),
+    Param("locked_holes", bool, False, "every hole starts locked: nothing is captured from it until its owner has "
+                                       "played it (MancalaGames' moveunlock, Bechi)"),
     Param("fixed_way_turns", int, 0, "where a move names its way: the game's first this many turns (a turn: a "
                                      "player's moves until the other's) sow the way of direction whatever way "
                                      "they name (Four-Capture: 2, each player's first)", low=0, high=MAX_COUNT),
@@ -411,7 +413,13 @@ def next_sown(state, spec, cell, origin, holes, backward, own_store, mover, last
 def has_marks(spec):
     """Whether the state has a mark per cell: in a game of children, or of closed holes."""
     return spec[Spec.CHILDREN] != 0 or spec[Spec.CLOSED_HOLES] != 0 or spec[Spec.CLOSE_AT] != 0 or \
-        spec[Spec.MOVE_RULE] == MoveRule.EVERY_HOLE_FIRST
+        marks_played(spec)
+
+
+@kernel(inline="always")
+def marks_played(spec):
+    """Whether the holes played are marked (PLAYED): every_hole_first, locked_holes."""
+    return spec[Spec.MOVE_RULE] == MoveRule.EVERY_HOLE_FIRST or spec[Spec.LOCKED_HOLES] != 0
 
 
 @kernel(inline="always")

@@ -290,6 +290,8 @@ def captures(p: dict) -> list[str]:
         out.append("A capture also takes the {h} across from the first {h} it took.")
     if p["take_final"]:
         out.append("A capture also takes the {s}s of the last {h} sown, if it is on a row captures come from.")
+    if p["locked_holes"]:
+        out.append("Every {h} starts locked: nothing is captured from a {h} until its owner has played it.")
     if p["no_capture_turns"]:
         turns = "turn" if p["no_capture_turns"] == 1 else f"{p['no_capture_turns']} turns"
         out.append(f"In the game's first {turns} no move " + ("closes a {h}." if p["close_at"] else "captures")

@@ -272,8 +272,6 @@ def play_move(state, action, spec):
     cells = 2 * holes + 2
     mover = state[cells]
     state[cells + MOVES_PLAYED] += 1
-    if spec[Spec.MOVE_RULE] == MoveRule.EVERY_HOLE_FIRST:
-        state[cells + MARKS + mover * (holes + 1) + action % holes] = PLAYED
     # the way chosen is the mover's for the game
     if spec[Spec.DIRECTION] == Direction.OPPOSED and state[cells + FIRST_WAY] == 0:
         clockwise = action >= holes

@@ -114,7 +114,6 @@ GAME_CLASS_WORDS = {
 NOT_PLAYED = {  # options the family does not play yet, at any value but the default
     "prescribed": "a prescribed opening",  # but NO_UDIR_FIRSTS (fixed_way_turns), read below
     "play_locs": "moves from the stores", "no_sides": "moves from any hole, whoever's side it is on",
-    "moveunlock": "holes that are locked until first played",
     "xc_sown": "cross captures only after sowing round the opponent's row",
 }
 # ChildType -> our children (RAM, 7: holes of no one's, which captures clear, is not played)
@@ -191,6 +190,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
     # must-share tries each way of a chosen hole, but then offers both ways of a hole that feeds either way
     params["share_either_way"] = bool(chosen and info["mustshare"])
     params["fixed_way_turns"] = 2 if info["prescribed"] == 6 else 0  # NO_UDIR_FIRSTS: each player's first turn
+    params["locked_holes"] = bool(info["moveunlock"])
     if chosen and info["sow_direct"] == 2:
         refuse("udir_holes", "a chosen way of sowing beside opposed ways")
     if chosen == list(range(holes)):

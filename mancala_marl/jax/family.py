@@ -139,7 +139,18 @@ def can_take(flat, cell, holes, mover, spec, by_count, side_rule):
         & side_allowed(cell, holes, mover, side_rule)
         & (~by_count | count_qualifies(flat[cell], spec))
         & (mark_of(flat, spec, cell) == 0)  # a child is never taken
+        & ((spec[Spec.LOCKED_HOLES] == 0) | played_at(flat, spec, cell))  # nor a locked hole
     )
+
+
+def marks_played(spec):
+    """Whether the holes played are marked (PLAYED): every_hole_first, locked_holes."""
+    return (spec[Spec.MOVE_RULE] == MoveRule.EVERY_HOLE_FIRST) | (spec[Spec.LOCKED_HOLES] != 0)
+
+
+def played_at(flat, spec, cell):
+    slot = jnp.clip(2 * spec[SPEC_PITS] + 2 + MARKS + cell, 0, flat.shape[0] - 1)
+    return flat[slot] == PLAYED
 
 
 def take_chain(flat, spec, start, holes, mover, sides, chain_backward, own_store, across, going,
@@ -569,6 +580,9 @@ def sow_and_capture(flat, spec, action, live=True):
         flat = flat.at[cells + OUT_OF_PLAY].add(jnp.where(status == ENDS, lifted, 0))
         return flat, following, lifted, last, laps + 1, seeds, status, result
 
+    # the hole played (unlocked: locked_holes), before its own sowing reads it
+    played = jnp.clip(cells + MARKS + origin, 0, flat.shape[0] - 1)
+    flat = flat.at[played].set(jnp.where(marks_played(spec), PLAYED, flat[played]))
     flat = across_ones(flat, spec, mover)
     seeds = jnp.where(live, flat[origin], 0)
     leave = (
@@ -803,7 +817,7 @@ def history_slot(spec):
     """repetition_ends: the history's first slot (numba's family_space.history_slot)."""
     cells = 2 * spec[SPEC_PITS] + 2
     marked = (spec[Spec.CHILDREN] != Children.NONE) | (spec[Spec.CLOSED_HOLES] != 0) | (spec[Spec.CLOSE_AT] != 0) | \
-        (spec[Spec.MOVE_RULE] == MoveRule.EVERY_HOLE_FIRST)
+        marks_played(spec)
     return cells + MARKS + jnp.where(marked, cells, 0)
 
 
@@ -851,8 +865,6 @@ def play(flat, action, spec, actions: int):
     cells = 2 * holes + 2
     mover = flat[cells]
     flat = flat.at[cells + MOVES_PLAYED].add(1)
-    played = jnp.clip(cells + MARKS + jnp.maximum(mover, 0) * (holes + 1) + action % holes, 0, flat.shape[0] - 1)
-    flat = flat.at[played].set(jnp.where(spec[Spec.MOVE_RULE] == MoveRule.EVERY_HOLE_FIRST, PLAYED, flat[played]))
     # "opposed": the way of the first move is the mover's for the game, the other the opponent's
     clockwise = action >= holes
     first_way = jnp.where((spec[Spec.DIRECTION] == Direction.OPPOSED) & (flat[cells + FIRST_WAY] == 0),

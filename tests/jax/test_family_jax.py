@@ -51,14 +51,20 @@ def test_drawn_rule_sets_match_numba_in_one_batch():
     assert totals["games"] == 80
 
 
-def test_rule_sets_that_close_holes_match_numba_in_one_batch():
+def test_rule_sets_of_closed_holes_locked_holes_holes_played_in_turn_and_fixed_first_ways_match_numba():
     rng = np.random.default_rng(7)
     games = [Family(**sample_rules(rng, close_at=(1, 4), choices={"goal": ("deprive", "immobilize")}))
-             for _ in range(12)]
+             for _ in range(10)]
     assert {game.params["laps"] for game in games} == {"single", "relay"}
     assert {game.params["close_rightmost"] for game in games} == {False, True}
+    games += [Family(**sample_rules(rng, choices={"move_rule": ("every_hole_first",)})) for _ in range(4)]
+    games += [Family(**sample_rules(rng, choices={"locked_holes": (True,), "children": ("none",)}))
+              for _ in range(4)]
+    games += [Family(**sample_rules(rng, fixed_way_turns=(1, 2), choices={"choose_direction": ("all",),
+                                                                          "direction": ("ccw", "cw")}))
+              for _ in range(4)]
     totals = crosscheck_rule_sets(games, plays=3, seed=8)
-    assert totals["games"] == 36
+    assert totals["games"] == 66
 
 
 @pytest.mark.parametrize("goal", ["clear", "immobilize"])  # (deprive: in test_mixed)
