@@ -92,7 +92,10 @@ def _kept_beside_children(name: str) -> Rule:  # KEPT: the rules a game of child
 # a game of holes closed for good (close_at) captures nothing else: these are the family's "no capture"
 NO_CAPTURE = {"capture_min": 0, "capture_max": 0, "cross_capture": False, "capture_gap": False,
               "capture_kind": "standard", "passing": "none", "pre_capture": "none", "take_last": 0,
-              "lap_capture": False, "last_seeds_to_opponent": 0}
+              "lap_capture": False, "last_seeds_to_opponent": 0, "grand_slam": "legal", "no_single_capture": False,
+              "capture_extra_turn": False, "take_across": False, "take_final": False}
+# locked_holes: the captures that read no hole's lock (each takes holes of its own choosing)
+UNLOCKED_TAKES = {"take_last": 0, "capture_kind": "standard", "take_own": "leave", "pre_capture": "none"}
 _CLOSING = {"close_at": 3, **NO_CAPTURE, **_GOAL, "goal": "immobilize"}
 ROUND_PARAMS = ("round_fill", "closed_holes", "round_starter", "match_holes", "match_end", "match_target")
 _MATCH = {"rounds": "match"}
@@ -300,6 +303,13 @@ RULES: tuple[Rule, ...] = (
     Rule(lambda p: p["locked_holes"] and (has_children(p) or p["rounds"] == "match" or p["close_at"]),
          "locked_holes=True is not played with children, rounds='match' or close_at: it marks the holes played",
          {"locked_holes": False}, {**_MATCH, "locked_holes": True}),
+    Rule(lambda p: p["locked_holes"] and any(p[name] != value for name, value in UNLOCKED_TAKES.items()),
+         "locked_holes=True is not played beside captures of their own choosing (pass "
+         + ", ".join(f"{name}={value!r}" for name, value in UNLOCKED_TAKES.items()) + ")",
+         {"locked_holes": False}, {"locked_holes": True, "take_last": 2}),
+    Rule(lambda p: (p["locked_holes"] or p["move_rule"] == "every_hole_first") and p["repetition_ends"],
+         "repetition_ends=True is not played with locked_holes or move_rule='every_hole_first': a position is "
+         "more than its board there", {"repetition_ends": False}, {"locked_holes": True, "repetition_ends": True}),
     # holes closed for good (close_at): the closing is the game's only capture, as in Deka, Embeli, Nambayi
     Rule(lambda p: not p["close_at"] and not p["close_rightmost"], "close_rightmost=False does nothing with "
          "close_at=0", {"close_rightmost": True}, {"close_rightmost": False}),
@@ -314,6 +324,9 @@ RULES: tuple[Rule, ...] = (
          "close_at={close_at} is played with holes only, all of them sown, in one lap or relay laps: sow_store=False, "
          "sow_max=0 and laps other than 'next' (got {sow_store!r}, {sow_max}, {laps!r})",
          {"sow_store": False, "sow_max": 0, "laps": "single"}, {**_CLOSING, "laps": "next"}),
+    Rule(lambda p: p["close_at"] and p["lap_rule"] != "any",
+         "close_at={close_at} is not played with lap_rule={lap_rule!r}: a relay closes a hole only as it goes on "
+         "from it", {"lap_rule": "any"}, {**_CLOSING, "laps": "relay", "lap_rule": "own_side"}),
     Rule(lambda p: p["close_at"] == 1 and p["laps"] == "relay",
          "close_at=1 with laps='relay' closes nothing: a relay ends in a hole it leaves holding one seed, and "
          "closes only a hole it sows on from", {"close_at": 2}, {**_CLOSING, "close_at": 1, "laps": "relay"}),

@@ -51,7 +51,7 @@ def test_drawn_rule_sets_match_numba_in_one_batch():
     assert totals["games"] == 80
 
 
-def test_rule_sets_of_closed_holes_locked_holes_holes_played_in_turn_and_fixed_first_ways_match_numba():
+def test_rule_sets_of_closed_holes_locked_holes_holes_played_in_turn_and_chosen_ways_match_numba():
     rng = np.random.default_rng(7)
     games = [Family(**sample_rules(rng, close_at=(1, 4), choices={"goal": ("deprive", "immobilize")}))
              for _ in range(10)]
@@ -63,8 +63,24 @@ def test_rule_sets_of_closed_holes_locked_holes_holes_played_in_turn_and_fixed_f
     games += [Family(**sample_rules(rng, fixed_way_turns=(1, 2), choices={"choose_direction": ("all",),
                                                                           "direction": ("ccw", "cw")}))
               for _ in range(4)]
+    # and the chosen ways: the ends and the middle, must-share offering both ways of a hole that feeds
+    games += [Family(**sample_rules(rng, holes=(3, 7), choices={"choose_direction": ("ends_and_middle",)}))
+              for _ in range(2)]
+    games += [Family(**sample_rules(rng, choices={"share_either_way": (True,), "children": ("none",)}))
+              for _ in range(4)]
     totals = crosscheck_rule_sets(games, plays=3, seed=8)
-    assert totals["games"] == 66
+    assert totals["games"] == 3 * len(games) and totals["moves"] > 20 * len(games)
+
+
+def test_a_hole_that_feeds_one_way_is_offered_both_ways_as_numba_offers_it():
+    from tests.test_family import position
+
+    for either in (False, True):  # (tests/test_family_ways.py: hole 0 feeds clockwise only)
+        game = Family(holes=3, choose_direction="all", capture_min=0, share_either_way=either)
+        state = position(game, [1, 0, 0], 0, [0, 0, 0], 0)
+        legal = np.asarray(family.make_rules(game).legal(jax.numpy.asarray(state)))
+        assert np.flatnonzero(legal).tolist() == np.flatnonzero(game.legal_mask(state)).tolist() == \
+            ([0, 3] if either else [3])
 
 
 @pytest.mark.parametrize("goal", ["clear", "immobilize"])  # (deprive: in test_mixed)
