@@ -7,7 +7,7 @@ import numpy as np
 
 from .._compile import copy_cells, kernel
 from .base import SPEC_PITS
-from .family_space import (CAPTURED, MARKS, PLAYED, CaptureKind, Chain, Children, CrossChain, EXTRA_TURNS, GrandSlam, Lap, Parity,
+from .family_space import (CAPTURED, PLAYED, CaptureKind, Chain, Children, CrossChain, EXTRA_TURNS, GrandSlam, Lap, Parity,
                            PreCapture, REPEAT, ROUND_STARTER, SLAMMED, Side, Spec, TURNS_PLAYED, TakeOwn, Taker,
                            match_slot, row_seeds, side_of, sown_store, walk)
 from .family_children import child_due, first_child, make_child, mark_of
@@ -46,7 +46,7 @@ def can_take(state, cell, holes, mover, spec, by_count, side_rule):
         return False
     if by_count and not count_qualifies(state[cell], spec):
         return False
-    if spec[Spec.LOCKED_HOLES] and state[2 * holes + 2 + MARKS + cell] != PLAYED:  # a locked hole is not taken
+    if spec[Spec.LOCKED_HOLES] and mark_of(state, holes, cell) != PLAYED:  # a locked hole is not taken
         return False
     return not (spec[Spec.CHILDREN] and mark_of(state, holes, cell) != 0)  # a child is never taken
 

@@ -80,7 +80,7 @@ def closes(state, spec, last, mover):
     brought to close_at seeds (the opponent's rightmost too, where close_rightmost)."""
     holes = spec[SPEC_PITS]
     return side_of(last, holes) == 1 - mover and state[last] == spec[Spec.CLOSE_AT] and \
-        state[2 * holes + 2 + MARKS + last] != CLOSED and \
+        mark_of(state, holes, last) != CLOSED and \
         (spec[Spec.CLOSE_RIGHTMOST] or last != (1 - mover) * (holes + 1) + holes - 1)
 
 
@@ -130,7 +130,7 @@ def sow_lap(state, spec, origin, seeds, mover, backward, own_store, inhibited):
             cell = step(cell, holes, backward, own_store)
             if cell == origin and skip_origin:
                 cell = step(cell, holes, backward, own_store)
-        if closing and state[2 * holes + 2 + MARKS + cell] == CLOSED:  # a hole the mover closed: the seed leaves play
+        if closing and mark_of(state, holes, cell) == CLOSED:  # a hole the mover closed: the seed leaves play
             state[2 * holes + 2 + OUT_OF_PLAY] += 1
             seeds -= 1
             continue

@@ -145,7 +145,8 @@ def tried_holes(state, spec, out, share, fed):
     avoid = spec[Spec.SLAM_AVOIDED] != 0
     kept = 0
     slams = np.zeros(out.shape[0], dtype=np.bool_)
-    movable_ones = out.copy()
+    either_way = share and spec[Spec.SHARE_EITHER_WAY] != 0
+    movable_ones = out.copy() if either_way else out  # (read only where a hole's other way may come back)
     trial = np.empty(state.shape[0], dtype=state.dtype)  # not empty_like: the narration replays on an array subclass
     for action in range(action_count(spec)):
         if out[action]:
@@ -155,7 +156,7 @@ def tried_holes(state, spec, out, share, fed):
             if fed:
                 out[action] = row_seeds(trial, holes, 1 - mover) > 0
             kept += out[action]
-    if share and spec[Spec.SHARE_EITHER_WAY]:  # a hole that feeds one way is played either way
+    if either_way:  # a hole that feeds one way is played either way
         for hole in range(holes):
             if out[hole] or out[hole + holes]:
                 kept += (movable_ones[hole] and not out[hole]) + (movable_ones[hole + holes] and not out[hole + holes])
