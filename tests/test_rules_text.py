@@ -88,7 +88,7 @@ PER_PARAMETER = {
     "chain": ({"capture_side": "both"}, ["backward", "forward", "cw", "ccw"]),
     "no_single_capture": ({}, [False, True]),
     "grand_slam": ({"holes": 3, "seeds": 2}, ["legal", "illegal", "no_capture", "leave_left", "leave_right",
-                                               "extra_turn"]),
+                                               "extra_turn", "opponent_gets_row"]),
     "take_final": ({"cross_capture": True, "capture_min": 0, "capture_side": "both"}, [False, True]),
     "take_across": ({"capture_side": "both"}, [False, True]),
     "capture_extra_turn": ({}, [False, True]),
@@ -136,6 +136,8 @@ PER_PARAMETER = {
     "share_either_way": ({"choose_direction": "all"}, [False, True]),
     "fixed_way_turns": ({"choose_direction": "all"}, [0, 1, 2]),
     "locked_holes": ({"holes": 3, "seeds": 2}, [False, True]),
+    "sow_own_row": ({"must_share": False, "sow_store": True, "cross_capture": True, "capture_min": 0,
+                     "capture_max": 0}, [False, True]),
     "close_rightmost": ({"goal": "immobilize", "must_share": False, "capture_min": 0, "capture_max": 0,
                          "close_at": 2}, [True, False]),
 }
@@ -177,9 +179,11 @@ def neighbours(rules: dict):
 def test_rule_sets_one_parameter_apart_that_read_alike_play_alike():
     rng = np.random.default_rng(0)
     bases = [sample_rules(rng) for _ in range(12)] + [make_game(g.name).family_rules() for g in NAMED_GAMES]
-    # and the rules no named game has: holes closed for good (Deka's), a chosen way beside must-share
+    # and the rules no named game has: holes closed for good (Deka's), a chosen way beside must-share, NS Kalah's
     bases += [dict(Family(goal="immobilize", must_share=False, capture_min=0, capture_max=0, laps="relay",
-                          close_at=3).params), dict(Family(choose_direction="all", share_either_way=True).params)]
+                          close_at=3).params), dict(Family(choose_direction="all", share_either_way=True).params),
+              dict(Family(sow_own_row=True, must_share=False, sow_store=True, cross_capture=True, capture_min=0,
+                          capture_max=0, grand_slam="opponent_gets_row").params)]
     varied, alike = set(), 0
     for rules in bases:
         text = describe(rules)

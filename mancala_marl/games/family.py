@@ -100,7 +100,9 @@ hole whose way is fixed has one legal action of the two). The per-pit observatio
   (unless the opponent's row was empty before it), or sows and takes nothing (``no_capture``), or
   takes every hole of that row but one: the first holding seeds from the mover's left end
   (``leave_left``) or right end (``leave_right``), as the mover sees the board (a row of one full
-  hole is taken whole), or takes it all and gives the mover another turn (``extra_turn``).
+  hole is taken whole), or takes it all and gives the mover another turn (``extra_turn``), or
+  takes it all and hands the seeds left in the mover's own row to the opponent's store
+  (``opponent_gets_row``, MancalaGames' OPP_GETS_REMAIN).
 - ``take_across``: a capture also takes the hole across from the first hole it took;
   ``take_final``: the last hole sown, where captures come from.
 - ``capture_kind`` other than ``"standard"`` (the rules above) changes what the end of a sowing
@@ -198,6 +200,11 @@ with a goal of depriving or immobilizing and no other capture): a lap whose last
 across to ``close_at`` seeds closes it (not the rightmost, without ``close_rightmost``); a single
 lap's seeds there leave play, a relay sows them on. Its owner's sowing passes over it; a seed its
 closer sows there leaves play. The closed holes are marks, as children are.
+
+**Each row its own ring.** ``sow_own_row`` (MancalaGames' NorthSouthCycle: NS Kalah, Tchuka Ruma):
+a player sows round its own row alone, through its own store where ``sow_store``, and never into
+the opponent's row, which only a capture across reaches (``family_space.step_in_row``; every walk
+round the board, a sowing, a chain or a gap, keeps to the row it starts in).
 
 The kernels read the rules from ``spec`` as they play, so one compiled set serves every game of the
 family. They are compiled without reference counts on their arrays (``refcounts=False``,

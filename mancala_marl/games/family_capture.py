@@ -96,6 +96,16 @@ def take_last(state, spec, mover):
                 state[cell] = 0
 
 
+@kernel(inline="always")
+def hand_row_over(state, holes, mover):
+    """grand_slam='opponent_gets_row': the capture stands, and the seeds left in the mover's own row go to
+    the opponent's store (MancalaGames' OPP_GETS_REMAIN)."""
+    first = mover * (holes + 1)
+    for cell in range(first, first + holes):
+        state[(1 - mover) * (holes + 1) + holes] += state[cell]
+        state[cell] = 0
+
+
 @kernel(refcounts=False)
 def keep_grand_slam_hole(state, before, holes, mover, left):
     """A capture took every seed of the opponent's row: it is undone, and the opponent's holes
@@ -380,5 +390,8 @@ def after_capture(state, spec, last, first, taken, home, banked, saved, opponent
         if slam_rule == GrandSlam.NO_CAPTURE:
             copy_cells(saved, state, cells)
             return SLAMMED
-        keep_grand_slam_hole(state, saved, holes, mover, slam_rule == GrandSlam.LEAVE_LEFT)
+        if slam_rule == GrandSlam.OPPONENT_GETS_ROW:
+            hand_row_over(state, holes, mover)
+        else:
+            keep_grand_slam_hole(state, saved, holes, mover, slam_rule == GrandSlam.LEAVE_LEFT)
     return REPEAT | CAPTURED if extra_turn_due(state, spec, cells) else CAPTURED

@@ -333,6 +333,20 @@ RULES: tuple[Rule, ...] = (
     Rule(lambda p: p["close_at"] and p["move_rule"] != "any",
          "close_at={close_at} is not played with move_rule={move_rule!r}", {"move_rule": "any"},
          {**_CLOSING, "move_rule": "to_occupied"}),
+    # each player sowing round its own row (sow_own_row, MancalaGames' NorthSouthCycle): no seed reaches the opponent
+    Rule(lambda p: p["sow_own_row"] and p["must_share"],
+         "sow_own_row=True is not played with must_share=True: no move puts seeds in the opponent's row",
+         {"must_share": False}, {"sow_own_row": True}),
+    Rule(lambda p: p["sow_own_row"] and (p["opponent_store"] != "passed" or p["last_seeds_to_opponent"]
+                                         or p["lap_rule"] in ("own_side", "opponent_side")),
+         "sow_own_row=True does nothing with opponent_store={opponent_store!r}, last_seeds_to_opponent="
+         "{last_seeds_to_opponent} or lap_rule={lap_rule!r}: every seed is sown in the mover's own row (pass "
+         "'passed', 0 and a lap_rule of counts)", {"opponent_store": "passed", "last_seeds_to_opponent": 0,
+                                                    "lap_rule": "any"},
+         {"sow_own_row": True, "must_share": False, "sow_store": True, "opponent_store": "sown"}),
+    Rule(lambda p: p["sow_own_row"] and (has_children(p) or p["close_at"]),
+         "sow_own_row=True is not played with children or close_at", {"sow_own_row": False},
+         {**_CHILDREN, "sow_own_row": True}),
 )
 
 
@@ -376,8 +390,10 @@ RANGES = {"holes": (2, 8), "seeds": (1, 5), "lap_count": (0, 4), "last_seeds_to_
 # close_at: drawn beside the goals it needs (deprive, immobilize), three draws in ten of those close
 # holes (and capture nothing else)
 CLOSE_AT_DRAWS = (0, 0, 0, 0, 0, 0, 0, 1, 2, 3)
+# sow_own_row: one game in five sows round its own row, whose players meet only in captures across
+OWN_ROW_DRAWS = (False, False, False, False, True)
 DRAWS: dict[str, range | tuple] = {
-    param.name: CLOSE_AT_DRAWS if param.name == "close_at"
+    param.name: CLOSE_AT_DRAWS if param.name == "close_at" else OWN_ROW_DRAWS if param.name == "sow_own_row"
     else range(RANGES[param.name][0], RANGES[param.name][1] + 1) if param.type is int
     else ("most_seeds", *param.choices) if param.name == "goal" else ("one", *param.choices) if param.name == "rounds"
     else param.choices or (False, True)

@@ -120,11 +120,12 @@ def sow_lap(state, spec, origin, seeds, mover, backward, own_store, inhibited):
     special = to_opponent or (passing and not inhibited)  # one test a seed where neither is
     # holes to pass over beyond the origin
     closing = spec[Spec.CLOSE_AT] > 0
-    passes_over = spec[Spec.SOW_MAX] or spec[Spec.CHILD_SOWING] or spec[Spec.CLOSED_HOLES] or closing
+    passes_over = spec[Spec.SOW_MAX] or spec[Spec.CHILD_SOWING] or spec[Spec.CLOSED_HOLES] or closing or \
+        spec[Spec.SOW_OWN_ROW]
     skip_origin = spec[Spec.SKIP_ORIGIN]
     cell = origin
     while seeds > 0:
-        if passes_over:  # full holes, the opponent's children or closed holes to pass over too
+        if passes_over:  # full holes, the opponent's children or closed holes to pass over too, or one row's ring
             cell = next_sown(state, spec, cell, origin, holes, backward, own_store, mover, seeds == 1)
         else:  # the common walk, inline (next_sown's loop costs a most-seeds game 7%)
             cell = step(cell, holes, backward, own_store)

@@ -106,7 +106,7 @@ class Chain(IntEnum):
 
 
 class GrandSlam(IntEnum):
-    LEGAL, ILLEGAL, NO_CAPTURE, LEAVE_LEFT, LEAVE_RIGHT, EXTRA_TURN = range(6)
+    LEGAL, ILLEGAL, NO_CAPTURE, LEAVE_LEFT, LEAVE_RIGHT, EXTRA_TURN, OPPONENT_GETS_ROW = range(7)
 
 
 class Taker(IntEnum):
@@ -329,6 +329,9 @@ PARAMETERS = (
     Param("fixed_way_turns", int, 0, "where a move names its way: the game's first this many turns (a turn: a "
                                      "player's moves until the other's) sow the way of direction whatever way "
                                      "they name (Four-Capture: 2, each player's first)", low=0, high=MAX_COUNT),
+    Param("sow_own_row", bool, False, "each player sows round its own row alone, and its own store where "
+                                      "sow_store (MancalaGames' NorthSouthCycle): no seed reaches the opponent's "
+                                      "row, which only a capture across reaches"),
 )
 # repetition_ends: the positions since the last move that banked seeds, kept as Oware keeps them
 # (mancala_marl.games.history: a count, their digest and 64-bit hashes), after the marks' slots
@@ -375,14 +378,38 @@ def step(cell, holes, backward, own_store):
 
 
 @kernel(inline="always")
+def step_in_row(cell, holes, backward, own_store):
+    """sow_own_row: the cell after ``cell`` round the ring of its own row and that row's store, the
+    store passed over but where it is ``own_store``."""
+    first = 0 if cell <= holes else holes + 1  # the row's leftmost hole; first + holes is its store
+    k = cell - first
+    while True:
+        k = k - 1 if backward else k + 1
+        if k > holes:
+            k = 0
+        elif k < 0:
+            k = holes
+        if k != holes or first + holes == own_store:
+            return first + k
+
+
+@kernel(inline="always")
+def ring_step(spec, cell, holes, backward, own_store):
+    """The step of the game's ring: round both rows (``step``), or round the cell's own row (sow_own_row)."""
+    if spec[Spec.SOW_OWN_ROW]:
+        return step_in_row(cell, holes, backward, own_store)
+    return step(cell, holes, backward, own_store)
+
+
+@kernel(inline="always")
 def walk(state, spec, cell, holes, backward, own_store):
-    """``step``, past the holes closed for the round (closed_holes): MancalaGames' walk passes them
+    """``ring_step``, past the holes closed for the round (closed_holes): MancalaGames' walk passes them
     wherever it goes, sowing, a chain of captures or a gap."""
-    cell = step(cell, holes, backward, own_store)
+    cell = ring_step(spec, cell, holes, backward, own_store)
     if spec[Spec.CLOSED_HOLES]:
         marks = 2 * holes + 2 + MARKS
         while state[marks + cell] == CLOSED:
-            cell = step(cell, holes, backward, own_store)
+            cell = ring_step(spec, cell, holes, backward, own_store)
     return cell
 
 

@@ -150,6 +150,8 @@ def move(p: dict) -> list[str]:
         lifted = "all the {s}s but one" + (" (a lone {s} is lifted and sown)" if p["move_one"] else "")
     holding = "" if need == 1 else f" (one holding at least {need})"
     way = "either way round, as the player chooses" if p["choose_direction"] == "all" else WAY[p["direction"]]
+    if p["sow_own_row"] and p["direction"] in ("ccw", "cw"):
+        way = way.split(" (")[0] + (" (rightward" if p["direction"] == "ccw" else " (leftward") + " along their own row)"
     out = [f"A move lifts {lifted} from one of the player's {{h}}s{holding} and sows them one by one into the "
            f"{{h}}s that follow, {way}."]
     out += {"opponent_or_empty": ["A {h} of at most " + str(p["holes"]) + " {s}s may be played only if its "
@@ -163,6 +165,10 @@ def move(p: dict) -> list[str]:
             "every_hole_first": ["A player must play each of their {h}s once before playing any {h} again; while "
                                  "some have not been played, only those may be (if none of them can be, the player "
                                  "has no move)."]}.get(p["move_rule"], [])
+    if p["sow_own_row"]:
+        out.append("A sowing never leaves the player's own row: past its end it comes round to its other end"
+                   + (" through the player's store" if p["sow_store"] else "")
+                   + ". No {s} is ever sown on the opponent's row.")
     if p["direction"] == "outward" and need == 1 and not p["leave_one"] and \
             p["choose_direction"] not in ("all", "ends_and_middle"):
         out.append("A lone {s} sown across the end of the rows may not be played straight back.")
@@ -176,7 +182,8 @@ def move(p: dict) -> list[str]:
         out.append(f"In the game's first {turns} every move is sown {way}, whichever way the player names.")
     if not p["child_stores"]:  # (a game without stores: the board's sentence says so)
         out.append("The stores are passed over." if not p["sow_store"] else
-                   "Their own store is sown into as the {s}s pass it; the opponent's is passed over."
+                   "Their own store is sown into as the {s}s pass it" + (
+                       "." if p["sow_own_row"] else "; the opponent's is passed over.")
                    if p["opponent_store"] == "passed" else "Both stores are sown into as the {s}s pass them.")
     if p["skip_origin"]:
         out.append("A sowing that comes round to its starting {h} passes over it.")
@@ -381,7 +388,9 @@ def grand_slam(p: dict) -> list[str]:
                    "no_capture": " may be played but captures nothing.",
                    "leave_left": " captures all of it but the first {h} holding {s}s from the player's left.",
                    "leave_right": " captures all of it but the first {h} holding {s}s from the player's right.",
-                   "extra_turn": " captures it all and gives the player another turn."}[rule]]
+                   "extra_turn": " captures it all and gives the player another turn.",
+                   "opponent_gets_row": " captures it all, and the {s}s left in the player's own row go to the "
+                                        "opponent's store."}[rule]]
     if p["slam_from_empty"]:
         out.append("Sowing into an empty row and capturing it all counts as a grand slam too.")
     if p["slam_avoided"]:

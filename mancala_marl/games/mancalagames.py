@@ -65,7 +65,8 @@ CHOICES = {
     "crosscapt": ("cross_capture", {0: False, 1: True, 3: True}),
     "xcpickown": ("take_own", {0: "leave", 1: "on_capture", 2: "always"}),
     "capt_dir": ("chain", {0: "backward", 1: "forward"}),
-    "grandslam": ("grand_slam", {0: "legal", 1: "illegal", 2: "no_capture", 4: "leave_left", 5: "leave_right",
+    "grandslam": ("grand_slam", {0: "legal", 1: "illegal", 2: "no_capture", 3: "opponent_gets_row", 4: "leave_left",
+                                 5: "leave_right",
                                  6: "extra_turn"}),
     "capt_rturn": ("capture_extra_turn", {0: False, 1: True, 2: True}),
     "end_cond": ("end_cleared", {0: "no", 1: "own", 2: "opponent", 3: "no"}),
@@ -160,7 +161,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
     """Our :class:`~mancala_marl.games.family.Family` parameters for a MancalaGames game (the
     object :func:`read_file` returns), or BadInput naming the first option the family cannot play."""
     game_class = data.get("game_class", "Mancala")
-    if game_class != "Mancala":
+    if game_class not in ("Mancala", "NorthSouthCycle"):  # NorthSouthCycle: our sow_own_row
         what = GAME_CLASS_WORDS.get(game_class, "a game of another class than two-row sowing")
         raise BadInput(f"{name} asks for {what}, which is not played here (game_class {game_class!r})")
     constants = data.get("game_constants", {})
@@ -191,6 +192,7 @@ def family_params(data: dict, name: str = "the game") -> dict:
     params["share_either_way"] = bool(chosen and info["mustshare"])
     params["fixed_way_turns"] = 2 if info["prescribed"] == 6 else 0  # NO_UDIR_FIRSTS: each player's first turn
     params["locked_holes"] = bool(info["moveunlock"])
+    params["sow_own_row"] = game_class == "NorthSouthCycle"
     if chosen and info["sow_direct"] == 2:
         refuse("udir_holes", "a chosen way of sowing beside opposed ways")
     if chosen == list(range(holes)):

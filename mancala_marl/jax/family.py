@@ -43,7 +43,7 @@ from ..games.family_space import (BOTH_STORES, CAPTURED, CLOSED, PLAYED, Capture
 from ..games.family_start import RANDOM_FLOOR, start_state
 from .family_children import (bank_children, child_due, child_seeds, divide_into_children, first_child,
                               free_row_seeds, has_child, make_child, mark_of, marks, skips_child, stores_to_children)
-from .family_ring import closed_at, closed_cells, is_hole, move_seeds, row_seeds, side_of, sown_store, step, walk
+from .family_ring import closed_at, closed_cells, is_hole, move_seeds, ring_step, row_seeds, side_of, sown_store, walk
 from .family_rounds import match_slot, next_round
 from .history import holds_history, prefix_hash, record_position
 from .rules import Rules
@@ -284,6 +284,7 @@ def capture(flat, spec, last, lap_seeds, opponent_had_seeds, backward):
     leave = slam & (slam_rule >= GrandSlam.LEAVE_LEFT) & (slam_rule < GrandSlam.EXTRA_TURN)
     kept = keep_grand_slam_hole(taking, saved, holes, mover, slam_rule == GrandSlam.LEAVE_LEFT)
     taking = jnp.where(leave, kept, taking)
+    taking = jnp.where(slam & (slam_rule == GrandSlam.OPPONENT_GETS_ROW), hand_row_over(taking, holes, mover), taking)
     taking, result = jnp.where(skip, flat, taking), jnp.where(skip, 0, result)
     return children_first(flat, spec, last, backward, own_store, extra, taking, result, withheld)
 
@@ -350,6 +351,14 @@ def capture_of_kind(flat, spec, last, store, mover, by_count, sides):
     return flat, taken
 
 
+def hand_row_over(flat, holes, mover):
+    """grand_slam='opponent_gets_row': the seeds of the mover's own row into the opponent's store."""
+    cell = jnp.arange(flat.shape[0])
+    first = mover * (holes + 1)
+    row = (cell >= first) & (cell < first + holes)
+    return jnp.where(row, 0, flat).at[(1 - mover) * (holes + 1) + holes].add(jnp.where(row, flat, 0).sum())
+
+
 def keep_grand_slam_hole(taking, before, holes, mover, left):
     """A capture took every seed of the opponent's row: it is undone, and the opponent's holes
     are taken but one, the first holding seeds from the mover's ``left`` end or right end (as the
@@ -381,6 +390,7 @@ def sow_lap(flat, spec, origin, seeds, mover, backward, own_store, inhibited):
         | (spec[Spec.SOW_MAX] > 0)
         | (spec[Spec.CHILD_SOWING] != ChildSowing.INTO)
         | (spec[Spec.CLOSE_AT] > 0)
+        | (spec[Spec.SOW_OWN_ROW] != 0)  # (sow_at_once's closed form is the ring of both rows)
     )
     at_once, last_at_once = sow_at_once(flat, spec, origin, jnp.where(special, 0, seeds), backward, own_store)
 
@@ -423,8 +433,10 @@ def next_sown(flat, spec, cell, origin, holes, backward, own_store, mover, last_
             skips_child(flat, spec, cell, mover, last_seed) | closed_at(flat, spec, cell) | \
             ((spec[Spec.CLOSE_AT] > 0) & (side_of(cell, holes) == mover) & closed_for_good(flat, spec, cell))
 
-    return lax.while_loop(passed_over, lambda cell: step(cell, holes, backward, own_store),
-                          step(cell, holes, backward, own_store))
+    def next_cell(cell):
+        return ring_step(spec, cell, holes, backward, own_store)
+
+    return lax.while_loop(passed_over, next_cell, next_cell(cell))
 
 
 def closed_for_good(flat, spec, cell):

@@ -31,6 +31,21 @@ def step(cell, holes, backward, own_store):
     return jnp.where(passable, once, _ring_step(once, cells, backward))
 
 
+def step_in_row(cell, holes, backward, own_store):
+    """sow_own_row: the cell after ``cell`` round its own row and that row's store, the store passed
+    over but where it is ``own_store`` (numba's family_space.step_in_row)."""
+    first = jnp.where(cell <= holes, 0, holes + 1)  # the row's leftmost hole; first + holes is its store
+    once = first + (cell - first + jnp.where(backward, holes, 1)) % (holes + 1)
+    passable = (once != first + holes) | (once == own_store)
+    return jnp.where(passable, once, first + (once - first + jnp.where(backward, holes, 1)) % (holes + 1))
+
+
+def ring_step(spec, cell, holes, backward, own_store):
+    """The step of the game's ring: round both rows, or round the cell's own row (sow_own_row)."""
+    return jnp.where(spec[Spec.SOW_OWN_ROW] != 0, step_in_row(cell, holes, backward, own_store),
+                     step(cell, holes, backward, own_store))
+
+
 def closed_at(flat, spec, cell):
     """Whether ``cell`` is a hole closed for the round (closed_holes)."""
     slot = jnp.clip(2 * spec[SPEC_PITS] + 2 + MARKS + cell, 0, flat.shape[0] - 1)
@@ -38,9 +53,11 @@ def closed_at(flat, spec, cell):
 
 
 def walk(flat, spec, cell, holes, backward, own_store):
-    """``step``, past the holes closed for the round (numba's family_space.walk)."""
-    return lax.while_loop(lambda cell: closed_at(flat, spec, cell), lambda cell: step(cell, holes, backward, own_store),
-                          step(cell, holes, backward, own_store))
+    """``ring_step``, past the holes closed for the round (numba's family_space.walk)."""
+    def next_cell(cell):
+        return ring_step(spec, cell, holes, backward, own_store)
+
+    return lax.while_loop(lambda cell: closed_at(flat, spec, cell), next_cell, next_cell(cell))
 
 
 def closed_cells(flat, spec):

@@ -72,6 +72,29 @@ def test_rule_sets_of_closed_holes_locked_holes_holes_played_in_turn_and_chosen_
     assert totals["games"] == 3 * len(games) and totals["moves"] > 20 * len(games)
 
 
+def test_rule_sets_sowing_their_own_rows_match_numba():
+    rng = np.random.default_rng(12)
+    games = [Family(**sample_rules(rng, choices={"sow_own_row": (True,), "sow_store": (sown,)}))
+             for _ in range(5) for sown in (False, True)]
+    games += [Family(**sample_rules(rng, choices={"sow_own_row": (True,), "grand_slam": ("opponent_gets_row",)}))
+              for _ in range(4)]
+    assert {game.params["direction"] for game in games} > {"ccw", "cw"}
+    totals = crosscheck_rule_sets(games, plays=3, seed=13)
+    assert totals["games"] == 3 * len(games) and totals["moves"] > 10 * len(games)
+
+
+def test_a_grand_slam_hands_the_movers_row_over_as_numba_does():
+    from tests.test_family import position
+
+    # (tests/test_family_own_row.py: the capture of player_1's last 4 seeds, player_0's 4 left to player_1)
+    game = Family(holes=3, sow_own_row=True, must_share=False, capture_min=0, capture_max=0, sow_store=True,
+                  cross_capture=True, captures=1, capture_side="both", grand_slam="opponent_gets_row")
+    state = position(game, [1, 0, 3], 0, [0, 4, 0], 0)
+    after = np.asarray(family.make_rules(game).apply(jax.numpy.asarray(state), 0))
+    game.apply(state, 0)
+    assert after.tolist() == state.tolist() and state[:8].tolist() == [0, 0, 0, 4, 0, 0, 0, 4]
+
+
 def test_a_hole_that_feeds_one_way_is_offered_both_ways_as_numba_offers_it():
     from tests.test_family import position
 
