@@ -89,7 +89,8 @@ LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
 # A refusal says, in a player's words, what the file asks that is not played: by option and value,
 # by option, and for the other game classes (the file's option and value follow, for developers)
 VALUE_WORDS = {("capt_dir", 2): "chains of captures that run both ways from the last hole",
-               ("child_type", 7): "holes of no one's that captures clear"}
+               ("child_type", 7): "holes of no one's that captures clear",
+               ("sow_rule", 12): "a capture at each lap's end whose seeds are sown on with the last hole's"}
 OPTION_WORDS = {
     "sow_direct": "another way of sowing", "sow_stores": "another way of sowing the stores",
     "mlaps": "another kind of laps", "capt_side": "captures from other rows",
