@@ -113,3 +113,48 @@ def test_mancalagames_north_south_files_import_as_sow_own_row():
     assert not wari["sow_own_row"]
     with pytest.raises(BadInput, match="sowing round their own half"):
         family_params({"game_class": "EastWestCycle", "game_info": {}})
+
+
+# mikro tsoro's sowing (sow_captured: MancalaGames' LAP_CAPT_SEEDS) on 3 holes a side: a relay
+# capturing across at each lap's end, what it captures sown on from the last hole
+TSORO = dict(OWN_ROW, laps="relay", lap_capture=True, cross_capture=True, captures=1, goal="deprive",
+             skip_origin=False, sow_captured=True)
+
+
+def test_a_laps_capture_is_sown_on_from_its_last_hole():
+    game = Family(**TSORO)
+    # hole 0's seed ends in empty hole 1 and takes the 2 across (player_1's hole 1, cell 5); hole 1's
+    # 3 seeds are sown on: holes 2, 0, 1, whose lone seed finds nothing across: the sowing stops
+    state = position(game, [1, 0, 0], 0, [0, 2, 1], 0)
+    assert play(game, state, 0) == After([1, 1, 1], 0, [0, 0, 1], 0, 1)
+    # the same capture leaving player_1 no seed ends the sowing and the game, player_0 the winner
+    state = position(game, [1, 0, 0], 0, [0, 2, 0], 0)
+    assert play(game, state, 0) == After([1, 1, 1], 0, [0, 0, 0], 0, OVER)
+    assert game.returns(state).tolist() == [1.0, -1.0]
+    # without sow_captured, the lone seed that captured goes on alone and the 2 go to the store
+    plain = Family(**{**TSORO, "sow_captured": False})
+    state = position(plain, [1, 0, 0], 0, [0, 2, 1], 0)
+    assert play(plain, state, 0) == After([0, 0, 1], 2, [0, 0, 1], 0, 1)
+
+
+def test_random_games_sowing_their_captures_keep_every_seed_on_the_board():
+    rng = np.random.default_rng(8)
+    for _ in range(30):
+        game = Family(**sample_rules(rng, choices={"sow_captured": (True,)}))
+        h = game.pits
+        state = game.init(rng)
+        total = int(state[:game.board_size].sum())
+        while not game.is_terminal(state):
+            game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+            assert state[h] == state[2 * h + 1] == 0  # nothing leaves the board
+            assert int(state[:game.board_size].sum()) + game.out_of_play(state) == total
+
+
+def test_mancalagames_mikro_tsoro_imports_as_sow_captured():
+    tsoro = family_params({"game_class": "NorthSouthCycle", "game_constants": {"holes": 5, "nbr_start": 2},
+                           "game_info": {"crosscapt": True, "goal": 1, "mlaps": 1, "sow_direct": 1, "sow_rule": 12}})
+    assert (tsoro["sow_own_row"], tsoro["sow_captured"], tsoro["lap_capture"], tsoro["laps"]) == (True, True, True,
+                                                                                                   "relay")
+    Family(**tsoro)
+    with pytest.raises(BadInput, match="sow_captured=True is played by a relay whose only capture is across"):
+        Family(**{**TSORO, "goal": "most_seeds"})

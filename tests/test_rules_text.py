@@ -138,6 +138,8 @@ PER_PARAMETER = {
     "locked_holes": ({"holes": 3, "seeds": 2}, [False, True]),
     "sow_own_row": ({"must_share": False, "sow_store": True, "cross_capture": True, "capture_min": 0,
                      "capture_max": 0}, [False, True]),
+    "sow_captured": ({"goal": "deprive", "must_share": False, "capture_min": 0, "capture_max": 0, "laps": "relay",
+                      "lap_capture": True, "cross_capture": True, "captures": 1}, [False, True]),
     "close_rightmost": ({"goal": "immobilize", "must_share": False, "capture_min": 0, "capture_max": 0,
                          "close_at": 2}, [True, False]),
 }
@@ -179,11 +181,13 @@ def neighbours(rules: dict):
 def test_rule_sets_one_parameter_apart_that_read_alike_play_alike():
     rng = np.random.default_rng(0)
     bases = [sample_rules(rng) for _ in range(12)] + [make_game(g.name).family_rules() for g in NAMED_GAMES]
-    # and the rules no named game has: holes closed for good (Deka's), a chosen way beside must-share, NS Kalah's
+    # and the rules no named game has: holes closed for good (Deka's), a chosen way beside must-share, NS Kalah's, mikro tsoro's
     bases += [dict(Family(goal="immobilize", must_share=False, capture_min=0, capture_max=0, laps="relay",
                           close_at=3).params), dict(Family(choose_direction="all", share_either_way=True).params),
               dict(Family(sow_own_row=True, must_share=False, sow_store=True, cross_capture=True, capture_min=0,
-                          capture_max=0, grand_slam="opponent_gets_row").params)]
+                          capture_max=0, grand_slam="opponent_gets_row").params),
+              dict(Family(sow_own_row=True, must_share=False, capture_min=0, capture_max=0, laps="relay",
+                          lap_capture=True, cross_capture=True, captures=1, goal="deprive", sow_captured=True).params)]
     varied, alike = set(), 0
     for rules in bases:
         text = describe(rules)

@@ -97,6 +97,9 @@ NO_CAPTURE = {"capture_min": 0, "capture_max": 0, "cross_capture": False, "captu
 # locked_holes: the captures that read no hole's lock (each takes holes of its own choosing)
 UNLOCKED_TAKES = {"take_last": 0, "capture_kind": "standard", "take_own": "leave", "pre_capture": "none"}
 _CLOSING = {"close_at": 3, **NO_CAPTURE, **_GOAL, "goal": "immobilize"}
+# sow_captured (mikro tsoro): a relay whose only capture is across, at each lap's end, sown on
+SOWN_CAPTURES = {**NO_CAPTURE, "laps": "relay", "lap_rule": "any", "lap_capture": True, "cross_capture": True,
+                 "take_own": "leave", "sow_store": False, "children": "none", "close_at": 0}
 ROUND_PARAMS = ("round_fill", "closed_holes", "round_starter", "match_holes", "match_end", "match_target")
 _MATCH = {"rounds": "match"}
 _TALLY = {"rounds": "match", "match_end": "round_wins"}
@@ -347,6 +350,13 @@ RULES: tuple[Rule, ...] = (
     Rule(lambda p: p["sow_own_row"] and (has_children(p) or p["close_at"]),
          "sow_own_row=True is not played with children or close_at", {"sow_own_row": False},
          {**_CHILDREN, "sow_own_row": True}),
+    # a lap's capture sown on (sow_captured, MancalaGames' LAP_CAPT_SEEDS): the captured seeds stay on the board
+    Rule(lambda p: p["sow_captured"] and (p["goal"] == "most_seeds" or
+                                          any(p[name] != value for name, value in SOWN_CAPTURES.items())),
+         "sow_captured=True is played by a relay whose only capture is across, at each lap's end, and by a goal "
+         "other than the most seeds, the captures staying on the board (pass goal='deprive', 'clear' or "
+         "'immobilize' and " + ", ".join(f"{name}={value!r}" for name, value in SOWN_CAPTURES.items()) + ")",
+         {**SOWN_CAPTURES, **_GOAL}, {"sow_captured": True}),
 )
 
 
@@ -392,8 +402,11 @@ RANGES = {"holes": (2, 8), "seeds": (1, 5), "lap_count": (0, 4), "last_seeds_to_
 CLOSE_AT_DRAWS = (0, 0, 0, 0, 0, 0, 0, 1, 2, 3)
 # sow_own_row: one game in five sows round its own row, whose players meet only in captures across
 OWN_ROW_DRAWS = (False, False, False, False, True)
+# sow_captured: one game in ten is a relay capturing across at each lap's end, sown on (the repair sets the rest)
+SOWN_DRAWS = (False,) * 9 + (True,)
 DRAWS: dict[str, range | tuple] = {
     param.name: CLOSE_AT_DRAWS if param.name == "close_at" else OWN_ROW_DRAWS if param.name == "sow_own_row"
+    else SOWN_DRAWS if param.name == "sow_captured"
     else range(RANGES[param.name][0], RANGES[param.name][1] + 1) if param.type is int
     else ("most_seeds", *param.choices) if param.name == "goal" else ("one", *param.choices) if param.name == "rounds"
     else param.choices or (False, True)

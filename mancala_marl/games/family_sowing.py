@@ -175,7 +175,15 @@ def next_lap(state, spec, last, lap_seeds, mover, backward, own_store, stop_for_
     origin = last
     result = 0
     if spec[Spec.LAPS] == Lap.RELAY and spec[Spec.LAP_CAPTURE]:  # capture where a lap ends, and sow on
-        if spec[Spec.CROSS_CAPTURE]:  # a lone seed that captured goes on alone; one that did not stops
+        if spec[Spec.SOW_CAPTURED]:  # the capture is sown on from the last hole; the opponent left bare stops it
+            if row_seeds(state, holes, 1 - mover) > 0:
+                store = mover * (holes + 1) + holes
+                banked = state[store]
+                result = capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
+                state[last] += state[store] - banked
+                state[store] = banked
+                go_on = (result & CAPTURED) != 0 or state[last] > 1
+        elif spec[Spec.CROSS_CAPTURE]:  # a lone seed that captured goes on alone; one that did not stops
             if state[last] == 1:
                 result = capture(state, spec, last, lap_seeds, opponent_had_seeds, backward)
                 go_on = (result & CAPTURED) != 0

@@ -332,6 +332,10 @@ PARAMETERS = (
     Param("sow_own_row", bool, False, "each player sows round its own row alone, and its own store where "
                                       "sow_store (MancalaGames' NorthSouthCycle): no seed reaches the opponent's "
                                       "row, which only a capture across reaches"),
+    Param("sow_captured", bool, False, "with lap_capture across: what a lap's end captures goes into its last hole, "
+                                       "which is sown on, and a lap that captures nothing sows on as a relay; the "
+                                       "sowing stops once the opponent has no seeds (MancalaGames' LAP_CAPT_SEEDS, "
+                                       "mikro tsoro)"),
 )
 # repetition_ends: the positions since the last move that banked seeds, kept as Oware keeps them
 # (mancala_marl.games.history: a count, their digest and 64-bit hashes), after the marks' slots

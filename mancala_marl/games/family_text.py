@@ -228,7 +228,11 @@ def laps(p: dict) -> list[str]:
                "for as long as that next {h} holds any" + (f"; the sowing stops {spoken_list(stops)}." if stops
                                                            else ".")]
     if p["lap_capture"] and p["laps"] == "relay":  # by the first capture rule that applies (next_lap)
-        if p["cross_capture"]:
+        if p["sow_captured"]:
+            out.append("Each lap captures where it ends, and a lone last {s} that captures across is sown on "
+                       "with the {s}s it captured, which never leave the board. Once the opponent has no {s}s "
+                       "left, the sowing stops.")
+        elif p["cross_capture"]:
             out.append("Each lap captures where it ends: a lone last {s} that captures across goes on, alone, "
                        "and one that captures nothing ends the move.")
         elif p["capture_gap"]:

@@ -77,7 +77,8 @@ CHOICES = {
                                  9: "every_hole_first", 10: "not_across_ones", 11: "to_occupied"}),
     "presowcapt": ("pre_capture", {0: "none", 1: "one_seed", 2: "across_ones", 3: "across_lone"}),
     "sow_rule": ("passing", {0: "none", 3: "owner", 4: "owner_all", 14: "sower", 15: "sower_own", 16: "sower_opponent",
-                             8: "none", 7: "none", 9: "none", 10: "none", 11: "none", 1: "none", 2: "none"}),
+                             8: "none", 7: "none", 9: "none", 10: "none", 11: "none", 1: "none", 2: "none",
+                             12: "none"}),
     "pickextra": ("take_last_by", {0: "mover", 1: "mover", 2: "mover", 3: "mover", 4: "first", 5: "mover"}),
 }
 # CaptType -> our capture_kind, beside two out (capture_gap)
@@ -89,8 +90,7 @@ LEFTOVER_OF = {0: "owner", 1: "nobody", 2: "mover", 4: "divided"}
 # A refusal says, in a player's words, what the file asks that is not played: by option and value,
 # by option, and for the other game classes (the file's option and value follow, for developers)
 VALUE_WORDS = {("capt_dir", 2): "chains of captures that run both ways from the last hole",
-               ("child_type", 7): "holes of no one's that captures clear",
-               ("sow_rule", 12): "a capture at each lap's end whose seeds are sown on with the last hole's"}
+               ("child_type", 7): "holes of no one's that captures clear"}
 OPTION_WORDS = {
     "sow_direct": "another way of sowing", "sow_stores": "another way of sowing the stores",
     "mlaps": "another kind of laps", "capt_side": "captures from other rows",
@@ -224,7 +224,12 @@ def family_params(data: dict, name: str = "the game") -> dict:
         refuse("sow_stores", "laps sown into both stores")
     params["cross_chain"] = "any" if info["crosscapt"] == 3 else "empty"  # ONE_ANY
     params["no_capture_turns"] = int(info["nocaptmoves"])
-    params["lap_capture"] = info["sow_rule"] in (8, 10)  # LAP_CAPT, LAP_CAPT_OPP_GETS
+    params["lap_capture"] = info["sow_rule"] in (8, 10, 12)  # LAP_CAPT, LAP_CAPT_OPP_GETS, LAP_CAPT_SEEDS
+    # LAP_CAPT_SEEDS: the lap's capture sown on; MancalaGames stops its sowing once the opponent is bare
+    # only where the board has no stores
+    params["sow_captured"] = info["sow_rule"] == 12
+    if params["sow_captured"] and info["stores"]:
+        refuse("sow_rule", "captures sown on at each lap's end beside stores")
     params["last_seeds_to_opponent"] = info["sow_param"] if info["sow_rule"] == 10 else 0
     params["sow_max"] = info["sow_param"] if info["sow_rule"] == 7 else 0  # MAX_SOW
     # SOW_BLKD_DIV(_NR): holes closed for good at sow_param seeds (blocks marks them closed)

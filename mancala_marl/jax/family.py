@@ -580,7 +580,11 @@ def sow_and_capture(flat, spec, action, live=True):
         status = jnp.select([repeats, in_theirs, in_a_store | stops | ~go_on, laps + 1 >= MAX_LAPS],
                             [IN_STORE, THEIR_STORE, CAPTURE, ENDS], GOING)
         takes = (status == CAPTURE) | ((status != IN_STORE) & (status != THEIR_STORE) & lap_takes)
-        flat = jnp.where(takes, captured, flat)
+        before, flat = flat, jnp.where(takes, captured, flat)
+        # sow_captured: what the lap's end captured goes into its last hole, to be sown on with it
+        sown_on = (spec[Spec.SOW_CAPTURED] != 0) & lap_takes & ((status == GOING) | (status == ENDS))
+        gained = jnp.where(sown_on, flat[store] - before[store], 0)
+        flat = flat.at[store].add(-gained).at[last].add(gained)
         # close_at: a single lap's last hole closes, its seeds out of play; a relay's, as the relay goes on
         closing = ~inhibited & closes(flat, spec, last, mover) & \
             jnp.where(spec[Spec.LAPS] == Lap.RELAY, (status == GOING) | (status == ENDS), True)
@@ -647,6 +651,11 @@ def next_lap(flat, spec, last, taken, mover, backward, own_store, stop_for_count
     lap_capture = (laps_rule == Lap.RELAY) & (spec[Spec.LAP_CAPTURE] != 0)
     takes = jnp.where(across, lone, jnp.where(gap, more, count_due))
     lap_go = jnp.where(across & lone, (taken & CAPTURED) != 0, more | (~across & ~gap & count_due))
+    # sow_captured: a lap's capture is sown on from its last hole (sow_and_capture moves it there), no
+    # capture sows on as a relay, and an opponent without seeds stops the sowing before its capture
+    sown, bare = spec[Spec.SOW_CAPTURED] != 0, row_seeds(flat, holes, 1 - mover) == 0
+    takes = jnp.where(sown, ~bare & ((taken & CAPTURED) != 0), takes)
+    lap_go = jnp.where(sown, ~bare & (((taken & CAPTURED) != 0) | more), lap_go)
     opposite = jnp.clip(2 * holes - last, 0, flat.shape[0] - 1)
     stop_for_across = across & lone & can_take(flat, opposite, holes, mover, spec, by_count, sides)
     # a relay stops in a child, or where one is to be made

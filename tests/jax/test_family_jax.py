@@ -72,12 +72,15 @@ def test_rule_sets_of_closed_holes_locked_holes_holes_played_in_turn_and_chosen_
     assert totals["games"] == 3 * len(games) and totals["moves"] > 20 * len(games)
 
 
-def test_rule_sets_sowing_their_own_rows_match_numba():
+def test_rule_sets_sowing_their_own_rows_or_their_captures_match_numba():
     rng = np.random.default_rng(12)
     games = [Family(**sample_rules(rng, choices={"sow_own_row": (True,), "sow_store": (sown,)}))
              for _ in range(5) for sown in (False, True)]
     games += [Family(**sample_rules(rng, choices={"sow_own_row": (True,), "grand_slam": ("opponent_gets_row",)}))
               for _ in range(4)]
+    # and mikro tsoro's relay, whose captures at each lap's end are sown on (sow_captured), on either ring
+    games += [Family(**sample_rules(rng, choices={"sow_captured": (True,), "sow_own_row": (own,)}))
+              for _ in range(3) for own in (False, True)]
     assert {game.params["direction"] for game in games} > {"ccw", "cw"}
     totals = crosscheck_rule_sets(games, plays=3, seed=13)
     assert totals["games"] == 3 * len(games) and totals["moves"] > 10 * len(games)
