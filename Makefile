@@ -46,7 +46,7 @@ test:
 
 # The tests that need no extra virtualenv, browser or network: the quick suite.
 test-quick: setup
-	$(PY) -m pytest -q -n 2 -m "not integration and not packaging and not docs and not browser and not slow" --ignore=tests/jax
+	$(PY) -m pytest -q -n 2 --durations=15 -m "not integration and not packaging and not docs and not browser and not slow" --ignore=tests/jax
 
 # The checks that take minutes (pytest -m slow), left out of make test: the published Kalah(6,4)
 # value from perfect play, our rules' Kalah(6,3) against the solver.
@@ -100,7 +100,7 @@ integration-venvs: .venv-rllib/.installed .venv-marl/.installed
 	touch $@
 
 test-jax: .venv-jax/.installed
-	.venv-jax/bin/python -m pytest -q -n 2 tests/jax
+	.venv-jax/bin/python -m pytest -q -n 2 --durations=15 tests/jax
 
 test-rllib: .venv-rllib/.installed
 	.venv-rllib/bin/python -m pytest -q tests/integrations/test_rllib.py
