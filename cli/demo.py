@@ -43,7 +43,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("game", nargs="?", default="sungka", choices=sorted(ENV_MODULES),
                         help="the game (default sungka)")
     parser.add_argument("--timesteps", type=count_argument("timesteps"), default=300_000,
-                        help="training moves (default 300000, about 45 s on a 2-core CPU)")
+                        help="training moves (default 300000, under a minute on a 2-core CPU, the arena included)")
     parser.add_argument("--games", type=count_argument("games"), default=200, help="arena games per seat per opponent (default 200)")
     parser.add_argument("--run-dir", default="runs/demo",
                         help="where the run goes; replaced only if an earlier demo wrote it (default runs/demo)")

@@ -59,7 +59,7 @@ def test_a_last_seed_in_an_empty_own_hole_takes_across_and_a_grand_slam_hands_th
     state = position(game, [1, 0, 3], 0, [2, 4, 0], 0)
     assert play(game, state, 0) == After([0, 1, 3], 4, [2, 0, 0], 0, 1)
     # the same capture taking player_1's last seeds is a grand slam: the capture stands, and
-    # player_0's seeds left on its row (hole 2's 3) go to player_1's store
+    # player_0's seeds left on its row (hole 1's sown seed and hole 2's 3) go to player_1's store
     state = position(game, [1, 0, 3], 0, [0, 4, 0], 0)
     after = play(game, state, 0)
     assert (after.p0, after.s0, after.p1, after.s1) == ([0, 0, 0], 4, [0, 0, 0], 4)
@@ -75,11 +75,17 @@ def test_the_rules_refuse_what_cannot_happen_when_no_seed_reaches_the_opponent()
         Family(holes=3, sow_own_row=True)
     with pytest.raises(BadInput, match="sow_own_row=True does nothing with opponent_store='sown'"):
         Family(**OWN_ROW, sow_store=True, opponent_store="sown")
-    with pytest.raises(BadInput, match="sow_own_row=True is not played with children or close_at"):
+    with pytest.raises(BadInput, match="sow_own_row=True is not played with children, close_at, sow_max"):
         Family(**OWN_ROW, children="normal", child_count=2)
+    with pytest.raises(BadInput, match="sow_own_row=True is not played with children, close_at, sow_max"):
+        Family(**OWN_ROW, sow_max=5)  # (its count of a ring of both rows would let a sowing pass over for ever)
+    # Wari's captures of 2 or 3 on the opponent's row: the last seed never falls there
+    with pytest.raises(BadInput, match="sow_own_row=True does nothing with captures of the opponent's holes"):
+        Family(holes=3, sow_own_row=True, must_share=False)
+    Family(holes=3, sow_own_row=True, must_share=False, capture_side="own")
 
 
-def test_random_games_sowing_their_own_rows_never_sow_the_opponents_and_end():
+def test_random_games_sowing_their_own_rows_never_sow_the_opponents():
     rng = np.random.default_rng(5)
     moves = 0
     for _ in range(40):
@@ -139,15 +145,20 @@ def test_a_laps_capture_is_sown_on_from_its_last_hole():
 
 def test_random_games_sowing_their_captures_keep_every_seed_on_the_board():
     rng = np.random.default_rng(8)
+    captures = 0
     for _ in range(30):
         game = Family(**sample_rules(rng, choices={"sow_captured": (True,)}))
         h = game.pits
         state = game.init(rng)
         total = int(state[:game.board_size].sum())
         while not game.is_terminal(state):
+            theirs = slice(h + 1, 2 * h + 1) if game.to_move(state) == 0 else slice(0, h)
+            before = int(state[theirs].sum())
             game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+            captures += int(state[theirs].sum()) < before  # (a capture, or the opponent's refill of a match)
             assert state[h] == state[2 * h + 1] == 0  # nothing leaves the board
             assert int(state[:game.board_size].sum()) + game.out_of_play(state) == total
+    assert captures > 30
 
 
 def test_mancalagames_mikro_tsoro_imports_as_sow_captured():
@@ -156,5 +167,7 @@ def test_mancalagames_mikro_tsoro_imports_as_sow_captured():
     assert (tsoro["sow_own_row"], tsoro["sow_captured"], tsoro["lap_capture"], tsoro["laps"]) == (True, True, True,
                                                                                                    "relay")
     Family(**tsoro)
-    with pytest.raises(BadInput, match="sow_captured=True is played by a relay whose only capture is across"):
+    with pytest.raises(BadInput, match="sow_captured=True needs goal='deprive', 'clear' or 'immobilize'"):
         Family(**{**TSORO, "goal": "most_seeds"})
+    with pytest.raises(BadInput, match="sow_captured=True is played by a relay whose only capture is across"):
+        Family(**{**TSORO, "laps": "single"})

@@ -339,24 +339,35 @@ RULES: tuple[Rule, ...] = (
     # each player sowing round its own row (sow_own_row, MancalaGames' NorthSouthCycle): no seed reaches the opponent
     Rule(lambda p: p["sow_own_row"] and p["must_share"],
          "sow_own_row=True is not played with must_share=True: no move puts seeds in the opponent's row",
-         {"must_share": False}, {"sow_own_row": True}),
+         {"must_share": False}, {"sow_own_row": True, "capture_side": "both"}),
     Rule(lambda p: p["sow_own_row"] and (p["opponent_store"] != "passed" or p["last_seeds_to_opponent"]
                                          or p["lap_rule"] in ("own_side", "opponent_side")),
          "sow_own_row=True does nothing with opponent_store={opponent_store!r}, last_seeds_to_opponent="
          "{last_seeds_to_opponent} or lap_rule={lap_rule!r}: every seed is sown in the mover's own row (pass "
          "'passed', 0 and a lap_rule of counts)", {"opponent_store": "passed", "last_seeds_to_opponent": 0,
                                                     "lap_rule": "any"},
-         {"sow_own_row": True, "must_share": False, "sow_store": True, "opponent_store": "sown"}),
-    Rule(lambda p: p["sow_own_row"] and (has_children(p) or p["close_at"]),
-         "sow_own_row=True is not played with children or close_at", {"sow_own_row": False},
-         {**_CHILDREN, "sow_own_row": True}),
+         {"sow_own_row": True, "must_share": False, "capture_side": "both", "sow_store": True,
+          "opponent_store": "sown"}),
+    Rule(lambda p: p["sow_own_row"] and (has_children(p) or p["close_at"] or p["sow_max"]
+                                         or p["move_rule"] == "to_occupied"),
+         "sow_own_row=True is not played with children, close_at, sow_max or move_rule='to_occupied' (their "
+         "counts are of the ring of both rows)", {"sow_own_row": False},
+         {**_CHILDREN, "sow_own_row": True, "capture_side": "both"}),
+    Rule(lambda p: p["sow_own_row"] and (p["passing"] == "sower_opponent" or (
+            p["capture_min"] > 0 and p["capture_kind"] == "standard" and not p["cross_capture"]
+            and not p["capture_gap"] and p["capture_side"] in ("opponent", "opponent_first"))),
+         "sow_own_row=True does nothing with captures of the opponent's holes by count (capture_side="
+         "{capture_side!r}) or as the seeds pass them (passing={passing!r}): the seeds never reach them (pass "
+         "capture_side='own' or 'both', or capture across)", {"capture_side": "both", "passing": "none"},
+         {"sow_own_row": True, "must_share": False}),
     # a lap's capture sown on (sow_captured, MancalaGames' LAP_CAPT_SEEDS): the captured seeds stay on the board
-    Rule(lambda p: p["sow_captured"] and (p["goal"] == "most_seeds" or
-                                          any(p[name] != value for name, value in SOWN_CAPTURES.items())),
-         "sow_captured=True is played by a relay whose only capture is across, at each lap's end, and by a goal "
-         "other than the most seeds, the captures staying on the board (pass goal='deprive', 'clear' or "
-         "'immobilize' and " + ", ".join(f"{name}={value!r}" for name, value in SOWN_CAPTURES.items()) + ")",
-         {**SOWN_CAPTURES, **_GOAL}, {"sow_captured": True}),
+    Rule(lambda p: p["sow_captured"] and p["goal"] == "most_seeds",
+         "sow_captured=True needs goal='deprive', 'clear' or 'immobilize': the captured seeds stay on the board, "
+         "and no store counts them", _GOAL, {**SOWN_CAPTURES, "sow_captured": True}),
+    Rule(lambda p: p["sow_captured"] and any(p[name] != value for name, value in SOWN_CAPTURES.items()),
+         "sow_captured=True is played by a relay whose only capture is across, at each lap's end (pass "
+         + ", ".join(f"{name}={value!r}" for name, value in SOWN_CAPTURES.items()) + ")",
+         SOWN_CAPTURES, {**_GOAL, "sow_captured": True}),
 )
 
 

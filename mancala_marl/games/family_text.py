@@ -169,7 +169,7 @@ def move(p: dict) -> list[str]:
         out.append("A sowing never leaves the player's own row: past its end it comes round to its other end"
                    + (" through the player's store" if p["sow_store"] else "")
                    + ". No {s} is ever sown on the opponent's row.")
-    if p["direction"] == "outward" and need == 1 and not p["leave_one"] and \
+    if p["direction"] == "outward" and need == 1 and not p["leave_one"] and not p["sow_own_row"] and \
             p["choose_direction"] not in ("all", "ends_and_middle"):
         out.append("A lone {s} sown across the end of the rows may not be played straight back.")
     if p["choose_direction"] == "middle":
@@ -465,7 +465,9 @@ def ending(p: dict) -> list[str]:
                         "the player to move cannot move, the game is a draw.",
                "immobilize": "A player wins by leaving the opponent no move: the player to move who cannot "
                              "move loses."}[goal]
-        return [win, f"The stores hold what was captured but decide nothing; a game still on {limit} is a draw."]
+        stores = "The stores decide nothing" if p["sow_captured"] else \
+            "The stores hold what was captured but decide nothing"
+        return [win, f"{stores}; a game still on {limit} is a draw."]
     total = start_seeds(p)
     ends = ["neither player can move" if p["must_pass"] else "the player to move cannot move"]
     owning = has_children(p)

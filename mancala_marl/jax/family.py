@@ -653,9 +653,9 @@ def next_lap(flat, spec, last, taken, mover, backward, own_store, stop_for_count
     lap_go = jnp.where(across & lone, (taken & CAPTURED) != 0, more | (~across & ~gap & count_due))
     # sow_captured: a lap's capture is sown on from its last hole (sow_and_capture moves it there), no
     # capture sows on as a relay, and an opponent without seeds stops the sowing before its capture
-    sown, bare = spec[Spec.SOW_CAPTURED] != 0, row_seeds(flat, holes, 1 - mover) == 0
-    takes = jnp.where(sown, ~bare & ((taken & CAPTURED) != 0), takes)
-    lap_go = jnp.where(sown, ~bare & (((taken & CAPTURED) != 0) | more), lap_go)
+    sows_captured, bare = spec[Spec.SOW_CAPTURED] != 0, row_seeds(flat, holes, 1 - mover) == 0
+    takes = jnp.where(sows_captured, ~bare & ((taken & CAPTURED) != 0), takes)
+    lap_go = jnp.where(sows_captured, ~bare & (((taken & CAPTURED) != 0) | more), lap_go)
     opposite = jnp.clip(2 * holes - last, 0, flat.shape[0] - 1)
     stop_for_across = across & lone & can_take(flat, opposite, holes, mover, spec, by_count, sides)
     # a relay stops in a child, or where one is to be made

@@ -98,6 +98,19 @@ def test_a_grand_slam_hands_the_movers_row_over_as_numba_does():
     assert after.tolist() == state.tolist() and state[:8].tolist() == [0, 0, 0, 4, 0, 0, 0, 4]
 
 
+def test_a_laps_capture_is_sown_on_as_numba_sows_it():
+    from tests.test_family import position
+
+    # (tests/test_family_own_row.py: the 2 captured across are sown on with the last hole's seed)
+    game = Family(holes=3, sow_own_row=True, must_share=False, capture_min=0, capture_max=0, laps="relay",
+                  lap_capture=True, cross_capture=True, captures=1, goal="deprive", skip_origin=False,
+                  sow_captured=True)
+    state = position(game, [1, 0, 0], 0, [0, 2, 1], 0)
+    after = np.asarray(family.make_rules(game).apply(jax.numpy.asarray(state), 0))
+    game.apply(state, 0)
+    assert after.tolist() == state.tolist() and state[:8].tolist() == [1, 1, 1, 0, 0, 0, 1, 0]
+
+
 def test_a_hole_that_feeds_one_way_is_offered_both_ways_as_numba_offers_it():
     from tests.test_family import position
 
