@@ -53,8 +53,8 @@ def test_drawn_rule_sets_match_numba_in_one_batch():
 
 def test_rule_sets_of_closed_holes_locked_holes_holes_played_in_turn_and_chosen_ways_match_numba():
     rng = np.random.default_rng(7)
-    games = [Family(**sample_rules(rng, close_at=(1, 4), choices={"goal": ("deprive", "immobilize")}))
-             for _ in range(10)]
+    games = [Family(**sample_rules(rng, close_at=(1, 4), choices={"goal": ("deprive", "immobilize"), "laps": (laps,)}))
+             for _ in range(5) for laps in ("single", "relay")]
     assert {game.params["laps"] for game in games} == {"single", "relay"}
     assert {game.params["close_rightmost"] for game in games} == {False, True}
     games += [Family(**sample_rules(rng, choices={"move_rule": ("every_hole_first",)})) for _ in range(4)]
