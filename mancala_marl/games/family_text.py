@@ -23,6 +23,9 @@ SIDE = {"both": "either row", "opponent": "the opponent's row", "own": "their ow
 ACROSS_FROM = {"both": "on either row", "opponent": "of their own", "own": "of the opponent's",
                "opponent_first": "of the opponent's", "own_first": "of their own"}
 PLAIN_SIDE = {"opponent_first": "opponent", "own_first": "own"}
+# sow_own_row: the one-way sowings, which never reach the opponent's row
+OWN_ROW_WAY = {"ccw": "counter-clockwise (rightward along their own row)",
+               "cw": "clockwise (leftward along their own row)"}
 WAY = {"ccw": "counter-clockwise (rightward along their own row, then along the opponent's)",
        "cw": "clockwise (leftward along their own row, then along the opponent's)",
        "outward": "away from the middle of their row: a hole of the left half sows clockwise "
@@ -150,8 +153,8 @@ def move(p: dict) -> list[str]:
         lifted = "all the {s}s but one" + (" (a lone {s} is lifted and sown)" if p["move_one"] else "")
     holding = "" if need == 1 else f" (one holding at least {need})"
     way = "either way round, as the player chooses" if p["choose_direction"] == "all" else WAY[p["direction"]]
-    if p["sow_own_row"] and p["direction"] in ("ccw", "cw"):
-        way = way.split(" (")[0] + (" (rightward" if p["direction"] == "ccw" else " (leftward") + " along their own row)"
+    if p["sow_own_row"] and p["choose_direction"] != "all" and p["direction"] in OWN_ROW_WAY:
+        way = OWN_ROW_WAY[p["direction"]]
     out = [f"A move lifts {lifted} from one of the player's {{h}}s{holding} and sows them one by one into the "
            f"{{h}}s that follow, {way}."]
     out += {"opponent_or_empty": ["A {h} of at most " + str(p["holes"]) + " {s}s may be played only if its "

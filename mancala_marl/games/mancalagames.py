@@ -66,8 +66,7 @@ CHOICES = {
     "xcpickown": ("take_own", {0: "leave", 1: "on_capture", 2: "always"}),
     "capt_dir": ("chain", {0: "backward", 1: "forward"}),
     "grandslam": ("grand_slam", {0: "legal", 1: "illegal", 2: "no_capture", 3: "opponent_gets_row", 4: "leave_left",
-                                 5: "leave_right",
-                                 6: "extra_turn"}),
+                                 5: "leave_right", 6: "extra_turn"}),
     "capt_rturn": ("capture_extra_turn", {0: False, 1: True, 2: True}),
     "end_cond": ("end_cleared", {0: "no", 1: "own", 2: "opponent", 3: "no"}),
     # STOP_STORE is ours: a lap ending in the store stops there (another turn)

@@ -43,7 +43,8 @@ from ..games.family_space import (BOTH_STORES, CAPTURED, CLOSED, PLAYED, Capture
 from ..games.family_start import RANDOM_FLOOR, start_state
 from .family_children import (bank_children, child_due, child_seeds, divide_into_children, first_child,
                               free_row_seeds, has_child, make_child, mark_of, marks, skips_child, stores_to_children)
-from .family_ring import closed_at, closed_cells, is_hole, move_seeds, ring_step, row_seeds, side_of, sown_store, walk
+from .family_ring import (closed_at, closed_cells, in_row, is_hole, move_seeds, ring_step, row_seeds, side_of,
+                          sown_store, walk)
 from .family_rounds import match_slot, next_round
 from .history import holds_history, prefix_hash, record_position
 from .rules import Rules
@@ -353,10 +354,8 @@ def capture_of_kind(flat, spec, last, store, mover, by_count, sides):
 
 def hand_row_over(flat, holes, mover):
     """grand_slam='opponent_gets_row': the seeds of the mover's own row into the opponent's store."""
-    cell = jnp.arange(flat.shape[0])
-    first = mover * (holes + 1)
-    row = (cell >= first) & (cell < first + holes)
-    return jnp.where(row, 0, flat).at[(1 - mover) * (holes + 1) + holes].add(jnp.where(row, flat, 0).sum())
+    row = in_row(flat, holes, mover)
+    return jnp.where(row, 0, flat).at[(1 - mover) * (holes + 1) + holes].add(row_seeds(flat, holes, mover))
 
 
 def keep_grand_slam_hole(taking, before, holes, mover, left):

@@ -35,9 +35,13 @@ def step_in_row(cell, holes, backward, own_store):
     """sow_own_row: the cell after ``cell`` round its own row and that row's store, the store passed
     over but where it is ``own_store`` (numba's family_space.step_in_row)."""
     first = jnp.where(cell <= holes, 0, holes + 1)  # the row's leftmost hole; first + holes is its store
-    once = first + (cell - first + jnp.where(backward, holes, 1)) % (holes + 1)
+
+    def advance(cell):
+        return first + (cell - first + jnp.where(backward, holes, 1)) % (holes + 1)
+
+    once = advance(cell)
     passable = (once != first + holes) | (once == own_store)
-    return jnp.where(passable, once, first + (once - first + jnp.where(backward, holes, 1)) % (holes + 1))
+    return jnp.where(passable, once, advance(once))
 
 
 def ring_step(spec, cell, holes, backward, own_store):
@@ -73,10 +77,15 @@ def sown_store(spec, mover, holes):
                      jnp.where(spec[Spec.OPPONENT_STORE] != OpponentStore.PASSED, BOTH_STORES, own))
 
 
-def row_seeds(flat, holes, player):
+def in_row(flat, holes, player):
+    """bool[len(flat)]: the cells of ``player``'s holes."""
     cell = jnp.arange(flat.shape[0])
     first = player * (holes + 1)
-    return jnp.where((cell >= first) & (cell < first + holes), flat, 0).sum()
+    return (cell >= first) & (cell < first + holes)
+
+
+def row_seeds(flat, holes, player):
+    return jnp.where(in_row(flat, holes, player), flat, 0).sum()
 
 
 def is_hole(flat, holes):
